@@ -1,0 +1,134 @@
+"""The `neghub` command line.
+
+Bad input becomes one line per problem on stderr (`file:line: field: what was expected`) and exit
+code 2, never a traceback; outputs are written to a temporary file and renamed into place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from evaluator import __version__
+from evaluator.errors import EXIT_BAD_INPUT, InputError
+from evaluator.stats import BootstrapConfig
+
+MAX_PROBLEMS_SHOWN = 50
+
+
+def _add_data_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="local mirror folder with one sub-folder per dataset "
+        "(default: $NEGHUB_DATA_DIR, else the pinned Hub revision)",
+    )
+    parser.add_argument(
+        "--unverified",
+        action="store_true",
+        help='score against files that differ from the pinned sha256s; the result says "verified": false',
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="neghub", description="NegHub: negation benchmarks, re-scored.")
+    parser.add_argument("--version", action="version", version=f"neghub {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ev = sub.add_parser("evaluate", help="re-score a prediction file against the pinned dataset")
+    ev.add_argument("task")
+    ev.add_argument("predictions", type=Path)
+    ev.add_argument(
+        "--split", default=None, help="the split the predictions are for (default: the task's evaluation split)"
+    )
+    ev.add_argument("--mode", default=None, help="prediction mode, for tasks that have several (NUBench)")
+    _add_data_options(ev)
+    ev.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    ev.add_argument("--bootstrap-resamples", type=int, default=1000)
+    ev.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
+    ev.add_argument("-o", "--output", type=Path, default=None, help="also write the JSON result to this file")
+
+    bl = sub.add_parser("baseline", help="write the predictions of a trivial model (a sanity check of the evaluator)")
+    bl.add_argument("task")
+    bl.add_argument("--kind", required=True, help="majority | random | constant:VALUE (tasks may add their own)")
+    bl.add_argument("--split", default=None)
+    bl.add_argument("--mode", default=None)
+    bl.add_argument("--seed", type=int, default=0, help="seed of the random baseline")
+    _add_data_options(bl)
+    bl.add_argument("-o", "--output", type=Path, required=True)
+
+    sub.add_parser("tasks", help="list the registered tasks")
+    return parser
+
+
+def _options(args: argparse.Namespace) -> Any:
+    from evaluator.registry import EvalOptions
+
+    bootstrap = BootstrapConfig(resamples=getattr(args, "bootstrap_resamples", 1000), seed=getattr(args, "seed", 0))
+    if bootstrap.resamples < 1:
+        raise InputError.single("--bootstrap-resamples", "must be at least 1")
+    return EvalOptions(
+        split=args.split,
+        mode=args.mode,
+        data_dir=args.data_dir,
+        unverified=args.unverified,
+        bootstrap=bootstrap,
+    )
+
+
+def _dumps(result: dict[str, Any]) -> str:
+    return json.dumps(result, ensure_ascii=False, allow_nan=False, indent=2)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    from evaluator.io import atomic_write, write_jsonl
+    from evaluator.registry import get_task, task_names
+
+    args = build_parser().parse_args(argv)
+    if args.command == "tasks":
+        for name in task_names():
+            task = get_task(name)
+            print(f"{name}\t{task.metadata.pretty_name}\tversion {task.version}")
+        return 0
+    task = get_task(args.task)
+    if args.mode is not None and args.mode not in task.modes:
+        allowed = ", ".join(task.modes) if task.modes else "none: this task has a single mode"
+        raise InputError.single("--mode", f"unknown mode {args.mode!r} for {task.name} (expected {allowed})")
+    options = _options(args)
+    if args.command == "evaluate":
+        result = task.evaluate(args.predictions, options)
+        text = _dumps(result)
+        if args.output is not None:
+            atomic_write(args.output, lambda handle: handle.write(text + "\n"))
+        print(text if args.json else task.report(result))
+        return 0
+    if args.command == "baseline":
+        rows = task.baseline(args.kind, options, args.seed)
+        write_jsonl(args.output, rows)
+        print(f"wrote {len(rows)} predictions to {args.output}", file=sys.stderr)
+        return 0
+    raise AssertionError(args.command)  # argparse only lets known commands through
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return run(argv)
+    except InputError as exc:
+        for problem in exc.problems[:MAX_PROBLEMS_SHOWN]:
+            print(f"error: {problem}", file=sys.stderr)
+        if len(exc.problems) > MAX_PROBLEMS_SHOWN:
+            print(f"error: ... and {len(exc.problems) - MAX_PROBLEMS_SHOWN} more problems", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""Dataset metadata and the loading of a pinned release, from a local mirror or the Hugging Face Hub.
+
+A release is a set of files, each pinned by its sha256. It is read from, in this order:
+1. a mirror folder given by `--data-dir`, or else the environment variable `NEGHUB_DATA_DIR`
+   (one sub-folder per dataset, named as the task: `jnli-neg/`, `jsts-neg/`, ...);
+2. the Hugging Face Hub at the pinned revision (`snapshot_download`, `repo_type="dataset"`), which
+   honours `HF_HUB_OFFLINE` and the local cache;
+3. the releases NegHub itself authored and ships inside the package (the NUBench sample).
+Every file is checked against its sha256 before use, whatever the source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from evaluator.errors import InputError
+
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+Revision = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
+HubRepoId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")]
+TaskName = Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
+Language = Literal["ja", "en"]
+License = Literal["cc-by-sa-4.0", "cc-by-nc-sa-4.0", "cc-by-4.0", "apache-2.0", "mit"]
+
+DATA_DIR_ENV = "NEGHUB_DATA_DIR"
+BUNDLED_RELEASES = Path(__file__).parent / "data" / "releases"
+
+
+class ReleaseFile(BaseModel):
+    """One file of a release: where it sits in the release folder, its split and its pinned sha256."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str = Field(description="POSIX path relative to the release folder")
+    config: str = Field(default="default", description="Hub dataset configuration the file belongs to")
+    split: str
+    sha256: Sha256 | None = Field(
+        description="pinned sha256 of the file; null only while the upstream release is not available "
+        "to NegHub, in which case scoring needs --unverified"
+    )
+    n_records: int | None = Field(default=None, ge=0, description="number of records, where known")
+
+    @field_validator("path")
+    @classmethod
+    def _relative_inside(cls, value: str) -> str:
+        parts = PurePosixPath(value).parts
+        if not parts or value.startswith("/") or ".." in parts or "\\" in value:
+            raise ValueError("must be a relative POSIX path inside the release folder")
+        return value
+
+
+class RecordField(BaseModel):
+    """One field of a record of the release, as documented on the card."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    type: str
+    description: str
+
+
+class DatasetMetadata(BaseModel):
+    """What NegHub knows of a dataset release: identity, license, citation, pins and record schema."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: TaskName
+    pretty_name: str
+    version: str = Field(description="the upstream release version this metadata pins")
+    languages: tuple[Language, ...]
+    license: License
+    homepage: Annotated[str, StringConstraints(pattern=r"^https://")]
+    citation: str = Field(description="BibTeX")
+    description: str
+    hub_repo_id: HubRepoId
+    revision: Revision | None = Field(
+        description="the pinned Hub commit (40 lowercase hex); null until the release is published, "
+        "and then only a local mirror can be read"
+    )
+    files: tuple[ReleaseFile, ...]
+    record_fields: tuple[RecordField, ...]
+    is_sample: bool = Field(
+        default=False, description="true for a NegHub-written sample standing in for an unavailable release"
+    )
+
+    def files_for(self, split: str, config: str = "default") -> tuple[ReleaseFile, ...]:
+        return tuple(f for f in self.files if f.split == split and f.config == config)
+
+    @property
+    def splits(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.split for f in self.files))
+
+
+@dataclass(frozen=True)
+class ResolvedFile:
+    """A release file found on disk and checked against its pin."""
+
+    path: Path
+    sha256: str
+    verified: bool
+
+
+@dataclass(frozen=True)
+class Release:
+    """Where a release was found; its files are resolved (and hashed) one at a time, when used."""
+
+    metadata: DatasetMetadata
+    root: Path
+    source: Literal["mirror", "hub", "bundled"]
+    unverified_allowed: bool
+
+    @property
+    def revision(self) -> str | None:
+        return self.metadata.revision if self.source == "hub" else None
+
+    def file(self, release_file: ReleaseFile) -> ResolvedFile:
+        path = self.root / release_file.path
+        if not path.is_file():
+            raise InputError.single(
+                str(path), f"not found: the {self.metadata.pretty_name} release file for split {release_file.split!r}"
+            )
+        digest = sha256_file(path)
+        if release_file.sha256 is None:
+            if not self.unverified_allowed:
+                raise InputError.single(
+                    str(path),
+                    f"{self.metadata.name} has no pinned sha256 for this file (the release is not yet "
+                    "available to NegHub); pass --unverified to score against a local copy",
+                )
+            return ResolvedFile(path, digest, verified=False)
+        if digest != release_file.sha256:
+            if not self.unverified_allowed:
+                raise InputError.single(
+                    str(path),
+                    f"sha256 mismatch: expected {release_file.sha256}, got {digest}; the file differs from "
+                    "the pinned release (pass --unverified to score against it anyway)",
+                )
+            return ResolvedFile(path, digest, verified=False)
+        return ResolvedFile(path, digest, verified=True)
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def find_release(metadata: DatasetMetadata, *, data_dir: Path | str | None = None, unverified: bool = False) -> Release:
+    """Locate a release folder for `metadata` (see the module docstring for the order)."""
+    chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
+    if chosen is not None:
+        root = Path(chosen) / metadata.name
+        if not root.is_dir():
+            raise InputError.single(
+                str(root),
+                f"no {metadata.name} folder in the data directory {chosen} (expected <data-dir>/{metadata.name}/)",
+            )
+        return Release(metadata, root, "mirror", unverified)
+    if metadata.revision is not None:
+        return Release(metadata, _hub_snapshot(metadata, metadata.revision), "hub", unverified)
+    bundled = BUNDLED_RELEASES / metadata.name
+    if bundled.is_dir():
+        return Release(metadata, bundled, "bundled", unverified)
+    raise InputError.single(
+        metadata.name,
+        f"no Hub revision is pinned for {metadata.name} yet, so only a local mirror can be read: pass "
+        f"--data-dir DIR or set {DATA_DIR_ENV} (for example ../shared/datasets)",
+    )
+
+
+def _hub_snapshot(metadata: DatasetMetadata, revision: str) -> Path:
+    # Imported here: huggingface_hub pulls in an HTTP stack that a mirror-only run never needs.
+    from huggingface_hub import snapshot_download
+
+    try:
+        folder = snapshot_download(
+            repo_id=metadata.hub_repo_id,
+            repo_type="dataset",
+            revision=revision,
+            allow_patterns=[f.path for f in metadata.files],
+        )
+    except Exception as exc:  # the library raises many kinds; each becomes one line for the user
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError.single(
+            f"hf://datasets/{metadata.hub_repo_id}@{revision}",
+            f"cannot get the pinned release from the Hub ({type(exc).__name__}: {first_line}); "
+            f"pass --data-dir DIR to read a local mirror",
+        ) from None
+    return Path(folder)

@@ -1,0 +1,195 @@
+"""Strict reading of JSON Lines and atomic writing of outputs.
+
+The reader takes bytes, not text, because the encoding itself is checked (BOM, UTF-16, invalid
+UTF-8, CR line ends) and each problem must name its line. JSON is parsed strictly: no NaN or
+Infinity, no number that overflows a float or has absurdly many digits, no duplicate keys, one
+object per line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluator.errors import InputError, Problem
+
+MAX_LINE_BYTES = 64 * 1024
+MAX_INT_DIGITS = 20  # ids and scores are small; a 5,000-digit number is an attack, not data
+
+
+class _StrictJSONError(ValueError):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise _StrictJSONError(f"{name} is not allowed (expected a finite number)")
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _StrictJSONError(f"number {text[:20]} is out of range (expected a finite number)")
+    return value
+
+
+def _parse_int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_INT_DIGITS:
+        raise _StrictJSONError(f"number with {len(digits)} digits is too long (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _StrictJSONError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+_DECODER = json.JSONDecoder(
+    parse_float=_parse_float,
+    parse_int=_parse_int,
+    parse_constant=_reject_constant,
+    object_pairs_hook=_no_duplicate_keys,
+)
+
+
+def loads_strict(text: str) -> Any:
+    """Parse one JSON document strictly; raises ValueError with a readable message."""
+    try:
+        value, end = _DECODER.raw_decode(text)
+    except _StrictJSONError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("invalid JSON: nested too deeply") from None
+    rest = text[end:].strip(" \t")
+    if rest:
+        raise ValueError(f"invalid JSON: extra data after the object at column {end + 1} (one object per line)")
+    return value
+
+
+@dataclass
+class JsonlContent:
+    """The objects of a JSON Lines file with their 1-based line numbers, and what was wrong."""
+
+    objects: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def parse_jsonl(
+    data: bytes,
+    file: str,
+    *,
+    blank_lines: str = "trailing",
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> JsonlContent:
+    """Split `data` into JSON objects, collecting every problem instead of stopping at the first.
+
+    `blank_lines` is "trailing" (blank lines only at the end, as a prediction file may have) or
+    "skip" (anywhere, as the upstream JNLI-Neg files need).
+    """
+    out = JsonlContent()
+    if data.startswith(codecs.BOM_UTF8):
+        out.problems.append(Problem(file, 1, None, "starts with a UTF-8 byte-order mark (expected UTF-8 without BOM)"))
+        return out
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in data[:4096]:
+        out.problems.append(Problem(file, 1, None, "is UTF-16 or binary (expected UTF-8 text)"))
+        return out
+    lines = data.split(b"\n")
+    seen_blank_at: int | None = None
+    for number, raw in enumerate(lines, start=1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]  # CRLF is tolerated: Windows editors write it and it is unambiguous
+        if b"\r" in raw:
+            out.problems.append(Problem(file, number, None, "has a CR line end (expected LF line ends)"))
+            continue
+        if not raw.strip():
+            if seen_blank_at is None:
+                seen_blank_at = number
+            continue
+        if seen_blank_at is not None and blank_lines == "trailing":
+            out.problems.append(Problem(file, seen_blank_at, None, "blank line in the middle of the file"))
+        seen_blank_at = None
+        if len(raw) > max_line_bytes:
+            out.problems.append(Problem(file, number, None, f"line is longer than {max_line_bytes} bytes"))
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            out.problems.append(Problem(file, number, None, f"invalid UTF-8 at byte {exc.start + 1} of the line"))
+            continue
+        try:
+            value = loads_strict(text)
+        except ValueError as exc:
+            out.problems.append(Problem(file, number, None, str(exc)))
+            continue
+        if not isinstance(value, dict):
+            out.problems.append(Problem(file, number, None, f"expected a JSON object, got {json_type_name(value)}"))
+            continue
+        out.objects.append((number, value))
+    return out
+
+
+def json_type_name(value: Any) -> str:
+    """How a JSON value is called in messages ("a string", "null", ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def read_bytes(path: Path, *, max_bytes: int | None = None) -> bytes:
+    """Read a whole input file, turning OS errors into one-line input problems."""
+    try:
+        size = path.stat().st_size
+        if max_bytes is not None and size > max_bytes:
+            raise InputError.single(str(path), f"file is {size} bytes, larger than the cap of {max_bytes} bytes")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError.single(str(path), "file not found") from None
+    except IsADirectoryError:
+        raise InputError.single(str(path), "is a directory (expected a file)") from None
+    except OSError as exc:
+        raise InputError.single(str(path), f"cannot be read: {exc.strerror}") from None
+
+
+def atomic_write(path: Path, write: Callable[[Any], None], *, mode: str = "w") -> None:
+    """Write through a temporary file in the same folder, then rename: never a half-written output."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        encoding = None if "b" in mode else "utf-8"
+        with os.fdopen(fd, mode, encoding=encoding, newline=None if "b" in mode else "\n") as handle:
+            write(handle)
+        os.replace(tmp_name, path)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
+    def write(handle: Any) -> None:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n")
+
+    atomic_write(path, write)

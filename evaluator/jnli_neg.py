@@ -1,0 +1,170 @@
+"""JNLI-Neg: Japanese NLI built from negation minimal pairs (Yoshida et al., ANLP 2025).
+
+The release is the upstream v1.1 JSONL, unchanged. Scoring follows SPEC §1: pairs M, M_i, M_u;
+Acc, Acc′, AccChg; instance accuracy on D_orig, D_neg and D.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict
+
+from evaluator.datasets import DatasetMetadata, RecordField, ReleaseFile, find_release
+from evaluator.minimal_pairs import (
+    Instance,
+    MinimalPairDataset,
+    Negation,
+    format_report,
+    load_split,
+    minimal_pair_task,
+    score_pairs,
+)
+from evaluator.registry import register
+from evaluator.stats import BootstrapConfig
+
+NAME = "jnli-neg"
+TASK_VERSION = "1"
+LABELS = ("entailment", "neutral", "contradiction")
+
+METADATA = DatasetMetadata(
+    name="jnli-neg",
+    pretty_name="JNLI-Neg",
+    version="1.1",
+    languages=("ja",),
+    license="cc-by-sa-4.0",
+    homepage="https://github.com/asahi-y/JNLI-Neg",
+    citation=(
+        "@inproceedings{yoshida2025jnlineg,\n"
+        "  title     = {否定理解能力を評価するための日本語言語推論データセットの構築},\n"
+        "  author    = {吉田 朝飛 and 加藤 芳秀 and 小川 泰弘 and 松原 茂樹},\n"
+        "  booktitle = {言語処理学会第31回年次大会発表論文集 (ANLP 2025)},\n"
+        "  year      = {2025}\n"
+        "}"
+    ),
+    description=(
+        "Japanese natural language inference for negation understanding. Each JNLI premise/hypothesis "
+        "pair without negation is extended with variants that insert one negation cue (ない or ず) into "
+        "the premise, the hypothesis or both, re-annotated by three annotators; instances that differ by "
+        "exactly one cue form minimal pairs."
+    ),
+    hub_repo_id="neghub/jnli-neg",
+    revision=None,
+    files=(
+        ReleaseFile(
+            path="jnli-neg-train-v1.1.jsonl",
+            split="train",
+            sha256="adc27dfba32e0c56c5f4bc84c03e346dcb4a73266ca9b7db38bfa8d379247302",
+            n_records=5494,
+        ),
+        ReleaseFile(
+            path="jnli-neg-valid-v1.1.jsonl",
+            split="valid",
+            sha256="da5c18369face5a6e338b67732c9beeef4aefd0937f314e9249119e2d988ea03",
+            n_records=1363,
+        ),
+    ),
+    record_fields=(
+        RecordField(name="id", type="int", description="instance id, unique within the split"),
+        RecordField(name="jnli_sentence_pair_id", type="int", description="the JNLI pair the group derives from"),
+        RecordField(name="pair_id_in_group", type="int", description="0 for the original, then the variants"),
+        RecordField(name="type", type="original | p_neg | h_neg | p_neg_h_neg", description="where cues were inserted"),
+        RecordField(
+            name="sentence1",
+            type="{sentence, neg}",
+            description="the premise; neg is null or {neg_id_in_jnli_sentence, neg_position: end|mid, "
+            "target_pos: 動詞|形容詞|形容動詞}",
+        ),
+        RecordField(name="sentence2", type="{sentence, neg}", description="the hypothesis, as sentence1"),
+        RecordField(name="gold_label", type="entailment | neutral | contradiction", description="the gold label"),
+        RecordField(
+            name="annotator_labels",
+            type="{entailment, neutral, contradiction} | null",
+            description="how many of the three annotators chose each label; null for originals",
+        ),
+    ),
+)
+
+
+class _Neg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    neg_id_in_jnli_sentence: int
+    neg_position: Literal["end", "mid"]
+    target_pos: Literal["動詞", "形容詞", "形容動詞"]
+
+
+class _Sentence(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    sentence: str
+    neg: _Neg | None
+
+
+class Record(BaseModel):
+    """One line of the JNLI-Neg release."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    id: int
+    jnli_sentence_pair_id: int
+    pair_id_in_group: int
+    type: Literal["original", "p_neg", "h_neg", "p_neg_h_neg"]
+    sentence1: _Sentence
+    sentence2: _Sentence
+    gold_label: Literal["entailment", "neutral", "contradiction"]
+    annotator_labels: dict[str, int] | None
+
+
+def _negation(neg: _Neg | None) -> Negation | None:
+    if neg is None:
+        return None
+    return Negation(neg_id=neg.neg_id_in_jnli_sentence, neg_position=neg.neg_position, target_pos=neg.target_pos)
+
+
+def parse_record(obj: dict[str, Any]) -> Instance:
+    record = Record.model_validate(obj)
+    return Instance(
+        id=record.id,
+        group=record.jnli_sentence_pair_id,
+        type=record.type,
+        s1_neg=_negation(record.sentence1.neg),
+        s2_neg=_negation(record.sentence2.neg),
+        gold=LABELS.index(record.gold_label),
+    )
+
+
+def load(split: str, *, data_dir: Path | None = None, unverified: bool = False) -> MinimalPairDataset:
+    """Load one split of the pinned release (checked against its sha256) with its minimal pairs."""
+    return load_split(NAME, split, find_release(METADATA, data_dir=data_dir, unverified=unverified), parse_record)
+
+
+def parse_prediction(value: Any) -> int:
+    if isinstance(value, str) and value in LABELS:
+        return LABELS.index(value)
+    shown = "null" if value is None else repr(value)
+    raise ValueError(f"expected one of {', '.join(LABELS)}, got {shown}")
+
+
+def score(dataset: MinimalPairDataset, predicted: NDArray[np.int16], bootstrap: BootstrapConfig) -> dict[str, Any]:
+    return score_pairs(dataset, predicted, bootstrap)
+
+
+def report(result: dict[str, Any]) -> str:
+    return format_report(result)
+
+
+TASK = register(
+    minimal_pair_task(
+        name=NAME,
+        version=TASK_VERSION,
+        metadata=METADATA,
+        load=load,
+        parse_prediction=parse_prediction,
+        prediction_value=lambda code: LABELS[code],
+        n_values=len(LABELS),
+        score=score,
+        report=report,
+        default_split="valid",
+    )
+)

@@ -1,0 +1,488 @@
+"""Minimal pairs and their metrics, shared by JNLI-Neg and JSTS-Neg (SPEC §1).
+
+A record is normalised to `Instance` (its group, its type and the cue on each sentence); the
+pairs are built once per dataset into integer arrays, and scoring a prediction file is a handful
+of vectorised numpy operations over those arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from evaluator.datasets import Release, ResolvedFile
+from evaluator.errors import InputError, Problem
+from evaluator.io import json_type_name, parse_jsonl, read_bytes
+from evaluator.registry import EvalOptions, Task
+from evaluator.results import provenance
+from evaluator.stats import BootstrapConfig, mcnemar_exact_p, paired_bootstrap_ci
+
+InstanceType = Literal["original", "p_neg", "h_neg", "p_neg_h_neg"]
+
+PAIR_KINDS = ("single_s1", "single_s2", "both_from_s1", "both_from_s2")
+CUE_POSITIONS = ("end", "mid")
+# The release names the part of speech in Japanese; results use stable English keys.
+TARGET_POS = {"動詞": "verb", "形容詞": "i_adjective", "形容動詞": "na_adjective"}
+PAIR_SETS = ("M", "M_i", "M_u")
+MAX_PREDICTION_FILE_BYTES = 64 * 1024 * 1024
+
+
+class Negation(BaseModel):
+    """The cue inserted into one sentence; `neg_id` numbers the insertion points of its source sentence."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    neg_id: int
+    neg_position: Literal["end", "mid"]
+    target_pos: Literal["動詞", "形容詞", "形容動詞"]
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A record reduced to what the pair construction needs."""
+
+    id: int
+    group: int
+    type: InstanceType
+    s1_neg: Negation | None
+    s2_neg: Negation | None
+    gold: int  # the gold label's index in the task's label vocabulary, or the STS score itself
+
+
+@dataclass(frozen=True)
+class MinimalPairs:
+    """Pairs as parallel arrays of row indices into the instance arrays, with their attributes."""
+
+    control: NDArray[np.int64]
+    treatment: NDArray[np.int64]
+    kind: NDArray[np.int8]  # index into PAIR_KINDS
+    cue_position: NDArray[np.int8]  # index into CUE_POSITIONS, of the cue the treatment adds
+    target_pos: NDArray[np.int8]  # index into TARGET_POS, of that cue
+    important: NDArray[np.bool_]  # gold differs between control and treatment (M_i)
+    unmatched_both: int  # D_12 instances whose D_1/D_2 control is absent from the release
+
+    @property
+    def size(self) -> int:
+        return int(self.control.size)
+
+
+@dataclass(frozen=True)
+class MinimalPairDataset:
+    """One split of a minimal-pair benchmark, ready to score."""
+
+    task: str
+    split: str
+    release: Release
+    file: ResolvedFile
+    ids: NDArray[np.int64]
+    gold: NDArray[np.int16]
+    is_original: NDArray[np.bool_]
+    pairs: MinimalPairs
+    row_of_id: dict[int, int]
+
+    @property
+    def verified(self) -> bool:
+        return self.file.verified
+
+
+def build_pairs(instances: Sequence[Instance]) -> MinimalPairs:
+    """Build M as SPEC §1 defines it: single pairs from the original, both pairs through the shared
+    negated sentence (matched by group and the cue's insertion point)."""
+    original_row: dict[int, int] = {}
+    s1_negated_row: dict[tuple[int, int], int] = {}
+    s2_negated_row: dict[tuple[int, int], int] = {}
+    for row, inst in enumerate(instances):
+        if inst.type == "original":
+            original_row[inst.group] = row
+        elif inst.type == "p_neg" and inst.s1_neg is not None:
+            s1_negated_row[(inst.group, inst.s1_neg.neg_id)] = row
+        elif inst.type == "h_neg" and inst.s2_neg is not None:
+            s2_negated_row[(inst.group, inst.s2_neg.neg_id)] = row
+
+    control: list[int] = []
+    treatment: list[int] = []
+    kind: list[int] = []
+    added: list[Negation] = []
+    unmatched = 0
+
+    def add(control_row: int | None, treatment_row: int, pair_kind: int, cue: Negation | None) -> bool:
+        if control_row is None or cue is None:
+            return False
+        control.append(control_row)
+        treatment.append(treatment_row)
+        kind.append(pair_kind)
+        added.append(cue)
+        return True
+
+    for row, inst in enumerate(instances):
+        if inst.type == "p_neg":
+            add(original_row.get(inst.group), row, 0, inst.s1_neg)
+        elif inst.type == "h_neg":
+            add(original_row.get(inst.group), row, 1, inst.s2_neg)
+        elif inst.type == "p_neg_h_neg" and inst.s1_neg is not None and inst.s2_neg is not None:
+            # both-from-s1: the control shares the negated s1, the treatment adds the s2 cue
+            if not add(s1_negated_row.get((inst.group, inst.s1_neg.neg_id)), row, 2, inst.s2_neg):
+                unmatched += 1
+            if not add(s2_negated_row.get((inst.group, inst.s2_neg.neg_id)), row, 3, inst.s1_neg):
+                unmatched += 1
+
+    gold = np.array([inst.gold for inst in instances], dtype=np.int16)
+    control_arr = np.array(control, dtype=np.int64)
+    treatment_arr = np.array(treatment, dtype=np.int64)
+    pos_codes = list(TARGET_POS)
+    return MinimalPairs(
+        control=control_arr,
+        treatment=treatment_arr,
+        kind=np.array(kind, dtype=np.int8),
+        cue_position=np.array([CUE_POSITIONS.index(c.neg_position) for c in added], dtype=np.int8),
+        target_pos=np.array([pos_codes.index(c.target_pos) for c in added], dtype=np.int8),
+        important=gold[control_arr] != gold[treatment_arr] if control else np.zeros(0, dtype=np.bool_),
+        unmatched_both=unmatched,
+    )
+
+
+def load_split(
+    task: str,
+    split: str,
+    release: Release,
+    parse_record: Callable[[dict[str, Any]], Instance],
+) -> MinimalPairDataset:
+    """Read one split's file (checked against its pin), validate every record, build the pairs."""
+    files = release.metadata.files_for(split)
+    if not files:
+        raise InputError.single(
+            task, f"unknown split {split!r} (expected one of: {', '.join(release.metadata.splits)})", field="split"
+        )
+    resolved = release.file(files[0])
+    content = parse_jsonl(read_bytes(resolved.path), str(resolved.path), blank_lines="skip")
+    problems = list(content.problems)
+    instances: list[Instance] = []
+    for line, obj in content.objects:
+        try:
+            instances.append(parse_record(obj))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(part) for part in err["loc"]) or None
+            problems.append(Problem(str(resolved.path), line, where, f"invalid record: {err['msg']}"))
+        except ValueError as exc:
+            problems.append(Problem(str(resolved.path), line, None, f"invalid record: {exc}"))
+    row_of_id: dict[int, int] = {}
+    for row, inst in enumerate(instances):
+        if inst.id in row_of_id:
+            problems.append(Problem(str(resolved.path), None, "id", f"duplicate id {inst.id} in the release"))
+        row_of_id[inst.id] = row
+    if problems:
+        raise InputError(problems[:20])
+    return MinimalPairDataset(
+        task=task,
+        split=split,
+        release=release,
+        file=resolved,
+        ids=np.array([inst.id for inst in instances], dtype=np.int64),
+        gold=np.array([inst.gold for inst in instances], dtype=np.int16),
+        is_original=np.array([inst.type == "original" for inst in instances], dtype=np.bool_),
+        pairs=build_pairs(instances),
+        row_of_id=row_of_id,
+    )
+
+
+def read_predictions(
+    path: Path,
+    dataset: MinimalPairDataset,
+    parse_value: Callable[[Any], int],
+    *,
+    display_name: str | None = None,
+) -> NDArray[np.int16]:
+    """Read `{"id": ..., "prediction": ...}` lines into an array aligned with the dataset's rows.
+
+    `parse_value` turns a prediction into the task's integer code, or raises ValueError with
+    what was expected. Every problem of the file is collected and raised together.
+    """
+    name = display_name or str(path)
+    content = parse_jsonl(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), name)
+    problems = list(content.problems)
+    predicted = np.full(dataset.ids.size, -1, dtype=np.int16)
+    first_line_of_row: dict[int, int] = {}
+    for line, obj in content.objects:
+        unknown = sorted(set(obj) - {"id", "prediction"})
+        for key in unknown:
+            problems.append(Problem(name, line, key, "unknown field (expected only id and prediction)"))
+        if "id" not in obj:
+            problems.append(Problem(name, line, "id", "missing field"))
+            continue
+        raw_id = obj["id"]
+        if not isinstance(raw_id, int) or isinstance(raw_id, bool):
+            problems.append(Problem(name, line, "id", f"expected an integer id, got {json_type_name(raw_id)}"))
+            continue
+        row = dataset.row_of_id.get(raw_id)
+        if row is None:
+            problems.append(Problem(name, line, "id", f"unknown id {raw_id} (not in the {dataset.split} split)"))
+            continue
+        if row in first_line_of_row:
+            problems.append(
+                Problem(name, line, "id", f"duplicate id {raw_id} (first on line {first_line_of_row[row]})")
+            )
+            continue
+        first_line_of_row[row] = line
+        if "prediction" not in obj:
+            problems.append(Problem(name, line, "prediction", "missing field"))
+            continue
+        try:
+            predicted[row] = parse_value(obj["prediction"])
+        except ValueError as exc:
+            problems.append(Problem(name, line, "prediction", str(exc)))
+    missing = np.flatnonzero(predicted < 0)
+    missing = np.array([row for row in missing if row not in first_line_of_row], dtype=np.int64)
+    if missing.size:
+        shown = ", ".join(str(int(dataset.ids[row])) for row in missing[:5])
+        more = f" and {missing.size - 5} more" if missing.size > 5 else ""
+        problems.append(
+            Problem(
+                name, None, "id", f"{missing.size} ids of the {dataset.split} split have no prediction: {shown}{more}"
+            )
+        )
+    if problems:
+        raise InputError(problems)
+    return predicted
+
+
+def baseline_codes(
+    kind: str,
+    dataset: MinimalPairDataset,
+    seed: int,
+    *,
+    n_values: int,
+    parse: Callable[[Any], int],
+    train: Callable[[], MinimalPairDataset],
+) -> NDArray[np.int64]:
+    """Predictions of a trivial model: the train split's majority gold, uniform random (seeded), or a constant."""
+    n = dataset.ids.size
+    if kind == "majority":
+        # the train split's majority, as a model that learned only the label prior would answer
+        value = int(np.bincount(train().gold.astype(np.int64), minlength=n_values).argmax())
+        return np.full(n, value, dtype=np.int64)
+    if kind == "random":
+        return np.random.default_rng(seed).integers(0, n_values, size=n)
+    if kind.startswith("constant:"):
+        raw = kind.removeprefix("constant:")
+        try:
+            value = parse(int(raw) if raw.isdigit() else raw)
+        except ValueError as exc:
+            raise InputError.single("--kind", str(exc)) from None
+        return np.full(n, value, dtype=np.int64)
+    raise InputError.single("--kind", f"unknown baseline {kind!r} (expected majority, random or constant:VALUE)")
+
+
+def _rate(hits: float, n: int) -> float | None:
+    return hits / n if n else None
+
+
+def score_pairs(
+    dataset: MinimalPairDataset, predicted: NDArray[np.int16], bootstrap: BootstrapConfig
+) -> dict[str, Any]:
+    """Counts, pair metrics on M / M_i / M_u, instance metrics and breakdowns (SPEC §1)."""
+    pairs = dataset.pairs
+    correct = predicted == dataset.gold
+    control_correct = correct[pairs.control]
+    treatment_correct = correct[pairs.treatment]
+    changed = predicted[pairs.control] != predicted[pairs.treatment]
+    masks = {"M": np.ones(pairs.size, dtype=np.bool_), "M_i": pairs.important, "M_u": ~pairs.important}
+
+    pair_metrics: dict[str, Any] = {}
+    for set_name, mask in masks.items():
+        c = control_correct[mask]
+        t = treatment_correct[mask]
+        n = int(mask.sum())
+        acc = _rate(float(c.sum()), n)
+        acc_prime = _rate(float(t.sum()), n)
+        ci = paired_bootstrap_ci(c, t, bootstrap)
+        only_control = int(np.count_nonzero(c & ~t))
+        only_treatment = int(np.count_nonzero(t & ~c))
+        entry: dict[str, Any] = {
+            "n": n,
+            "acc": acc,
+            "acc_prime": acc_prime,
+            "acc_chg": None if acc is None or acc_prime is None else acc_prime - acc,
+            "acc_chg_ci95": None if ci is None else [ci[0], ci[1]],
+            "discordant": {"control_only": only_control, "treatment_only": only_treatment},
+            "mcnemar_p": mcnemar_exact_p(only_control, only_treatment),
+        }
+        if set_name == "M_i":
+            # the gold changed; a model that ignores the cue keeps its prediction
+            entry["ignored_rate"] = _rate(float(np.count_nonzero(~changed[mask])), n)
+        if set_name == "M_u":
+            # the gold did not change; a model distracted by the cue changes its prediction
+            entry["distracted_rate"] = _rate(float(np.count_nonzero(changed[mask])), n)
+        pair_metrics[set_name] = entry
+
+    subsets = {"D_orig": dataset.is_original, "D_neg": ~dataset.is_original, "D": np.ones_like(dataset.is_original)}
+    instance_metrics = {
+        name: {"n": int(mask.sum()), "acc": _rate(float(correct[mask].sum()), int(mask.sum()))}
+        for name, mask in subsets.items()
+    }
+    breakdowns = {
+        "pair_kind": _breakdown(pairs.kind, PAIR_KINDS, masks, control_correct, treatment_correct),
+        "cue_position": _breakdown(pairs.cue_position, CUE_POSITIONS, masks, control_correct, treatment_correct),
+        "target_pos": _breakdown(
+            pairs.target_pos, tuple(TARGET_POS.values()), masks, control_correct, treatment_correct
+        ),
+    }
+    counts = {
+        "D_orig": int(dataset.is_original.sum()),
+        "D_neg": int((~dataset.is_original).sum()),
+        "M": pairs.size,
+        "M_i": int(pairs.important.sum()),
+        "M_u": int((~pairs.important).sum()),
+        "both_pairs_without_control": pairs.unmatched_both,
+    }
+    return {
+        "counts": counts,
+        "pair_metrics": pair_metrics,
+        "instance_metrics": instance_metrics,
+        "breakdowns": breakdowns,
+    }
+
+
+def _breakdown(
+    codes: NDArray[np.int8],
+    names: Sequence[str],
+    masks: dict[str, NDArray[np.bool_]],
+    control_correct: NDArray[np.bool_],
+    treatment_correct: NDArray[np.bool_],
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Acc, Acc' and AccChg per value of one pair attribute, for each pair set (bincount, no loop over pairs)."""
+    k = len(names)
+    out: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in names}
+    for set_name, mask in masks.items():
+        sel = codes[mask]
+        n = np.bincount(sel, minlength=k)
+        c = np.bincount(sel, weights=control_correct[mask], minlength=k)
+        t = np.bincount(sel, weights=treatment_correct[mask], minlength=k)
+        for i, name in enumerate(names):
+            count = int(n[i])
+            acc = _rate(float(c[i]), count)
+            acc_prime = _rate(float(t[i]), count)
+            out[name][set_name] = {
+                "n": count,
+                "acc": acc,
+                "acc_prime": acc_prime,
+                "acc_chg": None if acc is None or acc_prime is None else acc_prime - acc,
+            }
+    return out
+
+
+def format_report(result: dict[str, Any]) -> str:
+    """A readable table of a minimal-pair result (percentages, as the papers print them)."""
+
+    def pct(value: float | None) -> str:
+        return "   n/a" if value is None else f"{100 * value:6.2f}"
+
+    lines = [
+        f"{result['task']} ({result['split']}), evaluator {result['evaluator_version']}, "
+        f"task version {result['task_version']}, verified: {str(result['verified']).lower()}",
+        "counts: " + ", ".join(f"{k} {v}" for k, v in result["counts"].items()),
+        "",
+        f"{'pairs':<6}{'n':>7}{'Acc':>8}{'Acc′':>8}{'AccChg':>8}  {'95% CI of AccChg':<18}{'McNemar p':>10}  flips",
+    ]
+    for name in PAIR_SETS:
+        m = result["pair_metrics"][name]
+        ci = m["acc_chg_ci95"]
+        ci_text = "n/a" if ci is None else f"[{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]"
+        flips = ""
+        if "ignored_rate" in m:
+            flips = f"ignored {pct(m['ignored_rate']).strip()}%"
+        if "distracted_rate" in m:
+            flips = f"distracted {pct(m['distracted_rate']).strip()}%"
+        lines.append(
+            f"{name:<6}{m['n']:>7}{pct(m['acc']):>8}{pct(m['acc_prime']):>8}{pct(m['acc_chg']):>8}  "
+            f"{ci_text:<18}{m['mcnemar_p']:>10.3g}  {flips}"
+        )
+    lines.append("")
+    lines.append(
+        "instances: "
+        + ", ".join(
+            f"{name} acc {pct(m['acc']).strip()}% (n={m['n']})" for name, m in result["instance_metrics"].items()
+        )
+    )
+    for extra in ("correlations",):
+        if extra in result:
+            lines.append(
+                "correlations (all instances): "
+                + ", ".join(f"{k} {'n/a' if v is None else f'{v:.4f}'}" for k, v in result[extra].items())
+            )
+    for dim, table in result["breakdowns"].items():
+        lines.append("")
+        lines.append(
+            f"by {dim}: "
+            + "; ".join(
+                f"{value} M_i {pct(sets['M_i']['acc_chg']).strip()} (n={sets['M_i']['n']}), "
+                f"M_u {pct(sets['M_u']['acc_chg']).strip()} (n={sets['M_u']['n']})"
+                for value, sets in table.items()
+            )
+        )
+    lines.append("AccChg and rates in percentage points; --json gives fractions.")
+    return "\n".join(lines)
+
+
+Loader = Callable[..., MinimalPairDataset]
+
+
+def minimal_pair_task(
+    *,
+    name: str,
+    version: str,
+    metadata: Any,
+    load: Loader,
+    parse_prediction: Callable[[Any], int],
+    prediction_value: Callable[[int], Any],
+    n_values: int,
+    score: Callable[[MinimalPairDataset, NDArray[np.int16], BootstrapConfig], dict[str, Any]],
+    report: Callable[[dict[str, Any]], str],
+    default_split: str,
+) -> Task:
+    """The registry entry of a minimal-pair benchmark, wiring its load / score / report together."""
+
+    def load_for(options: EvalOptions, split: str | None = None) -> MinimalPairDataset:
+        return load(split or options.split or default_split, data_dir=options.data_dir, unverified=options.unverified)
+
+    def evaluate(path: Path, options: EvalOptions) -> dict[str, Any]:
+        dataset = load_for(options)
+        predicted = read_predictions(path, dataset, parse_prediction, display_name=options.display_name)
+        head = provenance(
+            task=name,
+            task_version=version,
+            split=dataset.split,
+            predictions=path,
+            release=dataset.release,
+            dataset_file=dataset.file,
+        )
+        bootstrap = {"resamples": options.bootstrap.resamples, "seed": options.bootstrap.seed}
+        return {**head, **score(dataset, predicted, options.bootstrap), "bootstrap": bootstrap}
+
+    def baseline(kind: str, options: EvalOptions, seed: int) -> list[dict[str, Any]]:
+        dataset = load_for(options)
+        codes = baseline_codes(
+            kind,
+            dataset,
+            seed,
+            n_values=n_values,
+            parse=parse_prediction,
+            train=lambda: load_for(options, "train"),
+        )
+        return [{"id": int(i), "prediction": prediction_value(int(c))} for i, c in zip(dataset.ids, codes, strict=True)]
+
+    return Task(
+        name=name,
+        version=version,
+        metadata=metadata,
+        evaluate=evaluate,
+        report=report,
+        baseline=baseline,
+        default_split=default_split,
+    )

@@ -1,0 +1,127 @@
+"""Statistics shared by the scorers: paired bootstrap intervals, the exact McNemar test, correlations.
+
+All of it is vectorised numpy; none of it loops over pairs in Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+BoolArray = NDArray[np.bool_]
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class BootstrapConfig:
+    """How intervals are resampled: a fixed seed makes every re-score byte-identical."""
+
+    resamples: int = 1000
+    seed: int = 0
+    level: float = 0.95
+
+
+def paired_bootstrap_ci(
+    control_correct: BoolArray, treatment_correct: BoolArray, config: BootstrapConfig
+) -> tuple[float, float] | None:
+    """Percentile interval of mean(treatment) - mean(control), resampling pairs with replacement.
+
+    A resample of n pairs changes the statistic only through how many drawn pairs fall in each of
+    the four (control right?, treatment right?) cells, and those counts follow
+    Multinomial(n, cell shares) exactly. Drawing the counts directly is the same bootstrap
+    distribution as drawing n indices, at O(resamples) cost instead of O(resamples * n).
+    """
+    n = int(control_correct.size)
+    if n == 0:
+        return None
+    only_treatment = int(np.count_nonzero(treatment_correct & ~control_correct))
+    only_control = int(np.count_nonzero(control_correct & ~treatment_correct))
+    cells = np.array([only_treatment, only_control, n - only_treatment - only_control], dtype=np.float64) / n
+    rng = np.random.default_rng(config.seed)
+    counts = rng.multinomial(n, cells, size=config.resamples)
+    diffs = (counts[:, 0] - counts[:, 1]) / n
+    return _percentile_interval(diffs, config.level)
+
+
+def bootstrap_mean_ci(correct: BoolArray, config: BootstrapConfig) -> tuple[float, float] | None:
+    """Percentile interval of an accuracy, resampling items (binomial counts, as above)."""
+    n = int(correct.size)
+    if n == 0:
+        return None
+    rng = np.random.default_rng(config.seed)
+    hits = rng.binomial(n, np.count_nonzero(correct) / n, size=config.resamples)
+    return _percentile_interval(hits / n, config.level)
+
+
+def bootstrap_rows_ci(values: FloatArray, config: BootstrapConfig) -> tuple[float, float] | None:
+    """Percentile interval of the mean of `values` by ordinary index resampling (any distribution)."""
+    n = int(values.size)
+    if n == 0:
+        return None
+    rng = np.random.default_rng(config.seed)
+    means = np.empty(config.resamples)
+    chunk = max(1, 4_000_000 // n)  # bound the index matrix to ~32 MB
+    for start in range(0, config.resamples, chunk):
+        stop = min(config.resamples, start + chunk)
+        idx = rng.integers(0, n, size=(stop - start, n))
+        means[start:stop] = values[idx].mean(axis=1)
+    return _percentile_interval(means, config.level)
+
+
+def _percentile_interval(samples: FloatArray, level: float) -> tuple[float, float]:
+    tail = (1.0 - level) / 2.0
+    low, high = np.quantile(samples, [tail, 1.0 - tail])
+    return (float(low), float(high))
+
+
+def mcnemar_exact_p(only_control: int, only_treatment: int) -> float:
+    """Two-sided exact McNemar p-value: binomial(b + c, 1/2) on the discordant pairs.
+
+    p = min(1, 2 * P[X <= min(b, c)]) with X ~ Binomial(b + c, 1/2), the usual exact form.
+    """
+    n = only_control + only_treatment
+    if n == 0:
+        return 1.0
+    k_max = min(only_control, only_treatment)
+    k = np.arange(1, k_max + 1, dtype=np.float64)
+    # log C(n, k) by the running product C(n, k) = C(n, k-1) * (n - k + 1) / k
+    log_binom = np.concatenate(([0.0], np.cumsum(np.log(n - k + 1) - np.log(k))))
+    log_terms = log_binom - n * np.log(2.0)
+    top = log_terms.max()
+    tail = float(np.exp(top) * np.exp(log_terms - top).sum())
+    return min(1.0, 2.0 * tail)
+
+
+def pearson(x: FloatArray, y: FloatArray) -> float | None:
+    """Pearson correlation; None where it is undefined (fewer than 2 items or a constant side)."""
+    if x.size < 2:
+        return None
+    xc = x - x.mean()
+    yc = y - y.mean()
+    denom = float(np.sqrt((xc * xc).sum() * (yc * yc).sum()))
+    if denom == 0.0:
+        return None
+    return float((xc * yc).sum() / denom)
+
+
+def average_ranks(values: FloatArray) -> FloatArray:
+    """Ranks from 1, ties sharing their average rank (as scipy.stats.rankdata's default)."""
+    order = np.argsort(values, kind="stable")
+    sorted_values = values[order]
+    boundaries = np.concatenate(([True], sorted_values[1:] != sorted_values[:-1], [True]))
+    starts = np.flatnonzero(boundaries)
+    # each run of equal values [starts[i], starts[i+1]) gets the mean of ranks starts[i]+1 .. starts[i+1]
+    run_ranks = (starts[:-1] + starts[1:] + 1) / 2.0
+    run_lengths = np.diff(starts)
+    ranks = np.empty(values.size, dtype=np.float64)
+    ranks[order] = np.repeat(run_ranks, run_lengths)
+    return ranks
+
+
+def spearman(x: FloatArray, y: FloatArray) -> float | None:
+    """Spearman correlation: Pearson on average ranks."""
+    if x.size < 2:
+        return None
+    return pearson(average_ranks(x), average_ranks(y))

@@ -1,0 +1,71 @@
+"""NegHub's automation. Workflows call these sessions and nothing else.
+
+`nox` alone runs the default sessions: tests, lint, typecheck.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nox
+
+nox.options.sessions = ["tests", "lint", "typecheck"]
+nox.options.default_venv_backend = "venv"
+nox.options.reuse_venv = "yes"
+nox.options.error_on_missing_interpreters = True
+
+ROOT = Path(__file__).parent
+SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
+# torch: the exact version whose CPU wheel is available offline; any other specifier pulls CUDA builds.
+TORCH = "torch==2.13.0"
+
+
+def _data_env() -> dict[str, str]:
+    """Point the evaluator at ../shared/datasets, the local mirror CI has beside the clone."""
+    env = {}
+    if "NEGHUB_DATA_DIR" not in os.environ and SHARED_DATASETS.is_dir():
+        env["NEGHUB_DATA_DIR"] = str(SHARED_DATASETS)
+    return env
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Run the test suite (everything but the `slow` real-weights tests) on a fresh install."""
+    session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs, env=_data_env())
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Lint the code with ruff."""
+    session.install("ruff")
+    session.run("ruff", "check", "evaluator", "leaderboard", "tests", "benchmarks", "noxfile.py")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """Type-check the two packages with mypy in strict mode."""
+    session.install("-e", ".", "mypy", "types-PyYAML")
+    session.run("mypy")
+
+
+@nox.session
+def benchmarks(session: nox.Session) -> None:
+    """Run the performance benchmarks in benchmarks/ and print their ratios against in-run baselines."""
+    session.install("-e", ".")
+    for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+        session.run("python", str(script), *session.posargs, env=_data_env())
+
+
+@nox.session
+def evaluate_baselines(session: nox.Session) -> None:
+    """Re-score the baseline predictions of every task with data (until the site exists, the README's first command)."""
+    session.install("-e", ".")
+    out = ROOT / "build" / "baselines"
+    out.mkdir(parents=True, exist_ok=True)
+    env = _data_env()
+    for kind in ("majority", "random"):
+        path = out / f"jnli-neg-{kind}.jsonl"
+        session.run("neghub", "baseline", "jnli-neg", "--kind", kind, "--split", "valid", "-o", str(path), env=env)
+        session.run("neghub", "evaluate", "jnli-neg", str(path), "--split", "valid", env=env)
