@@ -1,0 +1,129 @@
+"""The submission format: `submissions/<id>/metadata.yaml` plus prediction files it lists.
+
+These pydantic models are the single source of truth; `schemas/submission.schema.json` is
+generated from them. Everything is strict (no coercion), closed (`extra="forbid"`) and finite.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+SUBMISSION_ID_PATTERN = r"^[a-z0-9][a-z0-9._-]{2,79}$"
+REVISION_PATTERN = r"^[0-9a-f]{40}$"
+HUB_REPO_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$"
+
+# Bidirectional overrides/isolates can make a name read differently from what it is (Trojan Source).
+_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_MARKUP = re.compile(r"[<>]|&[#A-Za-z0-9]+;|\]\(|`")
+
+
+def _plain_text(value: str) -> str:
+    """Names and descriptions are shown on the site: plain text, no control characters, no markup."""
+    for ch in value:
+        if ch in _BIDI_CONTROLS:
+            raise ValueError(f"contains the bidirectional control character U+{ord(ch):04X}")
+        if unicodedata.category(ch) in ("Cc", "Cf") and ch not in "\n\t":
+            raise ValueError(f"contains the control character U+{ord(ch):04X}")
+    if _MARKUP.search(value):
+        raise ValueError("contains markup (<, >, HTML entities, Markdown links or backticks); plain text only")
+    return value
+
+
+def _one_line(value: str) -> str:
+    if "\n" in value or "\t" in value:
+        raise ValueError("must be a single line")
+    return value
+
+
+PlainLine = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=200, strip_whitespace=False),
+    AfterValidator(_plain_text),
+    AfterValidator(_one_line),
+]
+PlainText = Annotated[str, StringConstraints(min_length=1, max_length=5000), AfterValidator(_plain_text)]
+HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s<>\"']+$", max_length=500)]
+Revision = Annotated[str, StringConstraints(pattern=REVISION_PATTERN)]
+TaskName = Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
+
+_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+
+
+class HubModel(BaseModel):
+    """An open-weight model on the Hugging Face Hub, pinned to a commit."""
+
+    model_config = _STRICT
+    kind: Literal["hub"]
+    name: PlainLine = Field(description="display name")
+    repo_id: Annotated[str, StringConstraints(pattern=HUB_REPO_PATTERN)]
+    revision: Revision
+    parameters: int = Field(gt=0, description="parameter count")
+    open_weights: bool
+    license: PlainLine
+    file: PlainLine | None = Field(default=None, description="a single weights file used, e.g. a GGUF file")
+
+
+class ClosedModel(BaseModel):
+    """A model behind an API: the provider and the version string it reports."""
+
+    model_config = _STRICT
+    kind: Literal["closed"]
+    name: PlainLine
+    provider: PlainLine
+    version: PlainLine
+    parameters: int | None = Field(default=None, gt=0, description="parameter count, if published")
+    open_weights: Literal[False]
+    license: PlainLine
+
+
+class BaselineModel(BaseModel):
+    """A trivial model made by `neghub baseline` (a floor row, not a language model)."""
+
+    model_config = _STRICT
+    kind: Literal["baseline"]
+    name: PlainLine
+    baseline: PlainLine = Field(description="the --kind given to neghub baseline")
+    parameters: Literal[0]
+    open_weights: Literal[True]
+    license: PlainLine
+
+
+class Submitter(BaseModel):
+    model_config = _STRICT
+    name: PlainLine
+    contact: Annotated[str, StringConstraints(pattern=r"^(https://[^\s<>\"']+|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$")]
+
+
+class Run(BaseModel):
+    """One prediction file and the setting that produced it. Several seeds are several runs."""
+
+    model_config = _STRICT
+    task: TaskName
+    split: Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,20}$")] | None = Field(
+        description="the split predicted; null for SCN, which has no split"
+    )
+    file: Annotated[str, StringConstraints(pattern=r"^predictions/[a-z0-9-]+/[A-Za-z0-9._-]{1,100}\.jsonl$")]
+    shots: int = Field(ge=0, le=64)
+    seed: int | None = Field(default=None, ge=0, le=2**32 - 1)
+    prompt: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_-]{1,40}$")] = "default"
+    mode: Literal["completion", "option"] | None = Field(default=None, description="NUBench only")
+
+
+class Metadata(BaseModel):
+    """`metadata.yaml` of a submission."""
+
+    model_config = _STRICT
+    model: HubModel | ClosedModel | BaselineModel = Field(discriminator="kind")
+    submitter: Submitter
+    date: Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+    description: PlainText
+    links: list[HttpsUrl] = Field(default_factory=list, max_length=20)
+    runs: list[Run] = Field(min_length=1, max_length=500)
+    provenance: dict[str, str | int | float | bool | None] | None = Field(
+        default=None,
+        description="what the runner records: model revision, dtype, device, library versions, command line",
+    )
