@@ -47,12 +47,16 @@ def paired_bootstrap_ci(
 
 def bootstrap_mean_ci(correct: BoolArray, config: BootstrapConfig) -> tuple[float, float] | None:
     """Percentile interval of an accuracy, resampling items (binomial counts, as above)."""
-    n = int(correct.size)
+    return bootstrap_proportion_ci(int(np.count_nonzero(correct)), int(correct.size), config)
+
+
+def bootstrap_proportion_ci(hits: int, n: int, config: BootstrapConfig) -> tuple[float, float] | None:
+    """The same interval from the counts alone, for scorers that already hold `hits` of `n` (SCN)."""
     if n == 0:
         return None
     rng = np.random.default_rng(config.seed)
-    hits = rng.binomial(n, np.count_nonzero(correct) / n, size=config.resamples)
-    return _percentile_interval(hits / n, config.level)
+    resampled_hits = rng.binomial(n, hits / n, size=config.resamples)
+    return _percentile_interval(resampled_hits / n, config.level)
 
 
 def bootstrap_rows_ci(values: FloatArray, config: BootstrapConfig) -> tuple[float, float] | None:

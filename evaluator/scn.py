@@ -1,0 +1,709 @@
+"""The Self-Contained Negation Test (Kletz, Amsili and Candito, BlackboxNLP 2023; SPEC §3).
+
+A triplet (NAME, PROF, ACT) is instantiated in five patterns: a context "NAME is a PROF who
+(doesn't) like(s) to ACT." followed by a target "PRON is (not / very) happy to [MASK].". A model
+keeps a triplet only when its top-1 at the mask of CpTp is ACT itself; the metric is, per pattern,
+the share of kept triplets whose top-1 is still ACT (%-ACT-repetition), and drop = 1 - repetition.
+
+The "dataset" is not a release of records but NegHub's word lists and the generator below; the
+triplets themselves are chosen per model by the runner. Scoring needs no data at all: it reads
+the prediction file, checks it (`check_predictions`) and counts (`score`). The leaderboard also
+requires the words to come from NegHub's lists (`check_vocabulary`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from evaluator.datasets import DatasetMetadata, RecordField, Release, ReleaseFile
+from evaluator.errors import InputError, Problem
+from evaluator.io import json_type_name, parse_jsonl, read_bytes
+from evaluator.registry import EvalOptions, Task, register
+from evaluator.results import provenance
+from evaluator.stats import BootstrapConfig, bootstrap_proportion_ci
+
+NAME = "scn"
+TASK_VERSION = "1"
+WORD_LIST_DIR = Path(__file__).parent / "data" / "scn"
+
+VARIANTS = ("pronoun", "coref", "noncoref_same", "noncoref_other")
+PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")
+REFERENCE = "CpTp"
+MAX_VERBS_PER_PAIR = 20  # the paper keeps at most 20 random verbs per (NAME, PROF) pair and variant
+FIELDS = ("name", "profession", "verb", "variant", "pattern", "top1")
+# A realistic run (the paper's ~364k triplets x 5 patterns, plus the coreference variants) is a few
+# million short lines, i.e. a few hundred MB; the cap only stops absurd inputs.
+MAX_PREDICTION_FILE_BYTES = 1024 * 1024 * 1024
+
+# The reading of "passes" (SPEC §3, the paper's section 3.5): the drops of the two patterns where
+# repeating ACT is semantically forbidden (CpTn, CnTp) must both exceed the drops of both controls
+# (CnTn, CpTv) by more than PASS_MARGIN, i.e. min(CpTn, CnTp) - max(CnTn, CpTv) > 0.10. The paper
+# gives no number; 0.10 (10 percentage points) is the smallest round margin under which Table 6
+# reads as the paper's text does: roberta-large passes (min 0.647 - max 0.435 = 0.212), while
+# roberta-base (0.277 - 0.233 = 0.044, "only the 46.7 drop is significant"), bert-large
+# (0.165 - 0.429 < 0) and bert-base (0.012 - 0.255 < 0) do not.
+PASS_MARGIN = 0.10
+
+METADATA = DatasetMetadata(
+    name="scn",
+    pretty_name="Self-Contained Negation Test (NegHub word lists)",
+    version="neghub-1",
+    languages=("en",),
+    # The lists are NegHub's own work (see data/scn/README.md), released under CC BY 4.0; the
+    # paper's lists were not available to us.
+    license="cc-by-4.0",
+    homepage="https://hal.science/hal-04671338v1",
+    citation=(
+        "@inproceedings{kletz2023selfcontained,\n"
+        "  title     = {The Self-Contained Negation Test Set},\n"
+        "  author    = {Kletz, David and Amsili, Pascal and Candito, Marie},\n"
+        "  booktitle = {Proceedings of the 6th BlackboxNLP Workshop: "
+        "Analyzing and Interpreting Neural Networks for NLP},\n"
+        "  address   = {Singapore},\n"
+        "  pages     = {212--221},\n"
+        "  year      = {2023}\n"
+        "}"
+    ),
+    description=(
+        "Cloze probe of verbal negation in English: does a negated context or target stop a model from "
+        "repeating the verb it otherwise repeats? The test is generated, not released: NegHub ships "
+        "word lists of its own (female and male first names, professions with their article, verbs "
+        "with an intransitive use) and the pattern generator; triplets are selected per model."
+    ),
+    hub_repo_id="neghub/scn",
+    revision=None,
+    files=(
+        ReleaseFile(
+            path="female_names.txt",
+            config="female_names",
+            split="word_lists",
+            sha256="3aa9c081f78e6bb4868343cc84e0b04f1087ce7c3262b6815fb56fe389019896",
+            n_records=163,
+        ),
+        ReleaseFile(
+            path="male_names.txt",
+            config="male_names",
+            split="word_lists",
+            sha256="5336df21899f7af9471ea4943b63b1072261f1c4055a25fd02032a7083326455",
+            n_records=153,
+        ),
+        ReleaseFile(
+            path="professions.tsv",
+            config="professions",
+            split="word_lists",
+            sha256="a34e97bffc64680a3ff74788799667a66445430fea438d8cd15af46707f41d9a",
+            n_records=140,
+        ),
+        ReleaseFile(
+            path="verbs.txt",
+            config="verbs",
+            split="word_lists",
+            sha256="0f8a2ca3d1094e21b07593cc8388385e092c8a6b28554741656211c74dd2e342",
+            n_records=432,
+        ),
+    ),
+    record_fields=(
+        RecordField(name="name", type="str", description="a first name of female_names.txt or male_names.txt"),
+        RecordField(name="profession", type="str", description="a profession of professions.tsv (without article)"),
+        RecordField(name="verb", type="str", description="a verb of verbs.txt (ACT)"),
+        RecordField(name="variant", type=" | ".join(VARIANTS), description="what the target's subject is"),
+        RecordField(name="pattern", type=" | ".join(PATTERNS), description="polarity of context and target"),
+        RecordField(name="top1", type="str", description="the model's top-1 token at the mask, as a word"),
+    ),
+)
+
+Gender = Literal["female", "male"]
+PRONOUN: dict[Gender, str] = {"female": "She", "male": "He"}
+
+
+# --- word lists -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WordLists:
+    """NegHub's SCN word lists, in file order."""
+
+    female_names: tuple[str, ...]
+    male_names: tuple[str, ...]
+    articles: dict[str, str]  # profession -> "a" | "an", in file order
+    verbs: tuple[str, ...]
+    _gender: dict[str, Gender] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._gender.update({n: "female" for n in self.female_names})
+        self._gender.update({n: "male" for n in self.male_names})
+
+    @property
+    def professions(self) -> tuple[str, ...]:
+        return tuple(self.articles)
+
+    def gender(self, name: str) -> Gender:
+        if name not in self._gender:
+            raise ValueError(f"{name!r} is in neither female_names.txt nor male_names.txt")
+        return self._gender[name]
+
+    def names(self, gender: Gender) -> tuple[str, ...]:
+        return self.female_names if gender == "female" else self.male_names
+
+
+def _data_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, content) of every line that is neither a `#` comment nor blank."""
+    return [
+        (number, line)
+        for number, line in enumerate(text.split("\n"), start=1)
+        if line.strip() and not line.startswith("#")
+    ]
+
+
+def parse_word_list(path: Path, text: str) -> tuple[tuple[str, ...], list[Problem]]:
+    """One word per line, no duplicates, no surrounding spaces."""
+    words: list[str] = []
+    problems: list[Problem] = []
+    first_line: dict[str, int] = {}
+    for number, line in _data_lines(text):
+        if line != line.strip() or not line.replace(" ", "").isalpha():
+            problems.append(Problem(str(path), number, None, f"expected one word of letters, got {line!r}"))
+        elif line in first_line:
+            problems.append(Problem(str(path), number, None, f"duplicate {line!r} (first on line {first_line[line]})"))
+        else:
+            first_line[line] = number
+            words.append(line)
+    return tuple(words), problems
+
+
+def parse_professions(path: Path, text: str) -> tuple[dict[str, str], list[Problem]]:
+    """`article<TAB>profession` lines after the header `article<TAB>profession`."""
+    articles: dict[str, str] = {}
+    problems: list[Problem] = []
+    rows = _data_lines(text)
+    if not rows or rows[0][1] != "article\tprofession":
+        return {}, [
+            Problem(str(path), rows[0][0] if rows else None, None, "expected the header article<TAB>profession")
+        ]
+    for number, line in rows[1:]:
+        parts = line.split("\t")
+        if len(parts) != 2 or parts[0] not in ("a", "an") or not parts[1].strip():
+            problems.append(Problem(str(path), number, None, f"expected a|an<TAB>profession, got {line!r}"))
+        elif parts[1] in articles:
+            problems.append(Problem(str(path), number, None, f"duplicate profession {parts[1]!r}"))
+        else:
+            articles[parts[1]] = parts[0]
+    return articles, problems
+
+
+def load_word_lists(*, unverified: bool = False) -> WordLists:
+    """Read the shipped lists, each checked against its pinned sha256 (see METADATA)."""
+    return _load_word_lists(unverified)
+
+
+@functools.cache
+def _load_word_lists(unverified: bool) -> WordLists:
+    release = Release(METADATA, WORD_LIST_DIR, "bundled", unverified)
+    texts: dict[str, tuple[Path, str]] = {}
+    for release_file in METADATA.files:
+        resolved = release.file(release_file)
+        texts[release_file.config] = (resolved.path, read_bytes(resolved.path).decode("utf-8"))
+    female, female_problems = parse_word_list(*texts["female_names"])
+    male, male_problems = parse_word_list(*texts["male_names"])
+    articles, profession_problems = parse_professions(*texts["professions"])
+    verbs, verb_problems = parse_word_list(*texts["verbs"])
+    problems = female_problems + male_problems + profession_problems + verb_problems
+    both = sorted(set(female) & set(male))
+    if both:
+        problems.append(Problem(str(texts["male_names"][0]), None, None, f"names in both lists: {', '.join(both)}"))
+    if problems:
+        raise InputError(problems)
+    return WordLists(female_names=female, male_names=male, articles=articles, verbs=verbs)
+
+
+# --- the generator ----------------------------------------------------------------------------
+
+CONTEXTS = {
+    "Cp": "{name} is {article} {profession} who likes to {verb}.",
+    "Cn": "{name} is {article} {profession} who doesn't like to {verb}.",
+}
+TARGETS = {
+    "Tp": "{subject} is happy to",
+    "Tn": "{subject} isn't happy to",
+    "Tv": "{subject} is very happy to",
+}
+
+
+def render(
+    *, name: str, article: str, profession: str, verb: str, subject: str, mask_token: str | None
+) -> dict[str, str]:
+    """The five inputs (pattern -> text) for one triplet and one target subject.
+
+    With a mask token the target reads "She is happy to [MASK]."; with `mask_token=None` (causal
+    models, this project's extension) it stops where the mask would be: "She is happy to", and the
+    model's next token plays the top-1 at the mask.
+    """
+    out: dict[str, str] = {}
+    for pattern in PATTERNS:
+        context = CONTEXTS[pattern[:2]].format(name=name, article=article, profession=profession, verb=verb)
+        target = TARGETS[pattern[2:]].format(subject=subject)
+        out[pattern] = f"{context} {target}" if mask_token is None else f"{context} {target} {mask_token}."
+    return out
+
+
+def other_name(name: str, profession: str, variant: str, lists: WordLists, seed: int = 0) -> str:
+    """The distinct name of the non-coreference variants, the same for every verb of a (NAME, PROF) pair.
+
+    Chosen from the same-gender list without NAME (noncoref_same) or the other gender's list
+    (noncoref_other) by a sha256 of (seed, variant, name, profession): deterministic across runs,
+    machines and Python versions, unlike `hash()`.
+    """
+    gender = lists.gender(name)
+    if variant == "noncoref_same":
+        candidates = [n for n in lists.names(gender) if n != name]
+    elif variant == "noncoref_other":
+        candidates = list(lists.names("male" if gender == "female" else "female"))
+    else:
+        raise ValueError(f"variant {variant!r} has no other name (expected noncoref_same or noncoref_other)")
+    digest = hashlib.sha256(f"{seed}\x1f{variant}\x1f{name}\x1f{profession}".encode()).digest()
+    return candidates[int.from_bytes(digest[:8], "big") % len(candidates)]
+
+
+def instantiate(
+    name: str,
+    profession: str,
+    verb: str,
+    variant: str,
+    *,
+    mask_token: str | None,
+    lists: WordLists | None = None,
+    seed: int = 0,
+) -> dict[str, str]:
+    """The five inputs of a triplet of NegHub's lists in one variant (SPEC §3 and the paper's section 4).
+
+    pronoun: T's subject is She/He by NAME's gender; coref: NAME again; noncoref_same /
+    noncoref_other: another name of the same / the other gender (see `other_name`).
+    """
+    lists = lists or load_word_lists()
+    if profession not in lists.articles:
+        raise ValueError(f"{profession!r} is not in professions.tsv")
+    if variant == "pronoun":
+        subject = PRONOUN[lists.gender(name)]
+    elif variant == "coref":
+        lists.gender(name)  # the name must still be one of the lists
+        subject = name
+    else:
+        subject = other_name(name, profession, variant, lists, seed)
+    return render(
+        name=name,
+        article=lists.articles[profession],
+        profession=profession,
+        verb=verb,
+        subject=subject,
+        mask_token=mask_token,
+    )
+
+
+# --- reading and checking predictions ---------------------------------------------------------
+
+
+@dataclass
+class Predictions:
+    """A prediction file as columns: one row per line, triplets and (NAME, PROF) pairs interned per variant."""
+
+    file: str
+    line: NDArray[np.int64]
+    variant: NDArray[np.int8]  # index into VARIANTS
+    pattern: NDArray[np.int8]  # index into PATTERNS
+    repeated: NDArray[np.bool_]  # top1 == verb
+    triplet: NDArray[np.int64]  # index into triplet_keys
+    triplet_keys: list[tuple[str, str, str, str]]  # (name, profession, verb, variant)
+    triplet_first_line: NDArray[np.int64]
+    triplet_pair: NDArray[np.int64]  # index into pair_keys, per triplet
+    pair_keys: list[tuple[str, str, str]]  # (name, profession, variant)
+    cptp_top1: dict[int, str]  # line -> top1, for the CpTp lines whose top1 is not the verb
+
+    @property
+    def size(self) -> int:
+        return int(self.line.size)
+
+
+def _columns(file: str, rows: Iterable[tuple[int, dict[str, Any]]], problems: list[Problem]) -> Predictions:
+    """Check each line's fields and intern its strings; problems are appended to `problems`."""
+    variant_code = {v: i for i, v in enumerate(VARIANTS)}
+    pattern_code = {p: i for i, p in enumerate(PATTERNS)}
+    triplet_of: dict[tuple[str, str, str, str], int] = {}
+    pair_of: dict[tuple[str, str, str], int] = {}
+    lines: list[int] = []
+    variants: list[int] = []
+    patterns: list[int] = []
+    repeated: list[bool] = []
+    triplets: list[int] = []
+    triplet_first_line: list[int] = []
+    triplet_pair: list[int] = []
+    cptp_top1: dict[int, str] = {}
+    for line, obj in rows:
+        ok = True
+        for key in obj.keys() - set(FIELDS):
+            problems.append(Problem(file, line, key, f"unknown field (expected only {', '.join(FIELDS)})"))
+            ok = False
+        for key in FIELDS:
+            if key not in obj:
+                problems.append(Problem(file, line, key, "missing field"))
+                ok = False
+            elif not isinstance(obj[key], str):
+                problems.append(Problem(file, line, key, f"expected a string, got {json_type_name(obj[key])}"))
+                ok = False
+            elif key in ("name", "profession", "verb") and not obj[key].strip():
+                problems.append(Problem(file, line, key, "must not be empty"))
+                ok = False
+        if not ok:
+            continue
+        name, profession, verb, variant, pattern, top1 = (obj[key] for key in FIELDS)
+        v = variant_code.get(variant)
+        p = pattern_code.get(pattern)
+        if v is None:
+            problems.append(
+                Problem(file, line, "variant", f"unknown variant {variant!r} (expected {', '.join(VARIANTS)})")
+            )
+        if p is None:
+            problems.append(
+                Problem(file, line, "pattern", f"unknown pattern {pattern!r} (expected {', '.join(PATTERNS)})")
+            )
+        if v is None or p is None:
+            continue
+        key4 = (name, profession, verb, variant)
+        t = triplet_of.get(key4)
+        if t is None:
+            t = triplet_of[key4] = len(triplet_of)
+            triplet_first_line.append(line)
+            key3 = (name, profession, variant)
+            pair = pair_of.get(key3)
+            if pair is None:
+                pair = pair_of[key3] = len(pair_of)
+            triplet_pair.append(pair)
+        hit = top1 == verb
+        if p == 0 and not hit:
+            cptp_top1[line] = top1
+        lines.append(line)
+        variants.append(v)
+        patterns.append(p)
+        repeated.append(hit)
+        triplets.append(t)
+    return Predictions(
+        file=file,
+        line=np.array(lines, dtype=np.int64),
+        variant=np.array(variants, dtype=np.int8),
+        pattern=np.array(patterns, dtype=np.int8),
+        repeated=np.array(repeated, dtype=np.bool_),
+        triplet=np.array(triplets, dtype=np.int64),
+        triplet_keys=list(triplet_of),
+        triplet_first_line=np.array(triplet_first_line, dtype=np.int64),
+        triplet_pair=np.array(triplet_pair, dtype=np.int64),
+        pair_keys=list(pair_of),
+        cptp_top1=cptp_top1,
+    )
+
+
+def parse_predictions(data: bytes, file: str) -> tuple[Predictions, list[Problem]]:
+    """The columns of a prediction file and the problems of its individual lines."""
+    content = parse_jsonl(data, file)
+    problems = list(content.problems)
+    predictions = _columns(file, content.objects, problems)
+    if not content.objects and not content.problems:
+        problems.append(Problem(file, None, None, "no predictions (the file is empty)"))
+    return predictions, problems
+
+
+def _triplet_text(key: tuple[str, str, str, str]) -> str:
+    name, profession, verb, variant = key
+    return f"triplet ({name!r}, {profession!r}, {verb!r}) in variant {variant}"
+
+
+def check_predictions(predictions: Predictions, *, complete: bool = True) -> list[Problem]:
+    """The checks of the whole file (SPEC §3, issue 4 point 3), vectorised over rows:
+
+    - no (triplet, variant, pattern) twice;
+    - CpTp's top-1 is the verb (selection keeps only those triplets);
+    - at most MAX_VERBS_PER_PAIR verbs per (NAME, PROF, variant);
+    - every triplet has all five patterns (only when `complete`: skipped while some lines are
+      unreadable, whose triplets would otherwise also be reported incomplete).
+    """
+    file = predictions.file
+    problems: list[Problem] = []
+    n_patterns = len(PATTERNS)
+    cell = predictions.triplet * n_patterns + predictions.pattern
+    order = np.argsort(cell, kind="stable")  # stable: the first occurrence in the file comes first
+    sorted_cell = cell[order]
+    repeat = np.flatnonzero(sorted_cell[1:] == sorted_cell[:-1]) + 1
+    if repeat.size:
+        # the first line of each run of equal cells
+        run_start = np.flatnonzero(np.concatenate(([True], sorted_cell[1:] != sorted_cell[:-1])))
+        first_of = run_start[np.searchsorted(run_start, repeat, side="right") - 1]
+        for dup, first in zip(repeat.tolist(), first_of.tolist(), strict=True):
+            row = int(order[dup])
+            key = predictions.triplet_keys[int(predictions.triplet[row])]
+            problems.append(
+                Problem(
+                    file,
+                    int(predictions.line[row]),
+                    "pattern",
+                    f"duplicate prediction for the {_triplet_text(key)}, pattern "
+                    f"{PATTERNS[int(predictions.pattern[row])]} (first on line {int(predictions.line[order[first]])})",
+                )
+            )
+
+    for row in np.flatnonzero((predictions.pattern == 0) & ~predictions.repeated).tolist():
+        line = int(predictions.line[row])
+        verb = predictions.triplet_keys[int(predictions.triplet[row])][2]
+        problems.append(
+            Problem(
+                file,
+                line,
+                "top1",
+                f"CpTp top-1 is {predictions.cptp_top1[line]!r}, not the verb {verb!r}: the triplet was not "
+                "selected (only triplets whose CpTp top-1 is the verb itself are kept; drop it from the file)",
+            )
+        )
+
+    n_triplets = len(predictions.triplet_keys)
+    verbs_per_pair = np.bincount(predictions.triplet_pair, minlength=len(predictions.pair_keys))
+    # triplets are numbered in the order they first appear, so a stable sort by pair lists each
+    # pair's triplets in file order, and position start + 20 is where the 21st verb first appears
+    triplets_by_pair = np.argsort(predictions.triplet_pair, kind="stable")
+    pair_start = np.concatenate(([0], np.cumsum(verbs_per_pair)[:-1])) if verbs_per_pair.size else verbs_per_pair
+    for pair in np.flatnonzero(verbs_per_pair > MAX_VERBS_PER_PAIR).tolist():
+        extra_triplet = triplets_by_pair[int(pair_start[pair]) + MAX_VERBS_PER_PAIR]
+        line = int(predictions.triplet_first_line[extra_triplet])
+        name, profession, variant = predictions.pair_keys[pair]
+        problems.append(
+            Problem(
+                file,
+                line,
+                "verb",
+                f"({name!r}, {profession!r}) in variant {variant} has {int(verbs_per_pair[pair])} verbs "
+                f"(at most {MAX_VERBS_PER_PAIR} per name and profession)",
+            )
+        )
+
+    if complete and n_triplets:
+        present_flat = np.zeros(n_triplets * n_patterns, dtype=np.bool_)
+        present_flat[cell] = True
+        present = present_flat.reshape(n_triplets, n_patterns)
+        for t in np.flatnonzero(~present.all(axis=1)).tolist():
+            missing = ", ".join(PATTERNS[p] for p in np.flatnonzero(~present[t]).tolist())
+            problems.append(
+                Problem(
+                    file,
+                    int(predictions.triplet_first_line[t]),
+                    "pattern",
+                    f"{_triplet_text(predictions.triplet_keys[t])} lacks {missing} "
+                    f"(every kept triplet needs all of {', '.join(PATTERNS)})",
+                )
+            )
+    return problems
+
+
+def _sort_key(problem: Problem) -> tuple[int, str, str]:
+    return (problem.line or 0, problem.field or "", problem.message)
+
+
+def load_predictions(path: Path, *, display_name: str | None = None) -> Predictions:
+    """Read and check a prediction file; every problem is raised together (exit code 2 on the command line)."""
+    file = display_name or str(path)
+    predictions, problems = parse_predictions(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), file)
+    problems += check_predictions(predictions, complete=not problems)
+    if problems:
+        raise InputError(sorted(problems, key=_sort_key))
+    return predictions
+
+
+def check_vocabulary(predictions: Predictions, lists: WordLists | None = None) -> list[Problem]:
+    """For the leaderboard: every name, profession and verb must come from NegHub's lists, so rows stay
+    comparable. One problem per unknown word, at the first line that uses it."""
+    lists = lists or load_word_lists()
+    known = {
+        "name": set(lists.female_names) | set(lists.male_names),
+        "profession": set(lists.articles),
+        "verb": set(lists.verbs),
+    }
+    where = {"name": "female_names.txt / male_names.txt", "profession": "professions.tsv", "verb": "verbs.txt"}
+    first_line: dict[tuple[str, str], int] = {}
+    for key, line in zip(predictions.triplet_keys, predictions.triplet_first_line.tolist(), strict=True):
+        for field_name, word in zip(("name", "profession", "verb"), key[:3], strict=True):
+            if word not in known[field_name] and (field_name, word) not in first_line:
+                first_line[(field_name, word)] = line
+    return sorted(
+        (
+            Problem(
+                predictions.file,
+                line,
+                field_name,
+                f"{word!r} is not in NegHub's {where[field_name]} (the leaderboard accepts only NegHub's words)",
+            )
+            for (field_name, word), line in first_line.items()
+        ),
+        key=_sort_key,
+    )
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+def score(predictions: Predictions, bootstrap: BootstrapConfig, *, margin: float = PASS_MARGIN) -> dict[str, Any]:
+    """Repetition and drop per variant and pattern, with bootstrap intervals (resampling triplets).
+
+    A checked file has exactly one row per (triplet, pattern), so the counts of one bincount over
+    variant x pattern cells are all that is needed.
+    """
+    n_cells = len(VARIANTS) * len(PATTERNS)
+    cell = predictions.variant.astype(np.int64) * len(PATTERNS) + predictions.pattern
+    n = np.bincount(cell, minlength=n_cells).reshape(len(VARIANTS), len(PATTERNS))
+    hits = np.bincount(cell[predictions.repeated], minlength=n_cells).reshape(len(VARIANTS), len(PATTERNS))
+    variants: dict[str, Any] = {}
+    for v, variant in enumerate(VARIANTS):
+        patterns: dict[str, Any] = {}
+        for p, pattern in enumerate(PATTERNS):
+            count, hit = int(n[v, p]), int(hits[v, p])
+            ci = bootstrap_proportion_ci(hit, count, bootstrap)
+            patterns[pattern] = {
+                "n": count,
+                "repetition": hit / count if count else None,
+                # (n - hits) / n rather than 1 - repetition: exact for the fractions tests write by hand
+                "drop": (count - hit) / count if count else None,
+                "repetition_ci95": None if ci is None else [ci[0], ci[1]],
+                "drop_ci95": None if ci is None else [1.0 - ci[1], 1.0 - ci[0]],
+            }
+        contrast = negation_contrast({p: patterns[p]["drop"] for p in PATTERNS})
+        variants[variant] = {
+            "n_triplets": int(n[v, 0]),
+            "patterns": patterns,
+            "negation_contrast": contrast,
+            "passes": None if contrast is None else contrast > margin,
+        }
+    return {
+        "n_predictions": predictions.size,
+        "variants": variants,
+        "pass_margin": margin,
+        "passes": variants["pronoun"]["passes"],
+    }
+
+
+def negation_contrast(drops: dict[str, float | None]) -> float | None:
+    """min(drop CpTn, drop CnTp) - max(drop CnTn, drop CpTv): how far the forbidden-repetition patterns
+    drop beyond the controls; `passes` is this exceeding PASS_MARGIN."""
+    values = [drops[p] for p in ("CpTn", "CnTp", "CnTn", "CpTv")]
+    if any(value is None for value in values):
+        return None
+    cptn, cntp, cntn, cptv = (float(value) for value in values if value is not None)
+    return min(cptn, cntp) - max(cntn, cptv)
+
+
+def report(result: dict[str, Any]) -> str:
+    """A readable table: repetition and drop in percent, as the paper prints them."""
+
+    def pct(value: float | None) -> str:
+        return "n/a" if value is None else f"{100 * value:.2f}"
+
+    lines = [
+        f"{result['task']}, evaluator {result['evaluator_version']}, task version {result['task_version']}, "
+        f"{result['n_predictions']} predictions",
+    ]
+    for variant, entry in result["variants"].items():
+        if entry["n_triplets"] == 0:
+            continue
+        lines.append("")
+        lines.append(f"{variant}: {entry['n_triplets']} triplets")
+        lines.append(f"  {'pattern':<8}{'repetition':>11}{'drop':>8}  95% CI of drop")
+        for pattern, m in entry["patterns"].items():
+            ci = m["drop_ci95"]
+            ci_text = "n/a" if ci is None else f"[{pct(ci[0])}, {pct(ci[1])}]"
+            lines.append(f"  {pattern:<8}{pct(m['repetition']):>11}{pct(m['drop']):>8}  {ci_text}")
+        verdict = "n/a" if entry["passes"] is None else ("passes" if entry["passes"] else "does not pass")
+        lines.append(
+            f"  min(CpTn, CnTp) - max(CnTn, CpTv) drop: {pct(entry['negation_contrast'])} points; "
+            f"{verdict} (margin {pct(result['pass_margin'])})"
+        )
+    lines.append("")
+    lines.append(
+        "Percent. Under the coreference controls a model that resolves coreference is expected to pass "
+        "with coref and NOT with noncoref_* (small drops there)."
+    )
+    return "\n".join(lines)
+
+
+# --- baselines and registration ---------------------------------------------------------------
+
+BASELINE_FEMALE, BASELINE_MALE, BASELINE_PROFESSIONS = 5, 5, 4
+BASELINE_KINDS = ("repeat", "never")
+
+
+def baseline_rows(kind: str, lists: WordLists | None = None) -> list[dict[str, Any]]:
+    """The predictions of two trivial models, on fixed triplets: the first 5 female and 5 male names,
+    the first 4 professions and the first 20 verbs of the lists (no randomness: 800 triplets in each
+    of the four variants, 16,000 lines).
+
+    "repeat" answers the verb everywhere: repetition 1, drop 0 for every pattern. "never" must
+    still answer the verb for CpTp, because a triplet is only kept when its CpTp top-1 is the verb
+    (a file without that would fail validation); everywhere else it answers the next verb of the
+    list, so its drop is 1 for CpTn, CnTp, CnTn and CpTv and 0 for CpTp, the reference.
+    """
+    if kind not in BASELINE_KINDS:
+        raise InputError.single("--kind", f"unknown baseline {kind!r} for scn (expected {' or '.join(BASELINE_KINDS)})")
+    lists = lists or load_word_lists()
+    names = lists.female_names[:BASELINE_FEMALE] + lists.male_names[:BASELINE_MALE]
+    verbs = lists.verbs[:MAX_VERBS_PER_PAIR]
+    rows: list[dict[str, Any]] = []
+    for variant in VARIANTS:
+        for name in names:
+            for profession in lists.professions[:BASELINE_PROFESSIONS]:
+                for i, verb in enumerate(verbs):
+                    for pattern in PATTERNS:
+                        top1 = verb if kind == "repeat" or pattern == REFERENCE else verbs[(i + 1) % len(verbs)]
+                        rows.append(
+                            {
+                                "name": name,
+                                "profession": profession,
+                                "verb": verb,
+                                "variant": variant,
+                                "pattern": pattern,
+                                "top1": top1,
+                            }
+                        )
+    return rows
+
+
+def evaluate(path: Path, options: EvalOptions) -> dict[str, Any]:
+    """Score a prediction file; SCN has no split and reads no data (the words are in the file)."""
+    if options.split is not None:
+        raise InputError.single("--split", "scn has no splits (leave --split out)")
+    predictions = load_predictions(path, display_name=options.display_name)
+    head = provenance(
+        task=NAME, task_version=TASK_VERSION, split=None, predictions=path, release=None, dataset_file=None
+    )
+    bootstrap = {"resamples": options.bootstrap.resamples, "seed": options.bootstrap.seed}
+    return {**head, **score(predictions, options.bootstrap), "bootstrap": bootstrap}
+
+
+def baseline(kind: str, options: EvalOptions, seed: int) -> list[dict[str, Any]]:
+    # `seed` is unused: both baselines are deterministic by construction
+    if options.split is not None:
+        raise InputError.single("--split", "scn has no splits (leave --split out)")
+    return baseline_rows(kind, load_word_lists(unverified=options.unverified))
+
+
+TASK = register(
+    Task(
+        name=NAME,
+        version=TASK_VERSION,
+        metadata=METADATA,
+        evaluate=evaluate,
+        report=report,
+        baseline=baseline,
+        default_split=None,
+        baseline_kinds=BASELINE_KINDS,
+    )
+)
