@@ -63,6 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     bl.add_argument("-o", "--output", type=Path, required=True)
 
     sub.add_parser("tasks", help="list the registered tasks")
+
+    va = sub.add_parser("validate", help="check submission folders (submissions/<id>/) as the leaderboard will")
+    va.add_argument("submissions", type=Path, nargs="+", metavar="SUBMISSION_DIR")
+    va.add_argument("--data-dir", type=Path, default=None, help="local mirror folder (default: $NEGHUB_DATA_DIR)")
+    va.add_argument("--json", action="store_true", help="print one JSON object with every problem")
     return parser
 
 
@@ -90,6 +95,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     from evaluator.registry import get_task, task_names
 
     args = build_parser().parse_args(argv)
+    if args.command == "validate":
+        from evaluator.validate import run_validate
+
+        return run_validate(args.submissions, data_dir=args.data_dir, as_json=args.json)
     if args.command == "tasks":
         for name in task_names():
             task = get_task(name)

@@ -1,0 +1,350 @@
+"""`neghub validate`: the front door of the leaderboard, for `submissions/<id>/` folders.
+
+A submission is read, never run: `metadata.yaml` goes through the strict YAML reader
+(evaluator/safe_yaml.py) and the pydantic models of evaluator/submission.py; every file in the
+folder must be `metadata.yaml` or a prediction file a run lists (no symbolic links, no special
+files, nothing outside the folder); each prediction file is capped in size and then checked by
+its own task exactly as `neghub evaluate` checks it (strict UTF-8 and JSON, complete, no
+duplicates, valid values). Every problem of a submission is collected and reported together,
+one line each: `file:line: field: message`, paths shown from the submission folder's name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from pydantic import ValidationError
+
+from evaluator import safe_yaml
+from evaluator.errors import EXIT_BAD_INPUT, InputError, Problem
+from evaluator.registry import EvalOptions, get_task
+from evaluator.stats import BootstrapConfig
+from evaluator.submission import SUBMISSION_ID_PATTERN, Metadata, Run
+
+METADATA_FILE = "metadata.yaml"
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9._/-]+$")
+# Validation discards the scores, so one resample is enough to exercise the scoring path cheaply.
+_VALIDATION_BOOTSTRAP = BootstrapConfig(resamples=1, seed=0)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps that bound the work a hostile submission can cause."""
+
+    metadata_bytes: int = 64 * 1024
+    prediction_file_bytes: int = 64 * 1024 * 1024
+    entries: int = 2000  # files and folders in one submission
+    depth: int = 6  # predictions/<task>/<run>.jsonl is depth 3
+
+
+def _shown(rel: str) -> str:
+    """A path as a message shows it: odd characters (newlines, bidi controls) escaped, so a line stays one line."""
+    return rel if _SAFE_NAME.match(rel) else ascii(rel)
+
+
+@dataclass
+class _Entry:
+    kind: str  # "file", "dir", "link", "other"
+    size: int
+
+
+def _walk(folder: Path, limits: Limits, prefix: str, problems: list[Problem]) -> dict[str, _Entry]:
+    """Every entry under `folder` by POSIX relative path, without following any link."""
+    entries: dict[str, _Entry] = {}
+    pending: list[tuple[Path, str, int]] = [(folder, "", 0)]
+    while pending:
+        path, rel, depth = pending.pop()
+        try:
+            with os.scandir(path) as listing:
+                children = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            problems.append(Problem(f"{prefix}/{_shown(rel)}", None, None, f"cannot be listed: {exc.strerror}"))
+            continue
+        for child in children:
+            child_rel = f"{rel}{child.name}"
+            if len(entries) >= limits.entries:
+                problems.append(Problem(prefix, None, None, f"has more than {limits.entries} files and folders"))
+                return entries
+            info = child.stat(follow_symlinks=False)
+            if stat.S_ISLNK(info.st_mode):
+                entries[child_rel] = _Entry("link", 0)
+            elif stat.S_ISDIR(info.st_mode):
+                entries[child_rel] = _Entry("dir", 0)
+                if depth + 1 >= limits.depth:
+                    problems.append(Problem(f"{prefix}/{_shown(child_rel)}", None, None, "folder nested too deeply"))
+                else:
+                    pending.append((Path(child.path), child_rel + "/", depth + 1))
+            elif stat.S_ISREG(info.st_mode):
+                entries[child_rel] = _Entry("file", info.st_size)
+            else:
+                entries[child_rel] = _Entry("other", 0)
+    return entries
+
+
+def _decode(data: bytes, file: str) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise InputError.single(file, "starts with a UTF-8 byte-order mark (expected UTF-8 without BOM)", line=1)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
+        raise InputError.single(file, "is UTF-16 or binary (expected UTF-8 text)", line=1)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError.single(file, f"invalid UTF-8 at byte {column} of the line", line=line) from None
+    unix = text.replace("\r\n", "\n")  # CRLF is tolerated, as in prediction files
+    if "\r" in unix:
+        line = unix.count("\n", 0, unix.index("\r")) + 1
+        raise InputError.single(file, "has a CR line end (expected LF line ends)", line=line)
+    return text
+
+
+def _path_problem(value: Any) -> str | None:
+    """Why a run's `file` points outside the folder, if it does (checked before the pattern: a clearer message)."""
+    if not isinstance(value, str):
+        return None
+    if value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", value):
+        return "absolute path (expected a path relative to the submission folder, like predictions/TASK/RUN.jsonl)"
+    if ".." in PurePosixPath(value.replace("\\", "/")).parts:
+        return "path leaves the submission folder (.. is not allowed)"
+    return None
+
+
+def _clean_loc(value: Any, loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """Drop the parts of a pydantic location that name a union member rather than a key of the document."""
+    out: list[str | int] = []
+    for i, part in enumerate(loc):
+        last = i == len(loc) - 1
+        if isinstance(value, dict):
+            if part in value:
+                value = value[part]
+            elif not last:
+                continue
+        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+            value = value[part]
+        out.append(part)
+    return tuple(out)
+
+
+def _field_name(loc: tuple[str | int, ...]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _message(error: Any) -> str:
+    kind = error["type"]
+    if kind == "missing":
+        return "missing field"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    return str(error["msg"]).removeprefix("Value error, ")
+
+
+_Read = tuple[Metadata | None, safe_yaml.Document | None, list[Problem]]
+
+
+def _read_metadata(folder: Path, prefix: str, limits: Limits) -> _Read:
+    file = f"{prefix}/{METADATA_FILE}"
+    path = folder / METADATA_FILE
+    try:
+        size = path.stat(follow_symlinks=False).st_size
+        if size > limits.metadata_bytes:
+            return (
+                None,
+                None,
+                [Problem(file, None, None, f"file is {size} bytes, larger than the cap of {limits.metadata_bytes}")],
+            )
+        text = _decode(path.read_bytes(), file)
+    except InputError as exc:
+        return None, None, exc.problems
+    except OSError as exc:
+        return None, None, [Problem(file, None, None, f"cannot be read: {exc.strerror}")]
+    try:
+        document = safe_yaml.load(text)
+    except safe_yaml.SafeYAMLError as exc:
+        return None, None, [Problem(file, exc.line, None, exc.message)]
+    raw = document.value
+    if not isinstance(raw, dict):
+        return (
+            None,
+            document,
+            [Problem(file, document.line_of(()), None, "expected a mapping of fields at the top level")],
+        )
+    problems: list[Problem] = []
+    bad_paths: set[int] = set()
+    runs = raw.get("runs")
+    if isinstance(runs, list):
+        for i, run in enumerate(runs):
+            why = _path_problem(run.get("file")) if isinstance(run, dict) else None
+            if why is not None:
+                bad_paths.add(i)
+                problems.append(Problem(file, document.line_of(("runs", i, "file")), f"runs[{i}].file", why))
+    try:
+        return (Metadata.model_validate(raw) if not problems else None), document, problems
+    except ValidationError as exc:
+        for error in exc.errors():
+            loc = _clean_loc(raw, tuple(error["loc"]))
+            if len(loc) >= 3 and loc[0] == "runs" and loc[1] in bad_paths and loc[2] == "file":
+                continue  # already reported with a clearer message
+            problems.append(Problem(file, document.line_of(loc), _field_name(loc) or None, _message(error)))
+    if not problems:  # only the pre-checked paths were wrong, and pydantic had nothing else to say
+        problems.append(Problem(file, None, None, "invalid metadata"))
+    return None, document, problems
+
+
+def _check_run_setting(run: Run, index: int, file: str, line: int | None) -> list[Problem]:
+    problems: list[Problem] = []
+    field = f"runs[{index}]"
+    expected_folder = f"predictions/{run.task}/"
+    if not run.file.startswith(expected_folder):
+        problems.append(
+            Problem(file, line, f"{field}.file", f"a {run.task} prediction file must be under {expected_folder}")
+        )
+    task = get_task(run.task)
+    if task.default_split is not None and run.split is None:
+        problems.append(Problem(file, line, f"{field}.split", f"{run.task} needs a split"))
+    if task.default_split is None and run.split is not None:
+        problems.append(Problem(file, line, f"{field}.split", f"{run.task} has no splits (expected null)"))
+    if task.modes and run.mode not in task.modes:
+        problems.append(
+            Problem(file, line, f"{field}.mode", f"{run.task} needs a mode: one of {', '.join(task.modes)}")
+        )
+    if not task.modes and run.mode is not None:
+        problems.append(Problem(file, line, f"{field}.mode", f"{run.task} has a single mode (expected null)"))
+    return problems
+
+
+def validate_submission(folder: Path, *, data_dir: Path | None = None, limits: Limits | None = None) -> list[Problem]:
+    """Every problem of one submission folder (empty when it is valid)."""
+    limits = limits or Limits()
+    prefix = folder.resolve().name if folder.name in ("", ".", "..") else folder.name
+    shown_prefix = _shown(prefix)
+    if folder.is_symlink():
+        return [Problem(shown_prefix, None, None, "is a symbolic link (expected a folder)")]
+    if not folder.is_dir():
+        return [Problem(shown_prefix, None, None, "not found or not a folder")]
+    problems: list[Problem] = []
+    if not re.match(SUBMISSION_ID_PATTERN, prefix):
+        problems.append(
+            Problem(
+                shown_prefix,
+                None,
+                None,
+                "folder name is not a valid submission id (expected 3 to 80 characters: lowercase letters, "
+                "digits, '.', '_' or '-', starting with a letter or digit)",
+            )
+        )
+    entries = _walk(folder, limits, shown_prefix, problems)
+    meta_file = f"{shown_prefix}/{METADATA_FILE}"
+    metadata: Metadata | None = None
+    document: safe_yaml.Document | None = None
+    if entries.get(METADATA_FILE, _Entry("missing", 0)).kind != "file":
+        if METADATA_FILE not in entries:
+            problems.append(Problem(meta_file, None, None, "missing (every submission needs its metadata.yaml)"))
+    else:
+        metadata, document, meta_problems = _read_metadata(folder, shown_prefix, limits)
+        problems.extend(meta_problems)
+
+    listed: dict[str, int] = {}
+    if metadata is not None and document is not None:
+        for i, run in enumerate(metadata.runs):
+            line = document.line_of(("runs", i, "file"))
+            if run.file in listed:
+                problems.append(
+                    Problem(
+                        meta_file,
+                        line,
+                        f"runs[{i}].file",
+                        f"{run.file} is already the file of runs[{listed[run.file]}]",
+                    )
+                )
+                continue
+            listed[run.file] = i
+            problems.extend(_check_run_setting(run, i, meta_file, line))
+
+    for rel, entry in entries.items():
+        where = f"{shown_prefix}/{_shown(rel)}"
+        if entry.kind == "link":
+            problems.append(Problem(where, None, None, "is a symbolic link (not allowed in a submission)"))
+        elif entry.kind == "other":
+            problems.append(Problem(where, None, None, "is not a regular file"))
+        elif entry.kind == "file" and rel != METADATA_FILE and metadata is not None and rel not in listed:
+            problems.append(
+                Problem(where, None, None, "is not listed in metadata.yaml (every file must be a run's file)")
+            )
+
+    if metadata is None:
+        return problems
+    for rel, index in listed.items():
+        run = metadata.runs[index]
+        where = f"{shown_prefix}/{rel}"
+        found = entries.get(rel)
+        if found is None:
+            problems.append(Problem(where, None, None, f"not found (listed as runs[{index}].file)"))
+            continue
+        if found.kind != "file":
+            continue  # reported above
+        if found.size > limits.prediction_file_bytes:
+            problems.append(
+                Problem(
+                    where,
+                    None,
+                    None,
+                    f"file is {found.size} bytes, larger than the cap of {limits.prediction_file_bytes}",
+                )
+            )
+            continue
+        problems.extend(_check_predictions(folder / rel, where, run, data_dir))
+    return problems
+
+
+def _check_predictions(path: Path, where: str, run: Run, data_dir: Path | None) -> list[Problem]:
+    """The task's own checks of one prediction file (all of `neghub evaluate`'s), plus NegHub's SCN word lists."""
+    options = EvalOptions(
+        split=run.split, mode=run.mode, data_dir=data_dir, bootstrap=_VALIDATION_BOOTSTRAP, display_name=where
+    )
+    try:
+        get_task(run.task).evaluate(path, options)
+    except InputError as exc:
+        return exc.problems
+    if run.task == "scn":
+        from evaluator import scn  # only SCN runs need it; its word lists load on first use
+
+        return scn.check_vocabulary(scn.load_predictions(path, display_name=where))
+    return []
+
+
+def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: bool) -> int:
+    """The `neghub validate` command: exit 0 when every submission is valid, 2 otherwise."""
+    results = [(folder, validate_submission(folder, data_dir=data_dir)) for folder in folders]
+    if as_json:
+        out = {
+            "submissions": [
+                {
+                    "path": str(folder),
+                    "valid": not problems,
+                    "problems": [
+                        {"file": p.file, "line": p.line, "field": p.field, "message": p.message} for p in problems
+                    ],
+                }
+                for folder, problems in results
+            ]
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        for folder, problems in results:
+            for problem in problems:
+                print(f"error: {problem}", file=sys.stderr)
+            if not problems:
+                print(f"ok: {folder}")
+    return EXIT_BAD_INPUT if any(problems for _, problems in results) else 0
