@@ -51,6 +51,13 @@ def typecheck(session: nox.Session) -> None:
 
 
 @nox.session
+def cards(session: nox.Session) -> None:
+    """Regenerate the dataset cards in datasets_cards/ from the tasks' metadata (statistics from ../shared/datasets)."""
+    session.install("-e", ".")
+    session.run("python", "-m", "evaluator.cards", "--write", *session.posargs, env=_data_env())
+
+
+@nox.session
 def benchmarks(session: nox.Session) -> None:
     """Run the performance benchmarks in benchmarks/ and print their ratios against in-run baselines."""
     session.install("-e", ".")

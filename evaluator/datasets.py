@@ -65,6 +65,24 @@ class RecordField(BaseModel):
     description: str
 
 
+class CardText(BaseModel):
+    """The prose of a dataset card that the other metadata fields cannot give (evaluator/cards.py renders it).
+
+    The vocabularies of `task_categories`, `task_ids` and `tags` are checked where the card's front
+    matter is validated, against the Hugging Face dataset-card vocabulary.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    task_categories: tuple[str, ...] = ()
+    task_ids: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    phenomena: str = Field(default="", description="the negation phenomena the benchmark covers (Markdown)")
+    construction: str = Field(default="", description="how instances and minimal pairs are built (Markdown)")
+    licensing: str = Field(default="", description="where the license comes from, what it obliges (Markdown)")
+    limitations: tuple[str, ...] = Field(default=(), description="known limitations, one bullet each")
+
+
 class DatasetMetadata(BaseModel):
     """What NegHub knows of a dataset release: identity, license, citation, pins and record schema."""
 
@@ -88,6 +106,7 @@ class DatasetMetadata(BaseModel):
     is_sample: bool = Field(
         default=False, description="true for a NegHub-written sample standing in for an unavailable release"
     )
+    card: CardText = Field(default_factory=CardText, description="the dataset card's prose")
 
     def files_for(self, split: str, config: str = "default") -> tuple[ReleaseFile, ...]:
         return tuple(f for f in self.files if f.split == split and f.config == config)

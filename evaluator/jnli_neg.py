@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict
 
-from evaluator.datasets import DatasetMetadata, RecordField, ReleaseFile, find_release
+from evaluator.datasets import CardText, DatasetMetadata, RecordField, ReleaseFile, find_release
 from evaluator.minimal_pairs import (
     Instance,
     MinimalPairDataset,
@@ -84,6 +84,44 @@ METADATA = DatasetMetadata(
             name="annotator_labels",
             type="{entailment, neutral, contradiction} | null",
             description="how many of the three annotators chose each label; null for originals",
+        ),
+    ),
+    card=CardText(
+        task_categories=("text-classification",),
+        task_ids=("natural-language-inference",),
+        tags=("negation", "minimal-pairs", "jglue", "jnli"),
+        phenomena=(
+            "Clausal negation by exactly one cue, the auxiliary ない or ず, attached to a verb (動詞), an "
+            "i-adjective (形容詞) or a na-adjective (形容動詞; 形状詞 in UniDic). The cue sits either at the end "
+            "of the sentence (`neg_position: end`, the predicate is negated) or in the middle (`mid`, inside an "
+            "adnominal or subordinate clause, as in 白くない皿). Affixal negation (不-, 非-, ...) and double "
+            "negation are out of scope, as in the paper."
+        ),
+        construction=(
+            "Built from JNLI (JGLUE) train and validation pairs whose premise and hypothesis contain no "
+            "negation; JNLI's test split was unpublished. (1) Every insertion point of a cue after a verb or "
+            "adjective is found by rule on the MeCab/UniDic analysis; a sentence with n insertion points yields "
+            "n variants with one cue each; an LLM (gpt-4o-2024-05-13, 1-shot) discarded unnatural variants. "
+            "(2) For each source pair, `p_neg` variants negate the premise, `h_neg` the hypothesis and "
+            "`p_neg_h_neg` both (one cue in each); three annotators labelled every variant with the JNLI "
+            "guideline and a label at least two of them chose was kept. A minimal pair (control, treatment) "
+            "differs by exactly one cue: (original, p_neg), (original, h_neg), and (p_neg, p_neg_h_neg) or "
+            "(h_neg, p_neg_h_neg) sharing the same negated sentence (matched by `neg_id_in_jnli_sentence` "
+            "within one `jnli_sentence_pair_id`). A pair whose gold label changes is in M_i (important "
+            "negation), otherwise in M_u (unimportant)."
+        ),
+        licensing=(
+            "CC BY-SA 4.0, the license of the upstream release (its `LICENSE` file is shipped unchanged). "
+            "JNLI-Neg is derived from JNLI, part of JGLUE (Kurihara, Kawahara and Shibata, LREC 2022), "
+            "itself CC BY-SA 4.0: credit both and share adaptations under the same license."
+        ),
+        limitations=(
+            "No test split: JNLI's test split was unpublished, so models are compared on the validation split.",
+            "Only variants the annotators agreed on (at least two of three) are released; some p_neg_h_neg "
+            "instances therefore lack one of their D_1 or D_2 controls and form fewer both pairs.",
+            "Unnatural variants were filtered by an LLM, not by people; some odd sentences may remain.",
+            "One cue per sentence, ない or ず only; other negation forms are not covered.",
+            "Each upstream file ends with one empty line; a strict JSON Lines reader must skip it.",
         ),
     ),
 )

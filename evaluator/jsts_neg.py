@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field
 
-from evaluator.datasets import DatasetMetadata, RecordField, ReleaseFile, find_release
+from evaluator.datasets import CardText, DatasetMetadata, RecordField, ReleaseFile, find_release
 from evaluator.minimal_pairs import (
     Instance,
     MinimalPairDataset,
@@ -77,6 +77,32 @@ METADATA = DatasetMetadata(
         RecordField(name="sentence2", type="{sentence, neg}", description="as sentence1"),
         RecordField(name="gold_score", type="int 0..5", description="the median of the three annotators' scores"),
         RecordField(name="annotator_scores", type="[int, int, int]", description="the three annotators' scores"),
+    ),
+    card=CardText(
+        task_categories=("sentence-similarity", "text-classification"),
+        task_ids=("semantic-similarity-scoring",),
+        tags=("negation", "minimal-pairs", "jglue", "jsts"),
+        phenomena=(
+            "Clausal negation by exactly one cue (ない or ず) attached to a verb, an i-adjective or a "
+            "na-adjective, at the end of a sentence or in its middle, as in JNLI-Neg; the question is how much "
+            "one cue changes the similarity of two sentences."
+        ),
+        construction=(
+            "Built from JSTS (JGLUE) as JNLI-Neg is built from JNLI: cue variants of each sentence, one per "
+            "insertion point; `p_neg`, `h_neg` and `p_neg_h_neg` instances; each variant re-scored 0-5 by "
+            "three annotators, the gold being their median. Minimal pairs and the M_i / M_u split follow the "
+            "JNLI-Neg definitions, with equality of the integer gold score deciding M_i (score changed) "
+            "against M_u."
+        ),
+        licensing=(
+            "CC BY-SA 4.0 is assumed from JSTS (JGLUE, CC BY-SA 4.0), from which the release is derived; "
+            "NegHub will confirm it against the upstream release when it is available."
+        ),
+        limitations=(
+            "The upstream release is not available to NegHub: no file is pinned, no statistics are given, and "
+            "the record schema is NegHub's reading of the paper (see evaluator/jsts_neg.py).",
+            "STS is scored as six-way classification of the integer score (SPEC §1).",
+        ),
     ),
 )
 
