@@ -1,0 +1,213 @@
+"""The published JSON Schemas: up to date, valid Draft 2020-12, and in agreement with the pydantic models."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from evaluator.prediction_models import PREDICTION_MODELS
+from evaluator.schemas import generate
+from evaluator.submission import Metadata
+
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+MODELS: dict[str, type[BaseModel]] = {"submission": Metadata} | {
+    f"prediction-{k}": m for k, m in PREDICTION_MODELS.items()
+}
+
+
+def schema(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+@pytest.mark.parametrize("file_name", sorted(generate()))
+def test_committed_schema_is_the_generated_one(file_name: str) -> None:
+    committed = SCHEMAS / file_name
+    assert committed.is_file(), f"{file_name} is not committed: run `nox -s schemas`"
+    assert committed.read_text(encoding="utf-8") == generate()[file_name], f"{file_name} is stale: run `nox -s schemas`"
+
+
+def test_no_schema_is_committed_that_is_not_generated() -> None:
+    assert sorted(p.name for p in SCHEMAS.glob("*.json")) == sorted(generate())
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_schema_is_valid_draft_2020_12(name: str) -> None:
+    document = schema(name)
+    assert document["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(document)
+
+
+HUB_METADATA: dict[str, Any] = {
+    "model": {
+        "kind": "hub",
+        "name": "Example 7B",
+        "repo_id": "example-org/example-7b",
+        "revision": "0123456789abcdef0123456789abcdef01234567",
+        "parameters": 7_000_000_000,
+        "open_weights": True,
+        "license": "apache-2.0",
+    },
+    "submitter": {"name": "A. Researcher", "contact": "researcher@example.org"},
+    "date": "2025-05-01",
+    "description": "Zero-shot, greedy decoding.",
+    "links": ["https://example.org/paper"],
+    "runs": [
+        {"task": "jnli-neg", "split": "valid", "file": "predictions/jnli-neg/seed0.jsonl", "shots": 0, "seed": 0},
+        {"task": "scn", "split": None, "file": "predictions/scn/run.jsonl", "shots": 0},
+    ],
+}
+CLOSED_METADATA: dict[str, Any] = {
+    **HUB_METADATA,
+    "model": {
+        "kind": "closed",
+        "name": "Provider Model",
+        "provider": "Provider",
+        "version": "2025-04-01",
+        "open_weights": False,
+        "license": "proprietary",
+    },
+}
+
+
+def changed(base: dict[str, Any], path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
+    """A deep copy of `base` with the value at `path` replaced (or removed, for the DELETE marker)."""
+    out = copy.deepcopy(base)
+    target: Any = out
+    for part in path[:-1]:
+        target = target[part]
+    if value is DELETE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return out
+
+
+DELETE = object()
+
+# (schema name, instance, valid?) — both validators must give the same answer on each.
+AGREEMENT: list[tuple[str, Any, bool]] = [
+    ("submission", HUB_METADATA, True),
+    ("submission", CLOSED_METADATA, True),
+    ("submission", changed(HUB_METADATA, ("model", "revision"), "0123456789ABCDEF0123456789ABCDEF01234567"), False),
+    ("submission", changed(HUB_METADATA, ("model", "revision"), "main"), False),
+    ("submission", changed(HUB_METADATA, ("model", "parameters"), 0), False),
+    ("submission", changed(HUB_METADATA, ("model", "parameters"), "7B"), False),
+    ("submission", changed(HUB_METADATA, ("model", "open_weights"), "NO"), False),
+    ("submission", changed(HUB_METADATA, ("model", "kind"), "local"), False),
+    ("submission", changed(HUB_METADATA, ("model", "extra"), 1), False),
+    ("submission", changed(HUB_METADATA, ("links",), ["http://example.org"]), False),
+    ("submission", changed(HUB_METADATA, ("date",), "1 May 2025"), False),
+    ("submission", changed(HUB_METADATA, ("runs",), []), False),
+    ("submission", changed(HUB_METADATA, ("runs", 0, "task"), "jnli"), False),
+    ("submission", changed(HUB_METADATA, ("runs", 0, "file"), "../x.jsonl"), False),
+    ("submission", changed(HUB_METADATA, ("runs", 0, "file"), "/etc/passwd"), False),
+    ("submission", changed(HUB_METADATA, ("runs", 0, "shots"), True), False),
+    ("submission", changed(HUB_METADATA, ("runs", 0, "shots"), 65), False),
+    ("submission", changed(HUB_METADATA, ("runs", 0, "mode"), "greedy"), False),
+    ("submission", changed(HUB_METADATA, ("submitter",), DELETE), False),
+    ("submission", changed(CLOSED_METADATA, ("model", "open_weights"), True), False),
+    ("prediction-jnli-neg", {"id": 0, "prediction": "entailment"}, True),
+    ("prediction-jnli-neg", {"id": 12, "prediction": "Entailment"}, False),
+    ("prediction-jnli-neg", {"id": "12", "prediction": "neutral"}, False),
+    ("prediction-jnli-neg", {"id": True, "prediction": "neutral"}, False),
+    ("prediction-jnli-neg", {"id": -1, "prediction": "neutral"}, False),
+    ("prediction-jnli-neg", {"id": 1, "prediction": None}, False),
+    ("prediction-jnli-neg", {"id": 1}, False),
+    ("prediction-jnli-neg", {"id": 1, "prediction": "neutral", "score": 0.5}, False),
+    ("prediction-jsts-neg", {"id": 3, "prediction": 5}, True),
+    ("prediction-jsts-neg", {"id": 3, "prediction": 6}, False),
+    ("prediction-jsts-neg", {"id": 3, "prediction": 2.5}, False),
+    ("prediction-jsts-neg", {"id": 3, "prediction": "3"}, False),
+    (
+        "prediction-nubench-completion",
+        {"id": 0, "loglikelihoods": {"choice1": -1.5, "choice2": None, "choice3": -2, "choice4": -3.25}},
+        True,
+    ),
+    (
+        "prediction-nubench-completion",
+        {"id": 0, "loglikelihoods": {"choice1": 0.5, "choice2": -1, "choice3": -2, "choice4": -3}},
+        False,
+    ),
+    (
+        "prediction-nubench-completion",
+        {"id": 0, "loglikelihoods": {"choice1": -1, "choice3": -2, "choice4": -3}},
+        False,
+    ),
+    (
+        "prediction-nubench-completion",
+        {"id": 0, "loglikelihoods": {"choice1": "-1", "choice2": -1, "choice3": -2, "choice4": -3}},
+        False,
+    ),
+    ("prediction-nubench-option", {"id": 4, "output": "B.\nBecause ..."}, True),
+    ("prediction-nubench-option", {"id": 4, "output": None}, False),
+    ("prediction-nubench-option", {"id": 4, "output": 2}, False),
+    (
+        "prediction-scn",
+        {
+            "name": "Anna",
+            "profession": "doctor",
+            "verb": "sing",
+            "variant": "pronoun",
+            "pattern": "CpTn",
+            "top1": "dance",
+        },
+        True,
+    ),
+    (
+        "prediction-scn",
+        {
+            "name": "Anna",
+            "profession": "doctor",
+            "verb": "sing",
+            "variant": "pronoun",
+            "pattern": "CpTx",
+            "top1": "dance",
+        },
+        False,
+    ),
+    (
+        "prediction-scn",
+        {"name": " ", "profession": "doctor", "verb": "sing", "variant": "coref", "pattern": "CpTp", "top1": "sing"},
+        False,
+    ),
+    (
+        "prediction-scn",
+        {"name": "Anna", "profession": "doctor", "verb": "sing", "variant": "pronoun", "pattern": "CpTp"},
+        False,
+    ),
+]
+
+
+def pydantic_accepts(name: str, instance: Any) -> bool:
+    try:
+        MODELS[name].model_validate(instance)
+    except ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("name", "instance", "valid"), AGREEMENT)
+def test_jsonschema_and_pydantic_agree(name: str, instance: Any, valid: bool) -> None:
+    assert jsonschema.Draft202012Validator(schema(name)).is_valid(instance) is valid
+    assert pydantic_accepts(name, instance) is valid
+
+
+# What a schema cannot say (documented in evaluator/schemas.py): the schema is looser, never stricter.
+SCHEMA_LOOSER: list[tuple[str, Any]] = [
+    ("submission", changed(HUB_METADATA, ("model", "name"), "<b>Example</b>")),
+    ("submission", changed(HUB_METADATA, ("description",), "Reads \u202eright to left")),
+    ("prediction-jnli-neg", {"id": 1.0, "prediction": "neutral"}),
+]
+
+
+@pytest.mark.parametrize(("name", "instance"), SCHEMA_LOOSER)
+def test_schema_is_looser_only_where_documented(name: str, instance: Any) -> None:
+    assert jsonschema.Draft202012Validator(schema(name)).is_valid(instance)
+    assert not pydantic_accepts(name, instance)
