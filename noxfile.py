@@ -76,3 +76,46 @@ def evaluate_baselines(session: nox.Session) -> None:
         path = out / f"jnli-neg-{kind}.jsonl"
         session.run("neghub", "baseline", "jnli-neg", "--kind", kind, "--split", "valid", "-o", str(path), env=env)
         session.run("neghub", "evaluate", "jnli-neg", str(path), "--split", "valid", env=env)
+
+
+@nox.session
+def schemas(session: nox.Session) -> None:
+    """Regenerate the JSON Schemas in schemas/ from the pydantic models (`-- --check` only compares)."""
+    session.install("-e", ".")
+    session.run("python", "-m", "evaluator.schemas", str(ROOT / "schemas"), *session.posargs)
+
+
+@nox.session
+def baselines(session: nox.Session) -> None:
+    """Regenerate the baseline submissions in submissions/baseline-*/ with `neghub baseline`, then validate them."""
+    session.install("-e", ".")
+    session.run("python", str(ROOT / "scripts" / "baseline_submissions.py"), env=_data_env())
+
+
+@nox.session
+def validate(session: nox.Session) -> None:
+    """Validate every submission folder in submissions/ (or the folders given after --) as the leaderboard will."""
+    session.install("-e", ".")
+    folders = session.posargs or [str(p) for p in sorted((ROOT / "submissions").iterdir()) if p.is_dir()]
+    session.run("neghub", "validate", *folders, env=_data_env())
+
+
+@nox.session
+def rescore(session: nox.Session) -> None:
+    """Re-score every submission twice and fail unless both results are byte-identical."""
+    session.install("-e", ".")
+    session.run("python", str(ROOT / "scripts" / "rescore.py"), *session.posargs, env=_data_env())
+
+
+@nox.session
+def submission_summary(session: nox.Session) -> None:
+    """Write the new scores and their difference from the current leaderboard: `-- HEAD_DIR BASE_DIR [-o FILE]`."""
+    session.install("-e", ".")
+    session.run("python", str(ROOT / "scripts" / "submission_summary.py"), *session.posargs, env=_data_env())
+
+
+@nox.session
+def zizmor(session: nox.Session) -> None:
+    """Audit the GitHub workflows with zizmor's offline audits (fails on any finding of medium severity or above)."""
+    session.install("zizmor")
+    session.run("zizmor", "--offline", "--min-severity", "medium", str(ROOT / ".github" / "workflows"))

@@ -1,0 +1,47 @@
+"""Re-score every submission twice and fail unless the two results are byte-identical (`nox -s rescore`).
+
+Usage: rescore.py [SUBMISSIONS_DIR]   (default: submissions/)
+
+Scores are never trusted from a submission: whatever reads results re-scores the predictions with
+the pinned dataset, so a re-score must be reproducible to the byte (seeded bootstraps, no clocks,
+no absolute paths in results).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from evaluator import safe_yaml
+from evaluator.registry import EvalOptions, get_task
+from evaluator.submission import Metadata
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def score_bytes(folder: Path) -> dict[str, bytes]:
+    """Run file -> the canonical bytes of its result (one submission, already validated)."""
+    metadata = Metadata.model_validate(safe_yaml.load((folder / "metadata.yaml").read_text(encoding="utf-8")).value)
+    out = {}
+    for run in metadata.runs:
+        options = EvalOptions(split=run.split, mode=run.mode, display_name=f"{folder.name}/{run.file}")
+        result = get_task(run.task).evaluate(folder / run.file, options)
+        out[run.file] = json.dumps(result, ensure_ascii=False, allow_nan=False, sort_keys=True).encode()
+    return out
+
+
+def main(argv: list[str]) -> int:
+    submissions = Path(argv[0]) if argv else ROOT / "submissions"
+    differing = []
+    for folder in sorted(p for p in submissions.iterdir() if p.is_dir()):
+        first, second = score_bytes(folder), score_bytes(folder)
+        differing += [f"{folder.name}/{file}" for file in first if first[file] != second.get(file)]
+        print(f"{folder.name}: {len(first)} runs re-scored twice")
+    for name in differing:
+        print(f"error: {name}: two re-scores differ", file=sys.stderr)
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

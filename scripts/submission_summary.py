@@ -1,0 +1,95 @@
+"""Markdown summary of a pull request's submissions, for the job summary (run by `nox -s submission_summary`).
+
+Usage: submission_summary.py HEAD_SUBMISSIONS BASE_SUBMISSIONS [-o FILE]
+
+Both folders are re-scored with the pinned data (scores are never read from a submission). For
+every verified row of a submission that is new or changed in HEAD, the table shows its headline
+score, the best verified score of the same setting in BASE (the current leaderboard) and the
+difference. Cells are escaped: model names come from the pull request and are untrusted text.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import re
+import sys
+from pathlib import Path
+
+from leaderboard.collect import Row, collect, headline
+
+
+def changed_ids(head: Path, base: Path) -> list[str]:
+    """Submission ids whose folder is new in HEAD or differs from BASE."""
+    ids = []
+    for folder in sorted(p for p in head.iterdir() if p.is_dir()) if head.is_dir() else []:
+        other = base / folder.name
+        if not other.is_dir() or _differs(folder, other):
+            ids.append(folder.name)
+    return ids
+
+
+def _differs(a: Path, b: Path) -> bool:
+    cmp = filecmp.dircmp(a, b)
+    if cmp.left_only or cmp.right_only or cmp.funny_files:
+        return True
+    _, mismatch, errors = filecmp.cmpfiles(a, b, cmp.common_files, shallow=False)
+    return bool(mismatch or errors) or any(_differs(a / d, b / d) for d in cmp.common_dirs)
+
+
+def cell(text: object) -> str:
+    """Untrusted text as an inert Markdown table cell."""
+    return re.sub(r"[\\`*_{}\[\]<>()#+!|~-]", lambda m: "\\" + m.group(0), str(text).replace("\n", " "))[:120]
+
+
+def number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.4f}"
+
+
+def summary(head: Path, base: Path) -> str:
+    ids = changed_ids(head, base)
+    if not ids:
+        return "## NegHub submissions\n\nNo submission is new or changed.\n"
+    head_board = collect(head, reported=None)
+    base_board = collect(base, reported=None) if base.is_dir() else None
+    best: dict[object, float] = {}
+    for row in base_board.rows if base_board else []:
+        score = headline(row)
+        if row.kind == "verified" and score is not None and row.submission_id not in ids:
+            best[row.key] = max(score, best.get(row.key, score))
+    lines = [
+        "## NegHub submissions",
+        "",
+        "| submission | model | task | setting | runs | headline | best on the leaderboard | difference |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    rows: list[Row] = [r for r in head_board.rows if r.submission_id in ids]
+    for row in sorted(rows, key=lambda r: (r.submission_id or "", r.task, r.key.slug)):
+        score = headline(row)
+        top = best.get(row.key)
+        diff = None if score is None or top is None else score - top
+        lines.append(
+            f"| {cell(row.submission_id)} | {cell(row.model)} | {row.task} | {cell(row.key.label)} | {row.n_runs} "
+            f"| {number(score)} | {number(top)} | {'n/a' if diff is None else f'{diff:+.4f}'} |"
+        )
+    refused = [n for n in head_board.notes if n.submission in ids]
+    for note in refused:
+        lines.append("")
+        lines.append(f"**{cell(note.submission)}** {note.level}: " + "; ".join(cell(m) for m in note.messages[:10]))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "-o"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    text = summary(Path(argv[0]), Path(argv[1]))
+    if len(argv) == 4:
+        with open(argv[3], "a", encoding="utf-8") as handle:  # $GITHUB_STEP_SUMMARY is appended to
+            handle.write(text)
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
