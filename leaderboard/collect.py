@@ -1,0 +1,370 @@
+"""Re-score every submission and build the leaderboard's tables.
+
+Nothing a submission states about its own scores is read: each run's prediction file is scored
+again through the task registry against the pinned dataset. A submission whose metadata does not
+validate, whose files are missing or malformed, or whose data is unverified is refused as a whole,
+with a note the site shows. Runs of a task whose scorer does not exist yet are skipped with a note.
+Runs that differ only by seed are averaged (mean and sample standard deviation).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from evaluator import safe_yaml
+from evaluator.errors import InputError
+from evaluator.registry import EvalOptions, get_task, task_names
+from evaluator.submission import Metadata, Run
+from leaderboard.reported import REPORTED_DIR, ReportedRow, ReportedTable, load_reported
+
+ROOT = Path(__file__).resolve().parents[1]
+SUBMISSIONS_ENV = "NEGHUB_SUBMISSIONS_DIR"
+TASKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
+SettingValue = str | int | float | bool | None
+RowKind = Literal["verified", "reported"]
+# Provenance fields of a result that identify what was scored (not metrics).
+PROVENANCE_KEYS = (
+    "task",
+    "task_version",
+    "split",
+    "evaluator_version",
+    "dataset_revision",
+    "dataset_source",
+    "dataset_sha256",
+    "predictions_sha256",
+    "verified",
+    "bootstrap",
+    "mode",
+)
+
+
+def submissions_dir() -> Path:
+    """The folder to collect: $NEGHUB_SUBMISSIONS_DIR, else the repository's submissions/."""
+    env = os.environ.get(SUBMISSIONS_ENV)
+    return Path(env) if env else ROOT / "submissions"
+
+
+@dataclass(frozen=True)
+class SettingKey:
+    """What makes two rows comparable in one table: split, shots, mode and whether the model was fine-tuned."""
+
+    task: str
+    split: str | None
+    shots: int | None
+    mode: str | None
+    fine_tuned: bool
+
+    @property
+    def slug(self) -> str:
+        parts = [self.task, self.split or "nosplit"]
+        parts.append("noshots" if self.shots is None else f"{self.shots}shot")
+        if self.mode:
+            parts.append(self.mode)
+        if self.fine_tuned:
+            parts.append("finetuned")
+        return "--".join(parts)
+
+    @property
+    def label(self) -> str:
+        parts = []
+        if self.split:
+            parts.append(f"{self.split} split")
+        if self.shots is not None:
+            parts.append(f"{self.shots}-shot")
+        if self.mode:
+            parts.append(f"{self.mode} mode")
+        parts.append("fine-tuned" if self.fine_tuned else ("" if self.shots is not None else "no prompting setting"))
+        return " · ".join(p for p in parts if p) or "default"
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.split or "", self.fine_tuned, -1 if self.shots is None else self.shots, self.mode or "")
+
+
+@dataclass
+class Row:
+    """One model in one setting: a re-scored ("verified") row averaged over seeds, or a paper's ("reported") row."""
+
+    kind: RowKind
+    task: str
+    key: SettingKey
+    model: str
+    setting: dict[str, SettingValue]
+    metrics: dict[str, float]
+    sd: dict[str, float] = field(default_factory=dict)
+    submission_id: str | None = None
+    parameters: int | None = None
+    open_weights: bool | None = None
+    date: str | None = None
+    n_runs: int = 1
+    provenance: list[dict[str, Any]] = field(default_factory=list)
+    source: str | None = None  # the paper and table of a reported row
+    note: str | None = None
+    rank: int | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the site must show: a refused submission or a skipped run."""
+
+    submission: str
+    level: Literal["refused", "skipped"]
+    messages: tuple[str, ...]
+
+
+@dataclass
+class Leaderboard:
+    rows: list[Row]
+    notes: list[Note]
+    submissions: dict[str, Metadata]
+    reported_tables: list[ReportedTable]
+
+    def tables(self) -> dict[SettingKey, list[Row]]:
+        """One table per benchmark and setting: verified rows ranked first, reported rows after, unranked."""
+        grouped: dict[SettingKey, list[Row]] = {}
+        for row in self.rows:
+            grouped.setdefault(row.key, []).append(row)
+        ordered = sorted(grouped, key=lambda k: (TASKS.index(k.task), k.sort_key()))
+        return {key: rank_rows(grouped[key]) for key in ordered}
+
+
+def flatten_metrics(result: dict[str, Any]) -> dict[str, float]:
+    """Numeric leaves of a result as dot-paths (lists of numbers by index; booleans as 0/1; provenance left out)."""
+    flat: dict[str, float] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, bool):
+            flat[prefix] = 1.0 if value else 0.0
+        elif isinstance(value, int | float):
+            if math.isfinite(value):
+                flat[prefix] = float(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), item)
+        elif isinstance(value, list | tuple):
+            for index, item in enumerate(value):
+                walk(f"{prefix}.{index}", item)
+
+    for key, value in result.items():
+        if key not in PROVENANCE_KEYS:
+            walk(key, value)
+    return flat
+
+
+def mean_and_sd(values: list[dict[str, float]]) -> tuple[dict[str, float], dict[str, float]]:
+    """Per metric path present in every run: the mean and, with two runs or more, the sample SD (n − 1)."""
+    if not values:
+        return {}, {}
+    common = set(values[0]).intersection(*values[1:])
+    means = {path: statistics.fmean(v[path] for v in values) for path in sorted(common)}
+    sds = {path: statistics.stdev(v[path] for v in values) for path in sorted(common)} if len(values) > 1 else {}
+    return means, sds
+
+
+HEADLINE = {
+    "jnli-neg": "pair_metrics.M_i.acc_prime",
+    "jsts-neg": "pair_metrics.M_i.acc_prime",
+    "nubench": "acc",
+    "scn": "scn_margin",
+}
+SCN_HIGH = ("CpTn", "CnTp")  # the negation should stop the repetition: large drops
+SCN_LOW = ("CnTn", "CpTv")  # controls: small drops
+
+
+def scn_margin(metrics: dict[str, float], variant: str = "pronoun") -> float | None:
+    """SCN's headline for ranking: the smaller of the CpTn/CnTp drops minus the larger control drop (>0: passes)."""
+    base = f"variants.{variant}.patterns"
+    drops = {p: metrics.get(f"{base}.{p}.drop") for p in (*SCN_HIGH, *SCN_LOW)}
+    if any(v is None for v in drops.values()):
+        return None
+    high = min(float(drops[p] or 0.0) for p in SCN_HIGH)
+    low = max(float(drops[p] or 0.0) for p in SCN_LOW)
+    return high - low
+
+
+def headline(row: Row) -> float | None:
+    path = HEADLINE[row.task]
+    if path == "scn_margin":
+        return scn_margin(row.metrics)
+    return row.metrics.get(path)
+
+
+def or_lowest(value: float | None) -> float:
+    return -math.inf if value is None else value
+
+
+def rank_rows(rows: list[Row]) -> list[Row]:
+    """Rank verified rows by the task's headline metric (higher is better); reported rows keep no rank."""
+    verified = [r for r in rows if r.kind == "verified"]
+    reported = [r for r in rows if r.kind == "reported"]
+    verified.sort(key=lambda r: (-or_lowest(headline(r)), r.model))
+    for position, row in enumerate(verified, start=1):
+        row.rank = position if headline(row) is not None else None
+    return verified + reported
+
+
+def _setting_key(task: str, split: str | None, shots: int | None, mode: str | None, fine_tuned: bool) -> SettingKey:
+    # SCN has no prompt: its shots are meaningless, and a paper table prints none.
+    return SettingKey(task, split, None if task == "scn" else shots, mode, fine_tuned)
+
+
+def _check_files(sub_dir: Path, metadata: Metadata) -> list[str]:
+    problems = []
+    base = sub_dir.resolve()
+    for run in metadata.runs:
+        path = sub_dir / run.file
+        if path.is_symlink():
+            problems.append(f"{run.file}: a symbolic link (refused)")
+        elif not path.is_file():
+            problems.append(f"{run.file}: listed in metadata.yaml but missing")
+        elif not path.resolve().is_relative_to(base):
+            problems.append(f"{run.file}: outside the submission folder")
+    return problems
+
+
+def read_metadata(sub_dir: Path) -> Metadata:
+    """metadata.yaml through the strict YAML reader and the submission model; raises InputError."""
+    name = f"{sub_dir.name}/metadata.yaml"
+    path = sub_dir / "metadata.yaml"
+    if path.is_symlink() or not path.is_file():
+        raise InputError.single(name, "missing (every submission needs a metadata.yaml)")
+    try:
+        document = safe_yaml.load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise InputError.single(name, "not valid UTF-8") from None
+    except safe_yaml.SafeYAMLError as exc:
+        raise InputError.single(name, exc.message, line=exc.line) from None
+    try:
+        return Metadata.model_validate(document.value)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or None
+        raise InputError.single(name, err["msg"], field=where) from None
+
+
+def _score_run(sub_dir: Path, run: Run, data_dir: Path | None) -> dict[str, Any]:
+    options = EvalOptions(split=run.split, mode=run.mode, data_dir=data_dir, display_name=f"{sub_dir.name}/{run.file}")
+    return get_task(run.task).evaluate(sub_dir / run.file, options)
+
+
+def collect_submission(
+    sub_dir: Path, data_dir: Path | None, known_tasks: Iterable[str]
+) -> tuple[Metadata | None, list[Row], list[Note]]:
+    """Validate and re-score one submission: its rows, or a refusal note (and notes for skipped runs)."""
+    sid = sub_dir.name
+    try:
+        metadata = read_metadata(sub_dir)
+    except InputError as exc:
+        return None, [], [Note(sid, "refused", tuple(str(p) for p in exc.problems))]
+    problems = _check_files(sub_dir, metadata)
+    if problems:
+        return None, [], [Note(sid, "refused", tuple(problems))]
+    known = set(known_tasks)
+    skipped = [r for r in metadata.runs if r.task not in known]
+    notes = (
+        [Note(sid, "skipped", tuple(f"{r.file}: no scorer for task {r.task} yet; run not shown" for r in skipped))]
+        if skipped
+        else []
+    )
+    groups: dict[tuple[Any, ...], list[tuple[Run, dict[str, Any]]]] = {}
+    refusals: list[str] = []
+    for run in metadata.runs:
+        if run.task not in known:
+            continue
+        try:
+            result = _score_run(sub_dir, run, data_dir)
+        except InputError as exc:
+            refusals.extend(str(p) for p in exc.problems[:5])
+            continue
+        if result.get("verified") is not True:
+            refusals.append(f"{run.file}: scored against data that differs from the pinned release (unverified)")
+            continue
+        groups.setdefault((run.task, run.split, run.shots, run.mode, run.prompt), []).append((run, result))
+    if refusals:
+        return None, [], [Note(sid, "refused", tuple(refusals)), *notes]
+    rows = []
+    for (task, split, shots, mode, prompt), runs in groups.items():
+        means, sds = mean_and_sd([flatten_metrics(result) for _, result in runs])
+        provenance = [
+            {"file": run.file, "seed": run.seed, **{k: result.get(k) for k in PROVENANCE_KEYS if k != "bootstrap"}}
+            for run, result in runs
+        ]
+        rows.append(
+            Row(
+                kind="verified",
+                task=task,
+                key=_setting_key(task, split, shots, mode, fine_tuned=False),
+                model=metadata.model.name,
+                setting={"split": split, "shots": shots, "mode": mode, "prompt": prompt},
+                metrics=means,
+                sd=sds,
+                submission_id=sid,
+                parameters=metadata.model.parameters,
+                open_weights=metadata.model.open_weights,
+                date=metadata.date,
+                n_runs=len(runs),
+                provenance=provenance,
+            )
+        )
+    return metadata, rows, notes
+
+
+def reported_rows(table: ReportedTable) -> list[Row]:
+    """A paper table's rows (not its aggregate rows: group means are not models)."""
+    rows = []
+    for printed in table.rows:
+        setting = {**table.setting, **printed.setting}
+        rows.append(_reported_row(table, printed, setting))
+    return rows
+
+
+def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str, SettingValue]) -> Row:
+    def text(key: str) -> str | None:
+        value = setting.get(key)
+        return None if value is None else str(value)
+
+    shots = setting.get("shots")
+    fine_tuned = setting.get("fine_tuned_on") is not None or setting.get("method") == "fine-tuning"
+    return Row(
+        kind="reported",
+        task=table.task,
+        key=_setting_key(
+            table.task, text("split"), shots if isinstance(shots, int) else None, text("mode"), fine_tuned
+        ),
+        model=printed.model,
+        setting=setting,
+        metrics=dict(printed.metrics),
+        sd={k: v for k, v in printed.sd.items()},
+        n_runs=seeds if isinstance(seeds := setting.get("seeds"), int) else 1,
+        source=f"{table.paper.title} — {table.table}",
+        note=printed.note,
+    )
+
+
+def collect(
+    submissions: Path | None = None, *, data_dir: Path | None = None, reported: Path | None = REPORTED_DIR
+) -> Leaderboard:
+    """Re-score every submission folder and add the paper-reported rows."""
+    folder = submissions_dir() if submissions is None else submissions
+    known = task_names()
+    rows: list[Row] = []
+    notes: list[Note] = []
+    accepted: dict[str, Metadata] = {}
+    if folder.is_dir():
+        for sub_dir in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            metadata, sub_rows, sub_notes = collect_submission(sub_dir, data_dir, known)
+            rows.extend(sub_rows)
+            notes.extend(sub_notes)
+            if metadata is not None:
+                accepted[sub_dir.name] = metadata
+    tables = [] if reported is None else [table for _, table in load_reported(reported)]
+    for table in tables:
+        rows.extend(reported_rows(table))
+    return Leaderboard(rows=rows, notes=notes, submissions=accepted, reported_tables=tables)

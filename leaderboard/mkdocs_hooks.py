@@ -1,0 +1,43 @@
+"""The MkDocs hook that generates the leaderboard's pages inside the build (`hooks:` in mkdocs.yml).
+
+Nothing is written into `site/`: the pages, the CSV/JSON exports and plotly.js become virtual
+files of the build, so a plain `mkdocs build` (or `mkdocs serve`) from the repository root
+re-scores every submission and produces the complete site. NEGHUB_SUBMISSIONS_DIR points it
+at another submissions folder (the tests and the benchmark use one in a temp directory).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import File, Files
+
+from leaderboard.collect import collect
+from leaderboard.pages import build_pages
+
+log = logging.getLogger("mkdocs.plugins.neghub")
+PLOTLY_JS = "assets/plotly.min.js"
+
+
+def plotly_js_path() -> Path:
+    """The plotly.js bundled with the plotly package (served by the site itself: no CDN, works offline)."""
+    import plotly  # type: ignore[import-untyped]
+
+    path = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: install the site extra (pip install -e '.[site]')")
+    return path
+
+
+def on_files(files: Files, config: Any, **_: Any) -> Files:
+    board = collect()
+    for note in board.notes:
+        log.warning("submission %s %s: %s", note.submission, note.level, "; ".join(note.messages))
+    for src_uri, content in build_pages(board).items():
+        if files.get_file_from_path(src_uri) is not None:
+            files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
+        files.append(File.generated(config, src_uri, content=content))
+    files.append(File.generated(config, PLOTLY_JS, abs_src_path=str(plotly_js_path())))
+    return files

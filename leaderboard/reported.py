@@ -1,0 +1,92 @@
+"""Paper-reported results: the transcribed tables in `leaderboard/reported/*.yaml`.
+
+These are rows of their own kind ("reported"): NegHub did not compute them, so they are shown
+with a badge and never ranked together with re-scored rows. The files are the project's own,
+read with `yaml.safe_load` and checked by a closed pydantic model.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from evaluator.errors import InputError, Problem
+
+REPORTED_DIR = Path(__file__).parent / "reported"
+
+SettingValue = str | int | float | bool | None
+_CLOSED = ConfigDict(extra="forbid", frozen=True)
+
+
+class Paper(BaseModel):
+    model_config = _CLOSED
+    title: str
+    title_en: str | None = None
+    authors: str
+    venue: str | None
+    year: int | None
+    file: str
+
+
+class ReportedRow(BaseModel):
+    """One model in one setting, as printed in a paper's table."""
+
+    model_config = _CLOSED
+    model: Annotated[str, Field(min_length=1)]
+    hf_repo_id: str | None = None
+    api_model_id: str | None = None
+    setting: dict[str, SettingValue] = Field(default_factory=dict)
+    metrics: dict[str, float]
+    sd: dict[str, float] = Field(default_factory=dict)
+    note: str | None = None
+
+    @field_validator("metrics", "sd")
+    @classmethod
+    def _finite(cls, value: dict[str, float]) -> dict[str, float]:
+        for key, number in value.items():
+            if not math.isfinite(number):
+                raise ValueError(f"{key}: not a finite number")
+        return value
+
+
+class ReportedTable(BaseModel):
+    """One transcribed paper table (the format of leaderboard/reported/README.md)."""
+
+    model_config = _CLOSED
+    task: Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
+    paper: Paper
+    table: str
+    caption: str
+    setting: dict[str, SettingValue] = Field(default_factory=dict)
+    rows: list[ReportedRow]
+    aggregate_rows: list[ReportedRow] = Field(default_factory=list)
+    notes: str | None = None
+
+    def citation(self) -> str:
+        year = self.paper.year if self.paper.year is not None else "n.d."
+        return f"{self.paper.authors} ({year}), {self.table}"
+
+
+def load_reported(directory: Path = REPORTED_DIR) -> list[tuple[Path, ReportedTable]]:
+    """Every `*.yaml` of the folder, validated; any problem raises one InputError listing them all."""
+    tables: list[tuple[Path, ReportedTable]] = []
+    problems: list[Problem] = []
+    for path in sorted(directory.glob("*.yaml")):
+        try:
+            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+            tables.append((path, ReportedTable.model_validate(raw)))
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = None if mark is None else mark.line + 1
+            problems.append(Problem(str(path), line, None, f"invalid YAML: {getattr(exc, 'problem', exc)}"))
+        except ValidationError as exc:
+            for err in exc.errors():
+                where = ".".join(str(part) for part in err["loc"]) or None
+                problems.append(Problem(str(path), None, where, err["msg"]))
+    if problems:
+        raise InputError(problems)
+    return tables
