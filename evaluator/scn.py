@@ -164,13 +164,13 @@ def _data_lines(text: str) -> list[tuple[int, str]]:
 
 
 def parse_word_list(path: Path, text: str) -> tuple[tuple[str, ...], list[Problem]]:
-    """One word per line, no duplicates, no surrounding spaces."""
+    """One word of ASCII letters per line, no duplicates."""
     words: list[str] = []
     problems: list[Problem] = []
     first_line: dict[str, int] = {}
     for number, line in _data_lines(text):
-        if line != line.strip() or not line.replace(" ", "").isalpha():
-            problems.append(Problem(str(path), number, None, f"expected one word of letters, got {line!r}"))
+        if not (line.isascii() and line.isalpha()):
+            problems.append(Problem(str(path), number, None, f"expected one word of ASCII letters, got {line!r}"))
         elif line in first_line:
             problems.append(Problem(str(path), number, None, f"duplicate {line!r} (first on line {first_line[line]})"))
         else:

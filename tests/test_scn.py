@@ -1,0 +1,466 @@
+"""The Self-Contained Negation Test: word lists, generator, prediction checks and scores, worked out by hand."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluator import scn
+from evaluator.errors import InputError
+from evaluator.stats import BootstrapConfig
+
+PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")
+
+
+def row(name: str, profession: str, verb: str, variant: str, pattern: str, top1: str) -> dict[str, Any]:
+    return {"name": name, "profession": profession, "verb": verb, "variant": variant, "pattern": pattern, "top1": top1}
+
+
+def triplet(name: str, profession: str, verb: str, variant: str, repeats: str = "11111") -> list[dict[str, Any]]:
+    """Five lines, one per pattern in PATTERNS order; repeats[i] == "1" means that pattern's top-1 is the verb."""
+    return [
+        row(name, profession, verb, variant, pattern, verb if flag == "1" else "sleep")
+        for pattern, flag in zip(PATTERNS, repeats, strict=True)
+    ]
+
+
+def write(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+# --- word lists -------------------------------------------------------------------------------
+
+
+def test_word_lists_load_with_the_counts_the_card_states() -> None:
+    lists = scn.load_word_lists()
+    # data/scn/README.md: 163 female, 153 male names, 140 professions, 432 verbs
+    assert (len(lists.female_names), len(lists.male_names), len(lists.professions), len(lists.verbs)) == (
+        163,
+        153,
+        140,
+        432,
+    )
+    assert lists.female_names[0] == "Mary" and lists.male_names[0] == "James"
+    assert lists.articles["engineer"] == "an" and lists.articles["urologist"] == "a"
+    assert lists.gender("Mary") == "female" and lists.gender("James") == "male"
+    assert [f.n_records for f in scn.METADATA.files] == [163, 153, 140, 432]
+
+
+def test_a_changed_word_list_fails_its_sha256_pin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for f in scn.METADATA.files:
+        shutil.copy(scn.WORD_LIST_DIR / f.path, tmp_path / f.path)
+    with (tmp_path / "verbs.txt").open("a", encoding="utf-8") as handle:
+        handle.write("zzzz\n")
+    monkeypatch.setattr(scn, "WORD_LIST_DIR", tmp_path)
+    with pytest.raises(InputError, match="sha256 mismatch"):
+        scn._load_word_lists.__wrapped__(False)
+    # --unverified reads it anyway, with the extra verb
+    assert scn._load_word_lists.__wrapped__(True).verbs[-1] == "zzzz"
+
+
+def test_word_list_parsers_report_bad_lines() -> None:
+    words, problems = scn.parse_word_list(Path("v.txt"), "# comment\nswim\nswim\ntwo words\n")
+    assert words == ("swim",)
+    assert [str(p) for p in problems] == [
+        "v.txt:3: duplicate 'swim' (first on line 2)",
+        "v.txt:4: expected one word of ASCII letters, got 'two words'",
+    ]
+    articles, problems = scn.parse_professions(Path("p.tsv"), "# c\narticle\tprofession\nan\tengineer\nthe\tcook\n")
+    assert articles == {"engineer": "an"}
+    assert [str(p) for p in problems] == ["p.tsv:4: expected a|an<TAB>profession, got 'the\\tcook'"]
+
+
+# --- generator --------------------------------------------------------------------------------
+
+
+def test_pronoun_variant_sentences_for_a_female_name_and_an_an_profession() -> None:
+    assert scn.instantiate("Mary", "engineer", "swim", "pronoun", mask_token="[MASK]") == {
+        "CpTp": "Mary is an engineer who likes to swim. She is happy to [MASK].",
+        "CpTn": "Mary is an engineer who likes to swim. She isn't happy to [MASK].",
+        "CnTp": "Mary is an engineer who doesn't like to swim. She is happy to [MASK].",
+        "CnTn": "Mary is an engineer who doesn't like to swim. She isn't happy to [MASK].",
+        "CpTv": "Mary is an engineer who likes to swim. She is very happy to [MASK].",
+    }
+
+
+def test_male_name_a_profession_and_roberta_mask() -> None:
+    texts = scn.instantiate("James", "teacher", "dance", "pronoun", mask_token="<mask>")
+    assert texts["CnTn"] == "James is a teacher who doesn't like to dance. He isn't happy to <mask>."
+    # "a urologist": /ju/ takes "a" although it is spelled with a vowel
+    assert scn.instantiate("James", "urologist", "dance", "pronoun", mask_token="<mask>")["CpTp"] == (
+        "James is a urologist who likes to dance. He is happy to <mask>."
+    )
+
+
+def test_causal_models_get_the_target_cut_before_the_mask() -> None:
+    texts = scn.instantiate("Mary", "teacher", "swim", "pronoun", mask_token=None)
+    assert texts["CpTp"] == "Mary is a teacher who likes to swim. She is happy to"
+    assert texts["CpTv"] == "Mary is a teacher who likes to swim. She is very happy to"
+
+
+def test_coref_repeats_the_name() -> None:
+    texts = scn.instantiate("Mary", "teacher", "swim", "coref", mask_token="[MASK]")
+    assert texts["CpTn"] == "Mary is a teacher who likes to swim. Mary isn't happy to [MASK]."
+
+
+def test_noncoref_names_a_different_person_of_the_right_gender_deterministically() -> None:
+    lists = scn.load_word_lists()
+    same = scn.other_name("Mary", "teacher", "noncoref_same", lists)
+    other = scn.other_name("Mary", "teacher", "noncoref_other", lists)
+    assert same != "Mary" and same in lists.female_names
+    assert other in lists.male_names
+    # the documented rule: sha256 of "seed\x1fvariant\x1fname\x1fprofession", first 8 bytes big-endian,
+    # modulo the candidates (the female list without Mary)
+    digest = hashlib.sha256(b"0\x1fnoncoref_same\x1fMary\x1fteacher").digest()
+    candidates = [n for n in lists.female_names if n != "Mary"]
+    assert same == candidates[int.from_bytes(digest[:8], "big") % len(candidates)]
+    texts = scn.instantiate("Mary", "teacher", "swim", "noncoref_same", mask_token="[MASK]")
+    assert texts["CnTp"] == f"Mary is a teacher who doesn't like to swim. {same} is happy to [MASK]."
+    texts = scn.instantiate("Mary", "teacher", "swim", "noncoref_other", mask_token="[MASK]")
+    assert texts["CpTp"] == f"Mary is a teacher who likes to swim. {other} is happy to [MASK]."
+    # the same pair keeps its other name for every verb; the seed changes it for some pairs
+    assert scn.instantiate("Mary", "teacher", "dance", "noncoref_same", mask_token="[MASK]")["CpTp"].startswith(
+        "Mary is a teacher who likes to dance. " + same
+    )
+    pairs = [(n, p) for n in lists.female_names[:20] for p in lists.professions[:5]]
+    assert any(
+        scn.other_name(n, p, "noncoref_same", lists, 0) != scn.other_name(n, p, "noncoref_same", lists, 1)
+        for n, p in pairs
+    )
+
+
+def test_generator_refuses_words_outside_the_lists() -> None:
+    with pytest.raises(ValueError, match=r"neither female_names\.txt nor male_names\.txt"):
+        scn.instantiate("Zorblax", "teacher", "swim", "pronoun", mask_token="[MASK]")
+    with pytest.raises(ValueError, match=r"not in professions\.tsv"):
+        scn.instantiate("Mary", "wizard", "swim", "pronoun", mask_token="[MASK]")
+
+
+# --- scores, worked out by hand ---------------------------------------------------------------
+
+# pronoun: 4 triplets. Flags per pattern (CpTp CpTn CnTp CnTn CpTv):
+#   swim  1 1 0 1 1
+#   dance 1 0 0 1 1
+#   sing  1 0 0 1 1
+#   cook  1 0 0 0 1
+# repetition: CpTp 4/4 = 1, CpTn 1/4 = 0.25, CnTp 0/4 = 0, CnTn 3/4 = 0.75, CpTv 4/4 = 1
+# drop:       CpTp 0,       CpTn 0.75,      CnTp 1,      CnTn 0.25,      CpTv 0
+# contrast = min(0.75, 1) - max(0.25, 0) = 0.5 > 0.10 -> passes
+# coref: 2 triplets
+#   swim  1 1 1 0 1
+#   dance 1 1 0 1 1
+# drop: CpTn 0/2 -> 0, CnTp 1/2 -> 0.5, CnTn 1/2 -> 0.5, CpTv 0
+# contrast = min(0, 0.5) - max(0.5, 0) = -0.5 -> does not pass
+HAND_ROWS = (
+    triplet("Mary", "teacher", "swim", "pronoun", "11011")
+    + triplet("Mary", "teacher", "dance", "pronoun", "10011")
+    + triplet("James", "engineer", "sing", "pronoun", "10011")
+    + triplet("James", "engineer", "cook", "pronoun", "10001")
+    + triplet("Mary", "teacher", "swim", "coref", "11101")
+    + triplet("Mary", "teacher", "dance", "coref", "11011")
+)
+
+
+def test_hand_computed_drops_through_the_command_line(tmp_path: Path, neghub: Any) -> None:
+    path = write(tmp_path / "p.jsonl", HAND_ROWS)
+    result = neghub("evaluate", "scn", path, "--json")
+    assert result.code == 0, result.err
+    out = json.loads(result.out)
+    assert out["task"] == "scn" and out["split"] is None and out["n_predictions"] == 30
+    pronoun = out["variants"]["pronoun"]
+    assert pronoun["n_triplets"] == 4
+    assert {p: m["repetition"] for p, m in pronoun["patterns"].items()} == {
+        "CpTp": 1.0,
+        "CpTn": 0.25,
+        "CnTp": 0.0,
+        "CnTn": 0.75,
+        "CpTv": 1.0,
+    }
+    assert {p: m["drop"] for p, m in pronoun["patterns"].items()} == {
+        "CpTp": 0.0,
+        "CpTn": 0.75,
+        "CnTp": 1.0,
+        "CnTn": 0.25,
+        "CpTv": 0.0,
+    }
+    assert pronoun["negation_contrast"] == 0.5 and pronoun["passes"] is True
+    coref = out["variants"]["coref"]
+    assert coref["n_triplets"] == 2
+    assert {p: m["drop"] for p, m in coref["patterns"].items()} == {
+        "CpTp": 0.0,
+        "CpTn": 0.0,
+        "CnTp": 0.5,
+        "CnTn": 0.5,
+        "CpTv": 0.0,
+    }
+    assert coref["negation_contrast"] == -0.5 and coref["passes"] is False
+    assert out["passes"] is True  # the top-level verdict is the base (pronoun) test's
+    absent = out["variants"]["noncoref_same"]
+    assert absent["n_triplets"] == 0 and absent["patterns"]["CpTn"]["drop"] is None and absent["passes"] is None
+    # a pattern every triplet repeats has no spread to resample: its interval is the point
+    assert pronoun["patterns"]["CpTv"]["drop_ci95"] == [0.0, 0.0]
+    low, high = pronoun["patterns"]["CpTn"]["drop_ci95"]
+    assert 0.0 <= low <= 0.75 <= high <= 1.0
+
+
+def test_the_text_report_prints_percent(tmp_path: Path, neghub: Any) -> None:
+    result = neghub("evaluate", "scn", write(tmp_path / "p.jsonl", HAND_ROWS))
+    assert result.code == 0
+    assert "pronoun: 4 triplets" in result.out
+    # CpTn: repetition 25.00 %, drop 75.00 %
+    assert "  CpTn          25.00   75.00" in result.out
+    assert "50.00 points; passes (margin 10.00)" in result.out
+
+
+def test_pass_margin_reads_table_6_as_the_paper_does() -> None:
+    # Table 6 drops (CpTn, CnTp, CnTn, CpTv), as fractions:
+    # roberta-large: min(0.647, 0.828) - max(0.435, 0.26) = 0.647 - 0.435 = 0.212 > 0.10 -> passes
+    # roberta-base:  min(0.277, 0.669) - max(0.121, 0.233) = 0.277 - 0.233 = 0.044 -> fails
+    # bert-large:    min(0.447, 0.165) - max(0.097, 0.429) = 0.165 - 0.429 = -0.264 -> fails
+    # bert-base:     min(0.036, 0.012) - max(0.015, 0.255) = 0.012 - 0.255 = -0.243 -> fails
+    table6 = {
+        "roberta-large": (0.647, 0.828, 0.435, 0.26, 0.212),
+        "roberta-base": (0.277, 0.669, 0.121, 0.233, 0.044),
+        "bert-large": (0.447, 0.165, 0.097, 0.429, -0.264),
+        "bert-base": (0.036, 0.012, 0.015, 0.255, -0.243),
+    }
+    for cptn, cntp, cntn, cptv, expected in table6.values():
+        contrast = scn.negation_contrast({"CpTn": cptn, "CnTp": cntp, "CnTn": cntn, "CpTv": cptv})
+        assert contrast == pytest.approx(expected)
+    passing = [
+        model
+        for model, (cptn, cntp, cntn, cptv, _) in table6.items()
+        if scn.negation_contrast({"CpTn": cptn, "CnTp": cntp, "CnTn": cntn, "CpTv": cptv}) > scn.PASS_MARGIN  # type: ignore[operator]
+    ]
+    assert passing == ["roberta-large"]
+
+
+# --- malformed input: one line per problem, exit code 2 ---------------------------------------
+
+
+def errors_of(neghub: Any, path: Path) -> list[str]:
+    result = neghub("evaluate", "scn", path)
+    assert result.code == 2
+    assert result.out == ""
+    return result.err.splitlines()
+
+
+def test_a_missing_pattern(tmp_path: Path, neghub: Any) -> None:
+    rows = triplet("Mary", "teacher", "swim", "pronoun")[:3] + triplet("Mary", "teacher", "dance", "pronoun")
+    path = write(tmp_path / "p.jsonl", rows)
+    assert errors_of(neghub, path) == [
+        f"error: {path}:1: pattern: triplet ('Mary', 'teacher', 'swim') in variant pronoun lacks CnTn, CpTv "
+        "(every kept triplet needs all of CpTp, CpTn, CnTp, CnTn, CpTv)"
+    ]
+
+
+def test_cptp_top1_not_the_verb_is_a_validation_error(tmp_path: Path, neghub: Any) -> None:
+    # line 6 is the dance triplet's CpTp, whose top-1 here is "sleep"
+    rows = triplet("Mary", "teacher", "swim", "pronoun") + triplet("Mary", "teacher", "dance", "pronoun", "01111")
+    path = write(tmp_path / "p.jsonl", rows)
+    assert errors_of(neghub, path) == [
+        f"error: {path}:6: top1: CpTp top-1 is 'sleep', not the verb 'dance': the triplet was not selected "
+        "(only triplets whose CpTp top-1 is the verb itself are kept; drop it from the file)"
+    ]
+
+
+def test_more_than_twenty_verbs_per_name_and_profession(tmp_path: Path, neghub: Any) -> None:
+    verbs = scn.load_word_lists().verbs[:21]
+    rows = [r for verb in verbs for r in triplet("Mary", "teacher", verb, "pronoun")]
+    # the same 21 verbs in another variant are another pair: reported separately
+    rows += [r for verb in verbs for r in triplet("Mary", "teacher", verb, "coref")]
+    path = write(tmp_path / "p.jsonl", rows)
+    # the 21st verb's first line: 20 triplets x 5 lines + 1 = 101; in coref, 105 + 100 + 1 = 206
+    assert errors_of(neghub, path) == [
+        f"error: {path}:101: verb: ('Mary', 'teacher') in variant pronoun has 21 verbs "
+        "(at most 20 per name and profession)",
+        f"error: {path}:206: verb: ('Mary', 'teacher') in variant coref has 21 verbs "
+        "(at most 20 per name and profession)",
+    ]
+    # twenty is allowed
+    assert neghub("evaluate", "scn", write(tmp_path / "ok.jsonl", rows[:100])).code == 0
+
+
+def test_a_duplicate_line(tmp_path: Path, neghub: Any) -> None:
+    rows = triplet("Mary", "teacher", "swim", "pronoun")
+    rows.append(dict(rows[2]))  # CnTp again, on line 6
+    path = write(tmp_path / "p.jsonl", rows)
+    assert errors_of(neghub, path) == [
+        f"error: {path}:6: pattern: duplicate prediction for the triplet ('Mary', 'teacher', 'swim') in variant "
+        "pronoun, pattern CnTp (first on line 3)"
+    ]
+
+
+def test_unknown_variant_and_pattern(tmp_path: Path, neghub: Any) -> None:
+    rows = triplet("Mary", "teacher", "swim", "pronoun")
+    rows[1] = {**rows[1], "variant": "Pronoun"}
+    rows[3] = {**rows[3], "pattern": "CnTv"}
+    path = write(tmp_path / "p.jsonl", rows)
+    # the completeness check waits until every line is readable, so only the two real problems show
+    assert errors_of(neghub, path) == [
+        f"error: {path}:2: variant: unknown variant 'Pronoun' (expected pronoun, coref, noncoref_same, noncoref_other)",
+        f"error: {path}:4: pattern: unknown pattern 'CnTv' (expected CpTp, CpTn, CnTp, CnTn, CpTv)",
+    ]
+
+
+def test_wrong_types_missing_unknown_and_empty_fields(tmp_path: Path, neghub: Any) -> None:
+    rows = triplet("Mary", "teacher", "swim", "pronoun")
+    rows[0] = {**rows[0], "top1": 7}
+    rows[1] = {**rows[1], "name": None}
+    del rows[2]["verb"]
+    rows[3] = {**rows[3], "score": 0.5}
+    rows[4] = {**rows[4], "profession": " "}
+    path = write(tmp_path / "p.jsonl", rows)
+    assert errors_of(neghub, path) == [
+        f"error: {path}:1: top1: expected a string, got an integer",
+        f"error: {path}:2: name: expected a string, got null",
+        f"error: {path}:3: verb: missing field",
+        f"error: {path}:4: score: unknown field (expected only name, profession, verb, variant, pattern, top1)",
+        f"error: {path}:5: profession: must not be empty",
+    ]
+
+
+def test_broken_json_and_empty_file(tmp_path: Path, neghub: Any) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"name": "Mary",\n', encoding="utf-8")
+    assert errors_of(neghub, path) == [
+        f"error: {path}:1: invalid JSON: Expecting property name enclosed in double quotes (column 17)"
+    ]
+    path.write_text("", encoding="utf-8")
+    assert errors_of(neghub, path) == [f"error: {path}: no predictions (the file is empty)"]
+
+
+def test_scn_has_no_split_and_only_its_own_baselines(tmp_path: Path, neghub: Any) -> None:
+    path = write(tmp_path / "p.jsonl", HAND_ROWS)
+    result = neghub("evaluate", "scn", path, "--split", "test")
+    assert (result.code, result.err) == (2, "error: --split: scn has no splits (leave --split out)\n")
+    result = neghub("baseline", "scn", "--kind", "majority", "-o", tmp_path / "b.jsonl")
+    assert (result.code, result.err) == (
+        2,
+        "error: --kind: unknown baseline 'majority' for scn (expected repeat or never)\n",
+    )
+    assert not (tmp_path / "b.jsonl").exists()
+
+
+# --- vocabulary (leaderboard) -----------------------------------------------------------------
+
+
+def test_check_vocabulary_names_each_unknown_word_once(tmp_path: Path) -> None:
+    rows = (
+        triplet("Mary", "teacher", "swim", "pronoun")
+        + triplet("Zorblax", "teacher", "swim", "pronoun")  # lines 6-10
+        + triplet("Zorblax", "wizard", "teleport", "coref")  # lines 11-15
+    )
+    predictions = scn.load_predictions(write(tmp_path / "p.jsonl", rows), display_name="p.jsonl")
+    assert [str(p) for p in scn.check_vocabulary(predictions)] == [
+        "p.jsonl:6: name: 'Zorblax' is not in NegHub's female_names.txt / male_names.txt "
+        "(the leaderboard accepts only NegHub's words)",
+        "p.jsonl:11: profession: 'wizard' is not in NegHub's professions.tsv "
+        "(the leaderboard accepts only NegHub's words)",
+        "p.jsonl:11: verb: 'teleport' is not in NegHub's verbs.txt (the leaderboard accepts only NegHub's words)",
+    ]
+    ok = scn.load_predictions(write(tmp_path / "ok.jsonl", HAND_ROWS))
+    assert scn.check_vocabulary(ok) == []
+
+
+# --- baselines --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "drop"),
+    [
+        ("repeat", {p: 0.0 for p in PATTERNS}),
+        ("never", {"CpTp": 0.0, "CpTn": 1.0, "CnTp": 1.0, "CnTn": 1.0, "CpTv": 1.0}),
+    ],
+)
+def test_baselines(tmp_path: Path, neghub: Any, kind: str, drop: dict[str, float]) -> None:
+    out = tmp_path / f"{kind}.jsonl"
+    assert neghub("baseline", "scn", "--kind", kind, "-o", out).code == 0
+    first = out.read_bytes()
+    assert neghub("baseline", "scn", "--kind", kind, "-o", out, "--seed", "5").code == 0
+    assert out.read_bytes() == first  # deterministic
+    # 5 + 5 names x 4 professions x 20 verbs = 800 triplets per variant; x 4 variants x 5 patterns = 16,000
+    assert len(first.splitlines()) == 16_000
+    result = neghub("evaluate", "scn", out, "--json")
+    assert result.code == 0, result.err
+    variants = json.loads(result.out)["variants"]
+    for entry in variants.values():
+        assert entry["n_triplets"] == 800
+        assert {p: m["drop"] for p, m in entry["patterns"].items()} == drop
+    assert scn.check_vocabulary(scn.load_predictions(out)) == []
+
+
+# --- properties -------------------------------------------------------------------------------
+
+FLAGS = st.text(alphabet="01", min_size=4, max_size=4).map(lambda s: "1" + s)  # CpTp always repeats
+
+
+@st.composite
+def prediction_sets(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
+    names = ["Mary", "James", "Linda"]
+    professions = ["teacher", "engineer"]
+    verbs = ["swim", "dance", "sing", "cook"]
+    chosen = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(names),
+                st.sampled_from(professions),
+                st.sampled_from(verbs),
+                st.sampled_from(scn.VARIANTS),
+            ),
+            min_size=1,
+            max_size=30,
+            unique=True,
+        )
+    )
+    flags = {key: draw(FLAGS) for key in chosen}
+    rows = [r for key, f in flags.items() for r in triplet(*key, repeats=f)]
+    by_variant: dict[str, list[str]] = {}
+    for key, f in flags.items():
+        by_variant.setdefault(key[3], []).append(f)
+    return rows, by_variant
+
+
+def score_rows(tmp_path: Path, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    path = write(tmp_path / "prop.jsonl", rows)
+    return scn.score(scn.load_predictions(path), BootstrapConfig(resamples=50))
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=prediction_sets(), seed=st.integers(0, 2**32 - 1))
+def test_shuffling_lines_changes_no_score(tmp_path_factory: pytest.TempPathFactory, data: Any, seed: int) -> None:
+    rows, _ = data
+    tmp = tmp_path_factory.mktemp("shuffle")
+    shuffled = list(rows)
+    random.Random(seed).shuffle(shuffled)
+    assert score_rows(tmp, rows) == score_rows(tmp, shuffled)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=prediction_sets())
+def test_drops_are_the_share_of_non_repeats(tmp_path_factory: pytest.TempPathFactory, data: Any) -> None:
+    rows, by_variant = data
+    result = score_rows(tmp_path_factory.mktemp("drops"), rows)
+    for variant, entry in result["variants"].items():
+        flags = by_variant.get(variant, [])
+        assert entry["n_triplets"] == len(flags)
+        for i, pattern in enumerate(PATTERNS):
+            m = entry["patterns"][pattern]
+            if not flags:
+                assert m["drop"] is None
+                continue
+            assert 0.0 <= m["drop"] <= 1.0
+            assert m["drop"] == sum(f[i] == "0" for f in flags) / len(flags)
+            assert m["repetition"] + m["drop"] == pytest.approx(1.0)
+            low, high = m["drop_ci95"]
+            assert 0.0 <= low <= m["drop"] <= high <= 1.0
+        assert entry["patterns"]["CpTp"]["drop"] in (None, 0.0)
