@@ -184,7 +184,9 @@ def parse_prediction(value: Any) -> int:
     raise ValueError(f"expected one of {', '.join(LABELS)}, got {shown}")
 
 
-def score(dataset: MinimalPairDataset, predicted: NDArray[np.int16], bootstrap: BootstrapConfig) -> dict[str, Any]:
+def score(
+    dataset: MinimalPairDataset, predicted: NDArray[np.int16], bootstrap: BootstrapConfig | None
+) -> dict[str, Any]:
     return score_pairs(dataset, predicted, bootstrap)
 
 

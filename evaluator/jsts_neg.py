@@ -133,7 +133,7 @@ class Record(BaseModel):
     sentence1: _Sentence
     sentence2: _Sentence
     gold_score: Score
-    annotator_scores: tuple[Score, Score, Score]
+    annotator_scores: Annotated[list[Score], Field(min_length=3, max_length=3)]
 
 
 def _negation(neg: _Neg | None) -> Negation | None:
@@ -166,10 +166,14 @@ def parse_prediction(value: Any) -> int:
     raise ValueError(f"expected an integer score from 0 to 5, got {shown}")
 
 
-def score(dataset: MinimalPairDataset, predicted: NDArray[np.int16], bootstrap: BootstrapConfig) -> dict[str, Any]:
+def score(
+    dataset: MinimalPairDataset, predicted: NDArray[np.int16], bootstrap: BootstrapConfig | None
+) -> dict[str, Any]:
     result = score_pairs(dataset, predicted, bootstrap)
-    x = predicted.astype(np.float64)
-    y = dataset.gold.astype(np.float64)
+    # an unparseable answer (UNPARSEABLE, negative) counts as wrong above but has no score to correlate
+    parsed = predicted >= 0
+    x = predicted[parsed].astype(np.float64)
+    y = dataset.gold[parsed].astype(np.float64)
     result["correlations"] = {"pearson": pearson(x, y), "spearman": spearman(x, y)}
     return result
 

@@ -31,6 +31,8 @@ CUE_POSITIONS = ("end", "mid")
 TARGET_POS = {"動詞": "verb", "形容詞": "i_adjective", "形容動詞": "na_adjective"}
 PAIR_SETS = ("M", "M_i", "M_u")
 MAX_PREDICTION_FILE_BYTES = 64 * 1024 * 1024
+# The code of a model answer that could not be parsed (`prediction: null` with `raw_output`): no gold equals it.
+UNPARSEABLE = -2
 
 
 class Negation(BaseModel):
@@ -202,7 +204,10 @@ def read_predictions(
     """Read `{"id": ..., "prediction": ...}` lines into an array aligned with the dataset's rows.
 
     `parse_value` turns a prediction into the task's integer code, or raises ValueError with
-    what was expected. Every problem of the file is collected and raised together.
+    what was expected. A runner whose model answered something it could not parse writes
+    `"prediction": null` with the text in `"raw_output"`: that row gets UNPARSEABLE, which equals no
+    gold value, so it is scored wrong and never dropped. Every problem of the file is collected
+    and raised together.
     """
     name = display_name or str(path)
     content = parse_jsonl(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), name)
@@ -210,9 +215,13 @@ def read_predictions(
     predicted = np.full(dataset.ids.size, -1, dtype=np.int16)
     first_line_of_row: dict[int, int] = {}
     for line, obj in content.objects:
-        unknown = sorted(set(obj) - {"id", "prediction"})
+        unknown = sorted(set(obj) - {"id", "prediction", "raw_output"})
         for key in unknown:
-            problems.append(Problem(name, line, key, "unknown field (expected only id and prediction)"))
+            problems.append(Problem(name, line, key, "unknown field (expected only id, prediction and raw_output)"))
+        if "raw_output" in obj and not isinstance(obj["raw_output"], str):
+            problems.append(
+                Problem(name, line, "raw_output", f"expected a string, got {json_type_name(obj['raw_output'])}")
+            )
         if "id" not in obj:
             problems.append(Problem(name, line, "id", "missing field"))
             continue
@@ -233,13 +242,17 @@ def read_predictions(
         if "prediction" not in obj:
             problems.append(Problem(name, line, "prediction", "missing field"))
             continue
+        if obj["prediction"] is None and isinstance(obj.get("raw_output"), str):
+            predicted[row] = UNPARSEABLE
+            continue
         try:
             predicted[row] = parse_value(obj["prediction"])
         except ValueError as exc:
             problems.append(Problem(name, line, "prediction", str(exc)))
     missing = np.flatnonzero(predicted < 0)
     missing = np.array([row for row in missing if row not in first_line_of_row], dtype=np.int64)
-    if missing.size:
+    # A line that is not even JSON may hold any id: listing "missing" ids then only adds noise.
+    if missing.size and not content.problems:
         shown = ", ".join(str(int(dataset.ids[row])) for row in missing[:5])
         more = f" and {missing.size - 5} more" if missing.size > 5 else ""
         problems.append(
@@ -284,9 +297,12 @@ def _rate(hits: float, n: int) -> float | None:
 
 
 def score_pairs(
-    dataset: MinimalPairDataset, predicted: NDArray[np.int16], bootstrap: BootstrapConfig
+    dataset: MinimalPairDataset, predicted: NDArray[np.int16], bootstrap: BootstrapConfig | None
 ) -> dict[str, Any]:
-    """Counts, pair metrics on M / M_i / M_u, instance metrics and breakdowns (SPEC §1)."""
+    """Counts, pair metrics on M / M_i / M_u, instance metrics and breakdowns (SPEC §1).
+
+    `bootstrap=None` leaves the intervals out (the benchmark times the metrics without them).
+    """
     pairs = dataset.pairs
     correct = predicted == dataset.gold
     control_correct = correct[pairs.control]
@@ -301,7 +317,7 @@ def score_pairs(
         n = int(mask.sum())
         acc = _rate(float(c.sum()), n)
         acc_prime = _rate(float(t.sum()), n)
-        ci = paired_bootstrap_ci(c, t, bootstrap)
+        ci = None if bootstrap is None else paired_bootstrap_ci(c, t, bootstrap)
         only_control = int(np.count_nonzero(c & ~t))
         only_treatment = int(np.count_nonzero(t & ~c))
         entry: dict[str, Any] = {

@@ -28,21 +28,32 @@ def paired_bootstrap_ci(
 ) -> tuple[float, float] | None:
     """Percentile interval of mean(treatment) - mean(control), resampling pairs with replacement.
 
-    A resample of n pairs changes the statistic only through how many drawn pairs fall in each of
-    the four (control right?, treatment right?) cells, and those counts follow
-    Multinomial(n, cell shares) exactly. Drawing the counts directly is the same bootstrap
-    distribution as drawing n indices, at O(resamples) cost instead of O(resamples * n).
+    A resample of n pairs changes the statistic only through how many drawn pairs are discordant
+    (right as control only, or as treatment only), and those counts follow a multinomial law
+    exactly. We draw them directly: the number of discordant pairs D ~ Binomial(n, (b + c) / n),
+    then the smaller discordant cell X ~ Binomial(D, min(b, c) / (b + c)). That is the same
+    bootstrap distribution as drawing n indices, at O(resamples) cost instead of O(resamples * n).
+    Drawing the smaller cell makes the interval exactly antisymmetric under swapping control and
+    treatment; when b = c the law is symmetric about 0 and the samples are symmetrised.
     """
     n = int(control_correct.size)
     if n == 0:
         return None
-    only_treatment = int(np.count_nonzero(treatment_correct & ~control_correct))
-    only_control = int(np.count_nonzero(control_correct & ~treatment_correct))
-    cells = np.array([only_treatment, only_control, n - only_treatment - only_control], dtype=np.float64) / n
+    treatment_only = int(np.count_nonzero(treatment_correct & ~control_correct))
+    control_only = int(np.count_nonzero(control_correct & ~treatment_correct))
+    discordant = treatment_only + control_only
     rng = np.random.default_rng(config.seed)
-    counts = rng.multinomial(n, cells, size=config.resamples)
-    diffs = (counts[:, 0] - counts[:, 1]) / n
-    return _percentile_interval(diffs, config.level)
+    drawn_discordant = rng.binomial(n, discordant / n, size=config.resamples)
+    smaller = rng.binomial(drawn_discordant, min(treatment_only, control_only) / discordant if discordant else 0.0)
+    larger = drawn_discordant - smaller
+    if treatment_only < control_only:
+        diffs = (smaller - larger) / n
+    elif treatment_only > control_only:
+        diffs = (larger - smaller) / n
+    else:
+        diffs = (smaller - larger) / n
+        diffs = np.concatenate((diffs, -diffs))
+    return _percentile_interval(diffs.astype(np.float64), config.level)
 
 
 def bootstrap_mean_ci(correct: BoolArray, config: BootstrapConfig) -> tuple[float, float] | None:

@@ -1,0 +1,42 @@
+"""Shared test fixtures: where ../shared/datasets is, and a helper to run the command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from evaluator.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def shared_datasets() -> Path:
+    """The real JNLI-Neg mirror beside the checkout; tests that need it skip where it is absent."""
+    if not (SHARED_DATASETS / "jnli-neg").is_dir():
+        pytest.skip(f"../shared/datasets is absent ({SHARED_DATASETS}): the real JNLI-Neg release is not here")
+    return SHARED_DATASETS
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def neghub(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    """Run `neghub ARGS...` in-process and capture its exit code, stdout and stderr."""
+
+    def run(*args: str) -> CliResult:
+        capsys.readouterr()
+        code = main([str(a) for a in args])
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run

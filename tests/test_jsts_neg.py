@@ -1,0 +1,71 @@
+"""JSTS-Neg on the NegHub-written fixture (tests/fixtures/mirror/jsts-neg, counts from its README)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evaluator import jsts_neg
+from evaluator.errors import InputError
+from tests.conftest import FIXTURES
+
+MIRROR = FIXTURES / "mirror"
+
+
+def test_unpinned_release_needs_unverified() -> None:
+    with pytest.raises(InputError) as info:
+        jsts_neg.load("test", data_dir=MIRROR)
+    assert "jsts-neg has no pinned sha256 for this file" in str(info.value)
+    assert "pass --unverified" in str(info.value)
+
+
+def test_fixture_counts_match_the_hand_count() -> None:
+    # hand counts in tests/fixtures/mirror/jsts-neg/README.md
+    dataset = jsts_neg.load("test", data_dir=MIRROR, unverified=True)
+    pairs = dataset.pairs
+    assert int(dataset.is_original.sum()) == 5
+    assert int((~dataset.is_original).sum()) == 35
+    assert pairs.size == 50
+    assert int(pairs.important.sum()) == 30
+    kinds = [int((pairs.kind == k).sum()) for k in range(4)]
+    assert kinds == [9, 9, 15, 17]  # single s1, single s2, both-from-s1, both-from-s2
+    end_i = int(((pairs.cue_position == 0) & pairs.important).sum())
+    end_u = int(((pairs.cue_position == 0) & ~pairs.important).sum())
+    assert (end_i, 30 - end_i) == (16, 14)
+    assert (end_u, 20 - end_u) == (11, 9)
+    # group 518 lacks one both instance (nothing to pair), group 1290 lacks one p_neg: its two both
+    # instances have no both-from-s1 control
+    assert pairs.unmatched_both == 2
+
+
+def test_constant_score_baseline_and_correlations(neghub: Any, tmp_path: Path) -> None:
+    out = tmp_path / "c.jsonl"
+    assert (
+        neghub("baseline", "jsts-neg", "--kind", "constant:3", "--data-dir", MIRROR, "--unverified", "-o", out).code
+        == 0
+    )
+    result = neghub("evaluate", "jsts-neg", out, "--data-dir", MIRROR, "--unverified", "--json")
+    assert result.code == 0
+    report = json.loads(result.out)
+    assert report["split"] == "test" and report["verified"] is False
+    # a constant prediction has no correlation with anything: undefined, reported as null
+    assert report["correlations"] == {"pearson": None, "spearman": None}
+    # README: the test file's gold distribution is 0:6, 1:3, 2:11, 3:14, 4:6 -> 14 of 40 have gold 3
+    assert report["instance_metrics"]["D"]["acc"] == pytest.approx(14 / 40)
+
+
+def test_gold_predictions_give_perfect_correlation(tmp_path: Path) -> None:
+    rows = [json.loads(line) for line in (MIRROR / "jsts-neg" / "jsts-neg-test.jsonl").read_text().splitlines()]
+    path = tmp_path / "gold.jsonl"
+    path.write_text("".join(json.dumps({"id": r["id"], "prediction": r["gold_score"]}) + "\n" for r in rows))
+    dataset = jsts_neg.load("test", data_dir=MIRROR, unverified=True)
+    from evaluator.minimal_pairs import read_predictions
+
+    predicted = read_predictions(path, dataset, jsts_neg.parse_prediction)
+    result = jsts_neg.score(dataset, predicted, None)
+    assert result["correlations"]["pearson"] == pytest.approx(1.0)
+    assert result["correlations"]["spearman"] == pytest.approx(1.0)
+    assert result["pair_metrics"]["M"]["acc"] == result["pair_metrics"]["M"]["acc_prime"] == 1.0

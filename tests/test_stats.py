@@ -1,0 +1,154 @@
+"""Statistics by hand, and the invariants of the minimal-pair metrics as hypothesis properties."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluator import jsts_neg
+from evaluator.minimal_pairs import score_pairs
+from evaluator.stats import (
+    BootstrapConfig,
+    average_ranks,
+    bootstrap_rows_ci,
+    mcnemar_exact_p,
+    paired_bootstrap_ci,
+    pearson,
+    spearman,
+)
+from tests.conftest import FIXTURES
+
+MIRROR = FIXTURES / "mirror"
+DATASET = jsts_neg.load("test", data_dir=MIRROR, unverified=True)
+
+
+def test_mcnemar_by_hand() -> None:
+    # b=1, c=4: 2 * P[Bin(5, 1/2) <= 1] = 2 * (1 + 5) / 32 = 0.375
+    assert mcnemar_exact_p(1, 4) == pytest.approx(0.375)
+    assert mcnemar_exact_p(4, 1) == pytest.approx(0.375)
+    # b=0, c=10: 2 / 1024
+    assert mcnemar_exact_p(0, 10) == pytest.approx(2 / 1024)
+    # b=c: the two tails overlap, p is capped at 1
+    assert mcnemar_exact_p(3, 3) == 1.0
+    assert mcnemar_exact_p(0, 0) == 1.0
+    # a large n stays finite: b=4000, c=6000 is far in the tail
+    assert 0.0 < mcnemar_exact_p(4000, 6000) < 1e-80
+
+
+def test_correlations_by_hand() -> None:
+    # x = 1,2,3; y = 1,3,2: centred (-1,0,1) and (-1,1,0): 1 / sqrt(2 * 2) = 0.5
+    assert pearson(np.array([1.0, 2, 3]), np.array([1.0, 3, 2])) == pytest.approx(0.5)
+    # ties share the average rank: (1, 1, 2) -> (1.5, 1.5, 3)
+    assert average_ranks(np.array([1.0, 1, 2])).tolist() == [1.5, 1.5, 3.0]
+    # ranks (1.5,1.5,3) vs (1,2,3): centred (-.5,-.5,1) and (-1,0,1): 1.5 / sqrt(1.5 * 2)
+    assert spearman(np.array([1.0, 1, 2]), np.array([1.0, 2, 3])) == pytest.approx(1.5 / np.sqrt(3.0))
+    assert pearson(np.array([2.0, 2, 2]), np.array([1.0, 2, 3])) is None
+    assert pearson(np.array([1.0]), np.array([1.0])) is None
+
+
+def test_multinomial_bootstrap_agrees_with_index_resampling() -> None:
+    # The paired bootstrap draws cell counts; index resampling of the per-pair differences must give
+    # the same distribution: with 4,000 resamples the two 95% intervals agree to within 0.01.
+    rng = np.random.default_rng(1)
+    control = rng.random(3000) < 0.7
+    treatment = rng.random(3000) < 0.6
+    fast = paired_bootstrap_ci(control, treatment, BootstrapConfig(resamples=4000, seed=3))
+    slow = bootstrap_rows_ci(treatment.astype(float) - control.astype(float), BootstrapConfig(resamples=4000, seed=4))
+    assert fast is not None and slow is not None
+    assert fast[0] == pytest.approx(slow[0], abs=0.01)
+    assert fast[1] == pytest.approx(slow[1], abs=0.01)
+
+
+predictions_strategy = st.lists(st.integers(0, 5), min_size=DATASET.ids.size, max_size=DATASET.ids.size)
+
+
+def scored(predicted: list[int], dataset=DATASET) -> dict:  # type: ignore[no-untyped-def]
+    return score_pairs(dataset, np.array(predicted, dtype=np.int16), BootstrapConfig(resamples=200))
+
+
+def test_perfect_predictions() -> None:
+    result = scored(DATASET.gold.tolist())
+    for name in ("M", "M_i", "M_u"):
+        m = result["pair_metrics"][name]
+        assert (m["acc"], m["acc_prime"], m["acc_chg"]) == (1.0, 1.0, 0.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(predictions_strategy)
+def test_swapping_control_and_treatment_negates_acc_chg(predicted: list[int]) -> None:
+    pairs = DATASET.pairs
+    swapped = dataclasses.replace(
+        DATASET, pairs=dataclasses.replace(pairs, control=pairs.treatment, treatment=pairs.control)
+    )
+    a = scored(predicted)["pair_metrics"]
+    b = scored(predicted, swapped)["pair_metrics"]
+    for name in ("M", "M_i", "M_u"):
+        assert b[name]["acc_chg"] == pytest.approx(-a[name]["acc_chg"])
+        assert b[name]["acc"] == pytest.approx(a[name]["acc_prime"])
+        assert b[name]["mcnemar_p"] == pytest.approx(a[name]["mcnemar_p"])
+        low, high = a[name]["acc_chg_ci95"]
+        assert b[name]["acc_chg_ci95"] == pytest.approx([-high, -low])
+
+
+@settings(max_examples=25, deadline=None)
+@given(predictions_strategy, st.randoms(use_true_random=False))
+def test_shuffling_the_rows_changes_nothing(predicted: list[int], rnd: random.Random) -> None:
+    import tempfile
+
+    from evaluator.io import write_jsonl
+    from evaluator.minimal_pairs import read_predictions
+
+    lines = (MIRROR / "jsts-neg" / "jsts-neg-test.jsonl").read_text(encoding="utf-8").splitlines()
+    order = list(range(len(lines)))
+    rnd.shuffle(order)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "jsts-neg"
+        folder.mkdir()
+        (folder / "jsts-neg-test.jsonl").write_text("".join(lines[i] + "\n" for i in order), encoding="utf-8")
+        shuffled = jsts_neg.load("test", data_dir=Path(tmp), unverified=True)
+        # the prediction file is shuffled too, independently
+        rows = [{"id": int(i), "prediction": p} for i, p in zip(DATASET.ids, predicted, strict=True)]
+        rnd.shuffle(rows)
+        write_jsonl(Path(tmp) / "p.jsonl", rows)
+        aligned = read_predictions(Path(tmp) / "p.jsonl", shuffled, jsts_neg.parse_prediction)
+        a = jsts_neg.score(DATASET, np.array(predicted, dtype=np.int16), BootstrapConfig(resamples=200))
+        b = jsts_neg.score(shuffled, aligned, BootstrapConfig(resamples=200))
+    # identical but for the last bits of the correlations, whose float sums run in another order
+    assert_same(a, b)
+
+
+def assert_same(a: object, b: object) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        assert a.keys() == b.keys()
+        for key in a:
+            assert_same(a[key], b[key])
+    elif isinstance(a, list) and isinstance(b, list):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            assert_same(x, y)
+    elif isinstance(a, float) and isinstance(b, float):
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-15)
+    else:
+        assert a == b
+
+
+@settings(max_examples=60, deadline=None)
+@given(predictions_strategy)
+def test_rates_are_fractions_and_sets_partition_m(predicted: list[int]) -> None:
+    result = scored(predicted)
+    m = result["pair_metrics"]
+    assert m["M"]["n"] == m["M_i"]["n"] + m["M_u"]["n"]
+    for name in ("M", "M_i", "M_u"):
+        assert 0.0 <= m[name]["acc"] <= 1.0 and 0.0 <= m[name]["acc_prime"] <= 1.0
+        assert -1.0 <= m[name]["acc_chg"] <= 1.0
+        assert 0.0 <= m[name]["mcnemar_p"] <= 1.0
+    # M's accuracy is the pair-weighted mean of M_i's and M_u's
+    weighted = (m["M_i"]["acc"] * m["M_i"]["n"] + m["M_u"]["acc"] * m["M_u"]["n"]) / m["M"]["n"]
+    assert m["M"]["acc"] == pytest.approx(weighted)
+    assert 0.0 <= m["M_i"]["ignored_rate"] <= 1.0 and 0.0 <= m["M_u"]["distracted_rate"] <= 1.0
