@@ -32,7 +32,7 @@ def _data_env() -> dict[str, str]:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run the test suite (everything but the `slow` real-weights tests) on a fresh install."""
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test,site]")  # site: the browser test builds the leaderboard site
     session.run("pytest", *session.posargs, env=_data_env())
 
 
@@ -119,3 +119,10 @@ def zizmor(session: nox.Session) -> None:
     """Audit the GitHub workflows with zizmor's offline audits (fails on any finding of medium severity or above)."""
     session.install("zizmor")
     session.run("zizmor", "--offline", "--min-severity", "medium", str(ROOT / ".github" / "workflows"))
+
+
+@nox.session
+def site(session: nox.Session) -> None:
+    """Build the leaderboard site into public/ (re-scores every submission); `mkdocs serve` previews it."""
+    session.install("-e", ".[site]")
+    session.run("mkdocs", "build", "--strict", "--site-dir", str(ROOT / "public"), *session.posargs, env=_data_env())

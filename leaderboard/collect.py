@@ -215,18 +215,11 @@ def _setting_key(task: str, split: str | None, shots: int | None, mode: str | No
     return SettingKey(task, split, None if task == "scn" else shots, mode, fine_tuned)
 
 
-def _check_files(sub_dir: Path, metadata: Metadata) -> list[str]:
-    problems = []
-    base = sub_dir.resolve()
-    for run in metadata.runs:
-        path = sub_dir / run.file
-        if path.is_symlink():
-            problems.append(f"{run.file}: a symbolic link (refused)")
-        elif not path.is_file():
-            problems.append(f"{run.file}: listed in metadata.yaml but missing")
-        elif not path.resolve().is_relative_to(base):
-            problems.append(f"{run.file}: outside the submission folder")
-    return problems
+def validation_problems(sub_dir: Path, data_dir: Path | None) -> list[str]:
+    """What `neghub validate` finds wrong with the folder (metadata, files, links, sizes, every prediction)."""
+    from evaluator.validate import validate_submission
+
+    return [str(p) for p in validate_submission(sub_dir, data_dir=data_dir)]
 
 
 def read_metadata(sub_dir: Path) -> Metadata:
@@ -259,13 +252,13 @@ def collect_submission(
 ) -> tuple[Metadata | None, list[Row], list[Note]]:
     """Validate and re-score one submission: its rows, or a refusal note (and notes for skipped runs)."""
     sid = sub_dir.name
-    try:
-        metadata = read_metadata(sub_dir)
-    except InputError as exc:
-        return None, [], [Note(sid, "refused", tuple(str(p) for p in exc.problems))]
-    problems = _check_files(sub_dir, metadata)
+    problems = validation_problems(sub_dir, data_dir)
     if problems:
         return None, [], [Note(sid, "refused", tuple(problems))]
+    try:
+        metadata = read_metadata(sub_dir)
+    except InputError as exc:  # the validator accepted it; kept so a disagreement is a note, not a crash
+        return None, [], [Note(sid, "refused", tuple(str(p) for p in exc.problems))]
     known = set(known_tasks)
     skipped = [r for r in metadata.runs if r.task not in known]
     notes = (

@@ -34,7 +34,7 @@ def plotly_js_path() -> Path:
 def on_files(files: Files, config: Any, **_: Any) -> Files:
     board = collect()
     for note in board.notes:
-        log.warning("submission %s %s: %s", note.submission, note.level, "; ".join(note.messages))
+        log.info("submission %s %s: %s", note.submission, note.level, "; ".join(note.messages))
     for src_uri, content in build_pages(board).items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
