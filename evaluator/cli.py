@@ -64,6 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("tasks", help="list the registered tasks")
 
+    from evaluator.hub import add_parser as add_datasets_parser
+
+    add_datasets_parser(sub)
+
     va = sub.add_parser("validate", help="check submission folders (submissions/<id>/) as the leaderboard will")
     va.add_argument("submissions", type=Path, nargs="+", metavar="SUBMISSION_DIR")
     va.add_argument("--data-dir", type=Path, default=None, help="local mirror folder (default: $NEGHUB_DATA_DIR)")
@@ -99,6 +103,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         from evaluator.validate import run_validate
 
         return run_validate(args.submissions, data_dir=args.data_dir, as_json=args.json)
+    if args.command == "datasets":
+        from evaluator.hub import run as run_datasets
+
+        return run_datasets(args)
     if args.command == "tasks":
         for name in task_names():
             task = get_task(name)
