@@ -21,7 +21,7 @@ from evaluator.errors import InputError, Problem
 from evaluator.io import json_type_name, parse_jsonl, read_bytes
 from evaluator.registry import EvalOptions, Task
 from evaluator.results import provenance
-from evaluator.stats import BootstrapConfig, mcnemar_exact_p, paired_bootstrap_ci
+from evaluator.stats import BootstrapConfig, mcnemar_exact_p, paired_bootstrap_counts_ci
 
 InstanceType = Literal["original", "p_neg", "h_neg", "p_neg_h_neg"]
 
@@ -292,7 +292,7 @@ def baseline_codes(
     raise InputError.single("--kind", f"unknown baseline {kind!r} (expected majority, random or constant:VALUE)")
 
 
-def _rate(hits: float, n: int) -> float | None:
+def _rate(hits: int, n: int) -> float | None:
     return hits / n if n else None
 
 
@@ -301,60 +301,68 @@ def score_pairs(
 ) -> dict[str, Any]:
     """Counts, pair metrics on M / M_i / M_u, instance metrics and breakdowns (SPEC §1).
 
+    Every pair figure is a function of four bits per pair: is it in M_i, was the control right,
+    was the treatment right, did the prediction change. Packing them into one small integer and
+    counting with `np.bincount` gives all sets and breakdowns without masks or loops over pairs.
     `bootstrap=None` leaves the intervals out (the benchmark times the metrics without them).
     """
     pairs = dataset.pairs
     correct = predicted == dataset.gold
-    control_correct = correct[pairs.control]
-    treatment_correct = correct[pairs.treatment]
-    changed = predicted[pairs.control] != predicted[pairs.treatment]
-    masks = {"M": np.ones(pairs.size, dtype=np.bool_), "M_i": pairs.important, "M_u": ~pairs.important}
+    control_pred = predicted[pairs.control]
+    treatment_pred = predicted[pairs.treatment]
+    cell = (
+        pairs.important.view(np.int8) * np.int8(8)
+        + (control_pred != treatment_pred).view(np.int8) * np.int8(4)
+        + correct[pairs.control].view(np.int8) * np.int8(2)
+        + correct[pairs.treatment].view(np.int8)
+    )
+    # counts[important, changed, control right, treatment right]
+    counts_by_cell = np.bincount(cell, minlength=16).reshape(2, 2, 2, 2)
+    set_counts = {"M": counts_by_cell.sum(axis=0), "M_i": counts_by_cell[1], "M_u": counts_by_cell[0]}
 
     pair_metrics: dict[str, Any] = {}
-    for set_name, mask in masks.items():
-        c = control_correct[mask]
-        t = treatment_correct[mask]
-        n = int(mask.sum())
-        acc = _rate(float(c.sum()), n)
-        acc_prime = _rate(float(t.sum()), n)
-        ci = None if bootstrap is None else paired_bootstrap_ci(c, t, bootstrap)
-        only_control = int(np.count_nonzero(c & ~t))
-        only_treatment = int(np.count_nonzero(t & ~c))
-        entry: dict[str, Any] = {
-            "n": n,
-            "acc": acc,
-            "acc_prime": acc_prime,
-            "acc_chg": None if acc is None or acc_prime is None else acc_prime - acc,
-            "acc_chg_ci95": None if ci is None else [ci[0], ci[1]],
-            "discordant": {"control_only": only_control, "treatment_only": only_treatment},
-            "mcnemar_p": mcnemar_exact_p(only_control, only_treatment),
-        }
+    for set_name, by_changed in set_counts.items():
+        right = by_changed.sum(axis=0)  # [control right, treatment right]
+        entry = _pair_figures(right)
+        n = entry["n"]
+        only_control = int(right[1, 0])
+        only_treatment = int(right[0, 1])
+        ci = (
+            None
+            if bootstrap is None or n == 0
+            else paired_bootstrap_counts_ci(n, only_control, only_treatment, bootstrap)
+        )
+        entry["acc_chg_ci95"] = None if ci is None else [ci[0], ci[1]]
+        entry["discordant"] = {"control_only": only_control, "treatment_only": only_treatment}
+        entry["mcnemar_p"] = mcnemar_exact_p(only_control, only_treatment)
+        changed = int(by_changed[1].sum())
         if set_name == "M_i":
             # the gold changed; a model that ignores the cue keeps its prediction
-            entry["ignored_rate"] = _rate(float(np.count_nonzero(~changed[mask])), n)
+            entry["ignored_rate"] = _rate(n - changed, n)
         if set_name == "M_u":
             # the gold did not change; a model distracted by the cue changes its prediction
-            entry["distracted_rate"] = _rate(float(np.count_nonzero(changed[mask])), n)
+            entry["distracted_rate"] = _rate(changed, n)
         pair_metrics[set_name] = entry
 
     subsets = {"D_orig": dataset.is_original, "D_neg": ~dataset.is_original, "D": np.ones_like(dataset.is_original)}
     instance_metrics = {
-        name: {"n": int(mask.sum()), "acc": _rate(float(correct[mask].sum()), int(mask.sum()))}
+        name: {"n": int(mask.sum()), "acc": _rate(int(np.count_nonzero(correct & mask)), int(mask.sum()))}
         for name, mask in subsets.items()
     }
+    # the breakdowns ignore the "changed" bit: drop it, keep (important, control right, treatment right)
+    right_cell = (cell >> 3) * np.int8(4) + (cell & np.int8(3))
     breakdowns = {
-        "pair_kind": _breakdown(pairs.kind, PAIR_KINDS, masks, control_correct, treatment_correct),
-        "cue_position": _breakdown(pairs.cue_position, CUE_POSITIONS, masks, control_correct, treatment_correct),
-        "target_pos": _breakdown(
-            pairs.target_pos, tuple(TARGET_POS.values()), masks, control_correct, treatment_correct
-        ),
+        "pair_kind": _breakdown(pairs.kind, PAIR_KINDS, right_cell),
+        "cue_position": _breakdown(pairs.cue_position, CUE_POSITIONS, right_cell),
+        "target_pos": _breakdown(pairs.target_pos, tuple(TARGET_POS.values()), right_cell),
     }
+    n_important = int(counts_by_cell[1].sum())
     counts = {
         "D_orig": int(dataset.is_original.sum()),
         "D_neg": int((~dataset.is_original).sum()),
         "M": pairs.size,
-        "M_i": int(pairs.important.sum()),
-        "M_u": int((~pairs.important).sum()),
+        "M_i": n_important,
+        "M_u": pairs.size - n_important,
         "both_pairs_without_control": pairs.unmatched_both,
     }
     return {
@@ -365,32 +373,34 @@ def score_pairs(
     }
 
 
+def _pair_figures(right: NDArray[np.int64]) -> dict[str, Any]:
+    """n, Acc, Acc' and AccChg from the 2x2 table right[control right, treatment right]."""
+    n = int(right.sum())
+    acc = _rate(int(right[1].sum()), n)
+    acc_prime = _rate(int(right[:, 1].sum()), n)
+    return {
+        "n": n,
+        "acc": acc,
+        "acc_prime": acc_prime,
+        "acc_chg": None if acc is None or acc_prime is None else acc_prime - acc,
+    }
+
+
 def _breakdown(
-    codes: NDArray[np.int8],
-    names: Sequence[str],
-    masks: dict[str, NDArray[np.bool_]],
-    control_correct: NDArray[np.bool_],
-    treatment_correct: NDArray[np.bool_],
+    codes: NDArray[np.int8], names: Sequence[str], right_cell: NDArray[np.int8]
 ) -> dict[str, dict[str, dict[str, Any]]]:
-    """Acc, Acc' and AccChg per value of one pair attribute, for each pair set (bincount, no loop over pairs)."""
+    """Acc, Acc' and AccChg per value of one pair attribute, for each pair set: one bincount."""
     k = len(names)
-    out: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in names}
-    for set_name, mask in masks.items():
-        sel = codes[mask]
-        n = np.bincount(sel, minlength=k)
-        c = np.bincount(sel, weights=control_correct[mask], minlength=k)
-        t = np.bincount(sel, weights=treatment_correct[mask], minlength=k)
-        for i, name in enumerate(names):
-            count = int(n[i])
-            acc = _rate(float(c[i]), count)
-            acc_prime = _rate(float(t[i]), count)
-            out[name][set_name] = {
-                "n": count,
-                "acc": acc,
-                "acc_prime": acc_prime,
-                "acc_chg": None if acc is None or acc_prime is None else acc_prime - acc,
-            }
-    return out
+    # table[value, important, control right, treatment right]
+    table = np.bincount(codes.astype(np.intp) * 8 + right_cell, minlength=8 * k).reshape(k, 2, 2, 2)
+    return {
+        name: {
+            "M": _pair_figures(table[i].sum(axis=0)),
+            "M_i": _pair_figures(table[i, 1]),
+            "M_u": _pair_figures(table[i, 0]),
+        }
+        for i, name in enumerate(names)
+    }
 
 
 def format_report(result: dict[str, Any]) -> str:

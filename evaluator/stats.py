@@ -39,8 +39,15 @@ def paired_bootstrap_ci(
     n = int(control_correct.size)
     if n == 0:
         return None
-    treatment_only = int(np.count_nonzero(treatment_correct & ~control_correct))
     control_only = int(np.count_nonzero(control_correct & ~treatment_correct))
+    treatment_only = int(np.count_nonzero(treatment_correct & ~control_correct))
+    return paired_bootstrap_counts_ci(n, control_only, treatment_only, config)
+
+
+def paired_bootstrap_counts_ci(
+    n: int, control_only: int, treatment_only: int, config: BootstrapConfig
+) -> tuple[float, float]:
+    """`paired_bootstrap_ci` from the pair counts alone: n pairs, b right only as control, c only as treatment."""
     discordant = treatment_only + control_only
     rng = np.random.default_rng(config.seed)
     drawn_discordant = rng.binomial(n, discordant / n, size=config.resamples)
