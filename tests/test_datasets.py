@@ -1,0 +1,92 @@
+"""Loading a pinned release from the Hugging Face Hub cache, offline, through the real `find_release`.
+
+The Hub cannot be reached here, so the test builds the cache layout huggingface_hub itself reads
+(`datasets--ORG--NAME/snapshots/<commit>/<files>`, `refs/main`) and turns offline mode on; nothing
+of our loader is replaced.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evaluator import hub, jnli_neg
+from evaluator.datasets import DATA_DIR_ENV, find_release
+from evaluator.errors import InputError
+from evaluator.minimal_pairs import load_split
+
+REVISION = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.fixture
+def hub_cache(shared_datasets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A huggingface_hub cache holding neghub/jnli-neg at REVISION, with offline mode on."""
+    from huggingface_hub import constants
+
+    cache = tmp_path / "hub"
+    repo = cache / "datasets--neghub--jnli-neg"
+    snapshot = repo / "snapshots" / REVISION
+    snapshot.mkdir(parents=True)
+    for name in ("jnli-neg-train-v1.1.jsonl", "jnli-neg-valid-v1.1.jsonl"):
+        shutil.copyfile(shared_datasets / "jnli-neg" / name, snapshot / name)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(REVISION)
+    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    # huggingface_hub reads both variables once, when it is imported; set what it reads at call time too
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(cache))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.delenv(DATA_DIR_ENV, raising=False)
+    return snapshot
+
+
+def test_pinned_revision_loads_from_the_hub_cache(hub_cache: Path) -> None:
+    metadata = jnli_neg.METADATA.model_copy(update={"revision": REVISION})
+    release = find_release(metadata)
+    assert release.source == "hub"
+    assert release.root == hub_cache
+    assert release.revision == REVISION
+    dataset = load_split("jnli-neg", "valid", release, jnli_neg.parse_record)
+    assert dataset.verified
+    # valid: 186 originals + 1,177 negated instances = 1,363 (SOURCE.md)
+    assert dataset.ids.size == 1363
+    assert int(dataset.is_original.sum()) == 186
+
+
+def test_a_revision_missing_from_the_cache_is_one_clear_line(hub_cache: Path) -> None:
+    metadata = jnli_neg.METADATA.model_copy(update={"revision": "f" * 40})
+    with pytest.raises(InputError) as caught:
+        find_release(metadata)
+    (problem,) = caught.value.problems
+    assert problem.file == f"hf://datasets/neghub/jnli-neg@{'f' * 40}"
+    assert problem.message.startswith("cannot get the pinned release from the Hub")
+    assert problem.message.endswith("pass --data-dir DIR to read a local mirror")
+
+
+def test_a_changed_file_in_the_cache_is_refused(hub_cache: Path) -> None:
+    target = hub_cache / "jnli-neg-valid-v1.1.jsonl"
+    target.write_bytes(target.read_bytes().replace(b"entailment", b"neutral", 1))
+    release = find_release(jnli_neg.METADATA.model_copy(update={"revision": REVISION}))
+    with pytest.raises(InputError, match="sha256 mismatch"):
+        load_split("jnli-neg", "valid", release, jnli_neg.parse_record)
+
+
+def test_verify_checks_the_cached_snapshot(
+    hub_cache: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pinned = jnli_neg.METADATA.model_copy(update={"revision": REVISION})
+
+    def metadata_of(task: str) -> Any:
+        assert task == "jnli-neg"
+        return pinned
+
+    monkeypatch.setattr(hub, "metadata_of", metadata_of)  # the registry's metadata has no revision yet
+    assert hub.verify(None, ["jnli-neg"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in out] == [
+        ["OK", str(hub_cache / "jnli-neg-train-v1.1.jsonl")],
+        ["OK", str(hub_cache / "jnli-neg-valid-v1.1.jsonl")],
+    ]
