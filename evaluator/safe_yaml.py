@@ -173,8 +173,9 @@ class Document:
 
 def load(text: str) -> Document:
     """Load one YAML document strictly; raises SafeYAMLError (with its line) on anything refused or malformed."""
-    loader = StrictLoader(text)
+    loader: StrictLoader | None = None
     try:
+        loader = StrictLoader(text)  # the reader refuses control characters here already
         try:
             root = loader.get_single_node()
         except yaml.composer.ComposerError as exc:
@@ -193,7 +194,8 @@ def load(text: str) -> Document:
     except RecursionError:
         raise SafeYAMLError("invalid YAML: nested too deeply", None) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return Document(value, root)
 
 

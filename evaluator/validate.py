@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import sys
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -224,9 +225,22 @@ def _check_run_setting(run: Run, index: int, file: str, line: int | None) -> lis
     return problems
 
 
+def _escape_controls(text: str | None) -> str | None:
+    """Control, format and line-break characters from a submission (a key, a tag) escaped: one problem, one line."""
+    if text is None:
+        return None
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text)
+
+
 def validate_submission(folder: Path, *, data_dir: Path | None = None, limits: Limits | None = None) -> list[Problem]:
     """Every problem of one submission folder (empty when it is valid)."""
-    limits = limits or Limits()
+    return [
+        Problem(p.file, p.line, _escape_controls(p.field), _escape_controls(p.message) or "")
+        for p in _problems(folder, data_dir, limits or Limits())
+    ]
+
+
+def _problems(folder: Path, data_dir: Path | None, limits: Limits) -> list[Problem]:
     prefix = folder.resolve().name if folder.name in ("", ".", "..") else folder.name
     shown_prefix = _shown(prefix)
     if folder.is_symlink():

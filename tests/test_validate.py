@@ -1,0 +1,247 @@
+"""`neghub validate`: the catalogue of malformed submissions, hostile inputs, and the baseline submissions.
+
+tests/catalogue/<case>/ is one submission each; tests/catalogue/expected.json holds, per case,
+the exact problem lines expected (reviewed by hand: each names the line and field of the
+fault the case plants; e.g. invalid-utf8's bad byte follows the 108-byte prefix
+`{"name": "Mary", ... "top1": "s` of line 2, so it is byte 109). The prediction cases use SCN,
+whose files are complete with 5 lines and need no dataset. Symbolic links, an oversize file and
+a badly named folder are made at run time in tmp_path, never committed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evaluator.cli import main
+from evaluator.errors import Problem
+from evaluator.safe_yaml import SafeYAMLError, load
+from evaluator.validate import METADATA_FILE, Limits, validate_submission
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUE = Path(__file__).parent / "catalogue"
+EXPECTED: dict[str, list[str]] = json.loads((CATALOGUE / "expected.json").read_text(encoding="utf-8"))
+SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
+RUN_FILE = "predictions/scn/run.jsonl"
+
+
+def lines(problems: list[Problem]) -> list[str]:
+    return [str(p) for p in problems]
+
+
+def test_every_case_folder_has_an_expectation() -> None:
+    assert sorted(p.name for p in CATALOGUE.iterdir() if p.is_dir()) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("case", sorted(EXPECTED))
+def test_catalogue_case_gives_exactly_its_expected_problems(case: str) -> None:
+    assert lines(validate_submission(CATALOGUE / case)) == EXPECTED[case]
+
+
+@pytest.mark.parametrize("case", sorted(EXPECTED))
+def test_catalogue_case_exit_code_and_stderr(case: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["validate", str(CATALOGUE / case)])
+    captured = capsys.readouterr()
+    if EXPECTED[case]:
+        assert code == 2
+        assert captured.err.splitlines() == [f"error: {line}" for line in EXPECTED[case]]
+    else:
+        assert code == 0
+        assert captured.err == ""
+
+
+def test_json_output_lists_every_problem(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["validate", "--json", str(CATALOGUE / "valid"), str(CATALOGUE / "listed-file-missing")])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 2
+    assert [s["valid"] for s in out["submissions"]] == [True, False]
+    assert len(out["submissions"][1]["problems"]) == 2
+
+
+def copy_case(case: str, tmp_path: Path, name: str | None = None) -> Path:
+    target = tmp_path / (name or case)
+    shutil.copytree(CATALOGUE / case, target)
+    return target
+
+
+def test_symbolic_link_is_refused(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "with-link")
+    (folder / "predictions" / "scn" / "secret.jsonl").symlink_to("/etc/passwd")
+    assert lines(validate_submission(folder)) == [
+        "with-link/predictions/scn/secret.jsonl: is a symbolic link (not allowed in a submission)"
+    ]
+
+
+def test_listed_file_that_is_a_link_is_refused_and_not_read(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "link-run")
+    run = folder / RUN_FILE
+    run.rename(folder / "elsewhere.jsonl")
+    run.symlink_to(folder / "elsewhere.jsonl")
+    assert lines(validate_submission(folder)) == [
+        "link-run/elsewhere.jsonl: is not listed in metadata.yaml (every file must be a run's file)",
+        "link-run/predictions/scn/run.jsonl: is a symbolic link (not allowed in a submission)",
+    ]
+
+
+def test_submission_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "linked").symlink_to(CATALOGUE / "valid")
+    assert lines(validate_submission(tmp_path / "linked")) == ["linked: is a symbolic link (expected a folder)"]
+
+
+def test_file_larger_than_the_cap_is_refused_before_reading(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "too-large")
+    cap = Limits().prediction_file_bytes  # 64 MiB = 67,108,864 bytes
+    with (folder / RUN_FILE).open("r+b") as handle:
+        handle.truncate(cap + 1)  # sparse: no disk is used, and the size check comes before any read
+    assert lines(validate_submission(folder)) == [
+        "too-large/predictions/scn/run.jsonl: file is 67108865 bytes, larger than the cap of 67108864"
+    ]
+
+
+def test_metadata_larger_than_its_cap(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "big-meta")
+    with (folder / METADATA_FILE).open("a") as handle:
+        handle.write("#" * 70_000 + "\n")
+    size = (folder / METADATA_FILE).stat().st_size
+    assert lines(validate_submission(folder)) == [
+        f"big-meta/metadata.yaml: file is {size} bytes, larger than the cap of 65536"
+    ]
+
+
+def test_folder_name_must_be_a_submission_id(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "Bad_Name")
+    assert lines(validate_submission(folder)) == [
+        "Bad_Name: folder name is not a valid submission id (expected 3 to 80 characters: lowercase letters, "
+        "digits, '.', '_' or '-', starting with a letter or digit)"
+    ]
+
+
+def test_missing_metadata(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "no-meta")
+    (folder / METADATA_FILE).unlink()
+    assert lines(validate_submission(folder)) == [
+        "no-meta/metadata.yaml: missing (every submission needs its metadata.yaml)"
+    ]
+
+
+def test_fifo_is_refused(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "with-fifo")
+    os.mkfifo(folder / "pipe")
+    assert lines(validate_submission(folder)) == ["with-fifo/pipe: is not a regular file"]
+
+
+def test_all_problems_of_a_submission_are_reported_together(tmp_path: Path) -> None:
+    folder = copy_case("unlisted-file", tmp_path, "many")
+    (folder / RUN_FILE).write_bytes(b"\xef\xbb\xbf{}\n")
+    assert lines(validate_submission(folder)) == [
+        "many/predictions/scn/notes.txt: is not listed in metadata.yaml (every file must be a run's file)",
+        "many/predictions/scn/run.jsonl:1: starts with a UTF-8 byte-order mark (expected UTF-8 without BOM)",
+    ]
+
+
+# --- the YAML reader on its own -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("a: NO\nb: yes\nc: on\n", {"a": "NO", "b": "yes", "c": "on"}),  # YAML 1.1 booleans stay strings
+        ("d: 2025-05-01\n", {"d": "2025-05-01"}),  # no timestamp type
+        ("x: .inf\ny: .nan\n", {"x": ".inf", "y": ".nan"}),  # not numbers in the JSON schema
+        ('z: "0123"\n', {"z": "0123"}),  # quoted: the string that was meant
+        ("n: -12\nf: 2.5e-3\nt: true\nu: null\nv: ~\n", {"n": -12, "f": 0.0025, "t": True, "u": None, "v": None}),
+    ],
+)
+def test_yaml_scalars_resolve_json_like(text: str, value: dict[str, Any]) -> None:
+    assert load(text).value == value
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("a: *x\n", 1, "alias *x is not allowed (write the value out)"),
+        ("a: !!binary aGVsbG8=\n", 1, "tag tag:yaml.org,2002:binary is not allowed (plain values only)"),
+        ("a: !custom x\n", 1, "tag !custom is not allowed (plain values only)"),
+        ("a:\n  b: 1\n  b: 2\n", 3, "duplicate key 'b' (first on line 2)"),
+        (
+            "a: 00\n",
+            1,
+            "00 is ambiguous (YAML 1.1 and YAML 1.2 read a number with a leading 0 differently): "
+            "write it in plain decimal, or quote it if a string is meant",
+        ),
+        ("a: " + "9" * 21 + "\n", 1, "number with 21 digits is too long (at most 20)"),
+        ("a: " + "[" * 40 + "]" * 40 + "\n", 1, "nested more than 32 levels deep"),
+        ("? [a]\n: 1\n", 1, "a key must be a plain scalar"),
+    ],
+)
+def test_yaml_refusals(text: str, line: int, message: str) -> None:
+    with pytest.raises(SafeYAMLError) as caught:
+        load(text)
+    assert (caught.value.line, caught.value.message) == (line, message)
+
+
+# --- hostile input never escapes as a traceback ---------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=400), where=st.sampled_from(["metadata", "predictions"]))
+def test_arbitrary_bytes_give_only_problems(tmp_path: Path, data: bytes, where: str) -> None:
+    folder = tmp_path / "fuzz-bytes"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(CATALOGUE / "valid", folder)
+    (folder / (METADATA_FILE if where == "metadata" else RUN_FILE)).write_bytes(data)
+    problems = validate_submission(folder)  # any exception other than a returned Problem fails the test
+    assert all(isinstance(p, Problem) and "\n" not in str(p) for p in problems)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=JSON, where=st.sampled_from(["metadata", "predictions", "run-field"]))
+def test_arbitrary_json_gives_only_problems(tmp_path: Path, value: Any, where: str) -> None:
+    folder = tmp_path / "fuzz-json"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(CATALOGUE / "valid", folder)
+    text = json.dumps(value, ensure_ascii=False)  # JSON is YAML 1.2, so it also feeds the YAML reader
+    if where == "metadata":
+        (folder / METADATA_FILE).write_text(text, encoding="utf-8")
+    elif where == "predictions":
+        (folder / RUN_FILE).write_text(text + "\n", encoding="utf-8")
+    else:
+        meta = (folder / METADATA_FILE).read_text(encoding="utf-8")
+        (folder / METADATA_FILE).write_text(meta.replace("shots: 0", f"shots: {text}"), encoding="utf-8")
+    problems = validate_submission(folder)
+    assert all(isinstance(p, Problem) and "\n" not in str(p) for p in problems)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(max_size=200))
+def test_yaml_reader_raises_only_its_own_error(text: str) -> None:
+    try:
+        load(text)
+    except SafeYAMLError as exc:
+        assert exc.line is None or exc.line >= 1
+
+
+# --- the baseline submissions ---------------------------------------------------------------------
+
+BASELINES = sorted(p for p in (ROOT / "submissions").iterdir() if p.is_dir() and p.name.startswith("baseline-"))
+
+
+@pytest.mark.parametrize("folder", BASELINES, ids=lambda p: p.name)
+def test_baseline_submission_validates(folder: Path) -> None:
+    metadata = (folder / METADATA_FILE).read_text(encoding="utf-8")
+    if "task: jnli-neg" in metadata and not (SHARED_DATASETS / "jnli-neg").is_dir():
+        pytest.skip(f"JNLI-Neg data not found at {SHARED_DATASETS} (the shared mirror beside the checkout)")
+    assert lines(validate_submission(folder, data_dir=None)) == []
