@@ -331,6 +331,22 @@ class Predictions:
         return int(self.line.size)
 
 
+def _field_problems(file: str, line: int, obj: dict[str, Any]) -> list[Problem]:
+    """What is wrong with the fields of one line: unknown, missing, not a string, empty."""
+    problems = [
+        Problem(file, line, key, f"unknown field (expected only {', '.join(FIELDS)})")
+        for key in sorted(obj.keys() - set(FIELDS))
+    ]
+    for key in FIELDS:
+        if key not in obj:
+            problems.append(Problem(file, line, key, "missing field"))
+        elif not isinstance(obj[key], str):
+            problems.append(Problem(file, line, key, f"expected a string, got {json_type_name(obj[key])}"))
+        elif key in ("name", "profession", "verb") and not obj[key].strip():
+            problems.append(Problem(file, line, key, "must not be empty"))
+    return problems
+
+
 def _columns(file: str, rows: Iterable[tuple[int, dict[str, Any]]], problems: list[Problem]) -> Predictions:
     """Check each line's fields and intern its strings; problems are appended to `problems`."""
     variant_code = {v: i for i, v in enumerate(VARIANTS)}
@@ -346,23 +362,18 @@ def _columns(file: str, rows: Iterable[tuple[int, dict[str, Any]]], problems: li
     triplet_pair: list[int] = []
     cptp_top1: dict[int, str] = {}
     for line, obj in rows:
-        ok = True
-        for key in obj.keys() - set(FIELDS):
-            problems.append(Problem(file, line, key, f"unknown field (expected only {', '.join(FIELDS)})"))
-            ok = False
-        for key in FIELDS:
-            if key not in obj:
-                problems.append(Problem(file, line, key, "missing field"))
-                ok = False
-            elif not isinstance(obj[key], str):
-                problems.append(Problem(file, line, key, f"expected a string, got {json_type_name(obj[key])}"))
-                ok = False
-            elif key in ("name", "profession", "verb") and not obj[key].strip():
-                problems.append(Problem(file, line, key, "must not be empty"))
-                ok = False
-        if not ok:
-            continue
-        name, profession, verb, variant, pattern, top1 = (obj[key] for key in FIELDS)
+        values: tuple[Any, ...] = tuple(obj.get(key) for key in FIELDS)
+        # the common case in one test; the field-by-field diagnosis only for lines that fail it
+        if (
+            len(obj) != len(FIELDS)
+            or not all(type(value) is str for value in values)
+            or not all(value.strip() for value in values[:3])
+        ):
+            row_problems = _field_problems(file, line, obj)
+            if row_problems:
+                problems.extend(row_problems)
+                continue
+        name, profession, verb, variant, pattern, top1 = values
         v = variant_code.get(variant)
         p = pattern_code.get(pattern)
         if v is None:
@@ -435,12 +446,13 @@ def check_predictions(predictions: Predictions, *, complete: bool = True) -> lis
     file = predictions.file
     problems: list[Problem] = []
     n_patterns = len(PATTERNS)
+    n_triplets = len(predictions.triplet_keys)
     cell = predictions.triplet * n_patterns + predictions.pattern
-    order = np.argsort(cell, kind="stable")  # stable: the first occurrence in the file comes first
-    sorted_cell = cell[order]
-    repeat = np.flatnonzero(sorted_cell[1:] == sorted_cell[:-1]) + 1
-    if repeat.size:
-        # the first line of each run of equal cells
+    per_cell = np.bincount(cell, minlength=n_triplets * n_patterns)
+    if (per_cell > 1).any():  # only then is the O(n log n) sort paid, to name the first line of each
+        order = np.argsort(cell, kind="stable")  # stable: the first occurrence in the file comes first
+        sorted_cell = cell[order]
+        repeat = np.flatnonzero(sorted_cell[1:] == sorted_cell[:-1]) + 1
         run_start = np.flatnonzero(np.concatenate(([True], sorted_cell[1:] != sorted_cell[:-1])))
         first_of = run_start[np.searchsorted(run_start, repeat, side="right") - 1]
         for dup, first in zip(repeat.tolist(), first_of.tolist(), strict=True):
@@ -469,13 +481,14 @@ def check_predictions(predictions: Predictions, *, complete: bool = True) -> lis
             )
         )
 
-    n_triplets = len(predictions.triplet_keys)
     verbs_per_pair = np.bincount(predictions.triplet_pair, minlength=len(predictions.pair_keys))
-    # triplets are numbered in the order they first appear, so a stable sort by pair lists each
-    # pair's triplets in file order, and position start + 20 is where the 21st verb first appears
-    triplets_by_pair = np.argsort(predictions.triplet_pair, kind="stable")
-    pair_start = np.concatenate(([0], np.cumsum(verbs_per_pair)[:-1])) if verbs_per_pair.size else verbs_per_pair
-    for pair in np.flatnonzero(verbs_per_pair > MAX_VERBS_PER_PAIR).tolist():
+    too_many = np.flatnonzero(verbs_per_pair > MAX_VERBS_PER_PAIR)
+    if too_many.size:
+        # triplets are numbered in the order they first appear, so a stable sort by pair lists each
+        # pair's triplets in file order, and position start + 20 is where the 21st verb first appears
+        triplets_by_pair = np.argsort(predictions.triplet_pair, kind="stable")
+        pair_start = np.concatenate(([0], np.cumsum(verbs_per_pair)[:-1]))
+    for pair in too_many.tolist():
         extra_triplet = triplets_by_pair[int(pair_start[pair]) + MAX_VERBS_PER_PAIR]
         line = int(predictions.triplet_first_line[extra_triplet])
         name, profession, variant = predictions.pair_keys[pair]
@@ -490,9 +503,7 @@ def check_predictions(predictions: Predictions, *, complete: bool = True) -> lis
         )
 
     if complete and n_triplets:
-        present_flat = np.zeros(n_triplets * n_patterns, dtype=np.bool_)
-        present_flat[cell] = True
-        present = present_flat.reshape(n_triplets, n_patterns)
+        present = per_cell.reshape(n_triplets, n_patterns) > 0
         for t in np.flatnonzero(~present.all(axis=1)).tolist():
             missing = ", ".join(PATTERNS[p] for p in np.flatnonzero(~present[t]).tolist())
             problems.append(
