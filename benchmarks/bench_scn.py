@@ -64,15 +64,7 @@ def synthetic_file(n_rows: int, seed: int = 0) -> bytes:
                 verb = verbs[verb_index]
                 for pattern in scn.PATTERNS:
                     top1 = verb if rng.random() < REPEAT_SHARE[pattern] else verbs[(verb_index + 1) % len(verbs)]
-                    record = {
-                        "name": name,
-                        "profession": profession,
-                        "verb": verb,
-                        "variant": variant,
-                        "pattern": pattern,
-                        "top1": top1,
-                    }
-                    lines.append(json.dumps(record))
+                    lines.append(json.dumps(scn.prediction_row(name, profession, verb, variant, pattern, top1)))
     return ("\n".join(lines) + "\n").encode()
 
 

@@ -652,6 +652,11 @@ BASELINE_FEMALE, BASELINE_MALE, BASELINE_PROFESSIONS = 5, 5, 4
 BASELINE_KINDS = ("repeat", "never")
 
 
+def prediction_row(name: str, profession: str, verb: str, variant: str, pattern: str, top1: str) -> dict[str, str]:
+    """One line of a prediction file, as the runner writes it."""
+    return dict(zip(FIELDS, (name, profession, verb, variant, pattern, top1), strict=True))
+
+
 def baseline_rows(kind: str, lists: WordLists | None = None) -> list[dict[str, Any]]:
     """The predictions of two trivial models, on fixed triplets: the first 5 female and 5 male names,
     the first 4 professions and the first 20 verbs of the lists (no randomness: 800 triplets in each
@@ -674,16 +679,7 @@ def baseline_rows(kind: str, lists: WordLists | None = None) -> list[dict[str, A
                 for i, verb in enumerate(verbs):
                     for pattern in PATTERNS:
                         top1 = verb if kind == "repeat" or pattern == REFERENCE else verbs[(i + 1) % len(verbs)]
-                        rows.append(
-                            {
-                                "name": name,
-                                "profession": profession,
-                                "verb": verb,
-                                "variant": variant,
-                                "pattern": pattern,
-                                "top1": top1,
-                            }
-                        )
+                        rows.append(prediction_row(name, profession, verb, variant, pattern, top1))
     return rows
 
 
