@@ -1,0 +1,208 @@
+"""The leaderboard's collection: re-scoring, averaging over seeds, refusals, reported rows, escaping, exports.
+
+Submissions here are NUBench completion-mode runs on the sample shipped in the package (no
+../shared needed), with log-likelihoods chosen so that every answer is known by construction.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from evaluator.errors import InputError
+from leaderboard.collect import (
+    Row,
+    SettingKey,
+    collect,
+    flatten_metrics,
+    mean_and_sd,
+    rank_rows,
+    scn_margin,
+)
+from leaderboard.pages import build_pages, common_columns, export_csv, html_table
+from leaderboard.reported import REPORTED_DIR, load_reported
+
+NUBENCH_TEST = (
+    Path(__file__).parents[1] / "evaluator" / "data" / "releases" / "nubench" / "multiple-choice" / "test.jsonl"
+)
+
+
+def _items() -> list[dict[str, object]]:
+    return [json.loads(line) for line in NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _completion_run(path: Path, best: str) -> None:
+    """One completion-mode prediction file whose arg-max is `best` on every item."""
+    lines = []
+    for item in _items():
+        scores: dict[str, float | None] = {"choice1": -5.0, "choice2": -5.0, "choice3": -5.0, "choice4": -5.0}
+        if item["choice2_type"] == "non-applicable":
+            scores["choice2"] = None
+        scores[best] = -1.0
+        lines.append(json.dumps({"id": item["index"], "loglikelihoods": scores}))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def write_submission(root: Path, sid: str, name: str, picks: list[str], *, date: str = "2025-05-01") -> Path:
+    """A submission folder with one NUBench completion run per entry of `picks` (seeds 0, 1, ...)."""
+    folder = root / sid
+    runs = []
+    for seed, best in enumerate(picks):
+        rel = f"predictions/nubench/seed-{seed}.jsonl"
+        _completion_run(folder / rel, best)
+        runs.append(
+            f"  - task: nubench\n    split: test\n    file: {rel}\n"
+            f"    shots: 0\n    seed: {seed}\n    mode: completion\n"
+        )
+    (folder / "metadata.yaml").write_text(
+        "model:\n  kind: baseline\n"
+        f"  name: {json.dumps(name)}\n"
+        "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
+        "submitter:\n  name: Tester\n  contact: https://example.org/tester\n"
+        f'date: "{date}"\n'
+        "description: Synthetic predictions for the leaderboard tests.\n"
+        "runs:\n" + "".join(runs),
+        encoding="utf-8",
+    )
+    return folder
+
+
+def test_mean_and_sd_over_seeds() -> None:
+    # mean (0.5 + 0.7) / 2 = 0.6; sample SD sqrt(((0.5-0.6)^2 + (0.7-0.6)^2) / (2-1)) = sqrt(0.02) = 0.141421...
+    # "b" is missing from the second run, so it has neither mean nor SD
+    means, sds = mean_and_sd([{"a": 0.5, "b": 1.0}, {"a": 0.7}])
+    assert means == {"a": pytest.approx(0.6)}
+    assert sds == {"a": pytest.approx(math.sqrt(0.02))}
+    # a single run has a mean and no SD
+    assert mean_and_sd([{"a": 0.25}]) == ({"a": 0.25}, {})
+
+
+def test_flatten_metrics_leaves_out_provenance() -> None:
+    result = {
+        "task": "nubench",
+        "predictions_sha256": "ab" * 32,
+        "verified": True,
+        "acc": 0.5,
+        "acc_ci95": [0.25, 0.75],
+        "passes": False,
+        "confusion_rate": {"pp_part": 0.125, "compound_part": None},
+    }
+    assert flatten_metrics(result) == {
+        "acc": 0.5,
+        "acc_ci95.0": 0.25,
+        "acc_ci95.1": 0.75,
+        "passes": 0.0,
+        "confusion_rate.pp_part": 0.125,
+    }
+
+
+def _row(kind: str, model: str, acc: float | None) -> Row:
+    key = SettingKey("nubench", "test", 0, "completion", False)
+    metrics = {} if acc is None else {"acc": acc}
+    return Row(kind=kind, task="nubench", key=key, model=model, setting={}, metrics=metrics)  # type: ignore[arg-type]
+
+
+def test_reported_rows_are_never_ranked() -> None:
+    rows = rank_rows(
+        [
+            _row("reported", "paper-best", 0.99),
+            _row("verified", "low", 0.2),
+            _row("verified", "high", 0.6),
+            _row("verified", "none", None),
+        ]
+    )
+    assert [(r.model, r.rank) for r in rows] == [("high", 1), ("low", 2), ("none", None), ("paper-best", None)]
+
+
+def test_scn_margin() -> None:
+    # min(CpTn 0.6, CnTp 0.5) - max(CnTn 0.1, CpTv 0.3) = 0.5 - 0.3 = 0.2
+    base = "variants.pronoun.patterns"
+    metrics = {f"{base}.CpTn.drop": 0.6, f"{base}.CnTp.drop": 0.5, f"{base}.CnTn.drop": 0.1, f"{base}.CpTv.drop": 0.3}
+    assert scn_margin(metrics) == pytest.approx(0.2)
+    assert scn_margin({f"{base}.CpTn.drop": 0.6}) is None
+
+
+def test_collect_rescores_and_averages_seeds(tmp_path: Path) -> None:
+    # seed 0 always picks choice1 (the answer): acc 1; seed 1 always picks choice3 (the contradiction): acc 0.
+    # mean 0.5, sample SD sqrt((0.5^2 + 0.5^2) / 1) = sqrt(0.5) = 0.7071...
+    write_submission(tmp_path, "two-seeds", "Two Seeds", ["choice1", "choice3"])
+    board = collect(tmp_path, reported=None)
+    assert board.notes == []
+    (row,) = board.rows
+    assert row.kind == "verified" and row.n_runs == 2 and row.rank is None
+    assert row.metrics["acc"] == pytest.approx(0.5)
+    assert row.sd["acc"] == pytest.approx(math.sqrt(0.5))
+    # provenance: one entry per run, each with the sha256 of its own prediction file
+    import hashlib
+
+    shas = [hashlib.sha256((tmp_path / "two-seeds" / p["file"]).read_bytes()).hexdigest() for p in row.provenance]
+    assert [p["predictions_sha256"] for p in row.provenance] == shas
+    assert all(p["evaluator_version"] and p["verified"] is True for p in row.provenance)
+
+
+def test_collect_ignores_stored_scores_and_refuses_invalid(tmp_path: Path) -> None:
+    write_submission(tmp_path, "markup-name", "<img src=x onerror=alert(1)>", ["choice1"])
+    broken = write_submission(tmp_path, "broken-file", "Broken", ["choice1"])
+    (broken / "predictions" / "nubench" / "seed-0.jsonl").write_text('{"id": 0}\n', encoding="utf-8")
+    board = collect(tmp_path, reported=None)
+    assert board.rows == []
+    refused = {n.submission: n for n in board.notes}
+    assert set(refused) == {"markup-name", "broken-file"}
+    assert all(n.level == "refused" for n in refused.values())
+    assert any("markup" in m for m in refused["markup-name"].messages)
+
+
+def test_reported_files_load_and_keep_their_badge() -> None:
+    tables = load_reported(REPORTED_DIR)
+    assert {t.task for _, t in tables} == {"jnli-neg", "jsts-neg", "nubench", "scn"}
+    board = collect(Path("/nonexistent-submissions"), reported=REPORTED_DIR)
+    assert board.rows and all(r.kind == "reported" and r.rank is None for r in board.rows)
+    # SCN Table 6, bert-base-cased: CpTn drop printed as 3.6 -> stored 0.036
+    bert = next(
+        r for r in board.rows if r.task == "scn" and r.model == "bert-base-cased" and r.source and "Table 6" in r.source
+    )
+    assert bert.metrics["variants.pronoun.patterns.CpTn.drop"] == pytest.approx(0.036)
+
+
+def test_reported_file_with_unknown_field_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "x--table-1.yaml").write_text(
+        "task: scn\npaper: {title: T, authors: A, venue: null, year: null, file: f.txt}\ntable: Table 1\n"
+        "caption: c\nrows: []\nsurprise: 1\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as info:
+        load_reported(tmp_path)
+    assert "x--table-1.yaml" in str(info.value) and "surprise" in str(info.value)
+
+
+def test_model_names_are_escaped_in_tables() -> None:
+    row = _row("verified", "<script>alert(1)</script> **bold**", 0.5)
+    row.submission_id = "abc"
+    table = html_table(common_columns("../"), [row], "t")
+    assert "<script>" not in table
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; **bold**" in table
+
+
+def test_csv_export_quotes_formula_like_names() -> None:
+    text = export_csv([_row("verified", '=HYPERLINK("x")', 0.5)])
+    (record,) = list(csv.DictReader(io.StringIO(text)))
+    assert record["model"] == '\'=HYPERLINK("x")'
+    assert float(record["acc"]) == 0.5
+
+
+def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
+    write_submission(tmp_path, "one-run", "One Run", ["choice1"])
+    board = collect(tmp_path, reported=None)
+    files = build_pages(board)
+    for task in ("jnli-neg", "jsts-neg", "nubench", "scn"):
+        assert f"benchmarks/{task}.md" in files and f"datasets/{task}.md" in files
+    assert "models/one-run.md" in files
+    exported = json.loads(files["data/nubench--test--0shot--completion.json"])
+    assert [r["model"] for r in exported["rows"]] == ["One Run"]
+    assert exported["rows"][0]["metrics"]["acc"] == 1.0
