@@ -1,7 +1,8 @@
 """Dataset metadata and the loading of a pinned release, from a local mirror or the Hugging Face Hub.
 
 A release is a set of files, each pinned by its sha256. It is read from, in this order:
-1. a mirror folder given by `--data-dir`, or else the environment variable `NEGHUB_DATA_DIR`
+1. a mirror folder given by `--data-dir`, or else the environment variable `NEGHUB_DATA_DIR` (when
+   it has a folder for the task: the variable is a default for all tasks)
    (one sub-folder per dataset, named as the task: `jnli-neg/`, `jsts-neg/`, ...);
 2. the Hugging Face Hub at the pinned revision (`snapshot_download`, `repo_type="dataset"`), which
    honours `HF_HUB_OFFLINE` and the local cache;
@@ -175,6 +176,10 @@ def sha256_file(path: Path) -> str:
 def find_release(metadata: DatasetMetadata, *, data_dir: Path | str | None = None, unverified: bool = False) -> Release:
     """Locate a release folder for `metadata` (see the module docstring for the order)."""
     chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
+    # The environment variable is a default for every task: a mirror without this task's folder
+    # falls through to the Hub or the bundled release. An explicit --data-dir must hold it.
+    if chosen is not None and data_dir is None and not (Path(chosen) / metadata.name).is_dir():
+        chosen = None
     if chosen is not None:
         root = Path(chosen) / metadata.name
         if not root.is_dir():

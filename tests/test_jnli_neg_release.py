@@ -108,3 +108,15 @@ def test_missing_file_in_mirror(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         jnli_neg.load("valid", data_dir=tmp_path)
     assert "no jnli-neg folder in the data directory" in str(info.value)
+
+
+def test_environment_mirror_without_the_task_falls_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # $NEGHUB_DATA_DIR is a default for all tasks: without a jnli-neg folder, the loader goes on to
+    # the Hub pin, of which JNLI-Neg has none yet; an explicit --data-dir must hold the task.
+    monkeypatch.setenv("NEGHUB_DATA_DIR", str(tmp_path))
+    with pytest.raises(InputError) as info:
+        jnli_neg.load("valid")
+    assert "no Hub revision is pinned for jnli-neg yet" in str(info.value)
+    with pytest.raises(InputError) as info:
+        jnli_neg.load("valid", data_dir=tmp_path)
+    assert "no jnli-neg folder in the data directory" in str(info.value)
