@@ -229,18 +229,18 @@ class MultipleChoiceSplit:
 
 
 def release(*, data_dir: Path | None = None, unverified: bool = False) -> Release:
-    """Where the NUBench files come from: `data_dir`, else a $NEGHUB_DATA_DIR that has a nubench/ folder,
-    else the sample bundled with the package.
+    """Where the NUBench files come from: the mirror folder (`data_dir`, else $NEGHUB_DATA_DIR) when it
+    has a nubench/ sub-folder, else the sample bundled with the package.
 
-    A $NEGHUB_DATA_DIR without nubench/ falls back to the bundle (find_release would refuse): the
-    environment variable names the mirror of the *other* datasets (CI points it at ../shared/datasets),
-    and the sample always ships with the package. An explicit `data_dir` is never second-guessed.
+    A mirror without nubench/ falls back to the bundle where find_release would refuse: a mirror
+    folder is shared by all tasks (CI and `neghub validate --data-dir` point at ../shared/datasets,
+    which holds JNLI-Neg only), and the sample always ships with the package. Every result names
+    its `dataset_source`, and the report says when the sample was scored.
     """
-    if data_dir is None:
-        env_dir = os.environ.get(DATA_DIR_ENV)
-        if not env_dir or not (Path(env_dir) / NAME).is_dir():
-            return Release(METADATA, BUNDLED_RELEASES / NAME, "bundled", unverified)
-    return find_release(METADATA, data_dir=data_dir, unverified=unverified)
+    chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
+    if chosen is None or not (Path(chosen) / NAME).is_dir():
+        return Release(METADATA, BUNDLED_RELEASES / NAME, "bundled", unverified)
+    return find_release(METADATA, data_dir=chosen, unverified=unverified)
 
 
 def _read_release_file(
