@@ -324,6 +324,15 @@ def _problems(folder: Path, data_dir: Path | None, limits: Limits) -> list[Probl
 
 def _check_predictions(path: Path, where: str, run: Run, data_dir: Path | None) -> list[Problem]:
     """The task's own checks of one prediction file (all of `neghub evaluate`'s), plus NegHub's SCN word lists."""
+    if run.task == "scn":
+        # SCN's evaluate is load_predictions (every check) plus scoring; reading the file once and
+        # adding the word-list check halves the work on the largest prediction files.
+        from evaluator import scn
+
+        try:
+            return scn.check_vocabulary(scn.load_predictions(path, display_name=where))
+        except InputError as exc:
+            return exc.problems
     options = EvalOptions(
         split=run.split, mode=run.mode, data_dir=data_dir, bootstrap=_VALIDATION_BOOTSTRAP, display_name=where
     )
@@ -331,10 +340,6 @@ def _check_predictions(path: Path, where: str, run: Run, data_dir: Path | None) 
         get_task(run.task).evaluate(path, options)
     except InputError as exc:
         return exc.problems
-    if run.task == "scn":
-        from evaluator import scn  # only SCN runs need it; its word lists load on first use
-
-        return scn.check_vocabulary(scn.load_predictions(path, display_name=where))
     return []
 
 

@@ -34,7 +34,7 @@ def score_bytes(folder: Path) -> dict[str, bytes]:
 def main(argv: list[str]) -> int:
     submissions = Path(argv[0]) if argv else ROOT / "submissions"
     differing = []
-    for folder in sorted(p for p in submissions.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in submissions.iterdir() if (p / "metadata.yaml").is_file()):
         first, second = score_bytes(folder), score_bytes(folder)
         differing += [f"{folder.name}/{file}" for file in first if first[file] != second.get(file)]
         print(f"{folder.name}: {len(first)} runs re-scored twice")
