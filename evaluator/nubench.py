@@ -17,7 +17,6 @@ The diagnostics (error rate, incorrect-choice distribution, local-negation confu
 
 from __future__ import annotations
 
-import os
 import random
 import string
 from collections.abc import Callable, Sequence
@@ -30,8 +29,6 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from evaluator.datasets import (
-    BUNDLED_RELEASES,
-    DATA_DIR_ENV,
     DatasetMetadata,
     RecordField,
     Release,
@@ -229,18 +226,10 @@ class MultipleChoiceSplit:
 
 
 def release(*, data_dir: Path | None = None, unverified: bool = False) -> Release:
-    """Where the NUBench files come from: the mirror folder (`data_dir`, else $NEGHUB_DATA_DIR) when it
-    has a nubench/ sub-folder, else the sample bundled with the package.
-
-    A mirror without nubench/ falls back to the bundle where find_release would refuse: a mirror
-    folder is shared by all tasks (CI and `neghub validate --data-dir` point at ../shared/datasets,
-    which holds JNLI-Neg only), and the sample always ships with the package. Every result names
-    its `dataset_source`, and the report says when the sample was scored.
-    """
-    chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
-    if chosen is None or not (Path(chosen) / NAME).is_dir():
-        return Release(METADATA, BUNDLED_RELEASES / NAME, "bundled", unverified)
-    return find_release(METADATA, data_dir=chosen, unverified=unverified)
+    """Where the NUBench files come from (datasets.find_release): `data_dir/nubench/`, else
+    $NEGHUB_DATA_DIR/nubench/ when that exists, else the sample bundled with the package (no Hub
+    revision is pinned). An explicit `data_dir` without nubench/ is an error, as for every task."""
+    return find_release(METADATA, data_dir=data_dir, unverified=unverified)
 
 
 def _read_release_file(

@@ -138,17 +138,21 @@ def test_sample_loads_with_the_counts_of_its_notes() -> None:
     assert len(nubench.load_pairs()) == 20
 
 
-def test_mirror_without_nubench_falls_back_to_the_bundle(
+def test_environment_mirror_without_nubench_falls_back_to_the_bundle(
     neghub: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "other").mkdir()
     monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "other"))
     assert nubench.load("test").release.source == "bundled"
-    monkeypatch.delenv(DATA_DIR_ENV)
-    rows = nubench.baseline_rows("constant:choice1", nubench.load("test"), "option", 0)
+    # an explicit --data-dir is taken at its word
+    rows = nubench.baseline_rows("first", nubench.load("test"), "option", 0)
     path = write_lines(tmp_path / "p.jsonl", rows)
-    result = evaluate_json(neghub, path, "option", "--data-dir", tmp_path / "other")
-    assert (result["dataset_source"], result["verified"], result["acc"]) == ("bundled", True, 1.0)
+    result = neghub("evaluate", "nubench", path, "--mode", "option", "--data-dir", tmp_path / "other")
+    assert result.code == 2
+    assert result.err.splitlines() == [
+        f"error: {tmp_path / 'other' / 'nubench'}: no nubench folder in the data directory {tmp_path / 'other'} "
+        "(expected <data-dir>/nubench/)"
+    ]
     # a mirror that has nubench/ is read from there
     mirror = mini_mirror(tmp_path, [mini_item(0)])
     assert nubench.load("test", data_dir=mirror, unverified=True).release.source == "mirror"
