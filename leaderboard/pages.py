@@ -707,8 +707,8 @@ def dataset_page(task: str, cards_dir: Path) -> str:
     parts = [_front_matter(f"{PRETTY[task]} dataset")]
     if card.is_file():
         body = _strip_front_matter(card.read_text(encoding="utf-8"))
-        # the card's own title becomes a section: the page title is already the dataset's name
-        parts.append(re.sub(r"^# ", "## ", body, count=1, flags=re.MULTILINE))
+        # the card's own H1 is dropped: the page title already names the dataset
+        parts.append(re.sub(r"^# [^\n]*\n", "", body, count=1, flags=re.MULTILINE))
         return "".join(parts)
     try:
         metadata = get_task(task).metadata

@@ -114,7 +114,7 @@ def open_page(browser: webdriver.Chrome, url: str, shot: str) -> list[dict[str, 
         )
     )
     height = browser.execute_script("return document.body.scrollHeight")
-    browser.set_window_size(1400, min(max(int(height), 1000), 12000))
+    browser.set_window_size(1400, min(max(int(height), 1000), 6000))
     browser.save_screenshot(str(SCREENSHOTS / f"{shot}.png"))
     browser.set_window_size(1400, 1000)
     return [entry for entry in browser.get_log("browser") if entry.get("level") == "SEVERE"]
@@ -173,7 +173,10 @@ def test_filter_menu_hides_reported_rows(browser: webdriver.Chrome, base_url: st
 
 def test_markup_in_a_model_name_is_plain_text(browser: webdriver.Chrome, base_url: str) -> None:
     open_page(browser, f"{base_url}benchmarks/nubench.html", "benchmark-nubench")
-    cells = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "table.neghub-table td")]
+    # one script call, not one WebDriver round trip per cell (the page has thousands)
+    cells = browser.execute_script(
+        "return Array.from(document.querySelectorAll('table.neghub-table td')).map(td => td.textContent.trim())"
+    )
     assert MARKDOWN_NAME in cells
     assert not browser.find_elements(By.XPATH, "//strong[text()='NegBold']")
     errors = open_page(browser, f"{base_url}models/markdown-name.html", "model-markdown-name")
