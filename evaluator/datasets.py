@@ -176,10 +176,16 @@ def sha256_file(path: Path) -> str:
 def find_release(metadata: DatasetMetadata, *, data_dir: Path | str | None = None, unverified: bool = False) -> Release:
     """Locate a release folder for `metadata` (see the module docstring for the order)."""
     chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
-    # The environment variable is a default for every task: a mirror without this task's folder
-    # falls through to the Hub or the bundled release. An explicit --data-dir must hold it.
-    if chosen is not None and data_dir is None and not (Path(chosen) / metadata.name).is_dir():
-        chosen = None
+    bundled = BUNDLED_RELEASES / metadata.name
+    if chosen is not None and not (Path(chosen) / metadata.name).is_dir():
+        # A mirror may hold only some tasks (../shared/datasets has no nubench/). The environment
+        # variable is a default for every task, so it falls through to the Hub or the bundled
+        # release; an explicit --data-dir falls back only to a release shipped (and pinned) in the
+        # package, never silently to the network.
+        if data_dir is None:
+            chosen = None
+        elif bundled.is_dir():
+            return Release(metadata, bundled, "bundled", unverified)
     if chosen is not None:
         root = Path(chosen) / metadata.name
         if not root.is_dir():
@@ -190,7 +196,6 @@ def find_release(metadata: DatasetMetadata, *, data_dir: Path | str | None = Non
         return Release(metadata, root, "mirror", unverified)
     if metadata.revision is not None:
         return Release(metadata, _hub_snapshot(metadata, metadata.revision), "hub", unverified)
-    bundled = BUNDLED_RELEASES / metadata.name
     if bundled.is_dir():
         return Release(metadata, bundled, "bundled", unverified)
     raise InputError.single(

@@ -144,15 +144,12 @@ def test_environment_mirror_without_nubench_falls_back_to_the_bundle(
     (tmp_path / "other").mkdir()
     monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "other"))
     assert nubench.load("test").release.source == "bundled"
-    # an explicit --data-dir is taken at its word
+    # an explicit --data-dir without nubench/ falls back to the pinned sample too (never to the network)
     rows = nubench.baseline_rows("first", nubench.load("test"), "option", 0)
     path = write_lines(tmp_path / "p.jsonl", rows)
-    result = neghub("evaluate", "nubench", path, "--mode", "option", "--data-dir", tmp_path / "other")
-    assert result.code == 2
-    assert result.err.splitlines() == [
-        f"error: {tmp_path / 'other' / 'nubench'}: no nubench folder in the data directory {tmp_path / 'other'} "
-        "(expected <data-dir>/nubench/)"
-    ]
+    result = neghub("evaluate", "nubench", path, "--mode", "option", "--data-dir", tmp_path / "other", "--json")
+    assert result.code == 0
+    assert json.loads(result.out)["verified"] is True
     # a mirror that has nubench/ is read from there
     mirror = mini_mirror(tmp_path, [mini_item(0)])
     assert nubench.load("test", data_dir=mirror, unverified=True).release.source == "mirror"
@@ -649,3 +646,4 @@ def test_duplicate_index_in_the_release(neghub: Any, tmp_path: Path) -> None:
         2,
         [f"error: {data}:2: index: duplicate index 0 (first on line 1)"],
     )
+
