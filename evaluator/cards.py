@@ -87,7 +87,7 @@ FALLBACK_CARD_TEXT: dict[str, CardText] = {
             "Sentence-level (standard) negation in English, defined over the logical structure of the sentence: "
             "the main predicate of every main clause is negated, coordinations follow De Morgan (Neg(P and Q) = "
             'Neg(P) or Neg(Q)), conditionals "if P, Q" are negated as "P and Neg(Q)", and complementary '
-            "antonyms count as negation. Distractors: local negation (a relative clause, a prepositional phrase, "
+            "antonyms count as negation. Distractors: local negation (a relative clause, a participle clause, "
             "an adverbial clause or one conjunct of a compound sentence negated: `choice2_type`), a "
             "contradiction and a paraphrase."
         ),
