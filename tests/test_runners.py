@@ -1,0 +1,249 @@
+"""The model runner end to end with tiny models built here (random Llama-style causal LM, BERT-style masked LM).
+
+Each run's output is re-scored through the task registry and the written folder is checked against
+the submission model, so a runner that writes what the evaluator rejects fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+tokenizers = pytest.importorskip("tokenizers")
+
+from evaluator import safe_yaml  # noqa: E402
+from evaluator.cli import main  # noqa: E402
+from evaluator.registry import EvalOptions, get_task  # noqa: E402
+from evaluator.runners import prompts  # noqa: E402
+from evaluator.runners.backend import ModelSource, load_backend  # noqa: E402
+from evaluator.submission import Metadata  # noqa: E402
+
+SHARED = Path(__file__).parents[2] / "shared" / "datasets"
+_WORD_TEXT = (
+    "run Negate the sentence . Sentence : Negation is a city in was not and or if of to who likes happy "
+    "She He very doesn't isn't like Given following instruction candidate answers choose single best answer "
+    "Instruction A B C D Your response should be one Only output letter Answer , entailment neutral contradiction"
+)
+WORDS = _WORD_TEXT.split(" ")
+SPECIALS = ["[UNK]", "[PAD]", "[MASK]", "[CLS]", "[SEP]", "</s>"]
+
+
+def _tokenizer(masked: bool) -> transformers.PreTrainedTokenizerFast:
+    # "run" gets id 0: a model whose logits are all equal answers id 0 (the arg-max takes the first index)
+    vocab = {w: i for i, w in enumerate(dict.fromkeys(["run", *SPECIALS, *WORDS]))}
+    tok = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab=vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    tok.decoder = tokenizers.decoders.WordPiece()
+    if masked:
+        tok.post_processor = tokenizers.processors.TemplateProcessing(
+            single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
+        )
+    return transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        eos_token="</s>",
+        mask_token="[MASK]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+    )
+
+
+def _causal(folder: Path, *, constant: bool = False) -> Path:
+    tok = _tokenizer(masked=False)
+    torch.manual_seed(0)
+    config = transformers.LlamaConfig(
+        vocab_size=len(tok),
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=512,
+        tie_word_embeddings=False,
+        pad_token_id=tok.pad_token_id,
+        eos_token_id=tok.eos_token_id,
+        bos_token_id=None,
+    )
+    model = transformers.LlamaForCausalLM(config)
+    if constant:  # final norm 0: every logit is 0, so the top-1 is always id 0 ("run")
+        torch.nn.init.zeros_(model.model.norm.weight)
+    model.save_pretrained(folder)
+    tok.save_pretrained(folder)
+    return folder
+
+
+def _masked(folder: Path) -> Path:
+    tok = _tokenizer(masked=True)
+    torch.manual_seed(0)
+    config = transformers.BertConfig(
+        vocab_size=len(tok),
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        max_position_embeddings=128,
+        pad_token_id=tok.pad_token_id,
+    )
+    model = transformers.BertForMaskedLM(config)
+    with torch.no_grad():  # the mask's top-1 is always "run" (id 0)
+        model.cls.predictions.decoder.bias[0] = 1000.0
+    model.save_pretrained(folder)
+    tok.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def causal_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _causal(tmp_path_factory.mktemp("causal"))
+
+
+def _evaluate(task: str, path: Path, **kw: str) -> dict[str, object]:
+    return get_task(task).evaluate(path, EvalOptions(**kw))  # type: ignore[arg-type]
+
+
+def _check_folder(out: Path, *data: str) -> Metadata:
+    assert main(["validate", str(out), *data]) == 0  # what the leaderboard runs
+    meta = Metadata.model_validate(safe_yaml.load((out / "metadata.yaml").read_text()).value)
+    leftovers = [p.name for p in out.rglob("*") if p.name.endswith((".partial", ".progress"))]
+    assert leftovers == []
+    return meta
+
+
+def test_loglikelihoods_with_shared_cache_equal_a_full_forward(causal_dir: Path) -> None:
+    backend = load_backend(ModelSource("folder", str(causal_dir)))
+    context = "Negate the sentence .\nSentence : She is happy\nNegation:"
+    options = [" She is not happy", " He is", " run"]
+    got = backend.loglikelihoods(context, options)
+    for option, (total, _) in zip(options, got, strict=True):
+        ctx = backend.encode(context)
+        cont = backend.encode(context + option)[len(ctx) :]
+        ids = torch.tensor([ctx + cont])
+        with torch.no_grad():
+            logprobs = torch.log_softmax(backend.model(ids).logits[0].float(), -1)
+        expected = sum(float(logprobs[len(ctx) - 1 + j, t]) for j, t in enumerate(cont))
+        assert math.isclose(total, expected, rel_tol=1e-4, abs_tol=1e-4)
+
+
+def test_trailing_space_of_the_context_moves_to_the_continuation(causal_dir: Path) -> None:
+    backend = load_backend(ModelSource("folder", str(causal_dir)))
+    # lm-eval: "Negation: " + "run" is scored as "Negation:" + " run"
+    assert backend.loglikelihoods("Negation: ", ["run"]) == backend.loglikelihoods("Negation:", [" run"])
+
+
+@pytest.mark.skipif(not (SHARED / "jnli-neg").is_dir(), reason="../shared/datasets/jnli-neg is absent")
+def test_jnli_neg_zero_shot_run_resumes_and_validates(causal_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "sub"
+    argv = [
+        "run",
+        str(causal_dir),
+        "--tasks",
+        "jnli-neg",
+        "--data-dir",
+        str(SHARED),
+        "-o",
+        str(out),
+        "--no-progress",
+        "--batch-size",
+        "64",
+    ]
+    # a first, interrupted run: a partial file whose progress says 64 items and a half-written line after them
+    assert main(argv) == 0
+    final = out / "predictions/jnli-neg/jnli-neg-valid-llm-jp-eval-0shot.jsonl"
+    lines = final.read_text().splitlines(keepends=True)
+    assert len(lines) == 1363  # the valid split's instances (SOURCE.md: 186 + 1,177)
+    partial = final.with_name(final.name + ".partial")
+    partial.write_text("".join(lines[:64]) + lines[64][:10])
+    final.with_name(final.name + ".progress").write_text(
+        json.dumps({"items": 64, "bytes": len("".join(lines[:64]).encode())})
+    )
+    final.unlink()
+    assert main(argv) == 0
+    assert final.read_text() == "".join(lines)  # greedy decoding is deterministic: the resumed file is identical
+    meta = _check_folder(out, "--data-dir", str(SHARED))
+    assert meta.model.kind == "local"
+    assert meta.provenance is not None and str(meta.provenance["command"]).startswith("neghub run ")
+    result = _evaluate("jnli-neg", final, split="valid", data_dir=SHARED)  # type: ignore[arg-type]
+    assert result["counts"]["D_orig"] == 186  # type: ignore[index]
+
+
+def test_nubench_both_modes_and_few_shot(causal_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "sub"
+    assert (
+        main(
+            [
+                "run",
+                str(causal_dir),
+                "--tasks",
+                "nubench",
+                "--shots",
+                "1",
+                "--seeds",
+                "42",
+                "-o",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    meta = _check_folder(out)
+    assert [(r.mode, r.shots, r.seed) for r in meta.runs] == [("completion", 1, 42), ("option", 1, 42)]
+    for run in meta.runs:
+        result = _evaluate("nubench", out / run.file, mode=run.mode)  # type: ignore[arg-type]
+        assert result["n_items"] >= 40  # type: ignore[operator]
+    first = json.loads((out / meta.runs[0].file).read_text().splitlines()[0])
+    assert set(first["loglikelihoods"]) == {"choice1", "choice2", "choice3", "choice4"}
+
+
+def test_scn_causal_and_masked_select_triplets_and_validate(tmp_path: Path) -> None:
+    for name, folder in (("causal", _causal(tmp_path / "c", constant=True)), ("masked", _masked(tmp_path / "m"))):
+        out = tmp_path / f"sub-{name}"
+        assert main(["run", str(folder), "--tasks", "scn", "--max-pairs", "2", "-o", str(out), "--no-progress"]) == 0
+        meta = _check_folder(out)
+        assert meta.provenance is not None and meta.provenance["scn_max_pairs"] == 2
+        rows = [json.loads(line) for line in (out / meta.runs[0].file).read_text().splitlines()]
+        # the model answers "run" everywhere: one triplet (verb run) per pair and variant, 5 patterns each
+        assert len(rows) == 2 * 4 * 5
+        assert {r["verb"] for r in rows} == {"run"} and {r["top1"] for r in rows} == {"run"}
+        result = _evaluate("scn", out / meta.runs[0].file)
+        assert result["variants"]["pronoun"]["patterns"]["CpTn"]["drop"] == 0.0  # type: ignore[index]
+
+
+def test_a_masked_model_is_refused_for_generation_tasks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _masked(tmp_path / "m")
+    assert main(["run", str(folder), "--tasks", "nubench", "-o", str(tmp_path / "o"), "--no-progress"]) == 2
+    assert "needs a causal LM" in capsys.readouterr().err
+
+
+def test_answer_extraction() -> None:
+    labels = ("entailment", "neutral", "contradiction")
+    assert prompts.parse_jnli_answer("ｅｎｔａｉｌｍｅｎｔ\n\nmore", labels) == "entailment"  # NFKC folds full-width
+    assert prompts.parse_jnli_answer("entail", labels) is None
+    assert prompts.parse_jsts_answer(" ４ ") == 4
+    assert prompts.parse_jsts_answer("4.0") == 4
+    assert prompts.parse_jsts_answer("3.5") is None
+    assert prompts.parse_jsts_answer("6") is None
+
+
+def test_hub_models_need_a_pinned_revision(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["run", "someone/some-model", "--tasks", "scn", "-o", str(tmp_path / "o")]) == 2
+    assert "40-hex" in capsys.readouterr().err
+
+
+def test_prefix_cached_generation_equals_plain_greedy_decoding(causal_dir: Path) -> None:
+    backend = load_backend(ModelSource("folder", str(causal_dir)))
+    shared = "Given the following instruction and candidate answers , choose the single best answer ."
+    texts = [f"{shared} Sentence : She is happy", f"{shared} A", f"{shared} Negate the sentence . He is not a city"]
+    got = backend.generate(texts, 5, special_tokens=False)
+    tok = backend.tokenizer
+    for text, output in zip(texts, got, strict=True):
+        ids = torch.tensor([tok(text, add_special_tokens=False)["input_ids"]])
+        with torch.no_grad():
+            plain = backend.model.generate(ids, max_new_tokens=5, do_sample=False, pad_token_id=tok.pad_token_id)
+        assert output == tok.decode(plain[0, ids.shape[1] :], skip_special_tokens=True)
