@@ -67,6 +67,31 @@ def gpu_eval(session: nox.Session) -> None:
 
 
 @nox.session
+def open_submission_pr(session: nox.Session) -> None:
+    """Validate submissions/<id>/, commit it to a new branch and open a pull request (gh, $GH_TOKEN); gpu-eval.yml.
+
+    Arguments: SUBMISSION_ID MODEL REVISION.
+    """
+    if len(session.posargs) != 3:
+        session.error("usage: nox -s open_submission_pr -- SUBMISSION_ID MODEL REVISION")
+    submission_id, model, revision = session.posargs
+    session.install("-e", ".")
+    folder = f"submissions/{submission_id}"
+    session.run("neghub", "validate", folder, env=_data_env())
+    branch = f"gpu-eval/{submission_id}"
+    git = ("git", "-c", "user.name=neghub-gpu-eval", "-c", "user.email=gpu-eval@users.noreply.github.com")
+    session.run(*git, "switch", "-c", branch, external=True)
+    session.run(*git, "add", "--", folder, external=True)
+    session.run(*git, "commit", "-m", f"Submission {submission_id}: {model}@{revision} (gpu-eval)", external=True)
+    # push through gh's credential (the job's GITHUB_TOKEN); checkout persisted no credential
+    session.run("gh", "auth", "setup-git", external=True)
+    session.run("git", "push", "origin", branch, external=True)
+    body = f"neghub run of {model} at {revision} on the self-hosted GPU runner (workflow gpu-eval)."
+    session.run("gh", "pr", "create", "--head", branch, "--title", f"Submission: {submission_id}", "--body", body,
+                external=True)
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     """Lint the code with ruff."""
     session.install("ruff")
