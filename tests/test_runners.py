@@ -295,3 +295,40 @@ def test_unparseable_answers_are_kept_and_scored_wrong(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     with pytest.raises(Exception, match="prediction"):
         _evaluate("jnli-neg", path, split="valid", data_dir=SHARED)  # type: ignore[arg-type]
+
+
+def test_jsts_shots_follow_the_papers_sampling_rule() -> None:
+    from evaluator.runners.protocols import _jsts_shots
+
+    # 3 records per (set, score): originals have scores 0..4 (no 5, as in the paper's footnote 9), negated 0..5
+    train = [
+        {"id": 100 * s + k + (50 if t != "original" else 0), "type": t, "gold_score": s}
+        for t, scores in (("original", range(5)), ("p_neg", range(6)))
+        for s in scores
+        for k in range(3)
+    ]
+    for shots, per_set in ((4, (2, 2)), (11, (5, 6))):
+        for seed in (42, 1234):
+            chosen = _jsts_shots(train, shots, seed)
+            assert len(chosen) == shots
+            for is_original, k in zip((True, False), per_set, strict=True):
+                scores = [r["gold_score"] for r in chosen if (r["type"] == "original") == is_original]
+                assert len(scores) == k and len(set(scores)) == k  # pairwise different gold scores
+            assert chosen == _jsts_shots(train, shots, seed)  # fixed for every item of one seed
+    with pytest.raises(Exception, match="0, 4 or 11"):
+        _jsts_shots(train, 5, 0)
+
+
+def test_jsts_neg_few_shot_run_on_the_fixture_mirror(causal_dir: Path, tmp_path: Path) -> None:
+    mirror = Path(__file__).parent / "fixtures" / "mirror"
+    out = tmp_path / "sub"
+    argv = ["run", str(causal_dir), "--tasks", "jsts-neg", "--shots", "4", "--seeds", "1", "2", "--unverified"]
+    assert main([*argv, "--data-dir", str(mirror), "-o", str(out), "--no-progress"]) == 0
+    # JSTS-Neg has no pinned release yet, so the leaderboard's validator would refuse it: check the parts
+    meta = Metadata.model_validate(safe_yaml.load((out / "metadata.yaml").read_text()).value)
+    assert [(r.shots, r.seed) for r in meta.runs] == [(4, 1), (4, 2)]
+    assert meta.provenance is not None and meta.provenance["data_unverified"] is True
+    for run in meta.runs:
+        options = EvalOptions(split="test", data_dir=mirror, unverified=True)
+        result = get_task("jsts-neg").evaluate(out / run.file, options)
+        assert result["instance_metrics"]["D"]["n"] == 40  # the fixture's 40 test instances

@@ -59,7 +59,7 @@ def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
 # --- JNLI-Neg and JSTS-Neg ------------------------------------------------------------------------
 
 
-def _minimal_pair_records(task: str, split: str, data_dir: Path | None) -> list[dict[str, Any]]:
+def _minimal_pair_records(task: str, split: str, data_dir: Path | None, unverified: bool) -> list[dict[str, Any]]:
     """The split's records as dicts, after the evaluator's own checks (pins, schema)."""
     from evaluator.datasets import find_release
     from evaluator.registry import get_task
@@ -68,8 +68,8 @@ def _minimal_pair_records(task: str, split: str, data_dir: Path | None) -> list[
     module_load = {"jnli-neg": "evaluator.jnli_neg", "jsts-neg": "evaluator.jsts_neg"}[task]
     import importlib
 
-    dataset = importlib.import_module(module_load).load(split, data_dir=data_dir)  # validates the records
-    release = find_release(module.metadata, data_dir=data_dir)
+    dataset = importlib.import_module(module_load).load(split, data_dir=data_dir, unverified=unverified)
+    release = find_release(module.metadata, data_dir=data_dir, unverified=unverified)
     path = release.file(module.metadata.files_for(split)[0]).path
     records = [obj for _, obj in parse_jsonl(read_bytes(path), str(path), blank_lines="skip").objects]
     assert len(records) == dataset.ids.size
@@ -97,9 +97,15 @@ def _jsts_shots(train: list[dict[str, Any]], shots: int, seed: int) -> list[dict
 
 
 def minimal_pair_plans(
-    task: str, split: str, shots: int, seeds: Sequence[int], data_dir: Path | None, batch_size: int
+    task: str,
+    split: str,
+    shots: int,
+    seeds: Sequence[int],
+    data_dir: Path | None,
+    batch_size: int,
+    unverified: bool = False,
 ) -> list[RunPlan]:
-    records = _minimal_pair_records(task, split, data_dir)
+    records = _minimal_pair_records(task, split, data_dir, unverified)
     jnli = task == "jnli-neg"
     instruction = prompts.JNLI_INSTRUCTION if jnli else prompts.JSTS_INSTRUCTION
     make_input = prompts.jnli_input if jnli else prompts.jsts_input
@@ -108,7 +114,7 @@ def minimal_pair_plans(
     for seed in seeds if shots else [None]:
         examples: list[dict[str, Any]] = []
         if shots:
-            train = _minimal_pair_records(task, "train", data_dir)
+            train = _minimal_pair_records(task, "train", data_dir, unverified)
             if jnli:
                 examples = random.Random(seed).sample(train, shots)
             else:

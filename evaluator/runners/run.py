@@ -147,7 +147,7 @@ def build_plans(args: Any, backend_kind: str) -> list[RunPlan]:
             raise InputError.single("--tasks", f"{task} needs a causal LM; a masked LM runs only scn")
         if task in ("jnli-neg", "jsts-neg"):
             split = args.split or ("valid" if task == "jnli-neg" else "test")
-            plans += minimal_pair_plans(task, split, args.shots, seeds, args.data_dir, args.batch_size)
+            plans += minimal_pair_plans(task, split, args.shots, seeds, args.data_dir, args.batch_size, args.unverified)
         elif task == "nubench":
             for mode in args.mode or ["completion", "option"]:
                 plans += nubench_plans(mode, args.prompt or "simple", args.shots, seeds, args.data_dir, args.batch_size)
@@ -191,6 +191,7 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     for plan in plans:
         for key, value in plan.settings.items():
             prov[f"{plan.task}.{plan.mode or 'default'}.{key}"] = value
+    prov["data_unverified"] = args.unverified
     if args.max_pairs is not None:
         prov["scn_max_pairs"] = args.max_pairs
     metadata = {
@@ -231,6 +232,9 @@ def add_run_parser(sub: Any) -> None:
     rp.add_argument("--max-pairs", type=int, default=None, help="SCN: sample this many (name, profession) pairs")
     rp.add_argument("--scn-seed", type=int, default=0, help="SCN: seed of the pair sample and the verb sample")
     rp.add_argument("--data-dir", type=Path, default=None)
+    rp.add_argument(
+        "--unverified", action="store_true", help="read dataset files that differ from their pins (recorded)"
+    )
     rp.add_argument("--model-name", default=None, help="display name in metadata.yaml")
     rp.add_argument("--license", default="unknown", help="the model's license, for metadata.yaml")
     rp.add_argument("--submitter-name", default="NegHub maintainers")
