@@ -132,19 +132,25 @@ class Backend:
             # Right padding after real tokens: a causal mask keeps every real token from seeing a pad.
             attention = torch.ones((n, len(context_ids) + width), dtype=torch.long, device=device)
             results: list[tuple[float, bool]] = []
+            token_logprobs: list[float] = []
+            token_greedy: list[bool] = []
             if width > 1:
                 hidden = self._body(
                     input_ids=cont_ids[:, :-1], past_key_values=cache, attention_mask=attention[:, :-1], use_cache=True
                 ).last_hidden_state
-            for i, c in enumerate(conts):
-                total = float(first_logprobs[c[0]])
-                greedy = int(first_logprobs.argmax()) == c[0]
-                if len(c) > 1:
-                    logprobs = torch.log_softmax(head(hidden[i, : len(c) - 1]).float(), dim=-1)
-                    target = torch.tensor(c[1:], device=device)
-                    total += float(logprobs.gather(1, target[:, None]).sum())
-                    greedy = greedy and bool((logprobs.argmax(-1) == target).all())
+                # the head once, on the real (non-padding) positions of every option together
+                rows = torch.cat([hidden[i, : len(c) - 1] for i, c in enumerate(conts)])
+                logprobs = torch.log_softmax(head(rows).float(), dim=-1)
+                targets = torch.tensor([t for c in conts for t in c[1:]], dtype=torch.long, device=device)
+                token_logprobs = logprobs.gather(1, targets[:, None])[:, 0].tolist()
+                token_greedy = (logprobs.argmax(-1) == targets).tolist()
+            start = 0
+            for c in conts:
+                end = start + len(c) - 1
+                total = float(first_logprobs[c[0]]) + sum(token_logprobs[start:end])
+                greedy = int(first_logprobs.argmax()) == c[0] and all(token_greedy[start:end])
                 results.append((total, greedy))
+                start = end
             return results
 
     # --- generation ---------------------------------------------------------------------------

@@ -186,7 +186,7 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     prov: dict[str, Any] = {**backend.info, **_library_versions()}
     prov["gguf_sha256"] = source.gguf_sha256
     prov["python_version"] = platform.python_version()
-    prov["machine"] = f"{platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores".strip()
+    prov["machine"] = " ".join(x for x in (platform.machine(), platform.processor(), f"{os.cpu_count()} cores") if x)
     prov["command"] = "neghub " + shlex.join(list(argv))
     for plan in plans:
         for key, value in plan.settings.items():
