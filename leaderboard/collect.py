@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from evaluator import safe_yaml
 from evaluator.errors import InputError
 from evaluator.registry import EvalOptions, get_task, task_names
+from evaluator.scn import negation_contrast
 from evaluator.submission import Metadata, Run
 from leaderboard.reported import REPORTED_DIR, ReportedRow, ReportedTable, load_reported
 
@@ -179,14 +180,13 @@ SCN_LOW = ("CnTn", "CpTv")  # controls: small drops
 
 
 def scn_margin(metrics: dict[str, float], variant: str = "pronoun") -> float | None:
-    """SCN's headline for ranking: the smaller of the CpTn/CnTp drops minus the larger control drop (>0: passes)."""
+    """SCN's headline for ranking: the scorer's negation contrast, min(CpTn, CnTp) - max(CnTn, CpTv) drop.
+
+    Reported rows carry only drops, so it is recomputed from them with the scorer's own function;
+    a model passes when it exceeds `evaluator.scn.PASS_MARGIN`.
+    """
     base = f"variants.{variant}.patterns"
-    drops = {p: metrics.get(f"{base}.{p}.drop") for p in (*SCN_HIGH, *SCN_LOW)}
-    if any(v is None for v in drops.values()):
-        return None
-    high = min(float(drops[p] or 0.0) for p in SCN_HIGH)
-    low = max(float(drops[p] or 0.0) for p in SCN_LOW)
-    return high - low
+    return negation_contrast({p: metrics.get(f"{base}.{p}.drop") for p in ("CpTn", "CnTp", "CnTn", "CpTv")})
 
 
 def headline(row: Row) -> float | None:

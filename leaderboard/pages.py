@@ -19,6 +19,7 @@ from typing import Any
 
 from evaluator.errors import InputError
 from evaluator.registry import get_task, task_names
+from evaluator.scn import PASS_MARGIN
 from leaderboard import charts
 from leaderboard.charts import SCN_PATTERNS
 from leaderboard.collect import (
@@ -48,7 +49,7 @@ HEADLINE_LABEL = {
     "jnli-neg": "M_i Acc′",
     "jsts-neg": "M_i Acc′",
     "nubench": "accuracy",
-    "scn": "pass margin",
+    "scn": "negation contrast (passes above 0.10)",
 }
 SCN_VARIANTS = ("pronoun", "coref", "noncoref_same", "noncoref_other")
 COUNT_SUFFIXES = (".n", ".n_triplets", "format_wrong", "n_items")
@@ -226,7 +227,7 @@ def task_columns(task: str) -> list[Column]:
             *(metric_column(f"confusion {t}", f"confusion_rate.{t}") for t in charts.CHOICE2_TYPES),
             metric_column("format wrong", "format_wrong"),
         ]
-    cols = [Column("pass margin", _headline)]
+    cols = [Column("negation contrast", _headline)]
     for variant in SCN_VARIANTS:
         cols += [metric_column(f"{variant} {p} drop", f"variants.{variant}.patterns.{p}.drop") for p in SCN_PATTERNS]
         cols.append(metric_column(f"{variant} triplets", f"variants.{variant}.n_triplets"))
@@ -494,7 +495,7 @@ def _scn_charts(tables: dict[SettingKey, list[Row]]) -> list[str]:
                 if all(d is None for d in drops):
                     continue
                 margin = scn_margin(r.metrics, v)
-                verdict = "—" if margin is None else ("passes" if margin > 0 else "fails")
+                verdict = "—" if margin is None else ("passes" if margin > PASS_MARGIN else "fails")
                 body.append([esc(r.model), esc(r.kind), esc(v), *(esc(fmt("x", d)) for d in drops), esc(verdict)])
         slug = variants[0]
         blocks.append(
