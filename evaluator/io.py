@@ -47,11 +47,14 @@ def _parse_int(text: str) -> int:
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _StrictJSONError(f"duplicate key {key!r}")
-        result[key] = value
+    # dict() runs in C; only when it dropped a key is the duplicate looked for
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _StrictJSONError(f"duplicate key {key!r}")
+            seen.add(key)
     return result
 
 
@@ -106,6 +109,12 @@ def parse_jsonl(
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in data[:4096]:
         out.problems.append(Problem(file, 1, None, "is UTF-16 or binary (expected UTF-8 text)"))
         return out
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and "\r" not in text:
+        return _parse_clean_jsonl(text, file, blank_lines, max_line_bytes, out)
     lines = data.split(b"\n")
     seen_blank_at: int | None = None
     for number, raw in enumerate(lines, start=1):
@@ -134,6 +143,44 @@ def parse_jsonl(
         except ValueError as exc:
             out.problems.append(Problem(file, number, None, str(exc)))
             continue
+        if not isinstance(value, dict):
+            out.problems.append(Problem(file, number, None, f"expected a JSON object, got {json_type_name(value)}"))
+            continue
+        out.objects.append((number, value))
+    return out
+
+
+def _parse_clean_jsonl(
+    text: str, file: str, blank_lines: str, max_line_bytes: int, out: JsonlContent
+) -> JsonlContent:
+    """`parse_jsonl` for the common case, a file that is valid UTF-8 with LF line ends: decoded once,
+    each line handed straight to the C scanner. A line it does not take whole goes through
+    `loads_strict`, which gives the same messages as the general path."""
+    scan_once = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__, untyped
+    seen_blank_at: int | None = None
+    # a line of at most this many characters cannot exceed the byte cap (UTF-8: at most 4 bytes each)
+    short = max_line_bytes // 4
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line or line.isspace():
+            if seen_blank_at is None:
+                seen_blank_at = number
+            continue
+        if seen_blank_at is not None and blank_lines == "trailing":
+            out.problems.append(Problem(file, seen_blank_at, None, "blank line in the middle of the file"))
+        seen_blank_at = None
+        if len(line) > short and len(line.encode("utf-8")) > max_line_bytes:
+            out.problems.append(Problem(file, number, None, f"line is longer than {max_line_bytes} bytes"))
+            continue
+        try:
+            value, end = scan_once(line, 0)
+            if end != len(line):
+                value = loads_strict(line)
+        except Exception:  # the scanner's own failures: the exact path says what is wrong
+            try:
+                value = loads_strict(line)
+            except ValueError as exc:
+                out.problems.append(Problem(file, number, None, str(exc)))
+                continue
         if not isinstance(value, dict):
             out.problems.append(Problem(file, number, None, f"expected a JSON object, got {json_type_name(value)}"))
             continue

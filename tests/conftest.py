@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,19 @@ from evaluator.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _default_data_dir() -> Iterator[None]:
+    """Plain `pytest` reads ../shared/datasets as nox's tests session does (tests may still override it)."""
+    import os
+
+    if "NEGHUB_DATA_DIR" in os.environ or not SHARED_DATASETS.is_dir():
+        yield
+        return
+    os.environ["NEGHUB_DATA_DIR"] = str(SHARED_DATASETS)
+    yield
+    del os.environ["NEGHUB_DATA_DIR"]
 
 
 @pytest.fixture
