@@ -794,6 +794,26 @@ def home_page(board: Leaderboard, tables: dict[SettingKey, list[Row]]) -> str:
     return "".join(parts)
 
 
+def models_index_page(board: Leaderboard) -> str:
+    """One page listing every submission's model page. The model pages stay out of the sidebar
+    (mkdocs.yml `not_in_nav`): a sidebar listing every model on every page grows the build with the
+    square of the number of submissions, and is unreadable long before that matters."""
+    body = [
+        [
+            f'<a href="{esc(sid)}.html">{esc(meta.model.name)}</a>',
+            esc(meta.model.kind),
+            esc(", ".join(sorted({PRETTY[r.task] for r in meta.runs}))),
+            esc(meta.date),
+            esc(meta.submitter.name),
+        ]
+        for sid, meta in sorted(board.submissions.items(), key=lambda item: (item[1].model.name.lower(), item[0]))
+    ]
+    if not body:
+        return "# Models\n\nNo submissions yet. [Submit one](../submit.md).\n"
+    table = simple_table(["model", "kind", "benchmarks", "date", "submitter"], body)
+    return f"# Models\n\nEvery submission, with its profile across the benchmarks and its provenance.\n\n{table}\n"
+
+
 def build_pages(board: Leaderboard, cards_dir: Path = ROOT / "datasets_cards") -> dict[str, str]:
     """Every generated file of the site: path in the site -> text."""
     tables = board.tables()
@@ -801,6 +821,7 @@ def build_pages(board: Leaderboard, cards_dir: Path = ROOT / "datasets_cards") -
     for task in TASKS:
         files[f"benchmarks/{task}.md"] = benchmark_page(task, board, tables)
         files[f"datasets/{task}.md"] = dataset_page(task, cards_dir)
+    files["models/index.md"] = models_index_page(board)
     for sid in board.submissions:
         files[f"models/{sid}.md"] = model_page(sid, board)
     for key, rows in tables.items():
