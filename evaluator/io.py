@@ -66,6 +66,9 @@ _DECODER = json.JSONDecoder(
 )
 
 
+_SCAN_ONCE = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__, untyped
+
+
 def loads_strict(text: str) -> Any:
     """Parse one JSON document strictly; raises ValueError with a readable message."""
     try:
@@ -138,25 +141,36 @@ def parse_jsonl(
         except UnicodeDecodeError as exc:
             out.problems.append(Problem(file, number, None, f"invalid UTF-8 at byte {exc.start + 1} of the line"))
             continue
-        try:
-            value = loads_strict(text)
-        except ValueError as exc:
-            out.problems.append(Problem(file, number, None, str(exc)))
-            continue
-        if not isinstance(value, dict):
-            out.problems.append(Problem(file, number, None, f"expected a JSON object, got {json_type_name(value)}"))
-            continue
-        out.objects.append((number, value))
+        _take_object(out, file, number, text, loads_strict)
     return out
 
 
-def _parse_clean_jsonl(
-    text: str, file: str, blank_lines: str, max_line_bytes: int, out: JsonlContent
-) -> JsonlContent:
+def _take_object(out: JsonlContent, file: str, number: int, text: str, parse: Callable[[str], Any]) -> None:
+    """Parse one line; keep it if it is a JSON object, else record why not."""
+    try:
+        value = parse(text)
+    except ValueError as exc:
+        out.problems.append(Problem(file, number, None, str(exc)))
+        return
+    if not isinstance(value, dict):
+        out.problems.append(Problem(file, number, None, f"expected a JSON object, got {json_type_name(value)}"))
+        return
+    out.objects.append((number, value))
+
+
+def _loads_fast(text: str) -> Any:
+    """`loads_strict`, taking the C scanner's answer directly when it consumed the whole line."""
+    try:
+        value, end = _SCAN_ONCE(text, 0)
+    except Exception:  # the scanner's own failures: the exact path says what is wrong
+        return loads_strict(text)
+    return value if end == len(text) else loads_strict(text)
+
+
+def _parse_clean_jsonl(text: str, file: str, blank_lines: str, max_line_bytes: int, out: JsonlContent) -> JsonlContent:
     """`parse_jsonl` for the common case, a file that is valid UTF-8 with LF line ends: decoded once,
     each line handed straight to the C scanner. A line it does not take whole goes through
     `loads_strict`, which gives the same messages as the general path."""
-    scan_once = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__, untyped
     seen_blank_at: int | None = None
     # a line of at most this many characters cannot exceed the byte cap (UTF-8: at most 4 bytes each)
     short = max_line_bytes // 4
@@ -171,20 +185,7 @@ def _parse_clean_jsonl(
         if len(line) > short and len(line.encode("utf-8")) > max_line_bytes:
             out.problems.append(Problem(file, number, None, f"line is longer than {max_line_bytes} bytes"))
             continue
-        try:
-            value, end = scan_once(line, 0)
-            if end != len(line):
-                value = loads_strict(line)
-        except Exception:  # the scanner's own failures: the exact path says what is wrong
-            try:
-                value = loads_strict(line)
-            except ValueError as exc:
-                out.problems.append(Problem(file, number, None, str(exc)))
-                continue
-        if not isinstance(value, dict):
-            out.problems.append(Problem(file, number, None, f"expected a JSON object, got {json_type_name(value)}"))
-            continue
-        out.objects.append((number, value))
+        _take_object(out, file, number, line, _loads_fast)
     return out
 
 

@@ -20,7 +20,7 @@ from evaluator.datasets import Release, ResolvedFile
 from evaluator.errors import InputError, Problem
 from evaluator.io import json_type_name, parse_jsonl, read_bytes
 from evaluator.registry import EvalOptions, Task
-from evaluator.results import provenance
+from evaluator.results import assemble_result
 from evaluator.stats import BootstrapConfig, mcnemar_exact_p, paired_bootstrap_counts_ci
 
 InstanceType = Literal["original", "p_neg", "h_neg", "p_neg_h_neg"]
@@ -480,16 +480,16 @@ def minimal_pair_task(
     def evaluate(path: Path, options: EvalOptions) -> dict[str, Any]:
         dataset = load_for(options)
         predicted = read_predictions(path, dataset, parse_prediction, display_name=options.display_name)
-        head = provenance(
+        return assemble_result(
             task=name,
             task_version=version,
             split=dataset.split,
             predictions=path,
             release=dataset.release,
             dataset_file=dataset.file,
+            scores=score(dataset, predicted, options.bootstrap),
+            bootstrap=options.bootstrap,
         )
-        bootstrap = {"resamples": options.bootstrap.resamples, "seed": options.bootstrap.seed}
-        return {**head, **score(dataset, predicted, options.bootstrap), "bootstrap": bootstrap}
 
     def baseline(kind: str, options: EvalOptions, seed: int) -> list[dict[str, Any]]:
         dataset = load_for(options)

@@ -39,7 +39,7 @@ from evaluator.datasets import (
 from evaluator.errors import InputError, Problem
 from evaluator.io import json_type_name, parse_jsonl, read_bytes
 from evaluator.registry import EvalOptions, Task, register
-from evaluator.results import provenance
+from evaluator.results import assemble_result
 from evaluator.stats import BootstrapConfig, bootstrap_mean_ci
 
 NAME = "nubench"
@@ -691,16 +691,16 @@ def evaluate(path: Path, options: EvalOptions) -> dict[str, Any]:
     mode = _mode(options)
     dataset = _load_for(options)
     predictions = read_predictions(path, dataset, mode, display_name=options.display_name)
-    head = provenance(
+    return assemble_result(
         task=NAME,
         task_version=TASK_VERSION,
         split=dataset.split,
         predictions=path,
         release=dataset.release,
         dataset_file=dataset.file,
+        scores=score(dataset, predictions, options.bootstrap),
+        bootstrap=options.bootstrap,
     )
-    bootstrap = {"resamples": options.bootstrap.resamples, "seed": options.bootstrap.seed}
-    return {**head, **score(dataset, predictions, options.bootstrap), "bootstrap": bootstrap}
 
 
 def baseline(kind: str, options: EvalOptions, seed: int) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from evaluator import __version__
 from evaluator.datasets import Release, ResolvedFile
+from evaluator.stats import BootstrapConfig
 
 
 def provenance(
@@ -31,3 +32,26 @@ def provenance(
         "predictions_sha256": hashlib.sha256(predictions.read_bytes()).hexdigest(),
         "verified": True if dataset_file is None else dataset_file.verified,
     }
+
+
+def assemble_result(
+    *,
+    task: str,
+    task_version: str,
+    split: str | None,
+    predictions: Path,
+    release: Release | None,
+    dataset_file: ResolvedFile | None,
+    scores: dict[str, Any],
+    bootstrap: BootstrapConfig,
+) -> dict[str, Any]:
+    """A whole result: the provenance head, the task's scores, and how the intervals were resampled."""
+    head = provenance(
+        task=task,
+        task_version=task_version,
+        split=split,
+        predictions=predictions,
+        release=release,
+        dataset_file=dataset_file,
+    )
+    return {**head, **scores, "bootstrap": {"resamples": bootstrap.resamples, "seed": bootstrap.seed}}

@@ -28,7 +28,7 @@ from evaluator.datasets import DatasetMetadata, RecordField, Release, ReleaseFil
 from evaluator.errors import InputError, Problem
 from evaluator.io import json_type_name, parse_jsonl, read_bytes
 from evaluator.registry import EvalOptions, Task, register
-from evaluator.results import provenance
+from evaluator.results import assemble_result
 from evaluator.stats import BootstrapConfig, bootstrap_proportion_ci
 
 NAME = "scn"
@@ -702,11 +702,16 @@ def evaluate(path: Path, options: EvalOptions) -> dict[str, Any]:
     if options.split is not None:
         raise InputError.single("--split", "scn has no splits (leave --split out)")
     predictions = load_predictions(path, display_name=options.display_name)
-    head = provenance(
-        task=NAME, task_version=TASK_VERSION, split=None, predictions=path, release=None, dataset_file=None
+    return assemble_result(
+        task=NAME,
+        task_version=TASK_VERSION,
+        split=None,
+        predictions=path,
+        release=None,
+        dataset_file=None,
+        scores=score(predictions, options.bootstrap),
+        bootstrap=options.bootstrap,
     )
-    bootstrap = {"resamples": options.bootstrap.resamples, "seed": options.bootstrap.seed}
-    return {**head, **score(predictions, options.bootstrap), "bootstrap": bootstrap}
 
 
 def baseline(kind: str, options: EvalOptions, seed: int) -> list[dict[str, Any]]:
