@@ -701,7 +701,11 @@ def evaluate(path: Path, options: EvalOptions) -> dict[str, Any]:
     """Score a prediction file; SCN has no split and reads no data (the words are in the file)."""
     if options.split is not None:
         raise InputError.single("--split", "scn has no splits (leave --split out)")
-    predictions = load_predictions(path, display_name=options.display_name)
+    return result_from_predictions(path, load_predictions(path, display_name=options.display_name), options.bootstrap)
+
+
+def result_from_predictions(path: Path, predictions: Predictions, bootstrap: BootstrapConfig) -> dict[str, Any]:
+    """The whole result of an already loaded (and checked) prediction file."""
     return assemble_result(
         task=NAME,
         task_version=TASK_VERSION,
@@ -709,8 +713,8 @@ def evaluate(path: Path, options: EvalOptions) -> dict[str, Any]:
         predictions=path,
         release=None,
         dataset_file=None,
-        scores=score(predictions, options.bootstrap),
-        bootstrap=options.bootstrap,
+        scores=score(predictions, bootstrap),
+        bootstrap=bootstrap,
     )
 
 

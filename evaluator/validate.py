@@ -18,7 +18,7 @@ import stat
 import sys
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -205,23 +205,23 @@ def _read_metadata(folder: Path, prefix: str, limits: Limits) -> _Read:
 
 def _check_run_setting(run: Run, index: int, file: str, line: int | None) -> list[Problem]:
     problems: list[Problem] = []
-    field = f"runs[{index}]"
+    run_field = f"runs[{index}]"
     expected_folder = f"predictions/{run.task}/"
     if not run.file.startswith(expected_folder):
         problems.append(
-            Problem(file, line, f"{field}.file", f"a {run.task} prediction file must be under {expected_folder}")
+            Problem(file, line, f"{run_field}.file", f"a {run.task} prediction file must be under {expected_folder}")
         )
     task = get_task(run.task)
     if task.default_split is not None and run.split is None:
-        problems.append(Problem(file, line, f"{field}.split", f"{run.task} needs a split"))
+        problems.append(Problem(file, line, f"{run_field}.split", f"{run.task} needs a split"))
     if task.default_split is None and run.split is not None:
-        problems.append(Problem(file, line, f"{field}.split", f"{run.task} has no splits (expected null)"))
+        problems.append(Problem(file, line, f"{run_field}.split", f"{run.task} has no splits (expected null)"))
     if task.modes and run.mode not in task.modes:
         problems.append(
-            Problem(file, line, f"{field}.mode", f"{run.task} needs a mode: one of {', '.join(task.modes)}")
+            Problem(file, line, f"{run_field}.mode", f"{run.task} needs a mode: one of {', '.join(task.modes)}")
         )
     if not task.modes and run.mode is not None:
-        problems.append(Problem(file, line, f"{field}.mode", f"{run.task} has a single mode (expected null)"))
+        problems.append(Problem(file, line, f"{run_field}.mode", f"{run.task} has a single mode (expected null)"))
     return problems
 
 
@@ -234,13 +234,39 @@ def _escape_controls(text: str | None) -> str | None:
 
 def validate_submission(folder: Path, *, data_dir: Path | None = None, limits: Limits | None = None) -> list[Problem]:
     """Every problem of one submission folder (empty when it is valid)."""
-    return [
-        Problem(p.file, p.line, _escape_controls(p.field), _escape_controls(p.message) or "")
-        for p in _problems(folder, data_dir, limits or Limits())
+    return check_submission(folder, data_dir=data_dir, limits=limits).problems
+
+
+@dataclass
+class CheckedSubmission:
+    """What validating a submission found: its problems, and on the way its metadata and (when asked
+    for) each prediction file's whole result, so that the leaderboard need not read and score again."""
+
+    problems: list[Problem]
+    metadata: Metadata | None = None
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)  # run file -> result
+
+
+def check_submission(
+    folder: Path,
+    *,
+    data_dir: Path | None = None,
+    limits: Limits | None = None,
+    bootstrap: BootstrapConfig | None = None,
+) -> CheckedSubmission:
+    """Validate one submission folder. With `bootstrap`, also keep every prediction file's result
+    (scored with that bootstrap); without, files are scored with one resample and the scores dropped."""
+    checked = CheckedSubmission(problems=[])
+    problems = _problems(folder, data_dir, limits or Limits(), checked, bootstrap)
+    checked.problems = [
+        Problem(p.file, p.line, _escape_controls(p.field), _escape_controls(p.message) or "") for p in problems
     ]
+    return checked
 
 
-def _problems(folder: Path, data_dir: Path | None, limits: Limits) -> list[Problem]:
+def _problems(
+    folder: Path, data_dir: Path | None, limits: Limits, checked: CheckedSubmission, bootstrap: BootstrapConfig | None
+) -> list[Problem]:
     prefix = folder.resolve().name if folder.name in ("", ".", "..") else folder.name
     shown_prefix = _shown(prefix)
     if folder.is_symlink():
@@ -268,6 +294,7 @@ def _problems(folder: Path, data_dir: Path | None, limits: Limits) -> list[Probl
     else:
         metadata, document, meta_problems = _read_metadata(folder, shown_prefix, limits)
         problems.extend(meta_problems)
+        checked.metadata = metadata
 
     listed: dict[str, int] = {}
     if metadata is not None and document is not None:
@@ -318,29 +345,40 @@ def _problems(folder: Path, data_dir: Path | None, limits: Limits) -> list[Probl
                 )
             )
             continue
-        problems.extend(_check_predictions(folder / rel, where, run, data_dir))
+        file_problems, result = _check_predictions(folder / rel, where, run, data_dir, bootstrap)
+        problems.extend(file_problems)
+        if result is not None:
+            checked.results[rel] = result
     return problems
 
 
-def _check_predictions(path: Path, where: str, run: Run, data_dir: Path | None) -> list[Problem]:
-    """The task's own checks of one prediction file (all of `neghub evaluate`'s), plus NegHub's SCN word lists."""
-    if run.task == "scn":
-        # SCN's evaluate is load_predictions (every check) plus scoring; reading the file once and
-        # adding the word-list check halves the work on the largest prediction files.
-        from evaluator import scn
-
-        try:
-            return scn.check_vocabulary(scn.load_predictions(path, display_name=where))
-        except InputError as exc:
-            return exc.problems
-    options = EvalOptions(
-        split=run.split, mode=run.mode, data_dir=data_dir, bootstrap=_VALIDATION_BOOTSTRAP, display_name=where
-    )
+def _check_predictions(
+    path: Path, where: str, run: Run, data_dir: Path | None, bootstrap: BootstrapConfig | None
+) -> tuple[list[Problem], dict[str, Any] | None]:
+    """The task's own checks of one prediction file (all of `neghub evaluate`'s), plus NegHub's SCN
+    word lists; and the file's result when `bootstrap` asks for it."""
     try:
-        get_task(run.task).evaluate(path, options)
+        if run.task == "scn":
+            # SCN's evaluate is load_predictions (every check) plus scoring; reading the file once and
+            # adding the word-list check halves the work on the largest prediction files.
+            from evaluator import scn
+
+            predictions = scn.load_predictions(path, display_name=where)
+            problems = scn.check_vocabulary(predictions)
+            if problems or bootstrap is None:
+                return problems, None
+            return [], scn.result_from_predictions(path, predictions, bootstrap)
+        options = EvalOptions(
+            split=run.split,
+            mode=run.mode,
+            data_dir=data_dir,
+            bootstrap=bootstrap or _VALIDATION_BOOTSTRAP,
+            display_name=where,
+        )
+        result = get_task(run.task).evaluate(path, options)
     except InputError as exc:
-        return exc.problems
-    return []
+        return exc.problems, None
+    return [], None if bootstrap is None else result
 
 
 def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: bool) -> int:

@@ -17,12 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
-from evaluator import safe_yaml
-from evaluator.errors import InputError
-from evaluator.registry import EvalOptions, get_task, task_names
+from evaluator.registry import task_names
 from evaluator.scn import negation_contrast
+from evaluator.stats import BootstrapConfig
 from evaluator.submission import Metadata, Run
 from leaderboard.reported import REPORTED_DIR, ReportedRow, ReportedTable, load_reported
 
@@ -215,50 +212,18 @@ def _setting_key(task: str, split: str | None, shots: int | None, mode: str | No
     return SettingKey(task, split, None if task == "scn" else shots, mode, fine_tuned)
 
 
-def validation_problems(sub_dir: Path, data_dir: Path | None) -> list[str]:
-    """What `neghub validate` finds wrong with the folder (metadata, files, links, sizes, every prediction)."""
-    from evaluator.validate import validate_submission
-
-    return [str(p) for p in validate_submission(sub_dir, data_dir=data_dir)]
-
-
-def read_metadata(sub_dir: Path) -> Metadata:
-    """metadata.yaml through the strict YAML reader and the submission model; raises InputError."""
-    name = f"{sub_dir.name}/metadata.yaml"
-    path = sub_dir / "metadata.yaml"
-    if path.is_symlink() or not path.is_file():
-        raise InputError.single(name, "missing (every submission needs a metadata.yaml)")
-    try:
-        document = safe_yaml.load(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError.single(name, "not valid UTF-8") from None
-    except safe_yaml.SafeYAMLError as exc:
-        raise InputError.single(name, exc.message, line=exc.line) from None
-    try:
-        return Metadata.model_validate(document.value)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or None
-        raise InputError.single(name, err["msg"], field=where) from None
-
-
-def _score_run(sub_dir: Path, run: Run, data_dir: Path | None) -> dict[str, Any]:
-    options = EvalOptions(split=run.split, mode=run.mode, data_dir=data_dir, display_name=f"{sub_dir.name}/{run.file}")
-    return get_task(run.task).evaluate(sub_dir / run.file, options)
-
-
 def collect_submission(
     sub_dir: Path, data_dir: Path | None, known_tasks: Iterable[str]
 ) -> tuple[Metadata | None, list[Row], list[Note]]:
     """Validate and re-score one submission: its rows, or a refusal note (and notes for skipped runs)."""
+    from evaluator.validate import check_submission
+
     sid = sub_dir.name
-    problems = validation_problems(sub_dir, data_dir)
-    if problems:
-        return None, [], [Note(sid, "refused", tuple(problems))]
-    try:
-        metadata = read_metadata(sub_dir)
-    except InputError as exc:  # the validator accepted it; kept so a disagreement is a note, not a crash
-        return None, [], [Note(sid, "refused", tuple(str(p) for p in exc.problems))]
+    # the validator reads and scores every prediction file anyway: keep its results instead of scoring twice
+    checked = check_submission(sub_dir, data_dir=data_dir, bootstrap=BootstrapConfig())
+    if checked.problems or checked.metadata is None:
+        return None, [], [Note(sid, "refused", tuple(str(p) for p in checked.problems))]
+    metadata = checked.metadata
     known = set(known_tasks)
     skipped = [r for r in metadata.runs if r.task not in known]
     notes = (
@@ -271,11 +236,7 @@ def collect_submission(
     for run in metadata.runs:
         if run.task not in known:
             continue
-        try:
-            result = _score_run(sub_dir, run, data_dir)
-        except InputError as exc:
-            refusals.extend(str(p) for p in exc.problems[:5])
-            continue
+        result = checked.results[run.file]
         if result.get("verified") is not True:
             refusals.append(f"{run.file}: scored against data that differs from the pinned release (unverified)")
             continue
