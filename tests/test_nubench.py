@@ -646,4 +646,3 @@ def test_duplicate_index_in_the_release(neghub: Any, tmp_path: Path) -> None:
         2,
         [f"error: {data}:2: index: duplicate index 0 (first on line 1)"],
     )
-

@@ -20,7 +20,7 @@ from evaluator import safe_yaml  # noqa: E402
 from evaluator.cli import main  # noqa: E402
 from evaluator.registry import EvalOptions, get_task  # noqa: E402
 from evaluator.runners import prompts  # noqa: E402
-from evaluator.runners.backend import ModelSource, load_backend  # noqa: E402
+from evaluator.runners.backend import Backend, ModelSource, load_backend  # noqa: E402
 from evaluator.submission import Metadata  # noqa: E402
 
 SHARED = Path(__file__).parents[2] / "shared" / "datasets"
@@ -115,19 +115,50 @@ def _check_folder(out: Path, *data: str) -> Metadata:
     return meta
 
 
-def test_loglikelihoods_with_shared_cache_equal_a_full_forward(causal_dir: Path) -> None:
+def _full_forward_loglikelihood(backend: Backend, context: str, option: str) -> tuple[float, bool]:
+    """The plain computation: one sequence context + option, the whole vocabulary at every position."""
+    ctx = backend.encode(context)
+    cont = backend.encode(context + option)[len(ctx) :]
+    with torch.no_grad():
+        logprobs = torch.log_softmax(backend.model(torch.tensor([ctx + cont])).logits[0].float(), -1)
+    rows = [logprobs[len(ctx) - 1 + j] for j in range(len(cont))]
+    return sum(float(row[t]) for row, t in zip(rows, cont, strict=True)), all(
+        int(row.argmax()) == t for row, t in zip(rows, cont, strict=True)
+    )
+
+
+@pytest.mark.parametrize("attention", ["sdpa", "eager"])
+def test_packed_loglikelihoods_equal_a_full_forward_per_option(causal_dir: Path, attention: str) -> None:
     backend = load_backend(ModelSource("folder", str(causal_dir)))
-    context = "Negate the sentence .\nSentence : She is happy\nNegation:"
-    options = [" She is not happy", " He is", " run"]
-    got = backend.loglikelihoods(context, options)
-    for option, (total, _) in zip(options, got, strict=True):
-        ctx = backend.encode(context)
-        cont = backend.encode(context + option)[len(ctx) :]
-        ids = torch.tensor([ctx + cont])
-        with torch.no_grad():
-            logprobs = torch.log_softmax(backend.model(ids).logits[0].float(), -1)
-        expected = sum(float(logprobs[len(ctx) - 1 + j, t]) for j, t in enumerate(cont))
-        assert math.isclose(total, expected, rel_tol=1e-4, abs_tol=1e-4)
+    backend.model.set_attn_implementation(attention)
+    shots = "Negate the sentence .\nSentence : He is happy\nNegation: He is not happy\n\n"
+    requests = [
+        # options of different lengths, one of a single token (scored from the context's last position)
+        (shots + "Negate the sentence .\nSentence : She is happy\nNegation:", [" She is not happy", " He is", " run"]),
+        # a shorter request in the same batch: its row is padded
+        (shots + "Negation:", [" run", " She likes run"]),
+        (shots + "Sentence : She is a city\nNegation:", [" She is not a city", " She is a city", " She is"]),
+    ]
+    got = backend.loglikelihood_batch(requests)
+    assert [len(scores) for scores in got] == [3, 2, 3]
+    for (context, options), scores in zip(requests, got, strict=True):
+        for option, (total, greedy) in zip(options, scores, strict=True):
+            expected, expected_greedy = _full_forward_loglikelihood(backend, context, option)
+            assert math.isclose(total, expected, rel_tol=1e-4, abs_tol=1e-4)
+            assert greedy == expected_greedy
+    # one request at a time (the shared prefix is then the whole context but its last token) agrees too
+    for (context, options), scores in zip(requests, got, strict=True):
+        alone = backend.loglikelihoods(context, options)
+        assert [s for s, _ in alone] == pytest.approx([s for s, _ in scores], rel=1e-4, abs=1e-4)
+
+
+def test_greedy_flag_is_true_when_every_token_is_the_arg_max(tmp_path: Path) -> None:
+    backend = load_backend(ModelSource("folder", str(_causal(tmp_path, constant=True))))
+    # all logits equal: the arg-max is id 0 ("run") everywhere, and every token has log-probability -log(V)
+    scores = backend.loglikelihoods("Negation:", [" run run", " run She"])
+    vocabulary = backend.model.config.vocab_size
+    assert scores[0][1] is True and scores[1][1] is False
+    assert scores[0][0] == pytest.approx(-2 * math.log(vocabulary))
 
 
 def test_trailing_space_of_the_context_moves_to_the_continuation(causal_dir: Path) -> None:

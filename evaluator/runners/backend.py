@@ -1,11 +1,11 @@
 """Loading a model and the three computations the benchmarks need, with torch/transformers imported lazily.
 
-- `loglikelihoods`: lm-evaluation-harness's `loglikelihood` for one context and several continuations,
-  with its token boundary handling (trailing spaces of the context move to the continuation; the
-  continuation's tokens are those of `encode(context + continuation)` after `len(encode(context))`),
-  but the shared context runs once and its key-value cache is reused by every option, and the output
-  head is applied only at the positions whose next token is scored.
-- `generate`: greedy decoding of a few tokens, batched with left padding.
+- `loglikelihood_batch`: lm-evaluation-harness's `loglikelihood` for several (context, continuations)
+  requests, with its token boundary handling (trailing spaces of the context move to the continuation;
+  the continuation's tokens are those of `encode(context + continuation)` after `len(encode(context))`),
+  but each context runs once for all its options (one packed row per request), the requests' common
+  prefix runs once, and the output head is applied only at the positions whose next token is scored.
+- `generate`: greedy decoding of a few tokens, batched with left padding after the common prefix.
 - `top1`: the arg-max token at the mask (masked LMs) or after the text (causal LMs), the output head
   applied at that one position only.
 """
@@ -92,66 +92,133 @@ class Backend:
     # --- multiple choice ----------------------------------------------------------------------
     def loglikelihoods(self, context: str, continuations: list[str]) -> list[tuple[float, bool]]:
         """(sum of log-probabilities, is-greedy) of each continuation after the context, as lm-eval computes them."""
-        import torch
+        return self.loglikelihood_batch([(context, continuations)])[0]
 
+    def _split_context(self, context: str, continuations: list[str]) -> tuple[list[int], list[list[int]]]:
+        # lm-eval's token boundaries: trailing spaces of the context move to the continuation, and the
+        # continuation's tokens are those of encode(context + continuation) after len(encode(context))
         n_spaces = len(context) - len(context.rstrip())
-        pairs: list[tuple[list[int], list[int]]] = []
-        for continuation in continuations:
-            ctx, cont = context, continuation
-            if n_spaces:
-                cont = ctx[-n_spaces:] + cont
-                ctx = ctx[:-n_spaces]
-            context_ids = self.encode(ctx)
-            whole = self.encode(ctx + cont)
-            pairs.append((context_ids, whole[len(context_ids) :]))
-        context_ids = pairs[0][0]
-        if any(c != context_ids for c, _ in pairs):  # contexts differ only with a trailing space: no sharing
-            return [self._loglikelihood_shared(c, [k])[0] for c, k in pairs]
+        if n_spaces:
+            continuations = [context[-n_spaces:] + c for c in continuations]
+            context = context[:-n_spaces]
+        context_ids = self.encode(context)
+        conts = [self.encode(context + c)[len(context_ids) :] for c in continuations]
         if not context_ids:  # lm-eval scores an empty context after the end-of-text token
-            context_ids = [self.tokenizer.eos_token_id]
-        with torch.inference_mode():
-            return self._loglikelihood_shared(context_ids, [k for _, k in pairs])
+            return [self.tokenizer.eos_token_id], conts
+        return context_ids, conts
 
-    def _loglikelihood_shared(self, context_ids: list[int], conts: list[list[int]]) -> list[tuple[float, bool]]:
+    def loglikelihood_batch(self, requests: list[tuple[str, list[str]]]) -> list[list[tuple[float, bool]]]:
+        """`loglikelihoods` for several (context, continuations) requests in one forward pass.
+
+        Each request becomes one packed row: its context, then every continuation but its last token,
+        side by side. A custom attention mask lets each continuation see the context and itself only,
+        and position ids restart after the context for each, so every token computes what it would in
+        its own sequence, with no padding between options and no copy of the context per option. The
+        requests' longest common token prefix (the instruction, the few-shot demonstrations) runs once
+        and its key-value cache is kept across calls. The output head runs only on the positions
+        whose next token is scored.
+        """
         import torch
 
-        head = self._head()
+        # (context ids, continuation ids) per request: the context's tokens never depend on the continuation
+        groups = [self._split_context(context, continuations) for context, continuations in requests]
+        prefix = self._common_prefix([ctx for ctx, _ in groups])
+        p = len(prefix)
+        rows = []
+        for ctx, conts in groups:
+            ids = ctx[p:]
+            segment = [0] * len(ids)
+            position = list(range(p, len(ctx)))
+            for i, cont in enumerate(conts, start=1):
+                ids += cont[:-1]
+                segment += [i] * (len(cont) - 1)
+                position += range(len(ctx), len(ctx) + len(cont) - 1)
+            rows.append((ids, segment, position))
+        width = max(len(ids) for ids, _, _ in rows)
+        n = len(rows)
         device = self.device
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        input_ids = torch.full((n, width), pad, dtype=torch.long)
+        segments = torch.full((n, width), -1, dtype=torch.long)  # -1: padding
+        positions = torch.zeros((n, width), dtype=torch.long)
+        for b, (ids, segment, position) in enumerate(rows):
+            input_ids[b, : len(ids)] = torch.tensor(ids)
+            segments[b, : len(ids)] = torch.tensor(segment)
+            positions[b, : len(ids)] = torch.tensor(position)
+        # query q sees key k (k <= q) when k is context or in q's own continuation; padding sees itself
+        causal = torch.ones((width, width), dtype=torch.bool).tril()
+        seg_q, seg_k = segments[:, :, None], segments[:, None, :]
+        allowed = causal & ((seg_k == 0) | (seg_k == seg_q)) & (seg_k >= 0)
+        allowed |= torch.eye(width, dtype=torch.bool) & (seg_q < 0)
+        dtype = next(self.model.parameters()).dtype
+        mask = torch.zeros((n, 1, width, p + width), dtype=dtype)
+        mask[:, 0, :, p:].masked_fill_(~allowed, torch.finfo(dtype).min)
+        # which hidden states predict which tokens: the context's last for every continuation's first
+        # token, then each continuation token for the next
+        pick_row: list[int] = []
+        pick_col: list[int] = []
+        targets: list[int] = []
+        for b, (ctx, conts) in enumerate(groups):
+            last_context = start = len(ctx) - p - 1
+            for cont in conts:
+                pick_row += [b] * len(cont)
+                pick_col += [last_context, *range(start + 1, start + len(cont))]
+                targets += cont
+                start += len(cont) - 1
         with torch.inference_mode():
-            ctx = torch.tensor([context_ids], device=device)
-            out = self._body(input_ids=ctx, use_cache=True)
-            first_logprobs = torch.log_softmax(head(out.last_hidden_state[:, -1]).float(), dim=-1)[0]
-            n = len(conts)
-            width = max(len(c) for c in conts)
-            pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-            cont_ids = torch.full((n, width), pad, dtype=torch.long, device=device)
-            for i, c in enumerate(conts):
-                cont_ids[i, : len(c)] = torch.tensor(c, device=device)
-            cache = out.past_key_values
-            cache.batch_repeat_interleave(n)
-            # Right padding after real tokens: a causal mask keeps every real token from seeing a pad.
-            attention = torch.ones((n, len(context_ids) + width), dtype=torch.long, device=device)
-            results: list[tuple[float, bool]] = []
+            cache = self._prefix_kv(prefix, n) if p else None
+            hidden = self._body(
+                input_ids=input_ids.to(device),
+                attention_mask=mask.to(device),
+                position_ids=positions.to(device),
+                past_key_values=cache,
+                use_cache=cache is not None,
+            ).last_hidden_state
+            picked = hidden[torch.tensor(pick_row, device=device), torch.tensor(pick_col, device=device)]
+            target = torch.tensor(targets, device=device)
+            head = self._head()
             token_logprobs: list[float] = []
             token_greedy: list[bool] = []
-            if width > 1:
-                hidden = self._body(
-                    input_ids=cont_ids[:, :-1], past_key_values=cache, attention_mask=attention[:, :-1], use_cache=True
-                ).last_hidden_state
-                # the head once, on the real (non-padding) positions of every option together
-                rows = torch.cat([hidden[i, : len(c) - 1] for i, c in enumerate(conts)])
-                logprobs = torch.log_softmax(head(rows).float(), dim=-1)
-                targets = torch.tensor([t for c in conts for t in c[1:]], dtype=torch.long, device=device)
-                token_logprobs = logprobs.gather(1, targets[:, None])[:, 0].tolist()
-                token_greedy = (logprobs.argmax(-1) == targets).tolist()
-            start = 0
-            for c in conts:
-                end = start + len(c) - 1
-                total = float(first_logprobs[c[0]]) + sum(token_logprobs[start:end])
-                greedy = int(first_logprobs.argmax()) == c[0] and all(token_greedy[start:end])
-                results.append((total, greedy))
+            for chunk in range(0, len(targets), 1024):  # bounds the (rows x vocabulary) logits in memory
+                logits = head(picked[chunk : chunk + 1024]).float()
+                wanted = target[chunk : chunk + 1024]
+                wanted_logit = logits.gather(1, wanted[:, None])[:, 0]
+                best, greedy = logits.max(-1)  # the first arg-max on ties, as argmax (and lm-eval) picks
+                # log-sum-exp in place on the fresh logits: two passes over them instead of log_softmax's copy
+                log_total = logits.sub_(best[:, None]).exp_().sum(-1).log_() + best
+                token_logprobs += (wanted_logit - log_total).tolist()
+                token_greedy += (greedy == wanted).tolist()
+        results: list[list[tuple[float, bool]]] = []
+        start = 0
+        for _, conts in groups:
+            scores = []
+            for cont in conts:
+                end = start + len(cont)
+                scores.append((sum(token_logprobs[start:end]), all(token_greedy[start:end])))
                 start = end
-            return results
+            results.append(scores)
+        return results
+
+    def _common_prefix(self, sequences: list[list[int]]) -> tuple[int, ...]:
+        """The longest common token prefix, leaving each sequence at least one token of its own."""
+        shortest = min(len(s) for s in sequences)
+        length = 0
+        while length < shortest - 1 and all(s[length] == sequences[0][length] for s in sequences):
+            length += 1
+        return tuple(sequences[0][:length])
+
+    def _prefix_kv(self, prefix: tuple[int, ...], n: int) -> Any:
+        """A fresh copy of the prefix's key-value cache for n rows; the prefix itself runs once."""
+        import copy
+
+        import torch
+
+        if self._prefix_cache is None or self._prefix_cache[0] != prefix:
+            out = self._body(input_ids=torch.tensor([prefix], device=self.device), use_cache=True)
+            self._prefix_cache = (prefix, out.past_key_values)
+        cache = copy.deepcopy(self._prefix_cache[1])
+        cache.batch_repeat_interleave(n)
+        return cache
 
     # --- generation ---------------------------------------------------------------------------
     def generate(self, prompts: list[str], max_new_tokens: int, *, special_tokens: bool) -> list[str]:
@@ -162,27 +229,16 @@ class Backend:
         row is then prefix + left padding + its own tokens, with position ids that skip the padding,
         so every row computes what it would alone.
         """
-        import copy
-
         import torch
 
         tok = self.tokenizer
         rows = [self.encode(p, special_tokens=special_tokens) for p in prompts]
-        shortest = min(len(r) for r in rows)
-        prefix_len = 0
-        while prefix_len < shortest - 1 and all(r[prefix_len] == rows[0][prefix_len] for r in rows):
-            prefix_len += 1
-        prefix = tuple(rows[0][:prefix_len])
+        prefix = self._common_prefix(rows)
+        prefix_len = len(prefix)
         n = len(rows)
         device = self.device
         with torch.inference_mode():
-            cache = None
-            if prefix_len:
-                if self._prefix_cache is None or self._prefix_cache[0] != prefix:
-                    out = self.model(input_ids=torch.tensor([prefix], device=device), use_cache=True, logits_to_keep=1)
-                    self._prefix_cache = (prefix, out.past_key_values)
-                cache = copy.deepcopy(self._prefix_cache[1])
-                cache.batch_repeat_interleave(n)
+            cache = self._prefix_kv(prefix, n) if prefix_len else None
             suffixes = [r[prefix_len:] for r in rows]
             width = max(len(x) for x in suffixes)
             pad = tok.pad_token_id if tok.pad_token_id is not None else 0

@@ -189,14 +189,21 @@ def nubench_plans(
                 f"{prompts.nubench_completion_prompt(d.sentence, style)} {d.choice1}\n\n" for d in shot_docs
             )
             items = [(r, prefix + prompts.nubench_completion_prompt(r.sentence, style)) for r in test]
+            # batch by length (prompt and options): the packed rows of a batch pad little
+            items.sort(key=lambda item: len(item[1]) + sum(len(getattr(item[0], k)) for k in item[0].option_keys()))
 
             def process(backend: Backend, batch: Sequence[Any]) -> list[Rows]:
+                keys = [record.option_keys() for record, _ in batch]
+                requests = [
+                    (context, [" " + getattr(record, k) for k in record_keys])
+                    for (record, context), record_keys in zip(batch, keys, strict=True)
+                ]
                 out: list[Rows] = []
-                for record, context in batch:
-                    keys = record.option_keys()
-                    scores = backend.loglikelihoods(context, [" " + getattr(record, k) for k in keys])
+                for (record, _), record_keys, scores in zip(
+                    batch, keys, backend.loglikelihood_batch(requests), strict=True
+                ):
                     ll: dict[str, float | None] = {k: None for k in ("choice1", "choice2", "choice3", "choice4")}
-                    ll.update({k: s for k, (s, _) in zip(keys, scores, strict=True)})
+                    ll.update({k: s for k, (s, _) in zip(record_keys, scores, strict=True)})
                     out.append([{"id": record.index, "loglikelihoods": ll}])
                 return out
 
@@ -235,7 +242,7 @@ def nubench_plans(
                 mode=mode,
                 items=items,
                 process=process,
-                batch_size=batch_size if mode == "option" else 1,
+                batch_size=batch_size,
                 settings=settings,
             )
         )
