@@ -9,9 +9,12 @@ object per line.
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import math
+import operator
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -187,6 +190,59 @@ def _parse_clean_jsonl(text: str, file: str, blank_lines: str, max_line_bytes: i
             continue
         _take_object(out, file, number, line, _loads_fast)
     return out
+
+
+# A JSON string without escapes or control characters: its text between the quotes is its value.
+_PLAIN_STRING = r'"([^"\\\x00-\x1f]*)"'
+_JSON_SPACE = "[ \t]*"  # JSON's whitespace inside a line (not Python's \s, which also takes Unicode spaces)
+
+
+@functools.lru_cache(maxsize=16)
+def _flat_line_pattern(keys: tuple[str, ...]) -> re.Pattern[str]:
+    members = f"{_JSON_SPACE},{_JSON_SPACE}".join(
+        f'"{re.escape(key)}"{_JSON_SPACE}:{_JSON_SPACE}{_PLAIN_STRING}' for key in keys
+    )
+    # no space before the object: `loads_strict` refuses it, and the two readers must agree
+    return re.compile(f"^\\{{{_JSON_SPACE}{members}{_JSON_SPACE}\\}}{_JSON_SPACE}$", re.MULTILINE)
+
+
+def flat_string_rows(
+    data: bytes, fields: tuple[str, ...], *, max_line_bytes: int = MAX_LINE_BYTES
+) -> list[tuple[str, ...]] | None:
+    """The fast path for the usual prediction file: every line one flat object of exactly `fields`,
+    all strings, in one key order. Returns the values per line in the order of `fields`, line i+1 in
+    row i, or None when the file is anything else, and then `parse_jsonl` must read it.
+
+    What is accepted here is exactly what `parse_jsonl` would accept with these values: valid UTF-8
+    with LF ends and no BOM, no blank line but at the end, short lines, and lines matched whole by one
+    pattern of distinct keys whose values hold no escape, quote or control character (so each value
+    is its text and no key can repeat). Anything unusual goes the exact way, which names the problem.
+    """
+    if data.startswith(codecs.BOM_UTF8) or b"\r" in data or b"\x00" in data:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    lines = text.split("\n")
+    while lines and not lines[-1]:
+        lines.pop()
+    if not lines or max(map(len, lines)) > max_line_bytes // 4:  # (UTF-8: at most 4 bytes a character)
+        return None
+    try:  # the first line tells the key order the writer used
+        first = loads_strict(lines[0])
+    except ValueError:
+        return None
+    if not isinstance(first, dict) or sorted(first) != sorted(fields):
+        return None
+    keys = tuple(first)
+    rows: list[tuple[str, ...]] = _flat_line_pattern(keys).findall(text)
+    # one match per line at most (values cannot hold a newline); as many matches as lines: every line matched
+    if len(rows) != len(lines):
+        return None
+    if keys != fields:
+        rows = list(map(operator.itemgetter(*(keys.index(f) for f in fields)), rows))
+    return rows
 
 
 def json_type_name(value: Any) -> str:

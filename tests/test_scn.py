@@ -464,3 +464,112 @@ def test_drops_are_the_share_of_non_repeats(tmp_path_factory: pytest.TempPathFac
             low, high = m["drop_ci95"]
             assert 0.0 <= low <= m["drop"] <= high <= 1.0
         assert entry["patterns"]["CpTp"]["drop"] in (None, 0.0)
+
+
+# --- the column-at-a-time reading of the usual file ----------------------------------------------
+
+FIELDS = ("name", "profession", "verb", "variant", "pattern", "top1")
+
+
+def test_flat_string_rows_takes_the_usual_file_in_any_one_key_order() -> None:
+    from evaluator.io import flat_string_rows
+
+    usual = b'{"name": "Mary", "profession": "teacher", "verb": "swim", "variant": "pronoun", "pattern": "CpTp", '
+    usual += b'"top1": "swim"}\n'
+    assert flat_string_rows(usual + b"\n\n", FIELDS) == [("Mary", "teacher", "swim", "pronoun", "CpTp", "swim")]
+    # compact separators, another key order, spaces and tabs inside and after, non-ASCII text:
+    # the values come back in FIELDS order
+    other = '{"top1":"x","verb":"naïve","pattern":"CnTn"\t, "variant":"coref","name":"Zoë","profession":"chef"} \n'
+    rows = flat_string_rows(other.encode() * 2, FIELDS)
+    assert rows == [("Zoë", "chef", "naïve", "coref", "CnTn", "x")] * 2
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",  # empty
+        b'\xef\xbb\xbf{"name": "M"}\n',  # BOM
+        b'{"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\r\n',  # CRLF
+        # an escape in a value: the text between the quotes is not the value
+        b'{"name": "M\\u0061", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n',
+        # a blank line in the middle
+        b'{"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n\n'
+        b'{"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n',
+        # the second line changes the key order
+        b'{"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n'
+        b'{"profession": "t", "name": "M", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n',
+        # a non-string value, a duplicate key, a missing key, an extra key
+        b'{"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": 1}\n',
+        b'{"name": "M", "name": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n',
+        b'{"name": "M", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n',
+        b'{"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z", "k": "w"}\n',
+        # a no-break space is not JSON whitespace; two objects on a line
+        '{"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\u00a0\n'.encode(),
+        b'{"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}'
+        b'{"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n',
+        # space before the object (the line-by-line reader refuses it too)
+        b' {"name": "M", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n',
+        # a control character inside a value
+        b'{"name": "M\x01", "profession": "t", "verb": "v", "variant": "x", "pattern": "y", "top1": "z"}\n',
+    ],
+)
+def test_flat_string_rows_leaves_anything_unusual_to_the_exact_reader(data: bytes) -> None:
+    from evaluator.io import flat_string_rows
+
+    assert flat_string_rows(data, FIELDS) is None
+
+
+def _line_by_line(data: bytes) -> tuple[scn.Predictions, list[Any]]:
+    from evaluator.io import parse_jsonl
+
+    content = parse_jsonl(data, "f.jsonl")
+    problems = list(content.problems)
+    return scn._columns("f.jsonl", content.objects, problems), problems
+
+
+def _same_predictions(a: scn.Predictions, b: scn.Predictions) -> None:
+    for name in ("line", "variant", "pattern", "repeated", "triplet", "triplet_first_line", "triplet_pair"):
+        left, right = getattr(a, name), getattr(b, name)
+        assert left.dtype == right.dtype and left.tolist() == right.tolist(), name
+    assert (a.triplet_keys, a.pair_keys, a.cptp_top1) == (b.triplet_keys, b.pair_keys, b.cptp_top1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from(["Mary", "James", " ", "Zoë"]),
+            st.sampled_from(["teacher", "engineer", ""]),
+            st.sampled_from(["swim", "sing"]),
+            st.sampled_from([*scn.VARIANTS, "other"]),
+            st.sampled_from([*PATTERNS, "CpTq"]),
+            st.sampled_from(["swim", "sing", "sleep"]),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    order=st.permutations(FIELDS),
+    compact=st.booleans(),
+)
+def test_reading_a_column_at_a_time_equals_reading_line_by_line(
+    rows: list[tuple[str, ...]], order: list[str], compact: bool
+) -> None:
+    separators = (",", ":") if compact else (", ", ": ")
+    data = "".join(
+        json.dumps({k: dict(zip(FIELDS, r, strict=True))[k] for k in order}, separators=separators, ensure_ascii=False)
+        + "\n"
+        for r in rows
+    ).encode()
+    expected, expected_problems = _line_by_line(data)
+    got, problems = scn.parse_predictions(data, "f.jsonl")
+    from evaluator.io import flat_string_rows
+
+    assert flat_string_rows(data, FIELDS) == rows  # in FIELDS order whatever order the lines use
+    plain = scn._columns_of_plain_rows("f.jsonl", rows)
+    # the fast reader is really the one that ran whenever no value is one the checks refuse
+    clean = all(r[0].strip() and r[1] and r[3] in scn.VARIANTS and r[4] in PATTERNS for r in rows)
+    assert (plain is not None) == bool(clean)
+    assert problems == expected_problems
+    _same_predictions(got, expected)
+    # duplicates, missing patterns, too many verbs: the whole-file checks see the same columns
+    assert scn.check_predictions(got) == scn.check_predictions(expected)
