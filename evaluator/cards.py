@@ -27,7 +27,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from evaluator.datasets import BUNDLED_RELEASES, CardText, DatasetMetadata, Language, License, Release
+from evaluator.datasets import BUNDLED_RELEASES, DatasetMetadata, Language, License, Release
 from evaluator.errors import InputError, Problem
 from evaluator.io import atomic_write, parse_jsonl, read_bytes
 
@@ -78,76 +78,6 @@ class CardFrontMatter(BaseModel):
     tags: list[Tag] = Field(min_length=1)
 
 
-# Card prose for tasks whose module does not (yet) carry it in `METADATA.card`; the module's own text wins.
-FALLBACK_CARD_TEXT: dict[str, CardText] = {
-    "nubench": CardText(
-        task_categories=("multiple-choice",),
-        tags=("negation", "standard-negation", "local-negation"),
-        phenomena=(
-            "Sentence-level (standard) negation in English, defined over the logical structure of the sentence: "
-            "the main predicate of every main clause is negated, coordinations follow De Morgan (Neg(P and Q) = "
-            'Neg(P) or Neg(Q)), conditionals "if P, Q" are negated as "P and Neg(Q)", and complementary '
-            "antonyms count as negation. Distractors: local negation (a relative clause, a participle clause, "
-            "an adverbial clause or one conjunct of a compound sentence negated: `choice2_type`), a "
-            "contradiction and a paraphrase."
-        ),
-        construction=(
-            "Sentences from HoVer and the Wikipedia Summary dataset, corrected and split into single sentences; "
-            "the standard and local negations written by hand, the contradiction and paraphrase generated and "
-            "then reviewed by the authors. Multiple choice: `choice1` is the standard negation (the answer), "
-            "`choice2` the local negation (left out when `choice2_type` is `non-applicable`, leaving three "
-            "options), `choice3` a contradiction, `choice4` a paraphrase. NUBench has no minimal pairs; the "
-            "sentence-negation configuration pairs each sentence with its standard negation, for fine-tuning."
-        ),
-        licensing="CC BY-NC-SA 4.0, as the NUBench paper states (Ethics statement): non-commercial use only.",
-        limitations=(
-            "English only; sentences come from Wikipedia-style factual prose.",
-            "Which option is the standard negation rests on the paper's operational definition (Table 2), "
-            "which natural-language coordination does not always fit unambiguously.",
-        ),
-    ),
-    "scn": CardText(
-        task_categories=("fill-mask",),
-        task_ids=("masked-language-modeling",),
-        tags=("negation", "self-contained-negation-test", "masked-lm"),
-        phenomena=(
-            "Clausal negation with not (doesn't like to, isn't happy to) in English, in self-contained "
-            "two-sentence inputs whose continuation is decided by the context alone: a model that reads the "
-            "negation should stop repeating the verb of the context when exactly one of the two sentences is "
-            "negated (CpTn, CnTp) and keep repeating it when both or neither are (CnTn, CpTv)."
-        ),
-        construction=(
-            'The test set depends on the model, so its "dataset" is NegHub\'s word lists (female and male first '
-            "names, professions with their article, intransitive verbs; `evaluator/data/scn/`) and the "
-            'generator that instantiates the patterns: context Cp "NAME is a PROF who likes to ACT." / Cn '
-            '"NAME is a PROF who doesn\'t like to ACT."; target Tp "PRON is happy to [MASK].", Tn "PRON '
-            'isn\'t happy to [MASK].", Tv "PRON is very happy to [MASK]."; five inputs per triplet (CpTp, '
-            "CpTn, CnTp, CnTn, CpTv) in four variants (`pronoun`, `coref`, `noncoref_same`, "
-            "`noncoref_other`). For one model a (NAME, PROF, ACT) triplet is kept when ACT is a single token of "
-            "its vocabulary and the model's top-1 at the mask of CpTp is ACT itself, at most 20 verbs per "
-            "(NAME, PROF), seeded.\n\n"
-            "How a model's triplet set is recorded in a submission: the prediction file lists the kept "
-            'triplets, one line per (triplet, variant, pattern): `{"name", "profession", "verb", '
-            '"variant", "pattern", "top1"}`. The set of (name, profession, verb) in the file is the '
-            "model's triplet set; the evaluator checks that each kept triplet has all five patterns in its "
-            "variant, that CpTp's top-1 is the verb, and that no (name, profession, variant) has more than 20 "
-            "verbs. So a submission records its own test set, and a result can be re-scored without the model."
-        ),
-        licensing=(
-            "The word lists are NegHub's own work (sources and rules in `evaluator/data/scn/README.md`); "
-            "the test itself is Kletz, Amsili and Candito (2023): cite it."
-        ),
-        limitations=(
-            "The paper's own word lists were not available: NegHub's lists differ, so numbers are not directly "
-            "comparable with the paper's tables.",
-            "Triplets differ from model to model; compare models on the drops, not on a shared item set.",
-            "Causal language models are NegHub's extension (the paper targets masked LMs).",
-            "The word-list files begin with `#` comment lines (their sources); a plain `text` loader keeps them.",
-        ),
-    ),
-}
-
-
 @dataclass(frozen=True)
 class PairStatistics:
     """The counts JNLI-Neg's paper reports (Tables 3 and 4), from the evaluator's own pair construction."""
@@ -169,12 +99,6 @@ class Statistics:
 
     records: dict[str, int]  # release path -> non-blank lines
     pairs: tuple[PairStatistics, ...] = ()
-
-
-def card_text(metadata: DatasetMetadata) -> CardText:
-    if metadata.card != CardText():
-        return metadata.card
-    return FALLBACK_CARD_TEXT.get(metadata.name, CardText())
 
 
 def release_root(metadata: DatasetMetadata, data_dir: Path | None) -> Path | None:
@@ -255,7 +179,7 @@ def size_category(metadata: DatasetMetadata, statistics: Statistics | None) -> S
 
 
 def front_matter(metadata: DatasetMetadata, statistics: Statistics | None) -> dict[str, Any]:
-    text = card_text(metadata)
+    text = metadata.card
     matter: dict[str, Any] = {
         "license": metadata.license,
         "language": list(metadata.languages),
@@ -287,7 +211,7 @@ def _escape_cell(text: str) -> str:
 
 def render_card(metadata: DatasetMetadata, statistics: Statistics | None, *, for_hub: bool = False) -> str:
     """The whole card: YAML front matter, then the sections readers expect."""
-    text = card_text(metadata)
+    text = metadata.card
     module_path = f"evaluator/{metadata.name.replace('-', '_')}.py"
     yaml_text = yaml.safe_dump(
         front_matter(metadata, statistics), sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000

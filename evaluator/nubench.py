@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from evaluator.datasets import (
+    CardText,
     DatasetMetadata,
     RecordField,
     Release,
@@ -147,6 +148,32 @@ METADATA = DatasetMetadata(
         RecordField(name="hypothesis", type="str", description="sentence-negation pairs: its standard negation"),
     ),
     is_sample=True,
+    card=CardText(
+        task_categories=("multiple-choice",),
+        tags=("negation", "standard-negation", "local-negation"),
+        phenomena=(
+            "Sentence-level (standard) negation in English, defined over the logical structure of the sentence: "
+            "the main predicate of every main clause is negated, coordinations follow De Morgan (Neg(P and Q) = "
+            'Neg(P) or Neg(Q)), conditionals "if P, Q" are negated as "P and Neg(Q)", and complementary '
+            "antonyms count as negation. Distractors: local negation (a relative clause, a participle clause, "
+            "an adverbial clause or one conjunct of a compound sentence negated: `choice2_type`), a "
+            "contradiction and a paraphrase."
+        ),
+        construction=(
+            "Sentences from HoVer and the Wikipedia Summary dataset, corrected and split into single sentences; "
+            "the standard and local negations written by hand, the contradiction and paraphrase generated and "
+            "then reviewed by the authors. Multiple choice: `choice1` is the standard negation (the answer), "
+            "`choice2` the local negation (left out when `choice2_type` is `non-applicable`, leaving three "
+            "options), `choice3` a contradiction, `choice4` a paraphrase. NUBench has no minimal pairs; the "
+            "sentence-negation configuration pairs each sentence with its standard negation, for fine-tuning."
+        ),
+        licensing="CC BY-NC-SA 4.0, as the NUBench paper states (Ethics statement): non-commercial use only.",
+        limitations=(
+            "English only; sentences come from Wikipedia-style factual prose.",
+            "Which option is the standard negation rests on the paper's operational definition (Table 2), "
+            "which natural-language coordination does not always fit unambiguously.",
+        ),
+    ),
 )
 
 Text = Annotated[str, StringConstraints(min_length=1)]

@@ -24,7 +24,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from evaluator.datasets import DatasetMetadata, RecordField, Release, ReleaseFile
+from evaluator.datasets import CardText, DatasetMetadata, RecordField, Release, ReleaseFile
 from evaluator.errors import InputError, Problem
 from evaluator.io import flat_string_rows, json_type_name, parse_jsonl, read_bytes
 from evaluator.registry import EvalOptions, Task, register
@@ -118,6 +118,45 @@ METADATA = DatasetMetadata(
         RecordField(name="variant", type=" | ".join(VARIANTS), description="what the target's subject is"),
         RecordField(name="pattern", type=" | ".join(PATTERNS), description="polarity of context and target"),
         RecordField(name="top1", type="str", description="the model's top-1 token at the mask, as a word"),
+    ),
+    card=CardText(
+        task_categories=("fill-mask",),
+        task_ids=("masked-language-modeling",),
+        tags=("negation", "self-contained-negation-test", "masked-lm"),
+        phenomena=(
+            "Clausal negation with not (doesn't like to, isn't happy to) in English, in self-contained "
+            "two-sentence inputs whose continuation is decided by the context alone: a model that reads the "
+            "negation should stop repeating the verb of the context when exactly one of the two sentences is "
+            "negated (CpTn, CnTp) and keep repeating it when both or neither are (CnTn, CpTv)."
+        ),
+        construction=(
+            'The test set depends on the model, so its "dataset" is NegHub\'s word lists (female and male first '
+            "names, professions with their article, intransitive verbs; `evaluator/data/scn/`) and the "
+            'generator that instantiates the patterns: context Cp "NAME is a PROF who likes to ACT." / Cn '
+            '"NAME is a PROF who doesn\'t like to ACT."; target Tp "PRON is happy to [MASK].", Tn "PRON '
+            'isn\'t happy to [MASK].", Tv "PRON is very happy to [MASK]."; five inputs per triplet (CpTp, '
+            "CpTn, CnTp, CnTn, CpTv) in four variants (`pronoun`, `coref`, `noncoref_same`, "
+            "`noncoref_other`). For one model a (NAME, PROF, ACT) triplet is kept when ACT is a single token of "
+            "its vocabulary and the model's top-1 at the mask of CpTp is ACT itself, at most 20 verbs per "
+            "(NAME, PROF), seeded.\n\n"
+            "How a model's triplet set is recorded in a submission: the prediction file lists the kept "
+            'triplets, one line per (triplet, variant, pattern): `{"name", "profession", "verb", '
+            '"variant", "pattern", "top1"}`. The set of (name, profession, verb) in the file is the '
+            "model's triplet set; the evaluator checks that each kept triplet has all five patterns in its "
+            "variant, that CpTp's top-1 is the verb, and that no (name, profession, variant) has more than 20 "
+            "verbs. So a submission records its own test set, and a result can be re-scored without the model."
+        ),
+        licensing=(
+            "The word lists are NegHub's own work (sources and rules in `evaluator/data/scn/README.md`); "
+            "the test itself is Kletz, Amsili and Candito (2023): cite it."
+        ),
+        limitations=(
+            "The paper's own word lists were not available: NegHub's lists differ, so numbers are not directly "
+            "comparable with the paper's tables.",
+            "Triplets differ from model to model; compare models on the drops, not on a shared item set.",
+            "Causal language models are NegHub's extension (the paper targets masked LMs).",
+            "The word-list files begin with `#` comment lines (their sources); a plain `text` loader keeps them.",
+        ),
     ),
 )
 
