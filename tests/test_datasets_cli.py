@@ -125,6 +125,25 @@ def test_publish_refuses_a_release_with_an_unpinned_file_or_no_license(tmp_path:
     assert f"error: {release / 'LICENSE'}: missing: a release carries its license text" in result.err
 
 
+def test_the_bundled_scn_word_lists_publish_with_their_cc_by_license(neghub: Any) -> None:
+    result = neghub("datasets", "publish", "scn", "--repo-id", "neghub/scn", "--dry-run")
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0] == "would commit to hf://datasets/neghub/scn (6 files):"
+    # the four word lists, then the card, then the license: file names in the metadata's order
+    assert [line.split()[1] for line in lines[1:]] == [
+        "female_names.txt",
+        "male_names.txt",
+        "professions.tsv",
+        "verbs.txt",
+        "README.md",
+        "LICENSE",
+    ]
+    license_text = (ROOT / "evaluator" / "data" / "scn" / "LICENSE").read_text(encoding="utf-8")
+    assert "Creative Commons Attribution 4.0 International" in license_text
+    assert get_task("scn").metadata.license == "cc-by-4.0"
+
+
 def test_publish_rejects_a_bad_repo_id(neghub: Any) -> None:
     result = neghub("datasets", "publish", "jnli-neg", "--repo-id", "no-slash", "--dry-run")
     assert result.code == 2
