@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from evaluator.datasets import Release, ResolvedFile
+from evaluator.datasets import Release, ReleaseFile, ResolvedFile
 from evaluator.errors import InputError, Problem
 from evaluator.io import json_type_name, parse_jsonl, read_bytes
 from evaluator.registry import EvalOptions, Task
@@ -149,19 +149,55 @@ def build_pairs(instances: Sequence[Instance]) -> MinimalPairs:
     )
 
 
+# Splits already loaded in this process, by file identity: a leaderboard build re-scores many runs
+# against the same split, and parsing (and hashing) it each time would dominate. The key holds the
+# file's size, modification time and inode, so a file changed on disk is read and verified again.
+_LOADED: dict[tuple[Any, ...], MinimalPairDataset] = {}
+_LOADED_MAX = 8
+
+
+def _file_identity(path: Path) -> tuple[int, int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None  # release.file() names the problem
+    return stat.st_size, stat.st_mtime_ns, stat.st_ino
+
+
 def load_split(
     task: str,
     split: str,
     release: Release,
     parse_record: Callable[[dict[str, Any]], Instance],
 ) -> MinimalPairDataset:
-    """Read one split's file (checked against its pin), validate every record, build the pairs."""
+    """Read one split's file (checked against its pin), validate every record, build the pairs.
+
+    The result is shared between callers in one process (see `_LOADED`); its arrays are read-only."""
     files = release.metadata.files_for(split)
     if not files:
         raise InputError.single(
             task, f"unknown split {split!r} (expected one of: {', '.join(release.metadata.splits)})", field="split"
         )
-    resolved = release.file(files[0])
+    identity = _file_identity(release.root / files[0].path)
+    key = (task, split, str(release.root), release.source, release.unverified_allowed, identity)
+    if identity is not None and key in _LOADED:
+        return _LOADED[key]
+    dataset = _read_split(task, split, release, files[0], parse_record)
+    if identity is not None:
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = dataset
+    return dataset
+
+
+def _read_split(
+    task: str,
+    split: str,
+    release: Release,
+    release_file: ReleaseFile,
+    parse_record: Callable[[dict[str, Any]], Instance],
+) -> MinimalPairDataset:
+    resolved = release.file(release_file)
     content = parse_jsonl(read_bytes(resolved.path), str(resolved.path), blank_lines="skip")
     problems = list(content.problems)
     instances: list[Instance] = []
@@ -181,7 +217,7 @@ def load_split(
         row_of_id[inst.id] = row
     if problems:
         raise InputError(problems[:20])
-    return MinimalPairDataset(
+    dataset = MinimalPairDataset(
         task=task,
         split=split,
         release=release,
@@ -192,6 +228,12 @@ def load_split(
         pairs=build_pairs(instances),
         row_of_id=row_of_id,
     )
+    pairs = dataset.pairs
+    for array in (dataset.ids, dataset.gold, dataset.is_original, pairs.control, pairs.treatment, pairs.kind):
+        array.flags.writeable = False  # shared between callers: a write would be a bug, so make it fail
+    for array in (pairs.cue_position, pairs.target_pos, pairs.important):
+        array.flags.writeable = False
+    return dataset
 
 
 def read_predictions(

@@ -69,3 +69,28 @@ def test_gold_predictions_give_perfect_correlation(tmp_path: Path) -> None:
     assert result["correlations"]["pearson"] == pytest.approx(1.0)
     assert result["correlations"]["spearman"] == pytest.approx(1.0)
     assert result["pair_metrics"]["M"]["acc"] == result["pair_metrics"]["M"]["acc_prime"] == 1.0
+
+
+def test_a_split_is_loaded_once_per_process_until_its_file_changes(tmp_path: Path) -> None:
+    import shutil
+
+    mirror = tmp_path / "mirror"
+    shutil.copytree(MIRROR / "jsts-neg", mirror / "jsts-neg")
+    first = jsts_neg.load("test", data_dir=mirror, unverified=True)
+    assert jsts_neg.load("test", data_dir=mirror, unverified=True) is first
+    # shared between callers, so nobody may write into it
+    with pytest.raises(ValueError, match="read-only"):
+        first.gold[0] = 0
+    # a cached unverified load never lets a verified load skip the pin check
+    with pytest.raises(InputError, match="no pinned sha256"):
+        jsts_neg.load("test", data_dir=mirror)
+    # the file changes on disk: it is read again (without the fixture's first group, 112: the original,
+    # two p_neg, two h_neg and four p_neg_h_neg, 9 instances; README.md's table)
+    path = mirror / "jsts-neg" / "jsts-neg-test.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    first_group = json.loads(lines[0])["jsts_sentence_pair_id"]
+    kept = [line for line in lines if json.loads(line)["jsts_sentence_pair_id"] != first_group]
+    path.write_text("".join(kept), encoding="utf-8")
+    again = jsts_neg.load("test", data_dir=mirror, unverified=True)
+    assert again is not first
+    assert again.ids.size == len(kept) == 40 - 9
