@@ -117,6 +117,11 @@ class DatasetMetadata(BaseModel):
         return tuple(dict.fromkeys(f.split for f in self.files))
 
 
+class DatasetUnavailable(InputError):
+    """No release of the task can be read here (none pinned on the Hub yet, the Hub unreachable, no
+    mirror folder): a fact about this machine, not about the predictions being checked."""
+
+
 @dataclass(frozen=True)
 class ResolvedFile:
     """A release file found on disk and checked against its pin."""
@@ -189,7 +194,7 @@ def find_release(metadata: DatasetMetadata, *, data_dir: Path | str | None = Non
     if chosen is not None:
         root = Path(chosen) / metadata.name
         if not root.is_dir():
-            raise InputError.single(
+            raise DatasetUnavailable.single(
                 str(root),
                 f"no {metadata.name} folder in the data directory {chosen} (expected <data-dir>/{metadata.name}/)",
             )
@@ -198,7 +203,7 @@ def find_release(metadata: DatasetMetadata, *, data_dir: Path | str | None = Non
         return Release(metadata, _hub_snapshot(metadata, metadata.revision), "hub", unverified)
     if bundled.is_dir():
         return Release(metadata, bundled, "bundled", unverified)
-    raise InputError.single(
+    raise DatasetUnavailable.single(
         metadata.name,
         f"no Hub revision is pinned for {metadata.name} yet, so only a local mirror can be read: pass "
         f"--data-dir DIR or set {DATA_DIR_ENV} (for example ../shared/datasets)",
@@ -218,7 +223,7 @@ def _hub_snapshot(metadata: DatasetMetadata, revision: str) -> Path:
         )
     except Exception as exc:  # the library raises many kinds; each becomes one line for the user
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError.single(
+        raise DatasetUnavailable.single(
             f"hf://datasets/{metadata.hub_repo_id}@{revision}",
             f"cannot get the pinned release from the Hub ({type(exc).__name__}: {first_line}); "
             f"pass --data-dir DIR to read a local mirror",

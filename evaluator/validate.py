@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from evaluator import safe_yaml
+from evaluator.datasets import DatasetUnavailable
 from evaluator.errors import EXIT_BAD_INPUT, InputError, Problem
 from evaluator.registry import EvalOptions, get_task
 from evaluator.stats import BootstrapConfig
@@ -245,6 +246,9 @@ class CheckedSubmission:
     problems: list[Problem]
     metadata: Metadata | None = None
     results: dict[str, dict[str, Any]] = field(default_factory=dict)  # run file -> result
+    # run file -> its problems (also in `problems`) when they are only that the task's dataset cannot
+    # be read on this machine: the leaderboard leaves such a run out instead of refusing the submission
+    unavailable: dict[str, list[Problem]] = field(default_factory=dict)
 
 
 def check_submission(
@@ -258,9 +262,12 @@ def check_submission(
     (scored with that bootstrap); without, files are scored with one resample and the scores dropped."""
     checked = CheckedSubmission(problems=[])
     problems = _problems(folder, data_dir, limits or Limits(), checked, bootstrap)
-    checked.problems = [
-        Problem(p.file, p.line, _escape_controls(p.field), _escape_controls(p.message) or "") for p in problems
-    ]
+
+    def escaped(p: Problem) -> Problem:
+        return Problem(p.file, p.line, _escape_controls(p.field), _escape_controls(p.message) or "")
+
+    checked.problems = [escaped(p) for p in problems]
+    checked.unavailable = {rel: [escaped(p) for p in found] for rel, found in checked.unavailable.items()}
     return checked
 
 
@@ -345,7 +352,11 @@ def _problems(
                 )
             )
             continue
-        file_problems, result = _check_predictions(folder / rel, where, run, data_dir, bootstrap)
+        try:
+            file_problems, result = _check_predictions(folder / rel, where, run, data_dir, bootstrap)
+        except DatasetUnavailable as exc:
+            file_problems, result = exc.problems, None
+            checked.unavailable[rel] = exc.problems
         problems.extend(file_problems)
         if result is not None:
             checked.results[rel] = result
@@ -376,6 +387,8 @@ def _check_predictions(
             display_name=where,
         )
         result = get_task(run.task).evaluate(path, options)
+    except DatasetUnavailable:
+        raise  # not the file's fault: the caller records it apart
     except InputError as exc:
         return exc.problems, None
     return [], None if bootstrap is None else result

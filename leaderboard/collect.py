@@ -3,7 +3,8 @@
 Nothing a submission states about its own scores is read: each run's prediction file is scored
 again through the task registry against the pinned dataset. A submission whose metadata does not
 validate, whose files are missing or malformed, or whose data is unverified is refused as a whole,
-with a note the site shows. Runs of a task whose scorer does not exist yet are skipped with a note.
+with a note the site shows. Runs of a task whose scorer does not exist yet, or whose dataset this
+build cannot read (not yet pinned on the Hub, no mirror), are skipped with a note.
 Runs that differ only by seed are averaged (mean and sample standard deviation).
 """
 
@@ -221,20 +222,27 @@ def collect_submission(
     sid = sub_dir.name
     # the validator reads and scores every prediction file anyway: keep its results instead of scoring twice
     checked = check_submission(sub_dir, data_dir=data_dir, bootstrap=BootstrapConfig())
-    if checked.problems or checked.metadata is None:
+    # a run whose dataset this build cannot read says nothing against the submission: it is left out
+    # (with a note) and the other runs are shown; any other problem refuses the whole submission
+    not_readable = {p for found in checked.unavailable.values() for p in found}
+    blocking = [p for p in checked.problems if p not in not_readable]
+    if blocking or checked.metadata is None:
         return None, [], [Note(sid, "refused", tuple(str(p) for p in checked.problems))]
     metadata = checked.metadata
     known = set(known_tasks)
-    skipped = [r for r in metadata.runs if r.task not in known]
-    notes = (
-        [Note(sid, "skipped", tuple(f"{r.file}: no scorer for task {r.task} yet; run not shown" for r in skipped))]
-        if skipped
-        else []
-    )
+    skipped = [
+        f"{r.file}: no scorer for task {r.task} yet; run not shown" for r in metadata.runs if r.task not in known
+    ]
+    skipped += [
+        f"{rel}: not re-scored, its dataset cannot be read by this build ({'; '.join(p.message for p in found)}); "
+        "run not shown"
+        for rel, found in checked.unavailable.items()
+    ]
+    notes = [Note(sid, "skipped", tuple(skipped))] if skipped else []
     groups: dict[tuple[Any, ...], list[tuple[Run, dict[str, Any]]]] = {}
     refusals: list[str] = []
     for run in metadata.runs:
-        if run.task not in known:
+        if run.task not in known or run.file in checked.unavailable:
             continue
         result = checked.results[run.file]
         if result.get("verified") is not True:

@@ -206,3 +206,34 @@ def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
     exported = json.loads(files["data/nubench--test--0shot--completion.json"])
     assert [r["model"] for r in exported["rows"]] == ["One Run"]
     assert exported["rows"][0]["metrics"]["acc"] == 1.0
+
+
+def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submission(tmp_path: Path) -> None:
+    import shutil
+
+    from evaluator.validate import validate_submission
+
+    subs = tmp_path / "submissions"
+    shutil.copytree(Path(__file__).parents[1] / "submissions" / "baseline-random", subs / "baseline-random")
+    mirror = tmp_path / "mirror"  # a mirror without jnli-neg/; NUBench falls back to the sample in the package
+    mirror.mkdir()
+    board = collect(subs, data_dir=mirror, reported=None)
+    # the two NUBench runs are shown; the JNLI-Neg run is not, and the site says why
+    assert sorted((row.task, row.setting["mode"]) for row in board.rows) == [
+        ("nubench", "completion"),
+        ("nubench", "option"),
+    ]
+    (note,) = board.notes
+    assert note.level == "skipped"
+    assert note.messages == (
+        f"predictions/jnli-neg/valid.jsonl: not re-scored, its dataset cannot be read by this build (no jnli-neg "
+        f"folder in the data directory {mirror} (expected <data-dir>/jnli-neg/)); run not shown",
+    )
+    # the pull-request check cannot pass without the data: there it stays a problem
+    assert [p.message for p in validate_submission(subs / "baseline-random", data_dir=mirror)] == [
+        f"no jnli-neg folder in the data directory {mirror} (expected <data-dir>/jnli-neg/)"
+    ]
+    # and a real problem elsewhere still refuses the whole submission
+    (subs / "baseline-random" / "predictions" / "nubench" / "test-option.jsonl").write_text('{"id": 0}\n')
+    board = collect(subs, data_dir=mirror, reported=None)
+    assert board.rows == [] and [n.level for n in board.notes] == ["refused"]
