@@ -127,10 +127,13 @@ def _full_forward_loglikelihood(backend: Backend, context: str, option: str) -> 
     )
 
 
+@pytest.mark.parametrize("layout", ["packed", "plain"])
 @pytest.mark.parametrize("attention", ["sdpa", "eager"])
-def test_packed_loglikelihoods_equal_a_full_forward_per_option(causal_dir: Path, attention: str) -> None:
+def test_packed_loglikelihoods_equal_a_full_forward_per_option(causal_dir: Path, attention: str, layout: str) -> None:
     backend = load_backend(ModelSource("folder", str(causal_dir)))
     backend.model.set_attn_implementation(attention)
+    assert backend._packing_agrees()  # a Llama-style model takes packed rows
+    backend._packing_ok = layout == "packed"
     shots = "Negate the sentence .\nSentence : He is happy\nNegation: He is not happy\n\n"
     requests = [
         # options of different lengths, one of a single token (scored from the context's last position)
@@ -150,6 +153,25 @@ def test_packed_loglikelihoods_equal_a_full_forward_per_option(causal_dir: Path,
     for (context, options), scores in zip(requests, got, strict=True):
         alone = backend.loglikelihoods(context, options)
         assert [s for s, _ in alone] == pytest.approx([s for s, _ in scores], rel=1e-4, abs=1e-4)
+
+
+def test_a_model_that_cannot_take_packed_rows_is_scored_one_row_per_option(tmp_path: Path) -> None:
+    # Bloom builds its own ALiBi bias and mask from a 2D mask: the packed layout is found not to fit
+    tok = _tokenizer(masked=False)
+    torch.manual_seed(0)
+    config = transformers.BloomConfig(
+        vocab_size=len(tok), hidden_size=16, n_layer=2, n_head=2, pad_token_id=tok.pad_token_id, bos_token_id=None
+    )
+    transformers.BloomForCausalLM(config).save_pretrained(tmp_path)
+    tok.save_pretrained(tmp_path)
+    backend = load_backend(ModelSource("folder", str(tmp_path)))
+    context, options = "Negate the sentence .\nSentence : She is happy\nNegation:", [" She is not happy", " run"]
+    got = backend.loglikelihoods(context, options)
+    assert backend._packing_ok is False
+    for option, (total, greedy) in zip(options, got, strict=True):
+        expected, expected_greedy = _full_forward_loglikelihood(backend, context, option)
+        assert math.isclose(total, expected, rel_tol=1e-4, abs_tol=1e-4)
+        assert greedy == expected_greedy
 
 
 def test_greedy_flag_is_true_when_every_token_is_the_arg_max(tmp_path: Path) -> None:

@@ -72,6 +72,7 @@ class Backend:
     dtype: str
     info: dict[str, Any] = field(default_factory=dict)
     _prefix_cache: tuple[tuple[int, ...], Any] | None = field(default=None, repr=False)
+    _packing_ok: bool | None = field(default=None, repr=False)  # see `_packing_agrees`
 
     # --- tokenisation -------------------------------------------------------------------------
     def encode(self, text: str, *, special_tokens: bool = False) -> list[int]:
@@ -110,18 +111,42 @@ class Backend:
     def loglikelihood_batch(self, requests: list[tuple[str, list[str]]]) -> list[list[tuple[float, bool]]]:
         """`loglikelihoods` for several (context, continuations) requests in one forward pass.
 
-        Each request becomes one packed row: its context, then every continuation but its last token,
-        side by side. A custom attention mask lets each continuation see the context and itself only,
-        and position ids restart after the context for each, so every token computes what it would in
-        its own sequence, with no padding between options and no copy of the context per option. The
-        requests' longest common token prefix (the instruction, the few-shot demonstrations) runs once
-        and its key-value cache is kept across calls. The output head runs only on the positions
-        whose next token is scored.
+        Each request becomes one packed row (`_packed_states`): its context, then every continuation
+        but its last token, side by side, so the context runs once for all its options. The output
+        head runs only on the positions whose next token is scored. A model that does not honour the
+        packed rows' attention mask and position ids (found once, by `_packing_agrees`) gets one
+        plain row per continuation instead (`_plain_states`), lm-eval's own layout.
         """
         import torch
 
         # (context ids, continuation ids) per request: the context's tokens never depend on the continuation
         groups = [self._split_context(context, continuations) for context, continuations in requests]
+        if self._packing_ok is None:
+            self._packing_ok = self._packing_agrees()
+        with torch.inference_mode():
+            states = self._packed_states(groups) if self._packing_ok else self._plain_states(groups)
+            token_scores = self._score_tokens(states, [t for _, conts in groups for cont in conts for t in cont])
+        results: list[list[tuple[float, bool]]] = []
+        start = 0
+        for _, conts in groups:
+            scores = []
+            for cont in conts:
+                end = start + len(cont)
+                scores.append((sum(s for s, _ in token_scores[start:end]), all(g for _, g in token_scores[start:end])))
+                start = end
+            results.append(scores)
+        return results
+
+    def _packed_states(self, groups: list[tuple[list[int], list[list[int]]]]) -> Any:
+        """The final hidden states that predict each continuation token, in order, from packed rows.
+
+        A custom attention mask lets each continuation see the context and itself only, and position
+        ids restart after the context for each, so every token computes what it would in its own
+        sequence, with no padding between options and no copy of the context per option. The
+        requests' longest common token prefix (the instruction, the few-shot demonstrations) runs once
+        and its key-value cache is kept across calls."""
+        import torch
+
         prefix = self._common_prefix([ctx for ctx, _ in groups])
         p = len(prefix)
         rows = []
@@ -137,8 +162,7 @@ class Backend:
         width = max(len(ids) for ids, _, _ in rows)
         n = len(rows)
         device = self.device
-        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        input_ids = torch.full((n, width), pad, dtype=torch.long)
+        input_ids = torch.full((n, width), self._pad_id(), dtype=torch.long)
         segments = torch.full((n, width), -1, dtype=torch.long)  # -1: padding
         positions = torch.zeros((n, width), dtype=torch.long)
         for b, (ids, segment, position) in enumerate(rows):
@@ -157,47 +181,89 @@ class Backend:
         # token, then each continuation token for the next
         pick_row: list[int] = []
         pick_col: list[int] = []
-        targets: list[int] = []
         for b, (ctx, conts) in enumerate(groups):
             last_context = start = len(ctx) - p - 1
             for cont in conts:
+                if not cont:  # nothing to score (an empty continuation has log-likelihood 0)
+                    continue
                 pick_row += [b] * len(cont)
                 pick_col += [last_context, *range(start + 1, start + len(cont))]
-                targets += cont
                 start += len(cont) - 1
+        cache = self._prefix_kv(prefix, n) if p else None
+        hidden = self._body(
+            input_ids=input_ids.to(device),
+            attention_mask=mask.to(device),
+            position_ids=positions.to(device),
+            past_key_values=cache,
+            use_cache=cache is not None,
+        ).last_hidden_state
+        return hidden[torch.tensor(pick_row, device=device), torch.tensor(pick_col, device=device)]
+
+    def _plain_states(self, groups: list[tuple[list[int], list[list[int]]]]) -> Any:
+        """`_packed_states` the plain way: one right-padded row per (context, continuation)."""
+        import torch
+
+        rows = [(ctx, cont) for ctx, conts in groups for cont in conts]
+        width = max(len(ctx) + len(cont) - 1 for ctx, cont in rows)
+        input_ids = torch.full((len(rows), width), self._pad_id(), dtype=torch.long)
+        attention = torch.zeros((len(rows), width), dtype=torch.long)
+        pick_row: list[int] = []
+        pick_col: list[int] = []
+        for b, (ctx, cont) in enumerate(rows):
+            ids = ctx + cont[:-1]
+            input_ids[b, : len(ids)] = torch.tensor(ids)
+            attention[b, : len(ids)] = 1
+            pick_row += [b] * len(cont)
+            pick_col += range(len(ctx) - 1, len(ctx) - 1 + len(cont))
+        hidden = self._body(
+            input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)
+        ).last_hidden_state
+        return hidden[torch.tensor(pick_row, device=self.device), torch.tensor(pick_col, device=self.device)]
+
+    def _score_tokens(self, states: Any, targets: list[int]) -> list[tuple[float, bool]]:
+        """(log-probability, is-arg-max) of each target token from the hidden state that predicts it."""
+        import torch
+
+        target = torch.tensor(targets, device=self.device)
+        head = self._head()
+        scores: list[tuple[float, bool]] = []
+        for chunk in range(0, len(targets), 1024):  # bounds the (rows x vocabulary) logits in memory
+            logits = head(states[chunk : chunk + 1024]).float()
+            wanted = target[chunk : chunk + 1024]
+            wanted_logit = logits.gather(1, wanted[:, None])[:, 0]
+            best, greedy = logits.max(-1)  # the first arg-max on ties, as argmax (and lm-eval) picks
+            # log-sum-exp in place on the fresh logits: two passes over them instead of log_softmax's copy
+            log_total = logits.sub_(best[:, None]).exp_().sum(-1).log_() + best
+            scores += zip((wanted_logit - log_total).tolist(), (greedy == wanted).tolist(), strict=True)
+        return scores
+
+    def _packing_agrees(self) -> bool:
+        """Whether packed rows give this model's plain answers: architectures that build their own
+        attention bias from positions (ALiBi) or ignore a custom mask would not. Checked once, on a
+        tiny request, before the first real one."""
+        import torch
+
+        groups = [
+            self._split_context(
+                "Negate the sentence .\nSentence : She is happy\nNegation:", [" She is not happy", " He is", " run"]
+            )
+        ]
+        targets = [t for cont in groups[0][1] for t in cont]
         with torch.inference_mode():
-            cache = self._prefix_kv(prefix, n) if p else None
-            hidden = self._body(
-                input_ids=input_ids.to(device),
-                attention_mask=mask.to(device),
-                position_ids=positions.to(device),
-                past_key_values=cache,
-                use_cache=cache is not None,
-            ).last_hidden_state
-            picked = hidden[torch.tensor(pick_row, device=device), torch.tensor(pick_col, device=device)]
-            target = torch.tensor(targets, device=device)
-            head = self._head()
-            token_logprobs: list[float] = []
-            token_greedy: list[bool] = []
-            for chunk in range(0, len(targets), 1024):  # bounds the (rows x vocabulary) logits in memory
-                logits = head(picked[chunk : chunk + 1024]).float()
-                wanted = target[chunk : chunk + 1024]
-                wanted_logit = logits.gather(1, wanted[:, None])[:, 0]
-                best, greedy = logits.max(-1)  # the first arg-max on ties, as argmax (and lm-eval) picks
-                # log-sum-exp in place on the fresh logits: two passes over them instead of log_softmax's copy
-                log_total = logits.sub_(best[:, None]).exp_().sum(-1).log_() + best
-                token_logprobs += (wanted_logit - log_total).tolist()
-                token_greedy += (greedy == wanted).tolist()
-        results: list[list[tuple[float, bool]]] = []
-        start = 0
-        for _, conts in groups:
-            scores = []
-            for cont in conts:
-                end = start + len(cont)
-                scores.append((sum(token_logprobs[start:end]), all(token_greedy[start:end])))
-                start = end
-            results.append(scores)
-        return results
+            plain = self._score_tokens(self._plain_states(groups), targets)
+            try:
+                packed = self._score_tokens(self._packed_states(groups), targets)
+            except Exception:  # a model whose own mask code cannot take a 4D mask (Bloom, Falcon)
+                return False
+            finally:
+                self._prefix_cache = None
+        # float rounding differs between the two layouts: a tolerance, wider for 16-bit weights
+        absolute, relative = (1e-3, 1e-4) if self.dtype == "float32" else (5e-2, 1e-2)
+        return all(abs(a - b) <= absolute + relative * abs(b) for (a, _), (b, _) in zip(packed, plain, strict=True))
+
+    def _pad_id(self) -> int:
+        pad: int | None = self.tokenizer.pad_token_id
+        return pad if pad is not None else 0
 
     def _common_prefix(self, sequences: list[list[int]]) -> tuple[int, ...]:
         """The longest common token prefix, leaving each sequence at least one token of its own."""
@@ -241,7 +307,7 @@ class Backend:
             cache = self._prefix_kv(prefix, n) if prefix_len else None
             suffixes = [r[prefix_len:] for r in rows]
             width = max(len(x) for x in suffixes)
-            pad = tok.pad_token_id if tok.pad_token_id is not None else 0
+            pad = self._pad_id()
             ids = torch.full((n, width), pad, dtype=torch.long, device=device)
             mask = torch.zeros((n, prefix_len + width), dtype=torch.long, device=device)
             mask[:, :prefix_len] = 1
