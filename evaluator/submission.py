@@ -15,6 +15,32 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 SUBMISSION_ID_PATTERN = r"^[a-z0-9][a-z0-9._-]{2,79}$"
 REVISION_PATTERN = r"^[0-9a-f]{40}$"
 HUB_REPO_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$"
+HTTPS_URL_PATTERN = r"^https://[^\s<>\"']+$"
+SHA256_PATTERN = r"^[0-9a-f]{64}$"
+PACKAGE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
+PACKAGE_VERSION_PATTERN = r"^[A-Za-z0-9.+!_-]{1,50}$"
+CONTACT_PATTERN = r"^(https://[^\s<>\"']+|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$"
+SPLIT_PATTERN = r"^[a-z_]{1,20}$"
+RUN_FILE_PATTERN = r"^predictions/[a-z0-9-]+/[A-Za-z0-9._-]{1,100}\.jsonl$"
+PROMPT_PATTERN = r"^[a-z0-9_-]{1,40}$"
+DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
+
+# What each pattern asks for, in words: `neghub validate` says this instead of printing the regex.
+PATTERN_EXPECTATIONS = {
+    SUBMISSION_ID_PATTERN: "3 to 80 characters: lowercase letters, digits, '.', '_' or '-', starting with a letter "
+    "or digit",
+    REVISION_PATTERN: "a commit hash, 40 lowercase hex characters (a branch or tag name can move)",
+    HUB_REPO_PATTERN: "a Hugging Face repo id, ORG/NAME",
+    HTTPS_URL_PATTERN: "an https:// link without spaces, quotes or angle brackets",
+    SHA256_PATTERN: "a sha256, 64 lowercase hex characters",
+    PACKAGE_PATTERN: "a PyPI package name",
+    PACKAGE_VERSION_PATTERN: "a package version such as 0.1.2",
+    CONTACT_PATTERN: "an https:// link or an e-mail address",
+    SPLIT_PATTERN: "a split name: lowercase letters and '_'",
+    RUN_FILE_PATTERN: "a path predictions/<task>/<name>.jsonl",
+    PROMPT_PATTERN: "a prompt style name: lowercase letters, digits, '_' or '-'",
+    DATE_PATTERN: "a date written YYYY-MM-DD",
+}
 
 # Bidirectional overrides/isolates can make a name read differently from what it is (Trojan Source).
 _BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -46,7 +72,7 @@ PlainLine = Annotated[
     AfterValidator(_one_line),
 ]
 PlainText = Annotated[str, StringConstraints(min_length=1, max_length=5000), AfterValidator(_plain_text)]
-HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s<>\"']+$", max_length=500)]
+HttpsUrl = Annotated[str, StringConstraints(pattern=HTTPS_URL_PATTERN, max_length=500)]
 Revision = Annotated[str, StringConstraints(pattern=REVISION_PATTERN)]
 TaskName = Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
 
@@ -92,7 +118,7 @@ class BaselineModel(BaseModel):
     license: PlainLine
 
 
-Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+Sha256 = Annotated[str, StringConstraints(pattern=SHA256_PATTERN)]
 
 
 class PackagedGGUFModel(BaseModel):
@@ -102,8 +128,8 @@ class PackagedGGUFModel(BaseModel):
     model_config = _STRICT
     kind: Literal["pypi-gguf"]
     name: PlainLine
-    package: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")]
-    package_version: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9.+!_-]{1,50}$")]
+    package: Annotated[str, StringConstraints(pattern=PACKAGE_PATTERN)]
+    package_version: Annotated[str, StringConstraints(pattern=PACKAGE_VERSION_PATTERN)]
     file: PlainLine = Field(description="the GGUF file's path inside the installed package")
     sha256: Sha256
     parameters: int = Field(gt=0)
@@ -127,7 +153,7 @@ class LocalModel(BaseModel):
 class Submitter(BaseModel):
     model_config = _STRICT
     name: PlainLine
-    contact: Annotated[str, StringConstraints(pattern=r"^(https://[^\s<>\"']+|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$")]
+    contact: Annotated[str, StringConstraints(pattern=CONTACT_PATTERN)]
 
 
 class Run(BaseModel):
@@ -135,13 +161,13 @@ class Run(BaseModel):
 
     model_config = _STRICT
     task: TaskName
-    split: Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,20}$")] | None = Field(
+    split: Annotated[str, StringConstraints(pattern=SPLIT_PATTERN)] | None = Field(
         description="the split predicted; null for SCN, which has no split"
     )
-    file: Annotated[str, StringConstraints(pattern=r"^predictions/[a-z0-9-]+/[A-Za-z0-9._-]{1,100}\.jsonl$")]
+    file: Annotated[str, StringConstraints(pattern=RUN_FILE_PATTERN)]
     shots: int = Field(ge=0, le=64)
     seed: int | None = Field(default=None, ge=0, le=2**32 - 1)
-    prompt: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_-]{1,40}$")] = "default"
+    prompt: Annotated[str, StringConstraints(pattern=PROMPT_PATTERN)] = "default"
     mode: Literal["completion", "option"] | None = Field(default=None, description="NUBench only")
 
 
@@ -151,7 +177,7 @@ class Metadata(BaseModel):
     model_config = _STRICT
     model: HubModel | ClosedModel | BaselineModel | PackagedGGUFModel | LocalModel = Field(discriminator="kind")
     submitter: Submitter
-    date: Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+    date: Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
     description: PlainText
     links: list[HttpsUrl] = Field(default_factory=list, max_length=20)
     runs: list[Run] = Field(min_length=1, max_length=500)

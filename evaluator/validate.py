@@ -29,7 +29,7 @@ from evaluator.datasets import DatasetUnavailable
 from evaluator.errors import EXIT_BAD_INPUT, InputError, Problem
 from evaluator.registry import EvalOptions, get_task
 from evaluator.stats import BootstrapConfig
-from evaluator.submission import SUBMISSION_ID_PATTERN, Metadata, Run
+from evaluator.submission import PATTERN_EXPECTATIONS, SUBMISSION_ID_PATTERN, Metadata, Run
 
 METADATA_FILE = "metadata.yaml"
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9._/-]+$")
@@ -149,6 +149,12 @@ def _message(error: Any) -> str:
         return "missing field"
     if kind == "extra_forbidden":
         return "unknown field"
+    if kind == "string_pattern_mismatch":
+        pattern = str(error["ctx"]["pattern"])
+        expected = PATTERN_EXPECTATIONS.get(pattern, f"text matching {pattern}")
+        value = str(error["input"])
+        shown = repr(value if len(value) <= 60 else value[:57] + "...")
+        return f"expected {expected}, got {shown}"
     return str(error["msg"]).removeprefix("Value error, ")
 
 

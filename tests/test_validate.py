@@ -245,3 +245,22 @@ def test_baseline_submission_validates(folder: Path) -> None:
     if "task: jnli-neg" in metadata and not (SHARED_DATASETS / "jnli-neg").is_dir():
         pytest.skip(f"JNLI-Neg data not found at {SHARED_DATASETS} (the shared mirror beside the checkout)")
     assert lines(validate_submission(folder, data_dir=None)) == []
+
+
+def test_every_pattern_of_the_metadata_is_explained_in_words() -> None:
+    from evaluator.submission import PATTERN_EXPECTATIONS, Metadata
+
+    def patterns(node: Any) -> set[str]:
+        found: set[str] = set()
+        if isinstance(node, dict):
+            found |= {node["pattern"]} if isinstance(node.get("pattern"), str) else set()
+            for value in node.values():
+                found |= patterns(value)
+        elif isinstance(node, list):
+            for value in node:
+                found |= patterns(value)
+        return found
+
+    used = patterns(Metadata.model_json_schema())
+    assert used, "the metadata schema has patterns"
+    assert used <= set(PATTERN_EXPECTATIONS), used - set(PATTERN_EXPECTATIONS)
