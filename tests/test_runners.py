@@ -174,6 +174,24 @@ def test_a_model_that_cannot_take_packed_rows_is_scored_one_row_per_option(tmp_p
         assert greedy == expected_greedy
 
 
+def test_causal_top1_after_a_shared_prefix_is_each_texts_own_arg_max(causal_dir: Path) -> None:
+    backend = load_backend(ModelSource("folder", str(causal_dir)))
+    # one (name, profession): the texts share their start and differ in length (left padding)
+    texts = [
+        "She is a city who likes to run . She is happy to",
+        "She is a city who likes to run . She is very happy to",
+        "She is a city who doesn't like to run . She isn't happy to",
+    ]
+    got = backend.top1(texts)
+    assert backend._prefix_cache is not None and len(backend._prefix_cache[0]) > 0  # the prefix was shared
+    for text, top in zip(texts, got, strict=True):
+        with torch.no_grad():
+            logits = backend.model(torch.tensor([backend.encode(text)])).logits[0, -1]
+        assert top == int(logits.argmax())
+    # distinct logits, so the arg-max cannot agree by a tie resolved to the first index
+    assert len(set(got)) > 1 or float(logits.max() - logits.topk(2).values[1]) > 1e-4
+
+
 def test_greedy_flag_is_true_when_every_token_is_the_arg_max(tmp_path: Path) -> None:
     backend = load_backend(ModelSource("folder", str(_causal(tmp_path, constant=True))))
     # all logits equal: the arg-max is id 0 ("run") everywhere, and every token has log-probability -log(V)

@@ -6,8 +6,8 @@
   but each context runs once for all its options (one packed row per request), the requests' common
   prefix runs once, and the output head is applied only at the positions whose next token is scored.
 - `generate`: greedy decoding of a few tokens, batched with left padding after the common prefix.
-- `top1`: the arg-max token at the mask (masked LMs) or after the text (causal LMs), the output head
-  applied at that one position only.
+- `top1`: the arg-max token at the mask (masked LMs) or after the text (causal LMs, after the
+  common prefix), the output head applied at that one position only.
 """
 
 from __future__ import annotations
@@ -299,23 +299,10 @@ class Backend:
 
         tok = self.tokenizer
         rows = [self.encode(p, special_tokens=special_tokens) for p in prompts]
-        prefix = self._common_prefix(rows)
-        prefix_len = len(prefix)
         n = len(rows)
         device = self.device
         with torch.inference_mode():
-            cache = self._prefix_kv(prefix, n) if prefix_len else None
-            suffixes = [r[prefix_len:] for r in rows]
-            width = max(len(x) for x in suffixes)
-            pad = self._pad_id()
-            ids = torch.full((n, width), pad, dtype=torch.long, device=device)
-            mask = torch.zeros((n, prefix_len + width), dtype=torch.long, device=device)
-            mask[:, :prefix_len] = 1
-            positions = torch.ones((n, width), dtype=torch.long, device=device)
-            for i, x in enumerate(suffixes):
-                ids[i, width - len(x) :] = torch.tensor(x, device=device)
-                mask[i, prefix_len + width - len(x) :] = 1
-                positions[i, width - len(x) :] = torch.arange(prefix_len, prefix_len + len(x), device=device)
+            ids, mask, positions, cache = self._after_common_prefix(rows)
             generated: list[list[int]] = [[] for _ in range(n)]
             finished = torch.zeros(n, dtype=torch.bool, device=device)
             next_pos = positions[:, -1:] + 1
@@ -343,23 +330,51 @@ class Backend:
                 mask = torch.cat([mask, torch.ones((n, 1), dtype=torch.long, device=device)], dim=1)
         return [str(tok.decode(g, skip_special_tokens=True)) for g in generated]
 
+    def _after_common_prefix(self, rows: list[list[int]]) -> tuple[Any, Any, Any, Any]:
+        """Inputs for a batch of causal-LM rows whose common token prefix has already run: (input ids,
+        attention mask, position ids, key-value cache). Each row is the prefix's cache, left padding,
+        then its own tokens, with position ids that skip the padding, so every row computes what it
+        would alone; the prefix's cache is kept across batches."""
+        import torch
+
+        prefix = self._common_prefix(rows)
+        prefix_len = len(prefix)
+        n = len(rows)
+        device = self.device
+        cache = self._prefix_kv(prefix, n) if prefix_len else None
+        suffixes = [r[prefix_len:] for r in rows]
+        width = max(len(x) for x in suffixes)
+        ids = torch.full((n, width), self._pad_id(), dtype=torch.long, device=device)
+        mask = torch.zeros((n, prefix_len + width), dtype=torch.long, device=device)
+        mask[:, :prefix_len] = 1
+        positions = torch.ones((n, width), dtype=torch.long, device=device)
+        for i, x in enumerate(suffixes):
+            ids[i, width - len(x) :] = torch.tensor(x, device=device)
+            mask[i, prefix_len + width - len(x) :] = 1
+            positions[i, width - len(x) :] = torch.arange(prefix_len, prefix_len + len(x), device=device)
+        return ids, mask, positions, cache
+
     # --- cloze --------------------------------------------------------------------------------
     def top1(self, texts: list[str]) -> list[int]:
         """Arg-max token id at the mask (masked LM) or after each text (causal LM), for a batch."""
         import torch
 
         tok = self.tokenizer
-        special = self.kind == "masked"
-        batch = tok(texts, add_special_tokens=special, padding=True, return_tensors="pt").to(self.device)
         with torch.inference_mode():
-            hidden = self._body(**batch).last_hidden_state
             if self.kind == "masked":
+                batch = tok(texts, add_special_tokens=True, padding=True, return_tensors="pt").to(self.device)
+                hidden = self._body(**batch).last_hidden_state
                 rows, cols = (batch["input_ids"] == tok.mask_token_id).nonzero(as_tuple=True)
                 if rows.numel() != len(texts):
                     raise ValueError("every text must contain exactly one mask token")
                 picked = hidden[rows, cols]
-            else:  # left padding: the last position is every row's last real token
-                picked = hidden[:, -1]
+            else:
+                # SCN's texts of one (name, profession) share "NAME is a PROF who likes to": it runs once
+                ids, mask, positions, cache = self._after_common_prefix([self.encode(t) for t in texts])
+                hidden = self._body(
+                    input_ids=ids, attention_mask=mask, position_ids=positions, past_key_values=cache, use_cache=True
+                ).last_hidden_state
+                picked = hidden[:, -1]  # left padding: the last position is every row's last real token
             return [int(i) for i in self._head()(picked).argmax(-1)]
 
 
