@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluator import scn
-from evaluator.errors import InputError
+from evaluator.errors import InputError, Problem
 from evaluator.stats import BootstrapConfig
 
 PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")
@@ -524,7 +524,10 @@ def _line_by_line(data: bytes) -> tuple[scn.Predictions, list[Any]]:
 
     content = parse_jsonl(data, "f.jsonl")
     problems = list(content.problems)
-    return scn._columns("f.jsonl", content.objects, problems), problems
+    predictions = scn._columns("f.jsonl", content.objects, problems)
+    if not content.objects and not content.problems:
+        problems.append(Problem("f.jsonl", None, None, "no predictions (the file is empty)"))
+    return predictions, problems
 
 
 def _same_predictions(a: scn.Predictions, b: scn.Predictions) -> None:
@@ -573,3 +576,23 @@ def test_reading_a_column_at_a_time_equals_reading_line_by_line(
     _same_predictions(got, expected)
     # duplicates, missing patterns, too many verbs: the whole-file checks see the same columns
     assert scn.check_predictions(got) == scn.check_predictions(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    data=st.binary(max_size=300)
+    | st.lists(
+        st.lists(st.text(max_size=6), min_size=6, max_size=6).map(
+            lambda values: json.dumps(dict(zip(FIELDS, values, strict=True)), ensure_ascii=False)
+        ),
+        min_size=1,
+        max_size=6,
+    ).map(lambda lines: ("\n".join(lines) + "\n").encode())
+)
+def test_any_input_reads_the_same_either_way_and_only_ever_gives_problems(data: bytes) -> None:
+    # arbitrary bytes, and lines of the usual shape with arbitrary text (quotes, backslashes, controls)
+    got, problems = scn.parse_predictions(data, "f.jsonl")
+    assert all(isinstance(p, Problem) for p in problems)
+    expected, expected_problems = _line_by_line(data)
+    assert problems == expected_problems
+    _same_predictions(got, expected)
