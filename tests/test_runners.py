@@ -192,6 +192,19 @@ def test_causal_top1_after_a_shared_prefix_is_each_texts_own_arg_max(causal_dir:
     assert len(set(got)) > 1 or float(logits.max() - logits.topk(2).values[1]) > 1e-4
 
 
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="this torch build has no oneDNN")
+def test_packed_linear_layers_compute_what_the_plain_model_computes(causal_dir: Path) -> None:
+    backend = load_backend(ModelSource("folder", str(causal_dir)))
+    plain = transformers.AutoModelForCausalLM.from_pretrained(causal_dir, dtype=torch.float32).eval()
+    linears = [m for m in plain.modules() if type(m) is torch.nn.Linear]
+    # two layers x (q, k, v, o, gate, up, down) + the output head
+    assert len(linears) == 2 * 7 + 1
+    assert backend.info["cpu_matmul"] == f"oneDNN, {len(linears)} linear layers pre-packed"
+    ids = torch.tensor([backend.encode("Negate the sentence .\nSentence : She is happy\nNegation:")] * 2)
+    with torch.no_grad():
+        assert torch.allclose(backend.model(ids).logits, plain(ids).logits, rtol=1e-4, atol=1e-5)
+
+
 def test_greedy_flag_is_true_when_every_token_is_the_arg_max(tmp_path: Path) -> None:
     backend = load_backend(ModelSource("folder", str(_causal(tmp_path, constant=True))))
     # all logits equal: the arg-max is id 0 ("run") everywhere, and every token has log-probability -log(V)
@@ -230,10 +243,16 @@ def test_jnli_neg_zero_shot_run_resumes_and_validates(causal_dir: Path, tmp_path
     assert len(lines) == 1363  # the valid split's instances (SOURCE.md: 186 + 1,177)
     partial = final.with_name(final.name + ".partial")
     partial.write_text("".join(lines[:64]) + lines[64][:10])
-    final.with_name(final.name + ".progress").write_text(
-        json.dumps({"items": 64, "bytes": len("".join(lines[:64]).encode())})
-    )
+    progress = final.with_name(final.name + ".progress")
+    # what the runner records of the model that wrote the partial file
+    writer = {"model_source": "folder", "model_location": causal_dir.name, "model_revision": None, "dtype": "float32"}
+    state = {"items": 64, "bytes": len("".join(lines[:64]).encode()), "writer": writer}
     final.unlink()
+    # another model's partial file is never continued: its item order and answers are not this model's
+    progress.write_text(json.dumps({**state, "writer": {**writer, "model_location": "other-model"}}))
+    assert main(argv) == 2
+    assert partial.read_text() == "".join(lines[:64]) + lines[64][:10]  # left as it was
+    progress.write_text(json.dumps(state))
     assert main(argv) == 0
     assert final.read_text() == "".join(lines)  # greedy decoding is deterministic: the resumed file is identical
     meta = _check_folder(out, "--data-dir", str(SHARED))

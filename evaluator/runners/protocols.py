@@ -42,6 +42,16 @@ class RunPlan:
     process: Process
     batch_size: int = 1
     settings: dict[str, Any] = field(default_factory=dict)
+    # each item's length in the model's tokens; when given, items run shortest first by it (ties keep
+    # the plan's order), so that a batch pads little. The order then depends on the tokenizer: a
+    # partial file can only be resumed by the model that wrote it, which run.py checks.
+    token_lengths: Callable[[Backend, Sequence[Any]], list[int]] | None = None
+
+    def ordered_items(self, backend: Backend) -> Sequence[Any]:
+        if self.token_lengths is None:
+            return self.items
+        lengths = self.token_lengths(backend, self.items)
+        return [self.items[i] for i in sorted(range(len(self.items)), key=lengths.__getitem__)]
 
     @property
     def file(self) -> str:
@@ -164,6 +174,7 @@ def minimal_pair_plans(
                 process=process,
                 batch_size=batch_size,
                 settings={"max_new_tokens": max_new, "decoding": "greedy", "chat_template": False},
+                token_lengths=_prompt_lengths(special_tokens=True),
             )
         )
     return plans
@@ -208,6 +219,7 @@ def nubench_plans(
                 return out
 
             settings: dict[str, Any] = {"scoring": "loglikelihood, lm-eval token boundaries, target delimiter ' '"}
+            token_lengths: Callable[[Backend, Sequence[Any]], list[int]] = _completion_lengths
         elif mode == "option":
             demo_orders = dict(zip((d.index for d in demos), nubench.option_orders(demos), strict=True))
             prefix = ""
@@ -230,6 +242,7 @@ def nubench_plans(
                 ]
 
             settings = {"max_new_tokens": OPTION_MAX_NEW_TOKENS, "decoding": "greedy", "until": "\\n"}
+            token_lengths = _prompt_lengths(special_tokens=False)
         else:
             raise InputError.single("--mode", f"NUBench modes are completion and option, got {mode!r}")
         plans.append(
@@ -244,9 +257,29 @@ def nubench_plans(
                 process=process,
                 batch_size=batch_size,
                 settings=settings,
+                token_lengths=token_lengths,
             )
         )
     return plans
+
+
+def _prompt_lengths(*, special_tokens: bool) -> Callable[[Backend, Sequence[Any]], list[int]]:
+    """Token lengths of (key, prompt) items."""
+
+    def lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
+        return backend.token_lengths([prompt for _, prompt in items], special_tokens=special_tokens)
+
+    return lengths
+
+
+def _completion_lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
+    """Token lengths of NUBench completion items as packed: the context and every option."""
+    contexts = backend.token_lengths([context for _, context in items], special_tokens=False)
+    options = backend.token_lengths(
+        [" " + getattr(record, key) for record, _ in items for key in record.option_keys()], special_tokens=False
+    )
+    counts = iter(options)
+    return [n + sum(next(counts) for _ in record.option_keys()) for n, (record, _) in zip(contexts, items, strict=True)]
 
 
 # --- SCN ------------------------------------------------------------------------------------------------

@@ -52,18 +52,26 @@ def execute_plan(backend: Backend, plan: RunPlan, out_dir: Path, *, progress: bo
     final.parent.mkdir(parents=True, exist_ok=True)
     partial = final.with_name(final.name + ".partial")
     marker = final.with_name(final.name + ".progress")
+    # the item order may follow the tokenizer (see RunPlan.token_lengths): only the model that wrote a
+    # partial file may resume it
+    writer = {k: backend.info.get(k) for k in ("model_source", "model_location", "model_revision", "dtype")}
     done, size = 0, 0
     if marker.exists() and partial.exists():
         state = json.loads(marker.read_text())
+        if state.get("writer") != writer:
+            raise InputError.single(
+                str(partial),
+                f"was written by another model or dtype ({state.get('writer')}, now {writer}): delete it and "
+                f"{marker.name}, or write to another -o folder",
+            )
         done, size = int(state["items"]), int(state["bytes"])
+    items = plan.ordered_items(backend)
     with open(partial, "a+b") as handle:
         handle.truncate(size)  # drop a line half-written when the run was interrupted
         handle.seek(size)
-        todo = plan.items[done:]
+        todo = items[done:]
         started = time.perf_counter()
-        bar = tqdm(
-            total=len(plan.items), initial=done, desc=plan.file, unit="item", disable=not progress, file=sys.stderr
-        )
+        bar = tqdm(total=len(items), initial=done, desc=plan.file, unit="item", disable=not progress, file=sys.stderr)
         for start in range(0, len(todo), plan.batch_size):
             batch = todo[start : start + plan.batch_size]
             for rows in plan.process(backend, batch):
@@ -71,7 +79,7 @@ def execute_plan(backend: Backend, plan: RunPlan, out_dir: Path, *, progress: bo
             handle.flush()
             os.fsync(handle.fileno())
             done += len(batch)
-            _write_text(marker, json.dumps({"items": done, "bytes": handle.tell()}))
+            _write_text(marker, json.dumps({"items": done, "bytes": handle.tell(), "writer": writer}))
             bar.update(len(batch))
         bar.close()
         seconds = time.perf_counter() - started
