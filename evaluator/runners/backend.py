@@ -8,6 +8,8 @@
 - `generate`: greedy decoding of a few tokens, batched with left padding after the common prefix.
 - `top1`: the arg-max token at the mask (masked LMs) or after the text (causal LMs, after the
   common prefix), the output head applied at that one position only.
+
+On CPU in float32, `load_backend` also runs the linear layers through oneDNN (`pack_linear_layers`).
 """
 
 from __future__ import annotations
