@@ -81,11 +81,16 @@ class Backend:
         ids: list[int] = self.tokenizer(text, add_special_tokens=special_tokens)["input_ids"]
         return ids
 
-    def token_lengths(self, texts: list[str], *, special_tokens: bool = False) -> list[int]:
-        """How many tokens each text encodes to (one batched call to the tokenizer)."""
+    def encode_many(self, texts: list[str], *, special_tokens: bool = False) -> list[list[int]]:
+        """`encode` for several texts in one call to the tokenizer (a fast tokenizer batches in Rust)."""
         if not texts:
             return []
-        return [len(ids) for ids in self.tokenizer(texts, add_special_tokens=special_tokens)["input_ids"]]
+        ids: list[list[int]] = self.tokenizer(texts, add_special_tokens=special_tokens)["input_ids"]
+        return ids
+
+    def token_lengths(self, texts: list[str], *, special_tokens: bool = False) -> list[int]:
+        """How many tokens each text encodes to."""
+        return [len(ids) for ids in self.encode_many(texts, special_tokens=special_tokens)]
 
     def _head(self) -> Any:
         """The module that maps final hidden states to vocabulary logits."""
@@ -110,8 +115,8 @@ class Backend:
         if n_spaces:
             continuations = [context[-n_spaces:] + c for c in continuations]
             context = context[:-n_spaces]
-        context_ids = self.encode(context)
-        conts = [self.encode(context + c)[len(context_ids) :] for c in continuations]
+        context_ids, *wholes = self.encode_many([context, *(context + c for c in continuations)])
+        conts = [whole[len(context_ids) :] for whole in wholes]
         if not context_ids:  # lm-eval scores an empty context after the end-of-text token
             return [self.tokenizer.eos_token_id], conts
         return context_ids, conts
@@ -306,7 +311,7 @@ class Backend:
         import torch
 
         tok = self.tokenizer
-        rows = [self.encode(p, special_tokens=special_tokens) for p in prompts]
+        rows = self.encode_many(prompts, special_tokens=special_tokens)
         n = len(rows)
         device = self.device
         with torch.inference_mode():
@@ -378,7 +383,7 @@ class Backend:
                 picked = hidden[rows, cols]
             else:
                 # SCN's texts of one (name, profession) share "NAME is a PROF who likes to": it runs once
-                ids, mask, positions, cache = self._after_common_prefix([self.encode(t) for t in texts])
+                ids, mask, positions, cache = self._after_common_prefix(self.encode_many(texts))
                 hidden = self._body(
                     input_ids=ids, attention_mask=mask, position_ids=positions, past_key_values=cache, use_cache=True
                 ).last_hidden_state
