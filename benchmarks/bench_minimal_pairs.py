@@ -14,11 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from evaluator import jnli_neg
-from evaluator.datasets import Release, ResolvedFile
-from evaluator.minimal_pairs import CUE_POSITIONS, PAIR_KINDS, TARGET_POS, MinimalPairDataset, MinimalPairs, score_pairs
-from evaluator.stats import BootstrapConfig, bootstrap_rows_ci, paired_bootstrap_ci
+from neghub.evaluator.benchmarks import jnli_neg
+from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_rows_ci, paired_bootstrap_ci
+from neghub.evaluator.families.minimal_pairs import (
+    CUE_POSITIONS,
+    PAIR_KINDS,
+    TARGET_POS,
+    MinimalPairDataset,
+    MinimalPairs,
+    score_pairs,
+)
+from neghub.evaluator.releases.loading import Release, ResolvedFile
 
 N_INSTANCES = 400_000
 N_PAIRS = 1_000_000

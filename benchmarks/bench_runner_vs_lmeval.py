@@ -106,10 +106,9 @@ def main() -> None:
     from lm_eval import simple_evaluate
     from lm_eval.models.huggingface import HFLM
     from lm_eval.tasks import TaskManager, get_task_dict
-
-    from evaluator import nubench
-    from evaluator.runners.backend import ModelSource, load_backend
-    from evaluator.runners.protocols import nubench_plans
+    from neghub.evaluator.benchmarks import nubench
+    from neghub.evaluator.runners.backend import ModelSource, load_backend
+    from neghub.evaluator.runners.protocols import nubench_plans
 
     folder = dequantised_folder(args.cache)
     split = nubench.load("test")

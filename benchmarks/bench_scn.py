@@ -21,9 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-from evaluator import scn
-from evaluator.stats import BootstrapConfig, bootstrap_proportion_ci
+from neghub.evaluator.benchmarks import scn
+from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_proportion_ci
 
 # how often each pattern's top-1 repeats the verb in the synthetic predictions (CpTp always does)
 REPEAT_SHARE = {"CpTp": 1.0, "CpTn": 0.4, "CnTp": 0.2, "CnTn": 0.8, "CpTv": 0.7}

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NUBENCH_TEST = ROOT / "evaluator" / "data" / "releases" / "nubench" / "multiple-choice" / "test.jsonl"
+NUBENCH_TEST = ROOT / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
 SIZES = (200, 800)
 REPEATS = 3
 # the cost per submission at 800 may exceed the one at 200 by this factor (timing noise) and still be linear

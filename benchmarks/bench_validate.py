@@ -28,10 +28,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import jsonschema
-
-from evaluator.schemas import DEFAULT_DIR
-from evaluator.scn import PATTERNS, VARIANTS, load_word_lists
-from evaluator.validate import validate_submission
+from neghub.evaluator.benchmarks.scn import PATTERNS, VARIANTS, load_word_lists
+from neghub.evaluator.submissions.schemas import DEFAULT_DIR
+from neghub.evaluator.submissions.validation import validate_submission
 
 TRIPLETS_PER_VARIANT = 10_000  # 4 variants x 5 patterns -> 200,000 lines
 JSONSCHEMA_SAMPLE = 20_000  # jsonschema is timed on a sample and reported per line

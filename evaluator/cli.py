@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evaluator import __version__
-from evaluator.errors import EXIT_BAD_INPUT, InputError
-from evaluator.stats import BootstrapConfig
+from neghub.evaluator import __version__
+from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError
+from neghub.evaluator.core.stats import BootstrapConfig
 
 MAX_PROBLEMS_SHOWN = 50
 
@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("tasks", help="list the registered tasks")
 
-    from evaluator.hub import add_parser as add_datasets_parser
+    from neghub.evaluator.releases.commands import add_parser as add_datasets_parser
 
     add_datasets_parser(sub)
 
@@ -73,14 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("--data-dir", type=Path, default=None, help="local mirror folder (default: $NEGHUB_DATA_DIR)")
     va.add_argument("--json", action="store_true", help="print one JSON object with every problem")
 
-    from evaluator.runners.run import add_run_parser  # argparse only; torch is imported when a run starts
+    from neghub.evaluator.runners.run import add_run_parser  # argparse only; torch is imported when a run starts
 
     add_run_parser(sub)
     return parser
 
 
 def _options(args: argparse.Namespace) -> Any:
-    from evaluator.registry import EvalOptions
+    from neghub.evaluator.core.registry import EvalOptions
 
     bootstrap = BootstrapConfig(resamples=getattr(args, "bootstrap_resamples", 1000), seed=getattr(args, "seed", 0))
     if bootstrap.resamples < 1:
@@ -99,20 +99,21 @@ def _dumps(result: dict[str, Any]) -> str:
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    from evaluator.io import atomic_write, write_jsonl
-    from evaluator.registry import get_task, task_names
+    from neghub.evaluator.core.registry import get_task, task_names
+    from neghub.evaluator.fileio.files import atomic_write
+    from neghub.evaluator.fileio.jsonl import write_jsonl
 
     args = build_parser().parse_args(argv)
     if args.command == "validate":
-        from evaluator.validate import run_validate
+        from neghub.evaluator.submissions.validation import run_validate
 
         return run_validate(args.submissions, data_dir=args.data_dir, as_json=args.json)
     if args.command == "run":
-        from evaluator.runners.run import run_command
+        from neghub.evaluator.runners.run import run_command
 
         return run_command(args, list(argv) if argv is not None else sys.argv[1:])
     if args.command == "datasets":
-        from evaluator.hub import run as run_datasets
+        from neghub.evaluator.releases.commands import run as run_datasets
 
         return run_datasets(args)
     if args.command == "tasks":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from leaderboard.collect import SCN_HIGH, SCN_LOW, Row
+from neghub.leaderboard.collect import SCN_HIGH, SCN_LOW, Row
 
 Figure = dict[str, Any]
 SYMBOLS = ("circle", "square-open", "diamond", "triangle-up-open", "x", "star-open", "cross", "hexagon-open")

@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from evaluator.registry import task_names
-from evaluator.scn import negation_contrast
-from evaluator.stats import BootstrapConfig
-from evaluator.submission import Metadata, Run
-from leaderboard.reported import REPORTED_DIR, ReportedRow, ReportedTable, load_reported
+from neghub.evaluator.benchmarks.scn import negation_contrast
+from neghub.evaluator.core.registry import task_names
+from neghub.evaluator.core.stats import BootstrapConfig
+from neghub.evaluator.submissions.format import Metadata, Run
+from neghub.leaderboard.paper_results import REPORTED_DIR, ReportedRow, ReportedTable, load_reported
 
-ROOT = Path(__file__).resolve().parents[1]
 SUBMISSIONS_ENV = "NEGHUB_SUBMISSIONS_DIR"
 TASKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
 SettingValue = str | int | float | bool | None
@@ -45,10 +44,11 @@ PROVENANCE_KEYS = (
 )
 
 
-def submissions_dir() -> Path:
-    """The folder to collect: $NEGHUB_SUBMISSIONS_DIR, else the repository's submissions/."""
+def submissions_dir(repository: Path | None = None) -> Path:
+    """The folder to collect: $NEGHUB_SUBMISSIONS_DIR, else `submissions/` of the repository (default: the
+    working directory, where `mkdocs build` and the nox sessions run)."""
     env = os.environ.get(SUBMISSIONS_ENV)
-    return Path(env) if env else ROOT / "submissions"
+    return Path(env) if env else (repository or Path.cwd()) / "submissions"
 
 
 @dataclass(frozen=True)
@@ -217,7 +217,7 @@ def collect_submission(
     sub_dir: Path, data_dir: Path | None, known_tasks: Iterable[str]
 ) -> tuple[Metadata | None, list[Row], list[Note]]:
     """Validate and re-score one submission: its rows, or a refusal note (and notes for skipped runs)."""
-    from evaluator.validate import check_submission
+    from neghub.evaluator.submissions.validation import check_submission
 
     sid = sub_dir.name
     # the validator reads and scores every prediction file anyway: keep its results instead of scoring twice

@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File, Files
-
-from leaderboard.collect import collect
-from leaderboard.pages import build_pages
+from neghub.leaderboard.collect import collect, submissions_dir
+from neghub.leaderboard.pages import build_pages
 
 log = logging.getLogger("mkdocs.plugins.neghub")
 PLOTLY_JS = "assets/plotly.min.js"
@@ -32,10 +31,11 @@ def plotly_js_path() -> Path:
 
 
 def on_files(files: Files, config: Any, **_: Any) -> Files:
-    board = collect()
+    repository = Path(config.config_file_path).parent  # mkdocs.yml sits at the repository's root
+    board = collect(submissions_dir(repository))
     for note in board.notes:
         log.info("submission %s %s: %s", note.submission, note.level, "; ".join(note.messages))
-    for src_uri, content in build_pages(board).items():
+    for src_uri, content in build_pages(board, repository / "datasets_cards").items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
         files.append(File.generated(config, src_uri, content=content))

@@ -17,22 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluator.errors import InputError
-from evaluator.registry import get_task, task_names
-from evaluator.scn import PASS_MARGIN
-from leaderboard import charts
-from leaderboard.charts import SCN_PATTERNS
-from leaderboard.collect import (
-    HEADLINE,
-    ROOT,
-    TASKS,
-    Leaderboard,
-    Row,
-    SettingKey,
-    headline,
-    or_lowest,
-    scn_margin,
-)
+from neghub.evaluator.benchmarks.scn import PASS_MARGIN
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.core.registry import get_task, task_names
+from neghub.leaderboard import charts
+from neghub.leaderboard.charts import SCN_PATTERNS
+from neghub.leaderboard.collect import HEADLINE, TASKS, Leaderboard, Row, SettingKey, headline, or_lowest, scn_margin
 
 PRETTY = {"jnli-neg": "JNLI-Neg", "jsts-neg": "JSTS-Neg", "nubench": "NUBench", "scn": "SCN"}
 SUMMARY = {
@@ -814,7 +804,7 @@ def models_index_page(board: Leaderboard) -> str:
     return f"# Models\n\nEvery submission, with its profile across the benchmarks and its provenance.\n\n{table}\n"
 
 
-def build_pages(board: Leaderboard, cards_dir: Path = ROOT / "datasets_cards") -> dict[str, str]:
+def build_pages(board: Leaderboard, cards_dir: Path = Path("datasets_cards")) -> dict[str, str]:
     """Every generated file of the site: path in the site -> text."""
     tables = board.tables()
     files: dict[str, str] = {"index.md": home_page(board, tables)}

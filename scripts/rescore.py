@@ -13,9 +13,9 @@ import json
 import sys
 from pathlib import Path
 
-from evaluator import safe_yaml
-from evaluator.registry import EvalOptions, get_task
-from evaluator.submission import Metadata
+from neghub.evaluator.core.registry import EvalOptions, get_task
+from neghub.evaluator.fileio import safe_yaml
+from neghub.evaluator.submissions.format import Metadata
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from leaderboard.collect import Row, collect, headline
+from neghub.leaderboard.collect import Row, collect, headline
 
 
 def changed_ids(head: Path, base: Path) -> list[str]:

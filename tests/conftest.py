@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from evaluator.cli import main
+from neghub.evaluator.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"

@@ -6,12 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.core.registry import get_task
+from neghub.evaluator.releases import cards
+from neghub.evaluator.releases.cards import CardFrontMatter, generate, render_card, split_front_matter, validate_card
 from pydantic import ValidationError
-
-from evaluator import cards
-from evaluator.cards import CardFrontMatter, generate, render_card, split_front_matter, validate_card
-from evaluator.errors import InputError
-from evaluator.registry import get_task
 
 from .conftest import ROOT, SHARED_DATASETS
 
@@ -121,7 +120,7 @@ def test_hub_rendering_points_to_the_metadata_instead_of_its_own_commit() -> Non
     metadata = get_task("jsts-neg").metadata
     text = render_card(metadata, None, for_hub=True)
     assert "Pinned revision: the Hub commit that contains this card" in text
-    assert "`evaluator/jsts_neg.py`" in text
+    assert "`evaluator/benchmarks/jsts_neg/__init__.py`" in text
     assert "not yet published" not in text
 
 

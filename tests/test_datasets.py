@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from evaluator import hub, jnli_neg
-from evaluator.datasets import DATA_DIR_ENV, find_release
-from evaluator.errors import InputError
-from evaluator.minimal_pairs import load_split
+from neghub.evaluator.benchmarks import jnli_neg
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.families.minimal_pairs import load_split
+from neghub.evaluator.releases import commands as hub
+from neghub.evaluator.releases.loading import DATA_DIR_ENV, find_release
 
 REVISION = "0123456789abcdef0123456789abcdef01234567"
 

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from evaluator import hub
-from evaluator.cards import render_card
-from evaluator.registry import get_task
+from neghub.evaluator.core.registry import get_task
+from neghub.evaluator.releases import commands as hub
+from neghub.evaluator.releases.cards import render_card
 
 from .conftest import ROOT
 
@@ -74,7 +73,7 @@ def test_verify_names_an_empty_data_dir(tmp_path: Path, neghub: Any) -> None:
 def test_publish_dry_run_prints_the_exact_operations_and_changes_nothing(
     shared_datasets: Path, neghub: Any, tmp_path: Path
 ) -> None:
-    module = ROOT / "evaluator" / "jnli_neg.py"
+    module = ROOT / "evaluator" / "benchmarks" / "jnli_neg" / "__init__.py"
     before = module.read_bytes()
     release = shared_datasets / "jnli-neg"
     result = neghub(
@@ -139,7 +138,7 @@ def test_the_bundled_scn_word_lists_publish_with_their_cc_by_license(neghub: Any
         "README.md",
         "LICENSE",
     ]
-    license_text = (ROOT / "evaluator" / "data" / "scn" / "LICENSE").read_text(encoding="utf-8")
+    license_text = (ROOT / "evaluator" / "benchmarks" / "scn" / "word_lists" / "LICENSE").read_text(encoding="utf-8")
     assert "Creative Commons Attribution 4.0 International" in license_text
     assert get_task("scn").metadata.license == "cc-by-4.0"
 
@@ -163,7 +162,7 @@ class RecordingApi:
 
 def test_publish_makes_one_commit_then_pins_its_hash(shared_datasets: Path, tmp_path: Path) -> None:
     module = tmp_path / "jnli_neg.py"
-    shutil.copyfile(ROOT / "evaluator" / "jnli_neg.py", module)
+    shutil.copyfile(ROOT / "evaluator" / "benchmarks" / "jnli_neg" / "__init__.py", module)
     api = RecordingApi([])
     revision = hub.publish(
         "jnli-neg", "my-org/jnli-neg", shared_datasets / "jnli-neg", dry_run=False, api=api, module_path=module
@@ -185,7 +184,7 @@ def test_publish_makes_one_commit_then_pins_its_hash(shared_datasets: Path, tmp_
 
 
 def test_pin_revision_changes_exactly_two_lines() -> None:
-    source = (ROOT / "evaluator" / "jnli_neg.py").read_text(encoding="utf-8")
+    source = (ROOT / "evaluator" / "benchmarks" / "jnli_neg" / "__init__.py").read_text(encoding="utf-8")
     pinned = hub.pin_revision(source, "neghub/jnli-neg", COMMIT)
     changed = [(a, b) for a, b in zip(source.splitlines(), pinned.splitlines(), strict=True) if a != b]
     assert changed == [("    revision=None,", f'    revision="{COMMIT}",')]  # the repo id was already this one

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from evaluator import jnli_neg
-from evaluator.errors import InputError
-from evaluator.minimal_pairs import CUE_POSITIONS
+from neghub.evaluator.benchmarks import jnli_neg
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.families.minimal_pairs import CUE_POSITIONS
 
 
 def position_split(dataset: jnli_neg.MinimalPairDataset, important: bool) -> tuple[int, int]:

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from neghub.evaluator.benchmarks import jsts_neg
+from neghub.evaluator.core.errors import InputError
 
-from evaluator import jsts_neg
-from evaluator.errors import InputError
 from tests.conftest import FIXTURES
 
 MIRROR = FIXTURES / "mirror"
@@ -62,7 +62,7 @@ def test_gold_predictions_give_perfect_correlation(tmp_path: Path) -> None:
     path = tmp_path / "gold.jsonl"
     path.write_text("".join(json.dumps({"id": r["id"], "prediction": r["gold_score"]}) + "\n" for r in rows))
     dataset = jsts_neg.load("test", data_dir=MIRROR, unverified=True)
-    from evaluator.minimal_pairs import read_predictions
+    from neghub.evaluator.families.minimal_pairs import read_predictions
 
     predicted = read_predictions(path, dataset, jsts_neg.parse_prediction)
     result = jsts_neg.score(dataset, predicted, None)

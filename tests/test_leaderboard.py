@@ -13,22 +13,13 @@ import math
 from pathlib import Path
 
 import pytest
-
-from evaluator.errors import InputError
-from leaderboard.collect import (
-    Row,
-    SettingKey,
-    collect,
-    flatten_metrics,
-    mean_and_sd,
-    rank_rows,
-    scn_margin,
-)
-from leaderboard.pages import build_pages, common_columns, export_csv, html_table
-from leaderboard.reported import REPORTED_DIR, load_reported
+from neghub.evaluator.core.errors import InputError
+from neghub.leaderboard.collect import Row, SettingKey, collect, flatten_metrics, mean_and_sd, rank_rows, scn_margin
+from neghub.leaderboard.pages import build_pages, common_columns, export_csv, html_table
+from neghub.leaderboard.paper_results import REPORTED_DIR, load_reported
 
 NUBENCH_TEST = (
-    Path(__file__).parents[1] / "evaluator" / "data" / "releases" / "nubench" / "multiple-choice" / "test.jsonl"
+    Path(__file__).parents[1] / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
 )
 
 
@@ -211,7 +202,7 @@ def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
 def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submission(tmp_path: Path) -> None:
     import shutil
 
-    from evaluator.validate import validate_submission
+    from neghub.evaluator.submissions.validation import validate_submission
 
     subs = tmp_path / "submissions"
     shutil.copytree(Path(__file__).parents[1] / "submissions" / "baseline-random", subs / "baseline-random")

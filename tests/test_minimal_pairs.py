@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from evaluator import jnli_neg
-from evaluator.errors import InputError
-from evaluator.stats import BootstrapConfig
+from neghub.evaluator.benchmarks import jnli_neg
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.core.stats import BootstrapConfig
 
 NEG = {"neg_id_in_jnli_sentence": 0, "neg_position": "end", "target_pos": "動詞"}
 

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from neghub.evaluator.benchmarks import nubench
+from neghub.evaluator.benchmarks.nubench import RELEASE_DIR
+from neghub.evaluator.releases.loading import DATA_DIR_ENV
 
-from evaluator import nubench
-from evaluator.datasets import BUNDLED_RELEASES, DATA_DIR_ENV
-
-SAMPLE = BUNDLED_RELEASES / "nubench"
+SAMPLE = RELEASE_DIR
 TEST_FILE = SAMPLE / "multiple-choice" / "test.jsonl"
 
 

@@ -16,12 +16,12 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
 
-from evaluator import safe_yaml  # noqa: E402
-from evaluator.cli import main  # noqa: E402
-from evaluator.registry import EvalOptions, get_task  # noqa: E402
-from evaluator.runners import prompts  # noqa: E402
-from evaluator.runners.backend import Backend, ModelSource, load_backend  # noqa: E402
-from evaluator.submission import Metadata  # noqa: E402
+from neghub.evaluator.cli import main  # noqa: E402
+from neghub.evaluator.core.registry import EvalOptions, get_task  # noqa: E402
+from neghub.evaluator.fileio import safe_yaml  # noqa: E402
+from neghub.evaluator.runners import prompts  # noqa: E402
+from neghub.evaluator.runners.backend import Backend, ModelSource, load_backend  # noqa: E402
+from neghub.evaluator.submissions.format import Metadata  # noqa: E402
 
 SHARED = Path(__file__).parents[2] / "shared" / "datasets"
 _WORD_TEXT = (
@@ -369,7 +369,7 @@ def test_smollm2_gguf_runs_nubench_completion_and_records_the_package(tmp_path: 
 def test_unparseable_answers_are_kept_and_scored_wrong(tmp_path: Path) -> None:
     if not (SHARED / "jnli-neg").is_dir():
         pytest.skip("../shared/datasets/jnli-neg is absent")
-    from evaluator import jnli_neg
+    from neghub.evaluator.benchmarks import jnli_neg
 
     dataset = jnli_neg.load("valid", data_dir=SHARED)
     gold = [jnli_neg.LABELS[int(g)] for g in dataset.gold]
@@ -388,7 +388,7 @@ def test_unparseable_answers_are_kept_and_scored_wrong(tmp_path: Path) -> None:
 
 
 def test_jsts_shots_follow_the_papers_sampling_rule() -> None:
-    from evaluator.runners.protocols import _jsts_shots
+    from neghub.evaluator.runners.protocols import _jsts_shots
 
     # 3 records per (set, score): originals have scores 0..4 (no 5, as in the paper's footnote 9), negated 0..5
     train = [

@@ -9,11 +9,10 @@ from typing import Any
 
 import jsonschema
 import pytest
+from neghub.evaluator.submissions.format import Metadata
+from neghub.evaluator.submissions.prediction_lines import PREDICTION_MODELS
+from neghub.evaluator.submissions.schemas import generate
 from pydantic import BaseModel, ValidationError
-
-from evaluator.prediction_models import PREDICTION_MODELS
-from evaluator.schemas import generate
-from evaluator.submission import Metadata
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 MODELS: dict[str, type[BaseModel]] = {"submission": Metadata} | {
@@ -199,7 +198,7 @@ def test_jsonschema_and_pydantic_agree(name: str, instance: Any, valid: bool) ->
     assert pydantic_accepts(name, instance) is valid
 
 
-# What a schema cannot say (documented in evaluator/schemas.py): the schema is looser, never stricter.
+# What a schema cannot say (documented in evaluator/submissions/schemas.py): the schema is looser, never stricter.
 SCHEMA_LOOSER: list[tuple[str, Any]] = [
     ("submission", changed(HUB_METADATA, ("model", "name"), "<b>Example</b>")),
     ("submission", changed(HUB_METADATA, ("description",), "Reads \u202eright to left")),

@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from evaluator import scn
-from evaluator.errors import InputError, Problem
-from evaluator.stats import BootstrapConfig
+from neghub.evaluator.benchmarks import scn
+from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.stats import BootstrapConfig
 
 PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")
 
@@ -472,7 +471,7 @@ FIELDS = ("name", "profession", "verb", "variant", "pattern", "top1")
 
 
 def test_flat_string_rows_takes_the_usual_file_in_any_one_key_order() -> None:
-    from evaluator.io import flat_string_rows
+    from neghub.evaluator.fileio.jsonl import flat_string_rows
 
     usual = b'{"name": "Mary", "profession": "teacher", "verb": "swim", "variant": "pronoun", "pattern": "CpTp", '
     usual += b'"top1": "swim"}\n'
@@ -514,13 +513,13 @@ def test_flat_string_rows_takes_the_usual_file_in_any_one_key_order() -> None:
     ],
 )
 def test_flat_string_rows_leaves_anything_unusual_to_the_exact_reader(data: bytes) -> None:
-    from evaluator.io import flat_string_rows
+    from neghub.evaluator.fileio.jsonl import flat_string_rows
 
     assert flat_string_rows(data, FIELDS) is None
 
 
 def _line_by_line(data: bytes) -> tuple[scn.Predictions, list[Any]]:
-    from evaluator.io import parse_jsonl
+    from neghub.evaluator.fileio.jsonl import parse_jsonl
 
     content = parse_jsonl(data, "f.jsonl")
     problems = list(content.problems)
@@ -565,7 +564,7 @@ def test_reading_a_column_at_a_time_equals_reading_line_by_line(
     ).encode()
     expected, expected_problems = _line_by_line(data)
     got, problems = scn.parse_predictions(data, "f.jsonl")
-    from evaluator.io import flat_string_rows
+    from neghub.evaluator.fileio.jsonl import flat_string_rows
 
     assert flat_string_rows(data, FIELDS) == rows  # in FIELDS order whatever order the lines use
     plain = scn._columns_of_plain_rows("f.jsonl", rows)

@@ -10,10 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from evaluator import jsts_neg
-from evaluator.minimal_pairs import score_pairs
-from evaluator.stats import (
+from neghub.evaluator.benchmarks import jsts_neg
+from neghub.evaluator.core.stats import (
     BootstrapConfig,
     average_ranks,
     bootstrap_rows_ci,
@@ -22,6 +20,8 @@ from evaluator.stats import (
     pearson,
     spearman,
 )
+from neghub.evaluator.families.minimal_pairs import score_pairs
+
 from tests.conftest import FIXTURES
 
 MIRROR = FIXTURES / "mirror"
@@ -101,8 +101,8 @@ def test_swapping_control_and_treatment_negates_acc_chg(predicted: list[int]) ->
 def test_shuffling_the_rows_changes_nothing(predicted: list[int], rnd: random.Random) -> None:
     import tempfile
 
-    from evaluator.io import write_jsonl
-    from evaluator.minimal_pairs import read_predictions
+    from neghub.evaluator.families.minimal_pairs import read_predictions
+    from neghub.evaluator.fileio.jsonl import write_jsonl
 
     lines = (MIRROR / "jsts-neg" / "jsts-neg-test.jsonl").read_text(encoding="utf-8").splitlines()
     order = list(range(len(lines)))

@@ -19,11 +19,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from evaluator.cli import main
-from evaluator.errors import Problem
-from evaluator.safe_yaml import SafeYAMLError, load
-from evaluator.validate import METADATA_FILE, Limits, validate_submission
+from neghub.evaluator.cli import main
+from neghub.evaluator.core.errors import Problem
+from neghub.evaluator.fileio.safe_yaml import SafeYAMLError, load
+from neghub.evaluator.submissions.validation import METADATA_FILE, Limits, validate_submission
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = Path(__file__).parent / "catalogue"
@@ -248,7 +247,7 @@ def test_baseline_submission_validates(folder: Path) -> None:
 
 
 def test_every_pattern_of_the_metadata_is_explained_in_words() -> None:
-    from evaluator.submission import PATTERN_EXPECTATIONS, Metadata
+    from neghub.evaluator.submissions.format import PATTERN_EXPECTATIONS, Metadata
 
     def patterns(node: Any) -> set[str]:
         found: set[str] = set()

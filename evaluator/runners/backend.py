@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from evaluator.errors import InputError
-from evaluator.submission import REVISION_PATTERN
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.submissions.format import REVISION_PATTERN
 
 ModelKind = Literal["causal", "masked"]
 

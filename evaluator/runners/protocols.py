@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluator.errors import InputError
-from evaluator.io import parse_jsonl, read_bytes
-from evaluator.runners import prompts
-from evaluator.runners.backend import Backend
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.fileio.files import read_bytes
+from neghub.evaluator.fileio.jsonl import parse_jsonl
+from neghub.evaluator.runners import prompts
+from neghub.evaluator.runners.backend import Backend
 
 NUBENCH_SEEDS = (42, 1234, 3000, 5000, 7000)
 NUBENCH_SHOTS = (0, 1, 5, 10)
@@ -71,11 +72,14 @@ def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
 
 def _minimal_pair_records(task: str, split: str, data_dir: Path | None, unverified: bool) -> list[dict[str, Any]]:
     """The split's records as dicts, after the evaluator's own checks (pins, schema)."""
-    from evaluator.datasets import find_release
-    from evaluator.registry import get_task
+    from neghub.evaluator.core.registry import get_task
+    from neghub.evaluator.releases.loading import find_release
 
     module = get_task(task)
-    module_load = {"jnli-neg": "evaluator.jnli_neg", "jsts-neg": "evaluator.jsts_neg"}[task]
+    module_load = {
+        "jnli-neg": "neghub.evaluator.benchmarks.jnli_neg",
+        "jsts-neg": "neghub.evaluator.benchmarks.jsts_neg",
+    }[task]
     import importlib
 
     dataset = importlib.import_module(module_load).load(split, data_dir=data_dir, unverified=unverified)
@@ -186,7 +190,7 @@ def minimal_pair_plans(
 def nubench_plans(
     mode: str, style: str, shots: int, seeds: Sequence[int], data_dir: Path | None, batch_size: int
 ) -> list[RunPlan]:
-    from evaluator import nubench
+    from neghub.evaluator.benchmarks import nubench
 
     if style not in prompts.NUBENCH_INSTRUCTIONS:
         raise InputError.single("--prompt", f"NUBench prompt styles are {', '.join(prompts.NUBENCH_INSTRUCTIONS)}")
@@ -288,7 +292,7 @@ def _completion_lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
 def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: int) -> RunPlan:
     """Items are (NAME, PROF) pairs (all of them, or `max_pairs` sampled with `seed`); one item selects the
     triplets of every variant (CpTp top-1 == verb, at most 20 verbs, seeded) and predicts their patterns."""
-    from evaluator import scn
+    from neghub.evaluator.benchmarks import scn
 
     lists = scn.load_word_lists()
     pairs = [(n, p) for n in (*lists.female_names, *lists.male_names) for p in lists.professions]

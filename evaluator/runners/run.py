@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from evaluator.errors import InputError
-from evaluator.io import atomic_write
-from evaluator.runners.backend import Backend, ModelSource, load_backend, resolve_source
-from evaluator.runners.protocols import NUBENCH_SEEDS, RunPlan, minimal_pair_plans, nubench_plans, scn_plan
-from evaluator.submission import Metadata
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.fileio.files import atomic_write
+from neghub.evaluator.runners.backend import Backend, ModelSource, load_backend, resolve_source
+from neghub.evaluator.runners.protocols import NUBENCH_SEEDS, RunPlan, minimal_pair_plans, nubench_plans, scn_plan
+from neghub.evaluator.submissions.format import Metadata
 
 RUN_TASKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
 

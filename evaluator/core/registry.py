@@ -10,11 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluator.datasets import DatasetMetadata
-from evaluator.errors import InputError
-from evaluator.stats import BootstrapConfig
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.core.stats import BootstrapConfig
+from neghub.evaluator.releases.metadata import DatasetMetadata
 
-BUILTIN_MODULES = ("evaluator.jnli_neg", "evaluator.jsts_neg", "evaluator.nubench", "evaluator.scn")
+BUILTIN_MODULES = (
+    "neghub.evaluator.benchmarks.jnli_neg",
+    "neghub.evaluator.benchmarks.jsts_neg",
+    "neghub.evaluator.benchmarks.nubench",
+    "neghub.evaluator.benchmarks.scn",
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,7 @@ class Task:
     default_split: str | None
     modes: tuple[str, ...] = ()
     baseline_kinds: tuple[str, ...] = ("majority", "random", "constant:VALUE")
+    bundled_release: Path | None = None  # a release folder shipped inside the package
 
 
 _TASKS: dict[str, Task] = {}

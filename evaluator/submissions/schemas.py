@@ -1,6 +1,6 @@
 """Generate the published JSON Schemas (Draft 2020-12) from the pydantic models.
 
-`python -m evaluator.schemas [DIR]` writes them (the `schemas` nox session); `--check` compares
+`python -m neghub.evaluator.submissions.schemas [DIR]` writes them (the `schemas` nox session); `--check` compares
 instead and exits 1 when a committed schema differs from the generated one.
 
 The schemas are a description for submitters' tools, not the gate: the validator (pydantic plus the
@@ -17,14 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from neghub.evaluator.submissions.format import Metadata
+from neghub.evaluator.submissions.prediction_lines import PREDICTION_MODELS
 from pydantic import BaseModel
-
-from evaluator.prediction_models import PREDICTION_MODELS
-from evaluator.submission import Metadata
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://neghub.github.io/schemas/"
-DEFAULT_DIR = Path(__file__).resolve().parents[1] / "schemas"
+DEFAULT_DIR = Path("schemas")  # relative to the repository root, where `nox -s schemas` runs
 
 
 def schema_of(model: type[BaseModel], file_name: str) -> dict[str, Any]:

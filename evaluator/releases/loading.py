@@ -15,106 +15,13 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
-from typing import Annotated, Literal
+from pathlib import Path
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
-
-from evaluator.errors import InputError
-
-Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
-Revision = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
-HubRepoId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")]
-TaskName = Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
-Language = Literal["ja", "en"]
-License = Literal["cc-by-sa-4.0", "cc-by-nc-sa-4.0", "cc-by-4.0", "apache-2.0", "mit"]
+from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.releases.metadata import DatasetMetadata, ReleaseFile
 
 DATA_DIR_ENV = "NEGHUB_DATA_DIR"
-BUNDLED_RELEASES = Path(__file__).parent / "data" / "releases"
-
-
-class ReleaseFile(BaseModel):
-    """One file of a release: where it sits in the release folder, its split and its pinned sha256."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    path: str = Field(description="POSIX path relative to the release folder")
-    config: str = Field(default="default", description="Hub dataset configuration the file belongs to")
-    split: str
-    sha256: Sha256 | None = Field(
-        description="pinned sha256 of the file; null only while the upstream release is not available "
-        "to NegHub, in which case scoring needs --unverified"
-    )
-    n_records: int | None = Field(default=None, ge=0, description="number of records, where known")
-
-    @field_validator("path")
-    @classmethod
-    def _relative_inside(cls, value: str) -> str:
-        parts = PurePosixPath(value).parts
-        if not parts or value.startswith("/") or ".." in parts or "\\" in value:
-            raise ValueError("must be a relative POSIX path inside the release folder")
-        return value
-
-
-class RecordField(BaseModel):
-    """One field of a record of the release, as documented on the card."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str
-    type: str
-    description: str
-
-
-class CardText(BaseModel):
-    """The prose of a dataset card that the other metadata fields cannot give (evaluator/cards.py renders it).
-
-    The vocabularies of `task_categories`, `task_ids` and `tags` are checked where the card's front
-    matter is validated, against the Hugging Face dataset-card vocabulary.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    task_categories: tuple[str, ...] = ()
-    task_ids: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    phenomena: str = Field(default="", description="the negation phenomena the benchmark covers (Markdown)")
-    construction: str = Field(default="", description="how instances and minimal pairs are built (Markdown)")
-    licensing: str = Field(default="", description="where the license comes from, what it obliges (Markdown)")
-    limitations: tuple[str, ...] = Field(default=(), description="known limitations, one bullet each")
-
-
-class DatasetMetadata(BaseModel):
-    """What NegHub knows of a dataset release: identity, license, citation, pins and record schema."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: TaskName
-    pretty_name: str
-    version: str = Field(description="the upstream release version this metadata pins")
-    languages: tuple[Language, ...]
-    license: License
-    homepage: Annotated[str, StringConstraints(pattern=r"^https://")]
-    citation: str = Field(description="BibTeX")
-    description: str
-    hub_repo_id: HubRepoId
-    revision: Revision | None = Field(
-        description="the pinned Hub commit (40 lowercase hex); null until the release is published, "
-        "and then only a local mirror can be read"
-    )
-    files: tuple[ReleaseFile, ...]
-    record_fields: tuple[RecordField, ...]
-    is_sample: bool = Field(
-        default=False, description="true for a NegHub-written sample standing in for an unavailable release"
-    )
-    card: CardText = Field(default_factory=CardText, description="the dataset card's prose")
-
-    def files_for(self, split: str, config: str = "default") -> tuple[ReleaseFile, ...]:
-        return tuple(f for f in self.files if f.split == split and f.config == config)
-
-    @property
-    def splits(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(f.split for f in self.files))
 
 
 class DatasetUnavailable(InputError):
@@ -178,10 +85,16 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def find_release(metadata: DatasetMetadata, *, data_dir: Path | str | None = None, unverified: bool = False) -> Release:
-    """Locate a release folder for `metadata` (see the module docstring for the order)."""
+def find_release(
+    metadata: DatasetMetadata,
+    *,
+    data_dir: Path | str | None = None,
+    unverified: bool = False,
+    bundled: Path | None = None,
+) -> Release:
+    """Locate a release folder for `metadata` (see the module docstring for the order); `bundled` is the
+    release folder the benchmark ships inside the package, if any."""
     chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
-    bundled = BUNDLED_RELEASES / metadata.name
     if chosen is not None and not (Path(chosen) / metadata.name).is_dir():
         # A mirror may hold only some tasks (../shared/datasets has no nubench/). The environment
         # variable is a default for every task, so it falls through to the Hub or the bundled
@@ -189,7 +102,7 @@ def find_release(metadata: DatasetMetadata, *, data_dir: Path | str | None = Non
         # package, never silently to the network.
         if data_dir is None:
             chosen = None
-        elif bundled.is_dir():
+        elif bundled is not None and bundled.is_dir():
             return Release(metadata, bundled, "bundled", unverified)
     if chosen is not None:
         root = Path(chosen) / metadata.name
@@ -201,7 +114,7 @@ def find_release(metadata: DatasetMetadata, *, data_dir: Path | str | None = Non
         return Release(metadata, root, "mirror", unverified)
     if metadata.revision is not None:
         return Release(metadata, _hub_snapshot(metadata, metadata.revision), "hub", unverified)
-    if bundled.is_dir():
+    if bundled is not None and bundled.is_dir():
         return Release(metadata, bundled, "bundled", unverified)
     raise DatasetUnavailable.single(
         metadata.name,

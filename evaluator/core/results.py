@@ -6,9 +6,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from evaluator import __version__
-from evaluator.datasets import Release, ResolvedFile
-from evaluator.stats import BootstrapConfig
+from neghub.evaluator import __version__
+from neghub.evaluator.core.stats import BootstrapConfig
+from neghub.evaluator.releases.loading import Release, ResolvedFile
 
 
 def provenance(

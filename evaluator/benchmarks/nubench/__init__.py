@@ -1,7 +1,7 @@
 """NUBench: sentence-level negation understanding as multiple choice (SPEC §2, papers/nubench.txt).
 
 The official release is not available to NegHub. The release folder bundled with the package
-(`evaluator/data/releases/nubench/`) holds a sample NegHub wrote in the release's schema
+(`evaluator/benchmarks/nubench/release/`) holds a sample NegHub wrote in the release's schema
 (appendix L); the official files load through the same code from a mirror folder
 (`<data-dir>/nubench/multiple-choice/test.jsonl`, ...), with `--unverified` until their sha256s
 are pinned here.
@@ -25,23 +25,16 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
+from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.registry import EvalOptions, Task, register
+from neghub.evaluator.core.results import assemble_result
+from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_mean_ci
+from neghub.evaluator.fileio.files import read_bytes
+from neghub.evaluator.fileio.jsonl import json_type_name, parse_jsonl
+from neghub.evaluator.releases.loading import Release, ResolvedFile, find_release
+from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
-
-from evaluator.datasets import (
-    CardText,
-    DatasetMetadata,
-    RecordField,
-    Release,
-    ReleaseFile,
-    ResolvedFile,
-    find_release,
-)
-from evaluator.errors import InputError, Problem
-from evaluator.io import json_type_name, parse_jsonl, read_bytes
-from evaluator.registry import EvalOptions, Task, register
-from evaluator.results import assemble_result
-from evaluator.stats import BootstrapConfig, bootstrap_mean_ci
 
 NAME = "nubench"
 TASK_VERSION = "1"
@@ -63,6 +56,7 @@ LETTERS = ("A", "B", "C", "D")  # appendix M: label_map
 FORMAT_WRONG = -1  # the code of an option-mode answer that is none of the offered letters
 BASELINE_KINDS = ("first", "random", "constant:choiceN")
 MAX_PREDICTION_FILE_BYTES = 64 * 1024 * 1024
+RELEASE_DIR = Path(__file__).parent / "release"  # the sample NegHub wrote, shipped in the package
 
 _SAMPLE_FILES = (
     ReleaseFile(
@@ -256,7 +250,7 @@ def release(*, data_dir: Path | None = None, unverified: bool = False) -> Releas
     """Where the NUBench files come from (datasets.find_release): `data_dir/nubench/`, else
     $NEGHUB_DATA_DIR/nubench/ when that exists, else the sample bundled with the package (no Hub
     revision is pinned). An explicit `data_dir` without nubench/ is an error, as for every task."""
-    return find_release(METADATA, data_dir=data_dir, unverified=unverified)
+    return find_release(METADATA, data_dir=data_dir, unverified=unverified, bundled=RELEASE_DIR)
 
 
 def _read_release_file(
@@ -746,5 +740,6 @@ TASK = register(
         default_split="test",
         modes=MODES,
         baseline_kinds=BASELINE_KINDS,
+        bundled_release=RELEASE_DIR,
     )
 )

@@ -13,15 +13,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.registry import EvalOptions, Task
+from neghub.evaluator.core.results import assemble_result
+from neghub.evaluator.core.stats import BootstrapConfig, mcnemar_exact_p, paired_bootstrap_counts_ci
+from neghub.evaluator.fileio.files import read_bytes
+from neghub.evaluator.fileio.jsonl import json_type_name, parse_jsonl
+from neghub.evaluator.releases.loading import Release, ResolvedFile
+from neghub.evaluator.releases.metadata import ReleaseFile
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, ValidationError
-
-from evaluator.datasets import Release, ReleaseFile, ResolvedFile
-from evaluator.errors import InputError, Problem
-from evaluator.io import json_type_name, parse_jsonl, read_bytes
-from evaluator.registry import EvalOptions, Task
-from evaluator.results import assemble_result
-from evaluator.stats import BootstrapConfig, mcnemar_exact_p, paired_bootstrap_counts_ci
 
 InstanceType = Literal["original", "p_neg", "h_neg", "p_neg_h_neg"]
 

@@ -22,18 +22,19 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.registry import EvalOptions, Task, register
+from neghub.evaluator.core.results import assemble_result
+from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_proportion_ci
+from neghub.evaluator.fileio.files import read_bytes
+from neghub.evaluator.fileio.jsonl import flat_string_rows, json_type_name, parse_jsonl
+from neghub.evaluator.releases.loading import Release
+from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
 from numpy.typing import NDArray
-
-from evaluator.datasets import CardText, DatasetMetadata, RecordField, Release, ReleaseFile
-from evaluator.errors import InputError, Problem
-from evaluator.io import flat_string_rows, json_type_name, parse_jsonl, read_bytes
-from evaluator.registry import EvalOptions, Task, register
-from evaluator.results import assemble_result
-from evaluator.stats import BootstrapConfig, bootstrap_proportion_ci
 
 NAME = "scn"
 TASK_VERSION = "1"
-WORD_LIST_DIR = Path(__file__).parent / "data" / "scn"
+WORD_LIST_DIR = Path(__file__).parent / "word_lists"
 
 VARIANTS = ("pronoun", "coref", "noncoref_same", "noncoref_other")
 PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")
@@ -131,7 +132,8 @@ METADATA = DatasetMetadata(
         ),
         construction=(
             'The test set depends on the model, so its "dataset" is NegHub\'s word lists (female and male first '
-            "names, professions with their article, intransitive verbs; `evaluator/data/scn/`) and the "
+            "names, professions with their article, intransitive verbs; `evaluator/benchmarks/scn/word_lists/`) "
+            "and the "
             'generator that instantiates the patterns: context Cp "NAME is a PROF who likes to ACT." / Cn '
             '"NAME is a PROF who doesn\'t like to ACT."; target Tp "PRON is happy to [MASK].", Tn "PRON '
             'isn\'t happy to [MASK].", Tv "PRON is very happy to [MASK]."; five inputs per triplet (CpTp, '
@@ -147,7 +149,8 @@ METADATA = DatasetMetadata(
             "verbs. So a submission records its own test set, and a result can be re-scored without the model."
         ),
         licensing=(
-            "The word lists are NegHub's own work (sources and rules in `evaluator/data/scn/README.md`); "
+            "The word lists are NegHub's own work (sources and rules in "
+            "`evaluator/benchmarks/scn/word_lists/README.md`); "
             "the test itself is Kletz, Amsili and Candito (2023): cite it."
         ),
         limitations=(
@@ -826,5 +829,6 @@ TASK = register(
         baseline=baseline,
         default_split=None,
         baseline_kinds=BASELINE_KINDS,
+        bundled_release=WORD_LIST_DIR,
     )
 )

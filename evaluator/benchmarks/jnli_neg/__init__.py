@@ -10,11 +10,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict
-
-from evaluator.datasets import CardText, DatasetMetadata, RecordField, ReleaseFile, find_release
-from evaluator.minimal_pairs import (
+from neghub.evaluator.core.registry import register
+from neghub.evaluator.core.stats import BootstrapConfig
+from neghub.evaluator.families.minimal_pairs import (
     Instance,
     MinimalPairDataset,
     Negation,
@@ -23,8 +21,10 @@ from evaluator.minimal_pairs import (
     minimal_pair_task,
     score_pairs,
 )
-from evaluator.registry import register
-from evaluator.stats import BootstrapConfig
+from neghub.evaluator.releases.loading import find_release
+from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict
 
 NAME = "jnli-neg"
 TASK_VERSION = "1"

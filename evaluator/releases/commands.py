@@ -6,7 +6,7 @@ the metadata readers see, the loader uses and the card prints are the same objec
 change is a one-line diff in review. `pin_revision` is that text edit; it refuses a module where
 the line is not found exactly once, rather than guess.
 
-The Hub `README.md` of a release is its card rendered `for_hub` (see evaluator/cards.py); the
+The Hub `README.md` of a release is its card rendered `for_hub` (see evaluator/releases/cards.py); the
 release's `LICENSE` is copied unchanged from the release folder.
 """
 
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from evaluator.cards import (
+from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.releases.cards import (
     compute_statistics,
     has_statistics,
     metadata_of,
@@ -30,8 +31,8 @@ from evaluator.cards import (
     validate_card,
     write_text,
 )
-from evaluator.datasets import DATA_DIR_ENV, DatasetMetadata, sha256_file
-from evaluator.errors import InputError, Problem
+from neghub.evaluator.releases.loading import DATA_DIR_ENV, sha256_file
+from neghub.evaluator.releases.metadata import DatasetMetadata
 
 CheckStatus = Literal["OK", "MISMATCH", "MISSING", "UNPINNED"]
 LICENSE_FILE = "LICENSE"
@@ -115,7 +116,7 @@ def cached_snapshot(metadata: DatasetMetadata) -> Path | None:
 
 def verify(data_dir: Path | None, tasks: list[str]) -> int:
     """Print one line per file; raise InputError (exit 2) naming every file that is missing or differs."""
-    from evaluator.registry import task_names
+    from neghub.evaluator.core.registry import task_names
 
     names = tasks or task_names()
     roots: list[tuple[DatasetMetadata, Path]] = []
@@ -209,7 +210,9 @@ def pin_revision(source: str, repo_id: str, revision: str) -> str:
 
 
 def module_file(task: str) -> Path:
-    return Path(__file__).parent / (task_module_name(task).removeprefix("evaluator.") + ".py")
+    import importlib
+
+    return Path(str(importlib.import_module(task_module_name(task)).__file__))
 
 
 def publish(
@@ -294,9 +297,8 @@ def run(args: argparse.Namespace) -> int:
     if args.datasets_command == "verify":
         return verify(args.data_dir or (Path(env_dir) if env_dir else None), list(args.tasks))
     if args.datasets_command == "publish":
+        from neghub.evaluator.releases.metadata import HubRepoId
         from pydantic import TypeAdapter, ValidationError
-
-        from evaluator.datasets import HubRepoId
 
         try:
             TypeAdapter(HubRepoId).validate_python(args.repo_id)

@@ -1,7 +1,7 @@
 """`neghub validate`: the front door of the leaderboard, for `submissions/<id>/` folders.
 
 A submission is read, never run: `metadata.yaml` goes through the strict YAML reader
-(evaluator/safe_yaml.py) and the pydantic models of evaluator/submission.py; every file in the
+(evaluator/fileio/safe_yaml.py) and the pydantic models of evaluator/submissions/format.py; every file in the
 folder must be `metadata.yaml` or a prediction file a run lists (no symbolic links, no special
 files, nothing outside the folder); each prediction file is capped in size and then checked by
 its own task exactly as `neghub evaluate` checks it (strict UTF-8 and JSON, complete, no
@@ -22,14 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError, Problem
+from neghub.evaluator.core.registry import EvalOptions, get_task
+from neghub.evaluator.core.stats import BootstrapConfig
+from neghub.evaluator.fileio import safe_yaml
+from neghub.evaluator.releases.loading import DatasetUnavailable
+from neghub.evaluator.submissions.format import PATTERN_EXPECTATIONS, SUBMISSION_ID_PATTERN, Metadata, Run
 from pydantic import ValidationError
-
-from evaluator import safe_yaml
-from evaluator.datasets import DatasetUnavailable
-from evaluator.errors import EXIT_BAD_INPUT, InputError, Problem
-from evaluator.registry import EvalOptions, get_task
-from evaluator.stats import BootstrapConfig
-from evaluator.submission import PATTERN_EXPECTATIONS, SUBMISSION_ID_PATTERN, Metadata, Run
 
 METADATA_FILE = "metadata.yaml"
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9._/-]+$")
@@ -378,7 +377,7 @@ def _check_predictions(
         if run.task == "scn":
             # SCN's evaluate is load_predictions (every check) plus scoring; reading the file once and
             # adding the word-list check halves the work on the largest prediction files.
-            from evaluator import scn
+            from neghub.evaluator.benchmarks import scn
 
             predictions = scn.load_predictions(path, display_name=where)
             problems = scn.check_vocabulary(predictions)

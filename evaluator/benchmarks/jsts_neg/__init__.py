@@ -15,11 +15,9 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, Field
-
-from evaluator.datasets import CardText, DatasetMetadata, RecordField, ReleaseFile, find_release
-from evaluator.minimal_pairs import (
+from neghub.evaluator.core.registry import register
+from neghub.evaluator.core.stats import BootstrapConfig, pearson, spearman
+from neghub.evaluator.families.minimal_pairs import (
     Instance,
     MinimalPairDataset,
     Negation,
@@ -28,8 +26,10 @@ from evaluator.minimal_pairs import (
     minimal_pair_task,
     score_pairs,
 )
-from evaluator.registry import register
-from evaluator.stats import BootstrapConfig, pearson, spearman
+from neghub.evaluator.releases.loading import find_release
+from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, Field
 
 NAME = "jsts-neg"
 TASK_VERSION = "1"
@@ -100,7 +100,7 @@ METADATA = DatasetMetadata(
         ),
         limitations=(
             "The upstream release is not available to NegHub: no file is pinned, no statistics are given, and "
-            "the record schema is NegHub's reading of the paper (see evaluator/jsts_neg.py).",
+            "the record schema is NegHub's reading of the paper (see evaluator/benchmarks/jsts_neg/).",
             "STS is scored as six-way classification of the integer score (SPEC §1).",
         ),
     ),

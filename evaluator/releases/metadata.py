@@ -1,0 +1,103 @@
+"""What NegHub knows of a dataset release: identity, license, citation, pinned files and record schema.
+
+These pydantic models are the source of the dataset cards (`cards.py`) and of what the loader
+(`loading.py`) checks: one object per release, defined in the benchmark's own folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+Revision = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
+HubRepoId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")]
+TaskName = Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
+Language = Literal["ja", "en"]
+License = Literal["cc-by-sa-4.0", "cc-by-nc-sa-4.0", "cc-by-4.0", "apache-2.0", "mit"]
+
+
+class ReleaseFile(BaseModel):
+    """One file of a release: where it sits in the release folder, its split and its pinned sha256."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str = Field(description="POSIX path relative to the release folder")
+    config: str = Field(default="default", description="Hub dataset configuration the file belongs to")
+    split: str
+    sha256: Sha256 | None = Field(
+        description="pinned sha256 of the file; null only while the upstream release is not available "
+        "to NegHub, in which case scoring needs --unverified"
+    )
+    n_records: int | None = Field(default=None, ge=0, description="number of records, where known")
+
+    @field_validator("path")
+    @classmethod
+    def _relative_inside(cls, value: str) -> str:
+        parts = PurePosixPath(value).parts
+        if not parts or value.startswith("/") or ".." in parts or "\\" in value:
+            raise ValueError("must be a relative POSIX path inside the release folder")
+        return value
+
+
+class RecordField(BaseModel):
+    """One field of a record of the release, as documented on the card."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    type: str
+    description: str
+
+
+class CardText(BaseModel):
+    """The prose of a dataset card that the other metadata fields cannot give (evaluator/releases/cards.py renders it).
+
+    The vocabularies of `task_categories`, `task_ids` and `tags` are checked where the card's front
+    matter is validated, against the Hugging Face dataset-card vocabulary.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    task_categories: tuple[str, ...] = ()
+    task_ids: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    phenomena: str = Field(default="", description="the negation phenomena the benchmark covers (Markdown)")
+    construction: str = Field(default="", description="how instances and minimal pairs are built (Markdown)")
+    licensing: str = Field(default="", description="where the license comes from, what it obliges (Markdown)")
+    limitations: tuple[str, ...] = Field(default=(), description="known limitations, one bullet each")
+
+
+class DatasetMetadata(BaseModel):
+    """What NegHub knows of a dataset release: identity, license, citation, pins and record schema."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: TaskName
+    pretty_name: str
+    version: str = Field(description="the upstream release version this metadata pins")
+    languages: tuple[Language, ...]
+    license: License
+    homepage: Annotated[str, StringConstraints(pattern=r"^https://")]
+    citation: str = Field(description="BibTeX")
+    description: str
+    hub_repo_id: HubRepoId
+    revision: Revision | None = Field(
+        description="the pinned Hub commit (40 lowercase hex); null until the release is published, "
+        "and then only a local mirror can be read"
+    )
+    files: tuple[ReleaseFile, ...]
+    record_fields: tuple[RecordField, ...]
+    is_sample: bool = Field(
+        default=False, description="true for a NegHub-written sample standing in for an unavailable release"
+    )
+    card: CardText = Field(default_factory=CardText, description="the dataset card's prose")
+
+    def files_for(self, split: str, config: str = "default") -> tuple[ReleaseFile, ...]:
+        return tuple(f for f in self.files if f.split == split and f.config == config)
+
+    @property
+    def splits(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.split for f in self.files))
