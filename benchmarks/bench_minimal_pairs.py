@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from neghub.evaluator.benchmarks import jnli_neg
 from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_rows_ci, paired_bootstrap_ci
 from neghub.evaluator.families.minimal_pairs import (

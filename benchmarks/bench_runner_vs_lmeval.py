@@ -106,6 +106,7 @@ def main() -> None:
     from lm_eval import simple_evaluate
     from lm_eval.models.huggingface import HFLM
     from lm_eval.tasks import TaskManager, get_task_dict
+
     from neghub.evaluator.benchmarks import nubench
     from neghub.evaluator.runners.backend import ModelSource, load_backend
     from neghub.evaluator.runners.protocols import nubench_plans

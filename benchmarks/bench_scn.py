@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
 from neghub.evaluator.benchmarks import scn
 from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_proportion_ci
 

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import jsonschema
+
 from neghub.evaluator.benchmarks.scn import PATTERNS, VARIANTS, load_word_lists
 from neghub.evaluator.submissions.schemas import DEFAULT_DIR
 from neghub.evaluator.submissions.validation import validate_submission

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File, Files
+
 from neghub.leaderboard.collect import collect, submissions_dir
 from neghub.leaderboard.pages import build_pages
 

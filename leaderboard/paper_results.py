@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import yaml
-from neghub.evaluator.core.errors import InputError, Problem
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from neghub.evaluator.core.errors import InputError, Problem
 
 REPORTED_DIR = Path(__file__).parent / "reported"
 

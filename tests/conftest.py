@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from neghub.evaluator.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

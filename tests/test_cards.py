@@ -6,11 +6,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
+
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.core.registry import get_task
 from neghub.evaluator.releases import cards
 from neghub.evaluator.releases.cards import CardFrontMatter, generate, render_card, split_front_matter, validate_card
-from pydantic import ValidationError
 
 from .conftest import ROOT, SHARED_DATASETS
 

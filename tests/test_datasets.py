@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from neghub.evaluator.benchmarks import jnli_neg
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.families.minimal_pairs import load_split

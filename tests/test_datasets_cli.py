@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from neghub.evaluator.core.registry import get_task
 from neghub.evaluator.releases import commands as hub
 from neghub.evaluator.releases.cards import render_card

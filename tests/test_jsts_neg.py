@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from neghub.evaluator.benchmarks import jsts_neg
 from neghub.evaluator.core.errors import InputError
-
 from tests.conftest import FIXTURES
 
 MIRROR = FIXTURES / "mirror"

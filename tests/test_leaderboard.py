@@ -13,6 +13,7 @@ import math
 from pathlib import Path
 
 import pytest
+
 from neghub.evaluator.core.errors import InputError
 from neghub.leaderboard.collect import Row, SettingKey, collect, flatten_metrics, mean_and_sd, rank_rows, scn_margin
 from neghub.leaderboard.pages import build_pages, common_columns, export_csv, html_table

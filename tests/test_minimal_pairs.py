@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from neghub.evaluator.benchmarks import jnli_neg
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.core.stats import BootstrapConfig

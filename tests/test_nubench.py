@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from neghub.evaluator.benchmarks import nubench
 from neghub.evaluator.benchmarks.nubench import RELEASE_DIR
 from neghub.evaluator.releases.loading import DATA_DIR_ENV

@@ -9,10 +9,11 @@ from typing import Any
 
 import jsonschema
 import pytest
+from pydantic import BaseModel, ValidationError
+
 from neghub.evaluator.submissions.format import Metadata
 from neghub.evaluator.submissions.prediction_lines import PREDICTION_MODELS
 from neghub.evaluator.submissions.schemas import generate
-from pydantic import BaseModel, ValidationError
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 MODELS: dict[str, type[BaseModel]] = {"submission": Metadata} | {

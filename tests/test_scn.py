@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from neghub.evaluator.benchmarks import scn
 from neghub.evaluator.core.errors import InputError, Problem
 from neghub.evaluator.core.stats import BootstrapConfig

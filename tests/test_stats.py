@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from neghub.evaluator.benchmarks import jsts_neg
 from neghub.evaluator.core.stats import (
     BootstrapConfig,
@@ -21,7 +22,6 @@ from neghub.evaluator.core.stats import (
     spearman,
 )
 from neghub.evaluator.families.minimal_pairs import score_pairs
-
 from tests.conftest import FIXTURES
 
 MIRROR = FIXTURES / "mirror"

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from neghub.evaluator.cli import main
 from neghub.evaluator.core.errors import Problem
 from neghub.evaluator.fileio.safe_yaml import SafeYAMLError, load

@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from neghub.evaluator.core.errors import InputError, Problem
 from neghub.evaluator.core.registry import EvalOptions, Task
 from neghub.evaluator.core.results import assemble_result
@@ -21,8 +24,6 @@ from neghub.evaluator.fileio.files import read_bytes
 from neghub.evaluator.fileio.jsonl import json_type_name, parse_jsonl
 from neghub.evaluator.releases.loading import Release, ResolvedFile
 from neghub.evaluator.releases.metadata import ReleaseFile
-from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 InstanceType = Literal["original", "p_neg", "h_neg", "p_neg_h_neg"]
 

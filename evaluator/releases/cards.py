@@ -25,12 +25,13 @@ from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
 from neghub.evaluator.core.errors import InputError, Problem
 from neghub.evaluator.fileio.files import atomic_write, read_bytes
 from neghub.evaluator.fileio.jsonl import parse_jsonl
 from neghub.evaluator.releases.loading import Release
 from neghub.evaluator.releases.metadata import DatasetMetadata, Language, License
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 CARD_TASKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
 MINIMAL_PAIR_TASKS = ("jnli-neg", "jsts-neg")  # their statistics include the pair counts of SPEC §1

@@ -297,8 +297,9 @@ def run(args: argparse.Namespace) -> int:
     if args.datasets_command == "verify":
         return verify(args.data_dir or (Path(env_dir) if env_dir else None), list(args.tasks))
     if args.datasets_command == "publish":
-        from neghub.evaluator.releases.metadata import HubRepoId
         from pydantic import TypeAdapter, ValidationError
+
+        from neghub.evaluator.releases.metadata import HubRepoId
 
         try:
             TypeAdapter(HubRepoId).validate_python(args.repo_id)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.fileio.files import atomic_write
 from neghub.evaluator.runners.backend import Backend, ModelSource, load_backend, resolve_source

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from neghub.evaluator.submissions.format import Metadata
 from neghub.evaluator.submissions.prediction_lines import PREDICTION_MODELS
-from pydantic import BaseModel
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://neghub.github.io/schemas/"

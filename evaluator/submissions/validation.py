@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pydantic import ValidationError
+
 from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError, Problem
 from neghub.evaluator.core.registry import EvalOptions, get_task
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.evaluator.fileio import safe_yaml
 from neghub.evaluator.releases.loading import DatasetUnavailable
 from neghub.evaluator.submissions.format import PATTERN_EXPECTATIONS, SUBMISSION_ID_PATTERN, Metadata, Run
-from pydantic import ValidationError
 
 METADATA_FILE = "metadata.yaml"
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9._/-]+$")

@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, Field
+
 from neghub.evaluator.core.registry import register
 from neghub.evaluator.core.stats import BootstrapConfig, pearson, spearman
 from neghub.evaluator.families.minimal_pairs import (
@@ -28,8 +31,6 @@ from neghub.evaluator.families.minimal_pairs import (
 )
 from neghub.evaluator.releases.loading import find_release
 from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
-from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, Field
 
 NAME = "jsts-neg"
 TASK_VERSION = "1"

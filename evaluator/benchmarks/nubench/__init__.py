@@ -25,6 +25,9 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+
 from neghub.evaluator.core.errors import InputError, Problem
 from neghub.evaluator.core.registry import EvalOptions, Task, register
 from neghub.evaluator.core.results import assemble_result
@@ -33,8 +36,6 @@ from neghub.evaluator.fileio.files import read_bytes
 from neghub.evaluator.fileio.jsonl import json_type_name, parse_jsonl
 from neghub.evaluator.releases.loading import Release, ResolvedFile, find_release
 from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
-from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 NAME = "nubench"
 TASK_VERSION = "1"

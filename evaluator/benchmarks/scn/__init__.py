@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
+
 from neghub.evaluator.core.errors import InputError, Problem
 from neghub.evaluator.core.registry import EvalOptions, Task, register
 from neghub.evaluator.core.results import assemble_result
@@ -30,7 +32,6 @@ from neghub.evaluator.fileio.files import read_bytes
 from neghub.evaluator.fileio.jsonl import flat_string_rows, json_type_name, parse_jsonl
 from neghub.evaluator.releases.loading import Release
 from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
-from numpy.typing import NDArray
 
 NAME = "scn"
 TASK_VERSION = "1"
