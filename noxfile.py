@@ -125,7 +125,9 @@ def lint(session: nox.Session) -> None:
 def typecheck(session: nox.Session) -> None:
     """Type-check both packages with mypy --strict (site extra included: the MkDocs hooks import mkdocs, plotly)."""
     install_project(session, "site")
-    session.install("mypy", "types-PyYAML")
+    session.install("mypy", "types-PyYAML", "types-requests")
+    # the dependencies stay, NegHub itself goes: mypy must read the sources below, not an installed copy
+    session.run("pip", "uninstall", "-q", "-y", "neghub")
     # mypy cannot follow setuptools' package_dir mapping (evaluator/ is imported as neghub.evaluator), so it
     # reads the sources through a folder laid out as installed: stage/neghub/{evaluator,leaderboard} -> ROOT/...
     stage = Path(session.create_tmp()) / "typecheck-stage"

@@ -28,6 +28,27 @@ def _default_data_dir() -> Iterator[None]:
     del os.environ["NEGHUB_DATA_DIR"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_real_network(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test reaches a real upstream host or the user's cache: upstream URLs go to a port on 127.0.0.1
+    where nothing listens (tests that serve files set their own endpoint), into a cache of the session's."""
+    import os
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    saved = {name: os.environ.get(name) for name in ("NEGHUB_UPSTREAM_ENDPOINT", "NEGHUB_CACHE")}
+    os.environ["NEGHUB_UPSTREAM_ENDPOINT"] = closed
+    os.environ["NEGHUB_CACHE"] = str(tmp_path_factory.mktemp("neghub-cache"))
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @pytest.fixture
 def shared_datasets() -> Path:
     """The real JNLI-Neg mirror beside the checkout; tests that need it skip where it is absent."""

@@ -58,7 +58,9 @@ def test_pinned_revision_loads_from_the_hub_cache(hub_cache: Path) -> None:
 
 
 def test_a_revision_missing_from_the_cache_is_one_clear_line(hub_cache: Path) -> None:
-    metadata = jnli_neg.METADATA.model_copy(update={"revision": "f" * 40})
+    # a release served by the Hub alone (no upstream URLs to fall back on: see test_upstream.py for that)
+    hub_only = tuple(f.model_copy(update={"upstream_url": None}) for f in jnli_neg.METADATA.files)
+    metadata = jnli_neg.METADATA.model_copy(update={"revision": "f" * 40, "files": hub_only})
     with pytest.raises(InputError) as caught:
         find_release(metadata)
     (problem,) = caught.value.problems

@@ -92,9 +92,12 @@ def test_environment_variable_names_the_mirror(shared_datasets: Path, monkeypatc
     monkeypatch.setenv("NEGHUB_DATA_DIR", str(shared_datasets))
     assert jnli_neg.load("valid").release.source == "mirror"
     monkeypatch.delenv("NEGHUB_DATA_DIR")
+    # no mirror and no Hub pin: the pinned upstream URL, which the tests point at a closed local port
     with pytest.raises(InputError) as info:
         jnli_neg.load("valid")
-    assert "no Hub revision is pinned for jnli-neg yet" in str(info.value)
+    (problem,) = info.value.problems
+    assert problem.file.endswith("/data/jnli-neg-v1.1/jnli-neg-valid-v1.1.jsonl")
+    assert "cannot download the pinned file (ConnectionError" in problem.message
 
 
 def test_missing_file_in_mirror(tmp_path: Path) -> None:
@@ -112,11 +115,12 @@ def test_missing_file_in_mirror(tmp_path: Path) -> None:
 
 def test_environment_mirror_without_the_task_falls_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # $NEGHUB_DATA_DIR is a default for all tasks: without a jnli-neg folder, the loader goes on to
-    # the Hub pin, of which JNLI-Neg has none yet; an explicit --data-dir must hold the task.
+    # the Hub pin (JNLI-Neg has none yet), then the pinned upstream URL (a closed local port in the tests);
+    # an explicit --data-dir must hold the task.
     monkeypatch.setenv("NEGHUB_DATA_DIR", str(tmp_path))
     with pytest.raises(InputError) as info:
         jnli_neg.load("valid")
-    assert "no Hub revision is pinned for jnli-neg yet" in str(info.value)
+    assert "cannot download the pinned file" in str(info.value)
     with pytest.raises(InputError) as info:
         jnli_neg.load("valid", data_dir=tmp_path)
     assert "no jnli-neg folder in the data directory" in str(info.value)

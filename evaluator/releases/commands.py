@@ -114,6 +114,16 @@ def cached_snapshot(metadata: DatasetMetadata) -> Path | None:
         return None
 
 
+def cached_upstream(metadata: DatasetMetadata) -> Path | None:
+    """The folder of the release's upstream files in NegHub's cache, when any was downloaded (no download here)."""
+    if not metadata.upstream:
+        return None
+    from neghub.evaluator.releases.upstream import cache_root
+
+    root = cache_root() / "releases" / metadata.name
+    return root if any((root / f.path).is_file() for f in metadata.files) else None
+
+
 def verify(data_dir: Path | None, tasks: list[str]) -> int:
     """Print one line per file; raise InputError (exit 2) naming every file that is missing or differs."""
     from neghub.evaluator.core.registry import task_names
@@ -129,9 +139,9 @@ def verify(data_dir: Path | None, tasks: list[str]) -> int:
             elif tasks:
                 raise InputError.single(str(root), f"no {name} folder in the data directory {data_dir}")
             continue
-        found = cached_snapshot(metadata) or release_root(metadata, None)
+        found = cached_snapshot(metadata) or cached_upstream(metadata) or release_root(metadata, None)
         if found is None:
-            print(f"SKIP      {name}: not published on the Hub and no local copy (pass --data-dir DIR)")
+            print(f"SKIP      {name}: no copy on this machine (no Hub or upstream cache; pass --data-dir DIR)")
         else:
             roots.append((metadata, found))
     if not roots:
@@ -180,9 +190,19 @@ def plan_release(metadata: DatasetMetadata, release_dir: Path) -> list[PlannedFi
         for c in checks
         if c.status == "UNPINNED"
     ]
-    license_path = release_dir / LICENSE_FILE
+    license_path = release_dir / (metadata.license_file.path if metadata.license_file else LICENSE_FILE)
     if not license_path.is_file():
         problems.append(Problem(str(license_path), None, None, "missing: a release carries its license text"))
+    elif metadata.license_file is not None and sha256_file(license_path) != metadata.license_file.sha256:
+        problems.append(
+            Problem(
+                str(license_path),
+                None,
+                None,
+                f"sha256 mismatch: expected {metadata.license_file.sha256}, got {sha256_file(license_path)}; "
+                "the license text differs from the pinned one",
+            )
+        )
     if problems:
         raise InputError(problems)
     planned = [PlannedFile(f.path, (release_dir / f.path).read_bytes()) for f in metadata.files]
@@ -270,6 +290,15 @@ def convert(task: str, source: Path, output: Path) -> list[Path]:
     return written
 
 
+def found_release(task: str) -> Path:
+    """The folder of `task`'s release as the loader finds it (downloading pinned upstream files if need be)."""
+    from neghub.evaluator.core.registry import get_task
+    from neghub.evaluator.releases.loading import find_release
+
+    entry = get_task(task)
+    return find_release(entry.metadata, bundled=entry.bundled_release).materialise()
+
+
 def add_parser(sub: Any) -> None:
     """The `datasets` command group of `neghub`."""
     ds = sub.add_parser("datasets", help="verify, build and publish the pinned dataset releases")
@@ -287,7 +316,11 @@ def add_parser(sub: Any) -> None:
     co = group.add_parser("convert", help="build the Hub release folder from the upstream files")
     co.add_argument("task")
     co.add_argument(
-        "--source", type=Path, required=True, help="the upstream release folder, e.g. ../shared/datasets/jnli-neg"
+        "--source",
+        type=Path,
+        default=None,
+        help="the release folder, e.g. ../shared/datasets/jnli-neg (default: the release wherever NegHub finds "
+        "it: $NEGHUB_DATA_DIR, the pinned Hub revision, the pinned upstream URLs, or the package)",
     )
     co.add_argument("-o", "--output", type=Path, required=True)
 
@@ -311,7 +344,8 @@ def run(args: argparse.Namespace) -> int:
         publish(args.task, args.repo_id, release_dir, dry_run=args.dry_run)
         return 0
     if args.datasets_command == "convert":
-        for path in convert(args.task, args.source, args.output):
+        source = args.source if args.source is not None else found_release(args.task)
+        for path in convert(args.task, source, args.output):
             print(f"wrote {path}  sha256 {sha256_file(path)}")
         return 0
     raise AssertionError(args.datasets_command)

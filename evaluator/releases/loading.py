@@ -1,12 +1,15 @@
-"""Dataset metadata and the loading of a pinned release, from a local mirror or the Hugging Face Hub.
+"""Loading a pinned release: from a local mirror, the Hugging Face Hub, its upstream home, or the package.
 
-A release is a set of files, each pinned by its sha256. It is read from, in this order:
+A release is a set of files, each pinned by its sha256. It is read from the first of these that can
+serve it:
 1. a mirror folder given by `--data-dir`, or else the environment variable `NEGHUB_DATA_DIR` (when
-   it has a folder for the task: the variable is a default for all tasks)
-   (one sub-folder per dataset, named as the task: `jnli-neg/`, `jsts-neg/`, ...);
+   it has a folder for the task: the variable is a default for all tasks), one sub-folder per dataset
+   named as the task (`jnli-neg/`, ...);
 2. the Hugging Face Hub at the pinned revision (`snapshot_download`, `repo_type="dataset"`), which
-   honours `HF_HUB_OFFLINE` and the local cache;
-3. the releases NegHub itself authored and ships inside the package (the NUBench sample).
+   honours `HF_HUB_OFFLINE` and its local cache;
+3. the pinned upstream URLs of its files (a public repository at a commit), downloaded once into
+   NegHub's cache and verified (`upstream.py`; `NEGHUB_UPSTREAM_ENDPOINT` serves them from a mirror);
+4. a release shipped inside the package (NUBench's sample, SCN's word lists).
 Every file is checked against its sha256 before use, whatever the source.
 """
 
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.core.errors import InputError, Problem
 from neghub.evaluator.releases.metadata import DatasetMetadata, ReleaseFile
 
 DATA_DIR_ENV = "NEGHUB_DATA_DIR"
@@ -44,8 +47,10 @@ class Release:
 
     metadata: DatasetMetadata
     root: Path
-    source: Literal["mirror", "hub", "bundled"]
+    source: Literal["mirror", "hub", "upstream", "bundled"]
     unverified_allowed: bool
+    # why the sources before this one could not serve it: reported with this one's own failure
+    passed_over: tuple[Problem, ...] = ()
 
     @property
     def revision(self) -> str | None:
@@ -53,6 +58,10 @@ class Release:
 
     def file(self, release_file: ReleaseFile) -> ResolvedFile:
         path = self.root / release_file.path
+        if self.source == "upstream":
+            assert release_file.upstream_url is not None and release_file.sha256 is not None  # see find_release
+            self._fetch(release_file.upstream_url, release_file.sha256, path)
+            return ResolvedFile(path, release_file.sha256, verified=True)
         if not path.is_file():
             raise InputError.single(
                 str(path), f"not found: the {self.metadata.pretty_name} release file for split {release_file.split!r}"
@@ -77,6 +86,33 @@ class Release:
         return ResolvedFile(path, digest, verified=True)
 
 
+    def license_path(self) -> Path | None:
+        """The release's license text, fetched and verified where the source is upstream."""
+        pinned = self.metadata.license_file
+        path = self.root / (pinned.path if pinned is not None else "LICENSE")
+        if self.source == "upstream":
+            if pinned is None or pinned.upstream_url is None:
+                return None
+            self._fetch(pinned.upstream_url, pinned.sha256, path)
+        return path if path.is_file() else None
+
+    def materialise(self) -> Path:
+        """The release folder with every file (and the license) present: downloads what an upstream release
+        has not cached yet. Other sources are folders already."""
+        for release_file in self.metadata.files:
+            self.file(release_file)
+        self.license_path()
+        return self.root
+
+    def _fetch(self, url: str, sha256: str, path: Path) -> None:
+        from neghub.evaluator.releases.upstream import UpstreamUnavailable, fetch
+
+        try:
+            fetch(url, sha256, path)
+        except UpstreamUnavailable as exc:
+            raise DatasetUnavailable([*self.passed_over, *exc.problems]) from None
+
+
 def sha256_file(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -92,14 +128,14 @@ def find_release(
     unverified: bool = False,
     bundled: Path | None = None,
 ) -> Release:
-    """Locate a release folder for `metadata` (see the module docstring for the order); `bundled` is the
-    release folder the benchmark ships inside the package, if any."""
+    """Locate the release of `metadata` (see the module docstring for the order); `bundled` is the release
+    folder the benchmark ships inside the package, if any. Upstream files are fetched when first used."""
     chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
     if chosen is not None and not (Path(chosen) / metadata.name).is_dir():
         # A mirror may hold only some tasks (../shared/datasets has no nubench/). The environment
-        # variable is a default for every task, so it falls through to the Hub or the bundled
-        # release; an explicit --data-dir falls back only to a release shipped (and pinned) in the
-        # package, never silently to the network.
+        # variable is a default for every task, so it falls through to the other sources; an explicit
+        # --data-dir falls back only to a release shipped (and pinned) in the package, never silently
+        # to the network.
         if data_dir is None:
             chosen = None
         elif bundled is not None and bundled.is_dir():
@@ -112,14 +148,25 @@ def find_release(
                 f"no {metadata.name} folder in the data directory {chosen} (expected <data-dir>/{metadata.name}/)",
             )
         return Release(metadata, root, "mirror", unverified)
+    passed_over: list[Problem] = []
     if metadata.revision is not None:
-        return Release(metadata, _hub_snapshot(metadata, metadata.revision), "hub", unverified)
+        try:
+            return Release(metadata, _hub_snapshot(metadata, metadata.revision), "hub", unverified)
+        except DatasetUnavailable as exc:
+            if not metadata.upstream:
+                raise
+            passed_over += exc.problems
+    if metadata.upstream:
+        from neghub.evaluator.releases.upstream import cache_root
+
+        root = cache_root() / "releases" / metadata.name
+        return Release(metadata, root, "upstream", unverified, passed_over=tuple(passed_over))
     if bundled is not None and bundled.is_dir():
         return Release(metadata, bundled, "bundled", unverified)
     raise DatasetUnavailable.single(
         metadata.name,
-        f"no Hub revision is pinned for {metadata.name} yet, so only a local mirror can be read: pass "
-        f"--data-dir DIR or set {DATA_DIR_ENV} (for example ../shared/datasets)",
+        f"no source of the {metadata.name} release is pinned yet (no Hub revision, no upstream URL), so only "
+        f"a local copy can be read: pass --data-dir DIR or set {DATA_DIR_ENV}",
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 Revision = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
@@ -17,6 +17,9 @@ HubRepoId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-
 TaskName = Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
 Language = Literal["ja", "en"]
 License = Literal["cc-by-sa-4.0", "cc-by-nc-sa-4.0", "cc-by-4.0", "apache-2.0", "mit"]
+# An upstream file's URL names the commit it was taken from (a branch name can move), e.g.
+# https://raw.githubusercontent.com/ORG/REPO/<40-hex commit>/path/to/file
+UpstreamUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s/]+/\S*/[0-9a-f]{40}/\S+$")]
 
 
 class ReleaseFile(BaseModel):
@@ -32,6 +35,17 @@ class ReleaseFile(BaseModel):
         "to NegHub, in which case scoring needs --unverified"
     )
     n_records: int | None = Field(default=None, ge=0, description="number of records, where known")
+    upstream_url: UpstreamUrl | None = Field(
+        default=None,
+        description="where the file lives upstream, pinned by commit in its path; NegHub downloads it from "
+        "there (once, into its cache) when no mirror or Hub revision serves the release",
+    )
+
+    @model_validator(mode="after")
+    def _upstream_needs_pin(self) -> ReleaseFile:
+        if self.upstream_url is not None and self.sha256 is None:
+            raise ValueError("a file with an upstream_url needs its sha256: a download is only kept when it matches")
+        return self
 
     @field_validator("path")
     @classmethod
@@ -40,6 +54,16 @@ class ReleaseFile(BaseModel):
         if not parts or value.startswith("/") or ".." in parts or "\\" in value:
             raise ValueError("must be a relative POSIX path inside the release folder")
         return value
+
+
+class LicenseFile(BaseModel):
+    """The release's license text: shipped beside its files, pinned like them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str = "LICENSE"
+    sha256: Sha256
+    upstream_url: UpstreamUrl | None = None
 
 
 class RecordField(BaseModel):
@@ -89,6 +113,9 @@ class DatasetMetadata(BaseModel):
         "and then only a local mirror can be read"
     )
     files: tuple[ReleaseFile, ...]
+    license_file: LicenseFile | None = Field(
+        default=None, description="the pinned license text of the release, where NegHub fetches it from upstream"
+    )
     record_fields: tuple[RecordField, ...]
     is_sample: bool = Field(
         default=False, description="true for a NegHub-written sample standing in for an unavailable release"
@@ -97,6 +124,11 @@ class DatasetMetadata(BaseModel):
 
     def files_for(self, split: str, config: str = "default") -> tuple[ReleaseFile, ...]:
         return tuple(f for f in self.files if f.split == split and f.config == config)
+
+    @property
+    def upstream(self) -> bool:
+        """Whether every file of the release can be fetched from a pinned upstream URL."""
+        return bool(self.files) and all(f.upstream_url is not None for f in self.files)
 
     @property
     def splits(self) -> tuple[str, ...]:

@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict
+
 from neghub.evaluator.core.registry import register
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.evaluator.families.minimal_pairs import (
@@ -22,12 +25,14 @@ from neghub.evaluator.families.minimal_pairs import (
     score_pairs,
 )
 from neghub.evaluator.releases.loading import find_release
-from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
-from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict
+from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, LicenseFile, RecordField, ReleaseFile
 
 NAME = "jnli-neg"
 TASK_VERSION = "1"
+# The upstream release (../shared/datasets/jnli-neg/SOURCE.md): asahi-y/JNLI-Neg at this commit, folder
+# data/jnli-neg-v1.1/. Raw GitHub URLs name the commit, so the bytes they serve cannot move.
+UPSTREAM_COMMIT = "cbd89b97da4981c2c64eef65747a87130787b343"
+UPSTREAM_BASE = f"https://raw.githubusercontent.com/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}"
 LABELS = ("entailment", "neutral", "contradiction")
 
 METADATA = DatasetMetadata(
@@ -56,16 +61,23 @@ METADATA = DatasetMetadata(
     files=(
         ReleaseFile(
             path="jnli-neg-train-v1.1.jsonl",
+            upstream_url=f"{UPSTREAM_BASE}/data/jnli-neg-v1.1/jnli-neg-train-v1.1.jsonl",
             split="train",
             sha256="adc27dfba32e0c56c5f4bc84c03e346dcb4a73266ca9b7db38bfa8d379247302",
             n_records=5494,
         ),
         ReleaseFile(
             path="jnli-neg-valid-v1.1.jsonl",
+            upstream_url=f"{UPSTREAM_BASE}/data/jnli-neg-v1.1/jnli-neg-valid-v1.1.jsonl",
             split="valid",
             sha256="da5c18369face5a6e338b67732c9beeef4aefd0937f314e9249119e2d988ea03",
             n_records=1363,
         ),
+    ),
+    # the CC BY-SA 4.0 text; upstream keeps it at the repository's root
+    license_file=LicenseFile(
+        sha256="8c213737cccb19572153ef2080a8694c76e9697c697db4404790bd40b59f4281",
+        upstream_url=f"{UPSTREAM_BASE}/LICENSE",
     ),
     record_fields=(
         RecordField(name="id", type="int", description="instance id, unique within the split"),
