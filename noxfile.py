@@ -31,11 +31,37 @@ def install_project(session: nox.Session, extras: str = "") -> None:
 
 
 def _data_env() -> dict[str, str]:
-    """Point the evaluator at ../shared/datasets, the local mirror CI has beside the clone."""
+    """Point the evaluator at ../shared/datasets where it sits beside the clone. Elsewhere (GitHub's runners)
+    NegHub finds each release itself: the pinned Hub revision, else the pinned upstream URLs (cached)."""
     env = {}
     if "NEGHUB_DATA_DIR" not in os.environ and SHARED_DATASETS.is_dir():
         env["NEGHUB_DATA_DIR"] = str(SHARED_DATASETS)
     return env
+
+
+def _test_data_env() -> dict[str, str]:
+    """`_data_env`, and without ../shared the releases `nox -s data` fetched: the tests that read a real
+    release directly (the pair counts of the paper, say) find it there instead of skipping."""
+    env = _data_env()
+    cache = Path(
+        os.environ.get("NEGHUB_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "neghub"
+    )
+    fetched = cache / "releases"
+    if not env and "NEGHUB_DATA_DIR" not in os.environ and fetched.is_dir() and any(fetched.iterdir()):
+        env["NEGHUB_DATA_DIR"] = str(fetched)
+    return env
+
+
+def _submission_folders(session: nox.Session) -> list[str]:
+    """The folders a session checks: those given after `--`, or `--changed HEAD BASE` (the folders of the
+    pull request's HEAD/ that are new or differ from the base branch's BASE/), or every one in submissions/."""
+    args = list(session.posargs)
+    if args[:1] == ["--changed"]:
+        if len(args) != 3:
+            session.error("usage: nox -s SESSION -- --changed HEAD_SUBMISSIONS BASE_SUBMISSIONS")
+        listed = session.run("python", "-m", "neghub.leaderboard.pull_request", args[1], args[2], silent=True)
+        return str(listed or "").split()
+    return args or [str(p) for p in sorted((ROOT / "submissions").iterdir()) if p.is_dir()]
 
 
 @nox.session
@@ -44,7 +70,25 @@ def tests(session: nox.Session) -> None:
     session.install(TORCH)  # first, so the `models` extra finds torch satisfied and pulls no CUDA build
     # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
     install_project(session, "test,site,models")
-    session.run("pytest", *session.posargs, env=_data_env())
+    session.run("pytest", *session.posargs, env=_test_data_env())
+
+
+@nox.session
+def github_flows(session: nox.Session) -> None:
+    """Run the pull-request and Pages flows as GitHub runs them: a fresh clone with no ../shared, the data
+    served from its pinned upstream layout by a local HTTP server, and in the clone `nox -s validate` and
+    `nox -s rescore` on a pull request's changed folders, then `nox -s site` (tests/flows/)."""
+    install_project(session, "test")
+    session.install("nox")
+    session.run("pytest", "-m", "flows", "tests/flows", *session.posargs, env=_test_data_env())
+
+
+@nox.session
+def data(session: nox.Session) -> None:
+    """Download and verify every release NegHub pins upstream into its cache (`neghub datasets fetch`);
+    ci.yml and pages.yml keep that cache between runs."""
+    install_project(session)
+    session.run("neghub", "datasets", "fetch", *session.posargs)
 
 
 @nox.session
@@ -188,17 +232,25 @@ def baselines(session: nox.Session) -> None:
 
 @nox.session
 def validate(session: nox.Session) -> None:
-    """Validate every submission folder in submissions/ (or the folders given after --) as the leaderboard will."""
+    """Validate submission folders as the leaderboard will: all of submissions/, the folders given after --,
+    or `-- --changed HEAD BASE` (a pull request's new or changed folders, as submission.yml runs it)."""
     install_project(session)
-    folders = session.posargs or [str(p) for p in sorted((ROOT / "submissions").iterdir()) if p.is_dir()]
+    folders = _submission_folders(session)
+    if not folders:
+        session.log("no submission is new or changed: nothing to validate")
+        return
     session.run("neghub", "validate", *folders, env=_data_env())
 
 
 @nox.session
 def rescore(session: nox.Session) -> None:
-    """Re-score every submission twice and fail unless both results are byte-identical."""
+    """Re-score submissions twice and fail unless both results are byte-identical (folders as `validate` takes)."""
     install_project(session)
-    session.run("python", str(ROOT / "scripts" / "rescore.py"), *session.posargs, env=_data_env())
+    folders = _submission_folders(session)
+    if not folders:
+        session.log("no submission is new or changed: nothing to re-score")
+        return
+    session.run("python", str(ROOT / "scripts" / "rescore.py"), *folders, env=_data_env())
 
 
 @nox.session

@@ -230,13 +230,15 @@ def collect_submission(
         return None, [], [Note(sid, "refused", tuple(str(p) for p in checked.problems))]
     metadata = checked.metadata
     known = set(known_tasks)
+    run_task = {run.file: run.task for run in metadata.runs}
     skipped = [
         f"{r.file}: no scorer for task {r.task} yet; run not shown" for r in metadata.runs if r.task not in known
     ]
     skipped += [
-        f"{rel}: not re-scored, its dataset cannot be read by this build ({'; '.join(p.message for p in found)}); "
-        "run not shown"
-        for rel, found in checked.unavailable.items()
+        f"{rel}: not re-scored and not shown: this build could not read the {run_task[rel]} release "
+        f"({'; '.join(str(p) for p in found)}). To show it, let the build reach the release's pinned source "
+        "(its upstream URL, or a Hub revision once published), or point NEGHUB_DATA_DIR at a mirror."
+        for rel, found in checked.unavailable_reasons.items()
     ]
     notes = [Note(sid, "skipped", tuple(skipped))] if skipped else []
     groups: dict[tuple[Any, ...], list[tuple[Run, dict[str, Any]]]] = {}

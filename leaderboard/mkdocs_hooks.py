@@ -34,11 +34,15 @@ def plotly_js_path() -> Path:
 def on_files(files: Files, config: Any, **_: Any) -> Files:
     repository = Path(config.config_file_path).parent  # mkdocs.yml sits at the repository's root
     board = collect(submissions_dir(repository))
-    for note in board.notes:
-        log.info("submission %s %s: %s", note.submission, note.level, "; ".join(note.messages))
+    for note in board.notes:  # every line in the build log; the site's build report shows the first few
+        for message in note.messages:
+            log.info("submission %s %s: %s", note.submission, note.level, message)
     for src_uri, content in build_pages(board, repository / "datasets_cards").items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
         files.append(File.generated(config, src_uri, content=content))
     files.append(File.generated(config, PLOTLY_JS, abs_src_path=str(plotly_js_path())))
+    # the published JSON Schemas, at the URLs their $id names (https://<site>/schemas/<file>)
+    for schema in sorted((repository / "schemas").glob("*.json")):
+        files.append(File.generated(config, f"schemas/{schema.name}", abs_src_path=str(schema)))
     return files

@@ -768,19 +768,38 @@ def home_page(board: Leaderboard, tables: dict[SettingKey, list[Row]]) -> str:
         parts.append(simple_table(["date", "model", "benchmarks", "submitter"], body) + "\n\n")
     else:
         parts.append("No submissions yet. [Submit one](submit.md).\n\n")
-    if board.notes:
-        parts.append("## Refused and skipped\n\n")
-        items = "".join(
-            f"<li><strong>{esc(n.submission)}</strong> ({esc(n.level)}):<ul>"
-            + "".join(f"<li><code>{esc(m)}</code></li>" for m in n.messages)
-            + "</ul></li>"
-            for n in board.notes
-        )
-        parts.append(f'<div class="neghub-notes"><ul>{items}</ul></div>\n\n')
     parts.append(
         "All tables can be downloaded as CSV and JSON from their benchmark pages. "
         "To add a model, see [Submit](submit.md).\n"
     )
+    return "".join(parts)
+
+
+MAX_NOTE_LINES = 5  # per submission on the page; the build log has every line
+
+
+def maintainers_page(board: Leaderboard) -> str:
+    """What this build refused or left out, for the maintainers (readers never see these messages on the
+    leaderboard pages): each submission with its first few problems; the build log lists them all."""
+    parts = [_front_matter("Build report")]
+    parts.append(
+        "For maintainers: the submissions this build refused and the runs it left out, with why. Readers see "
+        "neither on the leaderboard. A refused submission has a problem `neghub validate` reports; fix it in "
+        "its folder. A run left out could not be re-scored on this machine (its dataset could not be read).\n\n"
+    )
+    if not board.notes:
+        parts.append("Nothing was refused or left out.\n")
+        return "".join(parts)
+    items = []
+    for note in board.notes:
+        shown = note.messages[:MAX_NOTE_LINES]
+        more = len(note.messages) - len(shown)
+        lines = "".join(f"<li><code>{esc(m)}</code></li>" for m in shown)
+        if more:
+            lines += f"<li>… and {more} more (the build log lists every line)</li>"
+        verdict = "refused" if note.level == "refused" else "runs left out"
+        items.append(f"<li><strong>{esc(note.submission)}</strong> ({verdict}):<ul>{lines}</ul></li>")
+    parts.append(f'<div class="neghub-notes"><ul>{"".join(items)}</ul></div>\n')
     return "".join(parts)
 
 
@@ -812,6 +831,7 @@ def build_pages(board: Leaderboard, cards_dir: Path = Path("datasets_cards")) ->
         files[f"benchmarks/{task}.md"] = benchmark_page(task, board, tables)
         files[f"datasets/{task}.md"] = dataset_page(task, cards_dir)
     files["models/index.md"] = models_index_page(board)
+    files["maintainers.md"] = maintainers_page(board)
     for sid in board.submissions:
         files[f"models/{sid}.md"] = model_page(sid, board)
     for key, rows in tables.items():

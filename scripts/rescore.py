@@ -1,6 +1,6 @@
 """Re-score every submission twice and fail unless the two results are byte-identical (`nox -s rescore`).
 
-Usage: rescore.py [SUBMISSIONS_DIR]   (default: submissions/)
+Usage: rescore.py [FOLDER ...]   (submission folders, or folders of submissions; default: submissions/)
 
 Scores are never trusted from a submission: whatever reads results re-scores the predictions with
 the pinned dataset, so a re-score must be reproducible to the byte (seeded bootstraps, no clocks,
@@ -31,10 +31,20 @@ def score_bytes(folder: Path) -> dict[str, bytes]:
     return out
 
 
+def submission_folders(paths: list[Path]) -> list[Path]:
+    """Each path that is a submission (it has a metadata.yaml), or the submissions inside it."""
+    found: list[Path] = []
+    for path in paths:
+        if (path / "metadata.yaml").is_file():
+            found.append(path)
+        else:
+            found += sorted(p for p in path.iterdir() if (p / "metadata.yaml").is_file())
+    return found
+
+
 def main(argv: list[str]) -> int:
-    submissions = Path(argv[0]) if argv else ROOT / "submissions"
     differing = []
-    for folder in sorted(p for p in submissions.iterdir() if (p / "metadata.yaml").is_file()):
+    for folder in submission_folders([Path(a) for a in argv] or [ROOT / "submissions"]):
         first, second = score_bytes(folder), score_bytes(folder)
         differing += [f"{folder.name}/{file}" for file in first if first[file] != second.get(file)]
         print(f"{folder.name}: {len(first)} runs re-scored twice")

@@ -10,30 +10,12 @@ difference. Cells are escaped: model names come from the pull request and are un
 
 from __future__ import annotations
 
-import filecmp
 import re
 import sys
 from pathlib import Path
 
 from neghub.leaderboard.collect import Row, collect, headline
-
-
-def changed_ids(head: Path, base: Path) -> list[str]:
-    """Submission ids whose folder is new in HEAD or differs from BASE."""
-    ids = []
-    for folder in sorted(p for p in head.iterdir() if p.is_dir()) if head.is_dir() else []:
-        other = base / folder.name
-        if not other.is_dir() or _differs(folder, other):
-            ids.append(folder.name)
-    return ids
-
-
-def _differs(a: Path, b: Path) -> bool:
-    cmp = filecmp.dircmp(a, b)
-    if cmp.left_only or cmp.right_only or cmp.funny_files:
-        return True
-    _, mismatch, errors = filecmp.cmpfiles(a, b, cmp.common_files, shallow=False)
-    return bool(mismatch or errors) or any(_differs(a / d, b / d) for d in cmp.common_dirs)
+from neghub.leaderboard.pull_request import changed_ids
 
 
 def cell(text: object) -> str:

@@ -51,10 +51,15 @@ def _no_real_network(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
 
 @pytest.fixture
 def shared_datasets() -> Path:
-    """The real JNLI-Neg mirror beside the checkout; tests that need it skip where it is absent."""
-    if not (SHARED_DATASETS / "jnli-neg").is_dir():
-        pytest.skip(f"../shared/datasets is absent ({SHARED_DATASETS}): the real JNLI-Neg release is not here")
-    return SHARED_DATASETS
+    """A folder holding the real JNLI-Neg release as `jnli-neg/`: ../shared/datasets beside the checkout, or
+    the mirror $NEGHUB_DATA_DIR names (where ../shared is absent, nox's tests session points it at the
+    releases `nox -s data` fetched from their pinned upstream); tests that need it skip without either."""
+    import os
+
+    for root in (SHARED_DATASETS, Path(os.environ.get("NEGHUB_DATA_DIR") or SHARED_DATASETS)):
+        if (root / "jnli-neg").is_dir():
+            return root
+    pytest.skip(f"the real JNLI-Neg release is not here (no {SHARED_DATASETS}, no NEGHUB_DATA_DIR mirror)")
 
 
 @dataclass

@@ -217,13 +217,16 @@ def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submissi
     ]
     (note,) = board.notes
     assert note.level == "skipped"
+    reason = f"{mirror / 'jnli-neg'}: no jnli-neg folder in the data directory {mirror} (expected <data-dir>/jnli-neg/)"
     assert note.messages == (
-        f"predictions/jnli-neg/valid.jsonl: not re-scored, its dataset cannot be read by this build (no jnli-neg "
-        f"folder in the data directory {mirror} (expected <data-dir>/jnli-neg/)); run not shown",
+        f"predictions/jnli-neg/valid.jsonl: not re-scored and not shown: this build could not read the jnli-neg "
+        f"release ({reason}). To show it, let the build reach the release's pinned source (its upstream URL, or a "
+        "Hub revision once published), or point NEGHUB_DATA_DIR at a mirror.",
     )
-    # the pull-request check cannot pass without the data: there it stays a problem
-    assert [p.message for p in validate_submission(subs / "baseline-random", data_dir=mirror)] == [
-        f"no jnli-neg folder in the data directory {mirror} (expected <data-dir>/jnli-neg/)"
+    # the pull-request check cannot pass without the data: there it stays a problem, said of the submission's file
+    assert [str(p) for p in validate_submission(subs / "baseline-random", data_dir=mirror)] == [
+        f"baseline-random/predictions/jnli-neg/valid.jsonl: cannot be checked here: the jnli-neg release cannot "
+        f"be read ({reason})"
     ]
     # and a real problem elsewhere still refuses the whole submission
     (subs / "baseline-random" / "predictions" / "nubench" / "test-option.jsonl").write_text('{"id": 0}\n')

@@ -182,11 +182,18 @@ def test_markup_in_a_model_name_is_plain_text(browser: webdriver.Chrome, base_ur
     errors = open_page(browser, f"{base_url}models/markdown-name.html", "model-markdown-name")
     assert errors == []
     assert browser.find_element(By.CSS_SELECTOR, "article h1").text == MARKDOWN_NAME
-    # the refused HTML name is shown as text in the home page's notes, never as an element
+    # readers never see refusal messages: the home page has none, the maintainers' build report lists them,
+    # and the refused HTML name is text there, never an element
     open_page(browser, base_url + "index.html", "home")
     assert not browser.find_elements(By.ID, "neghub-injected")
-    assert "html-name" in browser.find_element(By.CSS_SELECTOR, ".neghub-notes").text
+    assert not browser.find_elements(By.CSS_SELECTOR, ".neghub-notes")
+    assert "html-name" not in browser.find_element(By.TAG_NAME, "article").text
     assert MARKDOWN_NAME in browser.find_element(By.TAG_NAME, "article").text  # among the latest submissions
+    open_page(browser, base_url + "maintainers.html", "maintainers")
+    assert not browser.find_elements(By.ID, "neghub-injected")
+    notes = browser.find_element(By.CSS_SELECTOR, ".neghub-notes").text
+    assert "html-name (refused)" in notes
+    assert "contains markup" in notes
 
 
 def test_other_pages_render(browser: webdriver.Chrome, base_url: str) -> None:

@@ -2,7 +2,7 @@
 
 Nothing of NegHub's loader is replaced: the server serves the real JNLI-Neg files under the upstream
 path layout, and NEGHUB_UPSTREAM_ENDPOINT points the loader at it, as an air-gapped mirror would.
-The expected hashes come from ../shared/datasets/jnli-neg/SHA256SUMS, not from the code under test.
+The expected hashes are ../shared/datasets/jnli-neg/SHA256SUMS, copied by hand (upstream_server.py).
 """
 
 from __future__ import annotations
@@ -21,14 +21,9 @@ from neghub.evaluator.benchmarks import jnli_neg
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.releases.loading import DATA_DIR_ENV, find_release
 
-from .upstream_server import UPSTREAM_COMMIT, UPSTREAM_FOLDER, UpstreamServer, build_site
+from .upstream_server import PINNED_SHA256, UPSTREAM_COMMIT, UPSTREAM_FOLDER, UpstreamServer, build_site
 
 VALID = "jnli-neg-valid-v1.1.jsonl"
-
-
-def pins(shared_datasets: Path) -> dict[str, str]:
-    lines = (shared_datasets / "jnli-neg" / "SHA256SUMS").read_text().splitlines()
-    return {name: digest for digest, name in (line.split() for line in lines if line.strip())}
 
 
 @pytest.fixture
@@ -77,7 +72,7 @@ def test_first_use_downloads_verifies_and_caches_then_works_with_the_server_stop
     # only the split that was used is fetched, by its path at the pinned commit
     assert server.requests == [f"/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/{VALID}"]
     cached = tmp_path / "cache" / "releases" / "jnli-neg" / VALID
-    assert hashlib.sha256(cached.read_bytes()).hexdigest() == pins(shared_datasets)[VALID]
+    assert hashlib.sha256(cached.read_bytes()).hexdigest() == PINNED_SHA256[VALID]
     assert cached_files(tmp_path) == [f"releases/jnli-neg/{VALID}"]  # no temporary file left beside it
 
     server.stop()
@@ -116,7 +111,7 @@ def test_a_served_file_with_one_byte_changed_is_refused_and_not_cached(
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"error: {server.url}/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/{VALID}: ")
-    assert f"expected {pins(shared_datasets)[VALID]}, got {tampered_sha}" in line
+    assert f"expected {PINNED_SHA256[VALID]}, got {tampered_sha}" in line
     assert cached_files(tmp_path) == []  # neither the file nor a half-written temporary
 
 
@@ -156,7 +151,7 @@ def test_convert_without_a_source_fetches_the_release_and_its_license(
     out = tmp_path / "hub-release"
     done = cli(env, "datasets", "convert", "jnli-neg", "-o", str(out))
     assert done.returncode == 0, done.stderr
-    for name, digest in pins(shared_datasets).items():
+    for name, digest in PINNED_SHA256.items():
         assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest
     assert (out / "LICENSE").read_bytes() == (shared_datasets / "jnli-neg" / "LICENSE").read_bytes()
     assert (out / "README.md").read_text(encoding="utf-8").startswith("---\n")

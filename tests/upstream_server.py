@@ -20,6 +20,12 @@ UPSTREAM_REPOSITORY = "asahi-y/JNLI-Neg"
 UPSTREAM_COMMIT = "cbd89b97da4981c2c64eef65747a87130787b343"
 UPSTREAM_FOLDER = "data/jnli-neg-v1.1"
 FILES = ("jnli-neg-train-v1.1.jsonl", "jnli-neg-valid-v1.1.jsonl")
+# the sha256s of ../shared/datasets/jnli-neg/SHA256SUMS, copied here by hand: the tests' own record of the
+# pins (a runner without ../shared serves the copy `nox -s data` fetched, whose hashes must still be these)
+PINNED_SHA256 = {
+    "jnli-neg-train-v1.1.jsonl": "adc27dfba32e0c56c5f4bc84c03e346dcb4a73266ca9b7db38bfa8d379247302",
+    "jnli-neg-valid-v1.1.jsonl": "da5c18369face5a6e338b67732c9beeef4aefd0937f314e9249119e2d988ea03",
+}
 
 
 def build_site(shared_datasets: Path, www: Path) -> Path:

@@ -299,6 +299,33 @@ def found_release(task: str) -> Path:
     return find_release(entry.metadata, bundled=entry.bundled_release).materialise()
 
 
+def fetch_releases(tasks: list[str]) -> int:
+    """Download (or find in the cache) every file of the upstream-pinned releases; one line per file."""
+    from neghub.evaluator.core.registry import get_task, task_names
+    from neghub.evaluator.releases.upstream import cache_root
+
+    names = tasks or [name for name in task_names() if get_task(name).metadata.upstream]
+    problems: list[Problem] = []
+    for name in names:
+        metadata = get_task(name).metadata
+        if not metadata.upstream:
+            problems.append(Problem(name, None, None, "has no pinned upstream URL to fetch from"))
+            continue
+        from neghub.evaluator.releases.loading import Release
+
+        release = Release(metadata, cache_root() / "releases" / name, "upstream", unverified_allowed=False)
+        try:
+            root = release.materialise()
+        except InputError as exc:
+            problems += exc.problems
+            continue
+        for check in check_files(metadata, root):
+            print(check.line())
+    if problems:
+        raise InputError(problems)
+    return 0
+
+
 def add_parser(sub: Any) -> None:
     """The `datasets` command group of `neghub`."""
     ds = sub.add_parser("datasets", help="verify, build and publish the pinned dataset releases")
@@ -306,6 +333,11 @@ def add_parser(sub: Any) -> None:
     ve = group.add_parser("verify", help="check a local mirror (or the cached Hub snapshot) against the pinned sha256s")
     ve.add_argument("tasks", nargs="*", help="tasks to check (default: every task found)")
     ve.add_argument("--data-dir", type=Path, default=None, help=f"mirror folder (default: ${DATA_DIR_ENV})")
+    fe = group.add_parser(
+        "fetch",
+        help="download every release NegHub pins upstream into its cache, verified (then commands work offline)",
+    )
+    fe.add_argument("tasks", nargs="*", help="tasks to fetch (default: every task with a pinned upstream)")
     pu = group.add_parser("publish", help="upload a release folder, its card and LICENSE to the Hub in one commit")
     pu.add_argument("task")
     pu.add_argument("--repo-id", required=True, help="ORG/NAME of the Hub dataset repository")
@@ -343,6 +375,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError.single("--release-dir", f"no {args.task} release folder found; pass --release-dir DIR")
         publish(args.task, args.repo_id, release_dir, dry_run=args.dry_run)
         return 0
+    if args.datasets_command == "fetch":
+        return fetch_releases(list(args.tasks))
     if args.datasets_command == "convert":
         source = args.source if args.source is not None else found_release(args.task)
         for path in convert(args.task, source, args.output):

@@ -85,7 +85,6 @@ class Release:
             return ResolvedFile(path, digest, verified=False)
         return ResolvedFile(path, digest, verified=True)
 
-
     def license_path(self) -> Path | None:
         """The release's license text, fetched and verified where the source is upstream."""
         pinned = self.metadata.license_file

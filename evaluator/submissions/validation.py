@@ -255,6 +255,7 @@ class CheckedSubmission:
     # run file -> its problems (also in `problems`) when they are only that the task's dataset cannot
     # be read on this machine: the leaderboard leaves such a run out instead of refusing the submission
     unavailable: dict[str, list[Problem]] = field(default_factory=dict)
+    unavailable_reasons: dict[str, list[Problem]] = field(default_factory=dict)  # why, as the loader said it
 
 
 def check_submission(
@@ -361,8 +362,14 @@ def _problems(
         try:
             file_problems, result = _check_predictions(folder / rel, where, run, data_dir, bootstrap)
         except DatasetUnavailable as exc:
-            file_problems, result = exc.problems, None
-            checked.unavailable[rel] = exc.problems
+            # said of this submission's file, so that a log of many submissions names the one concerned
+            file_problems = [
+                Problem(where, None, None, f"cannot be checked here: the {run.task} release cannot be read ({p})")
+                for p in exc.problems
+            ]
+            result = None
+            checked.unavailable[rel] = file_problems
+            checked.unavailable_reasons[rel] = exc.problems
         problems.extend(file_problems)
         if result is not None:
             checked.results[rel] = result
