@@ -154,16 +154,26 @@ def compute_statistics(metadata: DatasetMetadata, root: Path) -> Statistics:
 
 
 def count_records(path: Path) -> int:
-    """JSON Lines: the objects (every line must parse); word lists: the lines that are neither blank nor
-    `#` comments, less the header line of a TSV."""
+    """The rows `datasets` loads from the file, with the builder its extension picks (LOCAL_BUILDERS).
+
+    JSON Lines: the objects (every line must parse; blank lines, such as the empty last line of the
+    JNLI-Neg files, are no rows). Plain text: every line, a blank one or a `#` one included (the text
+    builder keeps both; a final newline ends the last line, it opens no new one). TSV: the non-blank
+    lines less the header (the csv builder skips blank lines). Nothing is skipped as a comment: the
+    data files of a release hold data only.
+    """
     if path.suffix == ".jsonl":
         content = parse_jsonl(read_bytes(path), str(path), blank_lines="skip")
         if content.problems:
             raise InputError(content.problems[:20])
         return len(content.objects)
-    lines = [line for line in read_bytes(path).decode("utf-8").splitlines() if line.strip()]
-    data = [line for line in lines if not line.startswith("#")]
-    return len(data) - (1 if path.suffix == ".tsv" else 0)
+    text = read_bytes(path).decode("utf-8")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if path.suffix == ".tsv":
+        return max(len([line for line in lines if line.strip()]) - 1, 0)
+    return len(lines)
 
 
 def task_module_name(task: str) -> str:
