@@ -165,3 +165,28 @@ def test_check_mode_reports_drift(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "jsts-neg.md: differs from its metadata: run `nox -s cards`" in capsys.readouterr().err
     assert cards.main(["--write", "--out", str(tmp_path), "jsts-neg"]) == 0
     assert cards.main(["--check", "--out", str(tmp_path), "jsts-neg"]) == 0
+
+
+def test_scn_card_lists_its_tsv_config_first_so_datasets_reads_the_release_with_csv() -> None:
+    # `datasets` picks one builder for a repository from the first config's files; the plain-text lists
+    # then carry the csv options that read a line as one `text` value (tests/test_release_loading.py loads them)
+    configs = cards.card_configs(get_task("scn").metadata)
+    assert [c["config_name"] for c in configs] == ["professions", "female_names", "male_names", "verbs"]
+    assert configs[0] == {
+        "config_name": "professions",
+        "data_files": [{"split": "word_lists", "path": "professions.tsv"}],
+        "quoting": 3,
+        "na_filter": False,
+    }
+    assert configs[1]["default"] is True  # the metadata's first config stays the default
+    assert all(c["column_names"] == ["text"] and c["header"] is None for c in configs[1:])
+    assert "Every file holds data only (no comment lines)" in generate("scn", None)
+
+
+def test_card_configs_refuse_a_release_no_single_builder_can_load() -> None:
+    metadata = get_task("nubench").metadata
+    mixed = metadata.model_copy(
+        update={"files": (metadata.files[0], metadata.files[2].model_copy(update={"path": "notes.txt"}))}
+    )
+    with pytest.raises(ValueError, match="one builder; the files call for json, text"):
+        cards.card_configs(mixed)

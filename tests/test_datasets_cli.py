@@ -10,15 +10,79 @@ from typing import Any
 
 import pytest
 
-from neghub.evaluator.core.registry import get_task
+from neghub.evaluator.core.registry import get_task, task_names
 from neghub.evaluator.releases import commands as hub
-from neghub.evaluator.releases.cards import render_card
+from neghub.evaluator.releases.cards import has_statistics, render_card
 
-from .conftest import ROOT
+from .conftest import ROOT, SHARED_DATASETS
 
 TRAIN_SHA = "adc27dfba32e0c56c5f4bc84c03e346dcb4a73266ca9b7db38bfa8d379247302"  # SHA256SUMS of the upstream release
 VALID_SHA = "da5c18369face5a6e338b67732c9beeef4aefd0937f314e9249119e2d988ea03"
 COMMIT = "89abcdef0123456789abcdef0123456789abcdef"
+
+
+# The tasks with a release NegHub can read here: JNLI-Neg's upstream files beside the checkout, NUBench's
+# sample and SCN's word lists inside the package. JSTS-Neg has none: no file of it is pinned.
+RELEASE_TASKS = ("jnli-neg", "nubench", "scn")
+# what each release folder on the Hub holds: its data files (ls), README.md (the card) and LICENSE
+HUB_FILES = {
+    "jnli-neg": ["jnli-neg-train-v1.1.jsonl", "jnli-neg-valid-v1.1.jsonl", "README.md", "LICENSE"],
+    "nubench": [
+        "multiple-choice/test.jsonl",
+        "multiple-choice/demonstration.jsonl",
+        "sentence-negation/train.jsonl",
+        "README.md",
+        "LICENSE",
+    ],
+    "scn": ["female_names.txt", "male_names.txt", "professions.tsv", "verbs.txt", "README.md", "LICENSE"],
+}
+
+
+def release_source(task: str) -> Path:
+    """The folder a task's release is converted and published from (skips JNLI-Neg without ../shared)."""
+    if task == "jnli-neg":
+        if not (SHARED_DATASETS / "jnli-neg").is_dir():
+            pytest.skip(f"../shared/datasets is absent ({SHARED_DATASETS}): the real JNLI-Neg release is not here")
+        return SHARED_DATASETS / "jnli-neg"
+    bundled = get_task(task).bundled_release
+    assert bundled is not None, f"{task} ships no release in the package"
+    return bundled
+
+
+def test_the_release_tasks_are_every_task_with_a_pinned_release() -> None:
+    assert {task for task in task_names() if has_statistics(get_task(task).metadata)} == set(RELEASE_TASKS)
+
+
+@pytest.mark.parametrize("task", RELEASE_TASKS)
+def test_every_release_converts_and_dry_run_publishes(task: str, tmp_path: Path, neghub: Any) -> None:
+    source = release_source(task)
+    metadata = get_task(task).metadata
+    out = tmp_path / task
+    result = neghub("datasets", "convert", task, "--source", source, "-o", out)
+    assert result.code == 0, result.err
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == sorted(HUB_FILES[task])
+    for release_file in metadata.files:
+        assert hashlib.sha256((out / release_file.path).read_bytes()).hexdigest() == release_file.sha256
+    assert (out / "LICENSE").read_bytes() == (source / "LICENSE").read_bytes()
+
+    result = neghub("datasets", "publish", task, "--repo-id", f"neghub/{task}", "--dry-run", "--release-dir", source)
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0] == f"would commit to hf://datasets/neghub/{task} ({len(HUB_FILES[task])} files):"
+    assert [line.split()[1] for line in lines[1:]] == HUB_FILES[task]
+    for line in lines[1:]:  # "  add PATH  SIZE bytes  sha256 DIGEST": the very bytes convert wrote
+        _, path, size, _, _, digest = line.split()
+        assert int(size) == (out / path).stat().st_size, path
+        assert digest == hashlib.sha256((out / path).read_bytes()).hexdigest(), path
+
+
+def test_the_nubench_sample_carries_the_cc_by_nc_sa_text_its_metadata_names() -> None:
+    metadata = get_task("nubench").metadata
+    assert metadata.license == "cc-by-nc-sa-4.0"  # the paper's Ethics statement: CC BY-NC-SA 4.0
+    text = (release_source("nubench") / "LICENSE").read_text(encoding="utf-8")
+    assert "Creative Commons Attribution-NonCommercial-ShareAlike 4.0 International Public License" in text
+    assert "NonCommercial means not primarily intended for or directed towards commercial advantage" in text
+    assert "Creative Commons may be contacted at creativecommons.org." in text  # the legal code's last line
 
 
 def writable_copy(shared_datasets: Path, tmp_path: Path) -> Path:

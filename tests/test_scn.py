@@ -42,7 +42,7 @@ def write(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 def test_word_lists_load_with_the_counts_the_card_states() -> None:
     lists = scn.load_word_lists()
-    # data/scn/README.md: 163 female, 153 male names, 140 professions, 432 verbs
+    # word_lists/README.md: 163 female, 153 male names, 140 professions, 432 verbs
     assert (len(lists.female_names), len(lists.male_names), len(lists.professions), len(lists.verbs)) == (
         163,
         153,
@@ -68,15 +68,80 @@ def test_a_changed_word_list_fails_its_sha256_pin(tmp_path: Path, monkeypatch: p
 
 
 def test_word_list_parsers_report_bad_lines() -> None:
-    words, problems = scn.parse_word_list(Path("v.txt"), "# comment\nswim\nswim\ntwo words\n")
+    words, problems = scn.parse_word_list(Path("v.txt"), "swim\nswim\ntwo words\n\nsing\n")
+    assert words == ("swim", "sing")
+    assert [str(p) for p in problems] == [
+        "v.txt:2: duplicate 'swim' (first on line 1)",
+        "v.txt:3: expected one word of ASCII letters, got 'two words'",
+        "v.txt:4: expected one word of ASCII letters, got ''",  # a blank line is a row to any other reader
+    ]
+    articles, problems = scn.parse_professions(Path("p.tsv"), "article\tprofession\nan\tengineer\nthe\tcook\n")
+    assert articles == {"engineer": "an"}
+    assert [str(p) for p in problems] == ["p.tsv:3: expected a|an<TAB>profession, got 'the\\tcook'"]
+
+
+def test_word_list_parsers_refuse_comment_lines() -> None:
+    """The lists hold data only: a `#` line is not skipped as a comment (datasets would load it as a row)."""
+    words, problems = scn.parse_word_list(Path("v.txt"), "# verbs\nswim\n")
     assert words == ("swim",)
     assert [str(p) for p in problems] == [
-        "v.txt:3: duplicate 'swim' (first on line 2)",
-        "v.txt:4: expected one word of ASCII letters, got 'two words'",
+        "v.txt:1: expected one word of ASCII letters, got '# verbs' "
+        "(the lists hold data only; notes go in word_lists/README.md)"
     ]
-    articles, problems = scn.parse_professions(Path("p.tsv"), "# c\narticle\tprofession\nan\tengineer\nthe\tcook\n")
-    assert articles == {"engineer": "an"}
-    assert [str(p) for p in problems] == ["p.tsv:4: expected a|an<TAB>profession, got 'the\\tcook'"]
+    articles, problems = scn.parse_professions(Path("p.tsv"), "# jobs\narticle\tprofession\nan\tengineer\n")
+    assert articles == {}
+    assert [str(p) for p in problems] == ["p.tsv:1: expected the header article<TAB>profession on line 1, got '# jobs'"]
+    articles, problems = scn.parse_professions(Path("p.tsv"), "article\tprofession\n# a note\na\tcook\n")
+    assert articles == {"cook": "a"}
+    assert [str(p) for p in problems] == ["p.tsv:2: expected a|an<TAB>profession, got '# a note'"]
+    assert [str(p) for p in scn.parse_professions(Path("p.tsv"), "")[1]] == [
+        "p.tsv:1: expected the header article<TAB>profession on line 1, got an empty file"
+    ]
+
+
+# The sha256s the word lists were pinned with when each file began with its `#` comment lines (METADATA
+# of commit 55c0aa7). Those comments now sit in word_lists/README.md, quoted word for word: comments +
+# today's file must give back the old bytes, so the words and their order cannot have changed.
+PINS_WITH_COMMENTS = {
+    "female_names.txt": "3aa9c081f78e6bb4868343cc84e0b04f1087ce7c3262b6815fb56fe389019896",
+    "male_names.txt": "5336df21899f7af9471ea4943b63b1072261f1c4055a25fd02032a7083326455",
+    "professions.tsv": "a34e97bffc64680a3ff74788799667a66445430fea438d8cd15af46707f41d9a",
+    "verbs.txt": "0f8a2ca3d1094e21b07593cc8388385e092c8a6b28554741656211c74dd2e342",
+}
+
+
+def former_comment_lines(readme: str, file_name: str) -> str:
+    """The `# ...` lines a file began with, from its quote under "Notes of each file" in the README."""
+    block = readme.split(f"`{file_name}`:\n\n", 1)[1].split("\n\n", 1)[0]
+    assert block.startswith("> "), block[:40]
+    return "".join(f"#{line[1:]}\n" for line in block.split("\n"))
+
+
+def test_the_word_lists_are_the_words_they_were_before_the_comments_left() -> None:
+    readme = (scn.WORD_LIST_DIR / "README.md").read_text(encoding="utf-8")
+    for file_name, old_sha256 in PINS_WITH_COMMENTS.items():
+        data = (scn.WORD_LIST_DIR / file_name).read_bytes()
+        rebuilt = former_comment_lines(readme, file_name).encode("utf-8") + data
+        assert hashlib.sha256(rebuilt).hexdigest() == old_sha256, file_name
+    # counted by hand in word_lists/README.md: 163 female, 153 male names, 140 professions, 432 verbs;
+    # read here line by line, without the parser, and the parser gives back the same words in file order
+    raw = {
+        f.path: (scn.WORD_LIST_DIR / f.path).read_text(encoding="utf-8").removesuffix("\n").split("\n")
+        for f in scn.METADATA.files
+    }
+    assert {path: len(lines) for path, lines in raw.items()} == {
+        "female_names.txt": 163,
+        "male_names.txt": 153,
+        "professions.tsv": 1 + 140,  # the header, then one profession per line
+        "verbs.txt": 432,
+    }
+    assert not any(line.startswith("#") or not line.strip() for lines in raw.values() for line in lines)
+    assert raw["professions.tsv"][0] == "article\tprofession"
+    lists = scn.load_word_lists()
+    assert list(lists.female_names) == raw["female_names.txt"]
+    assert list(lists.male_names) == raw["male_names.txt"]
+    assert list(lists.verbs) == raw["verbs.txt"]
+    assert [f"{a}\t{p}" for p, a in lists.articles.items()] == raw["professions.tsv"][1:]
 
 
 # --- generator --------------------------------------------------------------------------------

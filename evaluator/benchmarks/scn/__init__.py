@@ -60,7 +60,7 @@ METADATA = DatasetMetadata(
     pretty_name="Self-Contained Negation Test (NegHub word lists)",
     version="neghub-1",
     languages=("en",),
-    # The lists are NegHub's own work (see data/scn/README.md), released under CC BY 4.0; the
+    # The lists are NegHub's own work (see word_lists/README.md), released under CC BY 4.0; the
     # paper's lists were not available to us.
     license="cc-by-4.0",
     homepage="https://hal.science/hal-04671338v1",
@@ -88,28 +88,28 @@ METADATA = DatasetMetadata(
             path="female_names.txt",
             config="female_names",
             split="word_lists",
-            sha256="3aa9c081f78e6bb4868343cc84e0b04f1087ce7c3262b6815fb56fe389019896",
+            sha256="5360310d703cb38277a5772416cf51d888adb736caa63c076d084318477f7ef2",
             n_records=163,
         ),
         ReleaseFile(
             path="male_names.txt",
             config="male_names",
             split="word_lists",
-            sha256="5336df21899f7af9471ea4943b63b1072261f1c4055a25fd02032a7083326455",
+            sha256="8536e78e870ad576cfbea0278142aa435ebfe1293675372555041dd9d70fbf86",
             n_records=153,
         ),
         ReleaseFile(
             path="professions.tsv",
             config="professions",
             split="word_lists",
-            sha256="a34e97bffc64680a3ff74788799667a66445430fea438d8cd15af46707f41d9a",
+            sha256="54bb099e1a81d69def62ec792844e1369d5d3bb5458c93a5391ec88b2754880b",
             n_records=140,
         ),
         ReleaseFile(
             path="verbs.txt",
             config="verbs",
             split="word_lists",
-            sha256="0f8a2ca3d1094e21b07593cc8388385e092c8a6b28554741656211c74dd2e342",
+            sha256="a98fb78ffddc6a839c20a1c2cfd38fa1f5fe54caf8340bbfe12be0f5e4be0a88",
             n_records=432,
         ),
     ),
@@ -159,7 +159,10 @@ METADATA = DatasetMetadata(
             "comparable with the paper's tables.",
             "Triplets differ from model to model; compare models on the drops, not on a shared item set.",
             "Causal language models are NegHub's extension (the paper targets masked LMs).",
-            "The word-list files begin with `#` comment lines (their sources); a plain `text` loader keeps them.",
+            "The lists were compiled by hand from general knowledge (names from memory of the US Social Security "
+            "Administration popular-names tables, each verb's intransitive use from dictionary knowledge), not "
+            "downloaded, nor taken from Wiktionary and VerbNet as in the paper; sources and rules are in "
+            "`evaluator/benchmarks/scn/word_lists/README.md`, since the files hold data only.",
         ),
     ),
 )
@@ -199,21 +202,28 @@ class WordLists:
 
 
 def _data_lines(text: str) -> list[tuple[int, str]]:
-    """(line number, content) of every line that is neither a `#` comment nor blank."""
-    return [
-        (number, line)
-        for number, line in enumerate(text.split("\n"), start=1)
-        if line.strip() and not line.startswith("#")
-    ]
+    """(line number, content) of every line; the empty string after the final newline is not a line.
+
+    The files hold data only: a `#` line or a blank line is a row to any other reader (the `datasets`
+    text loader counts both), so the parsers see it, and refuse it, rather than skip it.
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return list(enumerate(lines, start=1))
 
 
 def parse_word_list(path: Path, text: str) -> tuple[tuple[str, ...], list[Problem]]:
-    """One word of ASCII letters per line, no duplicates."""
+    """One word of ASCII letters per line, no duplicates, nothing else (no comments, no blank lines)."""
     words: list[str] = []
     problems: list[Problem] = []
     first_line: dict[str, int] = {}
     for number, line in _data_lines(text):
-        if not (line.isascii() and line.isalpha()):
+        if line.startswith("#"):
+            why = "the lists hold data only; notes go in word_lists/README.md"
+            message = f"expected one word of ASCII letters, got {line!r} ({why})"
+            problems.append(Problem(str(path), number, None, message))
+        elif not (line.isascii() and line.isalpha()):
             problems.append(Problem(str(path), number, None, f"expected one word of ASCII letters, got {line!r}"))
         elif line in first_line:
             problems.append(Problem(str(path), number, None, f"duplicate {line!r} (first on line {first_line[line]})"))
@@ -224,14 +234,13 @@ def parse_word_list(path: Path, text: str) -> tuple[tuple[str, ...], list[Proble
 
 
 def parse_professions(path: Path, text: str) -> tuple[dict[str, str], list[Problem]]:
-    """`article<TAB>profession` lines after the header `article<TAB>profession`."""
+    """The header `article<TAB>profession` on line 1, then `article<TAB>profession` lines and nothing else."""
     articles: dict[str, str] = {}
     problems: list[Problem] = []
     rows = _data_lines(text)
     if not rows or rows[0][1] != "article\tprofession":
-        return {}, [
-            Problem(str(path), rows[0][0] if rows else None, None, "expected the header article<TAB>profession")
-        ]
+        got = f", got {rows[0][1]!r}" if rows else ", got an empty file"
+        return {}, [Problem(str(path), 1, None, f"expected the header article<TAB>profession on line 1{got}")]
     for number, line in rows[1:]:
         parts = line.split("\t")
         if len(parts) != 2 or parts[0] not in ("a", "an") or not parts[1].strip():
