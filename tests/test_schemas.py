@@ -113,12 +113,27 @@ AGREEMENT: list[tuple[str, Any, bool]] = [
     ("submission", changed(HUB_METADATA, ("runs", 0, "mode"), "greedy"), False),
     ("submission", changed(HUB_METADATA, ("submitter",), DELETE), False),
     ("submission", changed(CLOSED_METADATA, ("model", "open_weights"), True), False),
+    ("submission", changed(HUB_METADATA, ("date",), "٢٠٢٥-٠٥-٠١"), False),  # digits 0-9 only, as ECMA's \d
+    ("submission", changed(HUB_METADATA, ("links",), ['https://example.org/a"b']), False),
+    ("submission", changed(HUB_METADATA, ("links",), ["https://example.org/a'b"]), False),
+    ("submission", changed(HUB_METADATA, ("links",), ["https://example.org/a\u3000b"]), False),
+    ("submission", changed(HUB_METADATA, ("links",), ["https://example.org/a\x85b"]), False),  # not ECMA's \s
+    ("submission", changed(HUB_METADATA, ("links",), ["https://example.org/a\ufeffb"]), True),  # ECMA's \s, not ours
+    ("submission", changed(HUB_METADATA, ("submitter", "contact"), "https://example.org/~me"), True),
+    ("submission", changed(HUB_METADATA, ("submitter", "contact"), "me@example"), False),
+    ("submission", changed(HUB_METADATA, ("submitter", "contact"), 'm"e@example.org'), True),
+    ("submission", changed(HUB_METADATA, ("submitter", "contact"), "m e@example.org"), False),
     ("prediction-jnli-neg", {"id": 0, "prediction": "entailment"}, True),
     ("prediction-jnli-neg", {"id": 12, "prediction": "Entailment"}, False),
     ("prediction-jnli-neg", {"id": "12", "prediction": "neutral"}, False),
     ("prediction-jnli-neg", {"id": True, "prediction": "neutral"}, False),
     ("prediction-jnli-neg", {"id": -1, "prediction": "neutral"}, False),
     ("prediction-jnli-neg", {"id": 1, "prediction": None}, False),
+    ("prediction-jnli-neg", {"id": 12, "prediction": None, "raw_output": "..."}, True),  # README's unparseable line
+    ("prediction-jnli-neg", {"id": 12, "prediction": "neutral", "raw_output": "neutral"}, True),
+    ("prediction-jnli-neg", {"id": 12, "prediction": None, "raw_output": 0}, False),
+    ("prediction-jsts-neg", {"id": 3, "prediction": None, "raw_output": ""}, True),
+    ("prediction-jsts-neg", {"id": 3, "prediction": 4, "raw_output": None}, False),
     ("prediction-jnli-neg", {"id": 1}, False),
     ("prediction-jnli-neg", {"id": 1, "prediction": "neutral", "score": 0.5}, False),
     ("prediction-jsts-neg", {"id": 3, "prediction": 5}, True),

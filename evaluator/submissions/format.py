@@ -12,18 +12,26 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
+# The patterns are published in schemas/ and must mean the same set of strings to every engine that
+# reads them: pydantic's Rust `regex` (the gate), ECMA-262 in unicode mode (JSON Schema's dialect: Ajv,
+# check-jsonschema) and Python's `re` (the jsonschema package). So they use no \d, \s, \w or \b, whose
+# sets differ between the three (Rust's \d takes any Unicode digit, ECMA's only 0-9; each engine has its
+# own \s), and no escaped quote (`\"` is a syntax error in an ECMA unicode-mode pattern). One difference
+# no common syntax avoids: Python's `$` also matches before a final newline (see schemas.py).
+# Unicode's White_Space set, spelled out: what \s meant to the Rust engine in the patterns before.
+WHITE_SPACE = r"\t-\r\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 SUBMISSION_ID_PATTERN = r"^[a-z0-9][a-z0-9._-]{2,79}$"
 REVISION_PATTERN = r"^[0-9a-f]{40}$"
 HUB_REPO_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$"
-HTTPS_URL_PATTERN = r"^https://[^\s<>\"']+$"
+HTTPS_URL_PATTERN = rf"^https://[^{WHITE_SPACE}<>\x22']+$"  # \x22 is the double quote
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
 PACKAGE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
 PACKAGE_VERSION_PATTERN = r"^[A-Za-z0-9.+!_-]{1,50}$"
-CONTACT_PATTERN = r"^(https://[^\s<>\"']+|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$"
+CONTACT_PATTERN = rf"^(https://[^{WHITE_SPACE}<>\x22']+|[^{WHITE_SPACE}@<>]+@[^{WHITE_SPACE}@<>]+\.[a-z]{{2,}})$"
 SPLIT_PATTERN = r"^[a-z_]{1,20}$"
 RUN_FILE_PATTERN = r"^predictions/[a-z0-9-]+/[A-Za-z0-9._-]{1,100}\.jsonl$"
 PROMPT_PATTERN = r"^[a-z0-9_-]{1,40}$"
-DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
+DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"  # ASCII digits: it was \d, which let Rust take "٢٠٢٥-٠٥-٠١"
 
 # What each pattern asks for, in words: `neghub validate` says this instead of printing the regex.
 PATTERN_EXPECTATIONS = {

@@ -1,40 +1,74 @@
 """One pydantic model per kind of prediction line: the published contract of a prediction file.
 
-The line formats are fixed by the evaluator issues (minimal pairs: `{"id", "prediction"}`; NUBench:
-`{"id", "loglikelihoods"}` or `{"id", "output"}` by mode; SCN: one line per triplet, variant and
-pattern). The task modules check the same things line by line (and more: completeness, duplicates,
-ids that exist); these models exist so that `schemas/` can publish what a single line must look
-like, generated rather than written by hand, and so that jsonschema and pydantic can be tested
-against each other.
+The line formats are fixed by the evaluator issues (minimal pairs: `{"id", "prediction"}`, or
+`"prediction": null` with the unparseable answer in `"raw_output"`; NUBench: `{"id", "loglikelihoods"}`
+or `{"id", "output"}` by mode; SCN: one line per triplet, variant and pattern). The task readers are
+the gate (minimal_pairs.read_predictions, nubench.read_predictions, scn.parse_predictions): they check
+the same things line by line, and more that one line cannot say (completeness, duplicates, ids that
+exist in the split, choice2 null exactly on the split's non-applicable items). These models exist so
+that `schemas/` publishes what a single line must look like, generated rather than written by hand;
+tests/test_prediction_lines.py feeds the same lines to the readers, to these models and to the
+schemas and requires one verdict. What a schema cannot say is listed in schemas.py.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from neghub.evaluator.benchmarks.nubench import MAX_OUTPUT_CHARS
+from neghub.evaluator.benchmarks.scn import MAX_TOP1_CHARS, MAX_WORD_CHARS
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints, with_config
+from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
 
 _STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
 ItemId = Annotated[int, Field(ge=0, le=2**53 - 1, description="the dataset's id of the instance")]
+RawOutput = Annotated[str, Field(description="the model's answer as generated")]
+
+# The characters Python's str.strip() removes (str.isspace), spelled out: the SCN reader refuses a word
+# that strip() empties, and \s would mean a different set in each regex engine (see format.py).
+PYTHON_WHITESPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 # SCN words are single English words or short phrases from NegHub's lists; the cap only bounds abuse.
-Word = Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=r"\S")]
+Word = Annotated[str, StringConstraints(min_length=1, max_length=MAX_WORD_CHARS, pattern=f"[^{PYTHON_WHITESPACE}]")]
 
 
-class JnliNegPrediction(BaseModel):
-    """One line of a JNLI-Neg prediction file."""
+@with_config(_STRICT)
+class JnliNegParsedLine(TypedDict):
+    """A JNLI-Neg answer parsed into a label; the runner may keep the model's text beside it."""
 
-    model_config = _STRICT
     id: ItemId
     prediction: Literal["entailment", "neutral", "contradiction"]
+    raw_output: NotRequired[RawOutput]
 
 
-class JstsNegPrediction(BaseModel):
-    """One line of a JSTS-Neg prediction file: the similarity as an integer 0..5 (STS as six-way classification)."""
+@with_config(_STRICT)
+class JstsNegParsedLine(TypedDict):
+    """A JSTS-Neg answer parsed into an integer score 0..5 (STS as six-way classification)."""
 
-    model_config = _STRICT
     id: ItemId
-    prediction: int = Field(ge=0, le=5)
+    prediction: Annotated[int, Field(ge=0, le=5)]
+    raw_output: NotRequired[RawOutput]
+
+
+@with_config(_STRICT)
+class UnparseableLine(TypedDict):
+    """A model answer that could not be parsed: no prediction, the text kept; it is scored wrong, never dropped."""
+
+    id: ItemId
+    prediction: None
+    raw_output: RawOutput
+
+
+class JnliNegPrediction(RootModel[JnliNegParsedLine | UnparseableLine]):
+    """One line of a JNLI-Neg prediction file: a label, or null with the unparseable answer in raw_output."""
+
+    model_config = ConfigDict(strict=True, frozen=True)
+
+
+class JstsNegPrediction(RootModel[JstsNegParsedLine | UnparseableLine]):
+    """One line of a JSTS-Neg prediction file: a score 0..5, or null with the unparseable answer in raw_output."""
+
+    model_config = ConfigDict(strict=True, frozen=True)
 
 
 LogLikelihood = Annotated[float, Field(le=0.0)]
@@ -63,7 +97,7 @@ class NubenchOptionPrediction(BaseModel):
 
     model_config = _STRICT
     id: ItemId = Field(description="the item's `index`")
-    output: Annotated[str, StringConstraints(max_length=10_000)]
+    output: Annotated[str, StringConstraints(max_length=MAX_OUTPUT_CHARS)]
 
 
 class ScnPrediction(BaseModel):
@@ -75,7 +109,7 @@ class ScnPrediction(BaseModel):
     verb: Word
     variant: Literal["pronoun", "coref", "noncoref_same", "noncoref_other"]
     pattern: Literal["CpTp", "CpTn", "CnTp", "CnTn", "CpTv"]
-    top1: Annotated[str, StringConstraints(max_length=100)]
+    top1: Annotated[str, StringConstraints(max_length=MAX_TOP1_CHARS)]
 
 
 PREDICTION_MODELS: dict[str, type[BaseModel]] = {

@@ -1,12 +1,23 @@
 """Generate the published JSON Schemas (Draft 2020-12) from the pydantic models.
 
 `python -m neghub.evaluator.submissions.schemas [DIR]` writes them (the `schemas` nox session); `--check` compares
-instead and exits 1 when a committed schema differs from the generated one.
+instead and exits 1 when a committed schema differs from the generated one. They are served with the site at
+BASE_ID + file name.
 
-The schemas are a description for submitters' tools, not the gate: the validator (pydantic plus the
-task's own checks) decides. Two things a schema cannot say, so it is looser there: the plain-text
-rules on names and descriptions (no control characters, bidirectional overrides or markup), and
-the strictness of integers (JSON Schema counts 1.0 as an integer; NegHub refuses it).
+Every `pattern` is an ECMA-262 regex valid in unicode mode, as JSON Schema specifies, and means the same set
+of strings to pydantic's Rust engine, ECMA-262 and Python's `re` (format.py says how), with one exception:
+Python's `$` also matches before a final newline, so the jsonschema package (which uses `re`) alone accepts a
+metadata value with one trailing newline that NegHub, check-jsonschema and Ajv refuse.
+
+The schemas are a description for submitters' tools, not the gate: the validator (pydantic plus the task's
+own reader) decides, and tests/test_prediction_lines.py holds them to one verdict per line. Where a schema
+cannot say what the gate checks, it is looser, never stricter:
+- the plain-text rules on names and descriptions (no control characters, bidirectional overrides or markup);
+- the strictness of integers: JSON Schema counts 1.0 as an integer, NegHub refuses it;
+- the JSON text itself: UTF-8 without BOM, LF line ends, at most 64 KiB a line, no duplicate keys, no
+  NaN/Infinity or number out of a float's range, integers of at most 20 digits (fileio/jsonl.py);
+- what depends on the whole file or the split: an id that exists, once; completeness; NUBench's choice2
+  null exactly on the split's non-applicable items; SCN's five patterns per triplet and NegHub's word lists.
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ from neghub.evaluator.submissions.format import Metadata
 from neghub.evaluator.submissions.prediction_lines import PREDICTION_MODELS
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-BASE_ID = "https://neghub.github.io/schemas/"
+BASE_ID = "https://neghub.github.io/neghub/schemas/"  # the project site's schemas/ folder
 DEFAULT_DIR = Path("schemas")  # relative to the repository root, where `nox -s schemas` runs
 
 

@@ -57,6 +57,9 @@ LETTERS = ("A", "B", "C", "D")  # appendix M: label_map
 FORMAT_WRONG = -1  # the code of an option-mode answer that is none of the offered letters
 BASELINE_KINDS = ("first", "random", "constant:choiceN")
 MAX_PREDICTION_FILE_BYTES = 64 * 1024 * 1024
+# An option-mode output is a few tokens (the runner generates at most 4); the cap, published in
+# schemas/prediction-nubench-option.schema.json, only bounds abuse.
+MAX_OUTPUT_CHARS = 10_000
 RELEASE_DIR = Path(__file__).parent / "release"  # the sample NegHub wrote, shipped in the package
 
 _SAMPLE_FILES = (
@@ -436,6 +439,11 @@ def _parse_loglikelihoods(
 def _parse_output(value: Any, problem: Callable[[str, str], None]) -> str | None:
     if not isinstance(value, str):
         problem("output", f"expected a string (the model's raw output), got {json_type_name(value)}")
+        return None
+    if len(value) > MAX_OUTPUT_CHARS:
+        problem(
+            "output", f"expected at most {MAX_OUTPUT_CHARS:,} characters (the model's raw output), got {len(value):,}"
+        )
         return None
     return value
 

@@ -42,6 +42,10 @@ PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")
 REFERENCE = "CpTp"
 MAX_VERBS_PER_PAIR = 20  # the paper keeps at most 20 random verbs per (NAME, PROF) pair and variant
 FIELDS = ("name", "profession", "verb", "variant", "pattern", "top1")
+# Caps on a line's strings, published in schemas/prediction-scn.schema.json; they only bound abuse: the words
+# are NegHub's (a few characters), top1 is one decoded token (long runs of punctuation are tokens too).
+MAX_WORD_CHARS = 100
+MAX_TOP1_CHARS = 1_000
 # A realistic run (the paper's ~364k triplets x 5 patterns, plus the coreference variants) is a few
 # million short lines, i.e. a few hundred MB; the cap only stops absurd inputs.
 MAX_PREDICTION_FILE_BYTES = 1024 * 1024 * 1024
@@ -384,8 +388,11 @@ class Predictions:
         return int(self.line.size)
 
 
+_MAX_CHARS = {"name": MAX_WORD_CHARS, "profession": MAX_WORD_CHARS, "verb": MAX_WORD_CHARS, "top1": MAX_TOP1_CHARS}
+
+
 def _field_problems(file: str, line: int, obj: dict[str, Any]) -> list[Problem]:
-    """What is wrong with the fields of one line: unknown, missing, not a string, empty."""
+    """What is wrong with the fields of one line: unknown, missing, not a string, empty, too long."""
     problems = [
         Problem(file, line, key, f"unknown field (expected only {', '.join(FIELDS)})")
         for key in sorted(obj.keys() - set(FIELDS))
@@ -397,6 +404,10 @@ def _field_problems(file: str, line: int, obj: dict[str, Any]) -> list[Problem]:
             problems.append(Problem(file, line, key, f"expected a string, got {json_type_name(obj[key])}"))
         elif key in ("name", "profession", "verb") and not obj[key].strip():
             problems.append(Problem(file, line, key, "must not be empty"))
+        elif key in _MAX_CHARS and len(obj[key]) > _MAX_CHARS[key]:
+            problems.append(
+                Problem(file, line, key, f"expected at most {_MAX_CHARS[key]:,} characters, got {len(obj[key]):,}")
+            )
     return problems
 
 
@@ -431,6 +442,10 @@ def _columns(file: str, rows: Iterable[tuple[int, dict[str, Any]]], problems: li
                 and bool(name.strip())
                 and bool(profession.strip())
                 and bool(verb.strip())
+                and len(name) <= MAX_WORD_CHARS
+                and len(profession) <= MAX_WORD_CHARS
+                and len(verb) <= MAX_WORD_CHARS
+                and len(top1) <= MAX_TOP1_CHARS
             )
         except KeyError:
             well_formed = False
@@ -499,8 +514,14 @@ def _columns_of_plain_rows(file: str, rows: list[tuple[str, ...]]) -> Prediction
     # triplets numbered in the order they first appear, as `_columns` numbers them
     triplet_keys4 = list(map(operator.itemgetter(0, 1, 2, 3), rows))
     triplet_of = dict.fromkeys(triplet_keys4, 0)
-    # emptiness checked once per distinct triplet, not once per line
-    if not all(name.strip() and profession.strip() and verb.strip() for name, profession, verb, _ in triplet_of):
+    # emptiness and length checked once per distinct triplet, not once per line
+    if not all(
+        name.strip()
+        and profession.strip()
+        and verb.strip()
+        and max(len(name), len(profession), len(verb)) <= MAX_WORD_CHARS
+        for name, profession, verb, _ in triplet_of
+    ):
         return None
     for number, key4 in enumerate(triplet_of):
         triplet_of[key4] = number
@@ -510,6 +531,8 @@ def _columns_of_plain_rows(file: str, rows: list[tuple[str, ...]]) -> Prediction
     triplet_pair = [pair_of.setdefault((name, prof, var), len(pair_of)) for name, prof, _, var in triplet_of]
     pattern = np.fromiter(pattern_codes, dtype=np.int8, count=n)
     top1s = list(map(operator.itemgetter(5), rows))
+    if max(map(len, top1s), default=0) > MAX_TOP1_CHARS:
+        return None
     repeated = np.fromiter(map(operator.eq, top1s, map(operator.itemgetter(2), rows)), dtype=np.bool_, count=n)
     return Predictions(
         file=file,
