@@ -22,12 +22,12 @@ import pytest
 import regress
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
+
 from neghub.evaluator.benchmarks import jnli_neg, jsts_neg, nubench, scn
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.families import minimal_pairs
 from neghub.evaluator.submissions.prediction_lines import PREDICTION_MODELS
-from pydantic import ValidationError
-
 from tests.conftest import FIXTURES
 from tests.test_minimal_pairs import RECORDS, write_jsonl
 

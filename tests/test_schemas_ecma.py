@@ -20,9 +20,10 @@ import regress
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import StringConstraints, TypeAdapter, ValidationError
+
 from neghub.evaluator.submissions.format import DATE_PATTERN, PATTERN_EXPECTATIONS, WHITE_SPACE
 from neghub.evaluator.submissions.prediction_lines import PYTHON_WHITESPACE, prediction_kind
-from pydantic import StringConstraints, TypeAdapter, ValidationError
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"

@@ -213,3 +213,26 @@ def test_tables_download_as_csv_and_json(browser: webdriver.Chrome, base_url: st
     assert any(h.endswith(".csv") for h in links) and any(h.endswith(".json") for h in links)
     for href in links:
         assert (built_site / href.removeprefix(base_url)).is_file()
+
+
+def test_schema_ids_resolve_on_the_built_site(built_site: Path) -> None:
+    """Every published schema is served at the URL its $id names, under the site_url of mkdocs.yml."""
+    import json
+    import re
+
+    site_url = re.search(r"^site_url: (\S+)$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    assert site_url is not None
+    schemas = sorted((ROOT / "schemas").glob("*.json"))
+    assert schemas
+    for schema in schemas:
+        schema_id = json.loads(schema.read_text(encoding="utf-8"))["$id"]
+        assert schema_id.startswith(site_url.group(1)), schema_id
+        served = built_site / schema_id.removeprefix(site_url.group(1))
+        assert served.read_bytes() == schema.read_bytes()
+
+
+def test_404_page_and_sitemap_use_the_site_url(built_site: Path) -> None:
+    page = (built_site / "404.html").read_text(encoding="utf-8")
+    assert 'href="/neghub/assets/stylesheets/' in page  # absolute under the project's Pages path
+    sitemap = (built_site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://neghub.github.io/neghub/benchmarks/jnli-neg.html</loc>" in sitemap

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, NotRequired
 
-from neghub.evaluator.benchmarks.nubench import MAX_OUTPUT_CHARS
-from neghub.evaluator.benchmarks.scn import MAX_TOP1_CHARS, MAX_WORD_CHARS
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints, with_config
 from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
+
+from neghub.evaluator.benchmarks.nubench import MAX_OUTPUT_CHARS
+from neghub.evaluator.benchmarks.scn import MAX_TOP1_CHARS, MAX_WORD_CHARS
 
 _STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
