@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.fileio.files import atomic_write
 from neghub.evaluator.releases.cards import (
     compute_statistics,
     has_statistics,
@@ -262,10 +263,7 @@ def convert(task: str, source: Path, output: Path) -> list[Path]:
     written = []
     for p in planned:
         target = output / p.path_in_repo
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_bytes(p.content)
-        os.replace(tmp, target)
+        atomic_write(target, lambda handle, content=p.content: handle.write(content), mode="wb")
         written.append(target)
     return written
 
