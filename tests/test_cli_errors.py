@@ -22,7 +22,6 @@ from .conftest import ROOT
 
 SCN_PREDICTIONS = ROOT / "submissions" / "baseline-never" / "predictions" / "scn" / "predictions.jsonl"
 HUB_REVISION = "0123456789abcdef0123456789abcdef01234567"
-NUBENCH_SAMPLE = ROOT / "evaluator" / "benchmarks" / "nubench" / "release"
 
 
 def writing_commands(output: Path) -> dict[str, list[str]]:
@@ -50,9 +49,7 @@ def test_output_under_a_file_is_one_line(command: str, tmp_path: Path, neghub: A
     assert files_under(tmp_path) == [blocker]
 
 
-def test_datasets_convert_output_under_a_file_is_one_line(
-    shared_datasets: Path, tmp_path: Path, neghub: Any
-) -> None:
+def test_datasets_convert_output_under_a_file_is_one_line(shared_datasets: Path, tmp_path: Path, neghub: Any) -> None:
     blocker = tmp_path / "notes.txt"
     blocker.write_text("a file where -o needs a folder\n")
     output = blocker / "release"

@@ -13,6 +13,7 @@ release's `LICENSE` is copied unchanged from the release folder.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import os
 import re
@@ -245,6 +246,10 @@ def publish(
     return revision
 
 
+def write_content(content: bytes, handle: Any) -> None:
+    handle.write(content)
+
+
 def convert(task: str, source: Path, output: Path) -> list[Path]:
     """Build the Hub release folder: the upstream files byte for byte, README.md (the card), LICENSE."""
     metadata = metadata_of(task)
@@ -263,7 +268,7 @@ def convert(task: str, source: Path, output: Path) -> list[Path]:
     written = []
     for p in planned:
         target = output / p.path_in_repo
-        atomic_write(target, lambda handle, content=p.content: handle.write(content), mode="wb")
+        atomic_write(target, functools.partial(write_content, p.content), mode="wb")
         written.append(target)
     return written
 
