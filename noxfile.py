@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import tarfile
+import tempfile
 from pathlib import Path
 
 import nox
@@ -89,6 +91,56 @@ def data(session: nox.Session) -> None:
     ci.yml and pages.yml keep that cache between runs."""
     install_project(session)
     session.run("neghub", "datasets", "fetch", *session.posargs)
+
+
+@nox.session
+def wheel(session: nox.Session) -> None:
+    """Build the wheel and the sdist and check them as users get them (run by CI after `tests`).
+
+    1. `python -m build` (the sdist, then the wheel built from it) into a temporary folder;
+    2. tests/deployed: both carry LICENSE and every tracked file of evaluator/ and leaderboard/, the wheel as
+       neghub/... and nothing else at its top level; the wheel, installed into a fresh environment with no
+       extras, runs every `neghub` subcommand on the committed submissions from a temporary folder;
+    3. the sdist, installed with the test,site,models extras into another fresh environment, passes its own
+       test suite run from its unpacked folder (with ../shared beside it, as a CI clone has).
+    Arguments after -- go to the tests/deployed pytest run.
+    """
+    session.install("build", "pytest", "PyYAML")
+    work = Path(tempfile.mkdtemp(prefix="neghub-wheel-"))  # outside the repository: nothing in it is importable
+    try:
+        dist = work / "dist"
+        session.run("python", "-m", "build", "--outdir", str(dist), str(ROOT))
+        (wheel_file,) = dist.glob("*.whl")
+        (sdist_file,) = dist.glob("*.tar.gz")
+
+        base = work / "venv-wheel"
+        session.run("python", "-m", "venv", str(base))
+        session.run(str(base / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel_file), external=True)
+        deployed = ROOT / "tests" / "deployed"
+        artifacts = {
+            "NEGHUB_WHEEL": str(wheel_file),
+            "NEGHUB_SDIST": str(sdist_file),
+            "NEGHUB_DEPLOYED_BIN": str(base / "bin" / "neghub"),
+        }
+        # --confcutdir: tests/conftest.py imports neghub, which this session's environment does not have
+        pytest_args = ("-m", "deployed", "--confcutdir", str(deployed), str(deployed), *session.posargs)
+        session.run("pytest", *pytest_args, env={**artifacts, **_data_env()})
+
+        unpacked = work / "sdist"
+        with tarfile.open(sdist_file) as archive:
+            archive.extractall(unpacked, filter="data")
+        if SHARED_DATASETS.parent.is_dir():
+            (unpacked / "shared").symlink_to(SHARED_DATASETS.parent, target_is_directory=True)
+        full = work / "venv-sdist"
+        session.run("python", "-m", "venv", str(full))
+        pip = (str(full / "bin" / "python"), "-m", "pip", "install", "-q")
+        session.run(*pip, TORCH, external=True)  # first, as in `tests`: the models extra then pulls no CUDA build
+        session.run(*pip, f"{sdist_file}[test,site,models]", external=True)
+        (source,) = (p for p in unpacked.iterdir() if p.is_dir() and p.name != "shared")
+        with session.chdir(source):
+            session.run(str(full / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", external=True, env=_data_env())
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 @nox.session

@@ -1,7 +1,13 @@
-"""Reading input files and writing outputs: one-line problems for OS errors, never a half-written output."""
+"""Reading input files and writing outputs: one-line problems for OS errors, never a half-written output.
+
+Outputs get the permissions any other program's new files get, `0o666` less the user's umask:
+`tempfile.mkstemp`, which `atomic_write` writes through, creates its file `0o600` whatever the umask,
+and a rename keeps that mode.
+"""
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from collections.abc import Callable
@@ -26,15 +32,66 @@ def read_bytes(path: Path, *, max_bytes: int | None = None) -> bytes:
         raise InputError.single(str(path), f"cannot be read: {exc.strerror}") from None
 
 
+@functools.cache
+def new_file_mode() -> int:
+    """`0o666` less the process's umask: the mode `open()` would give a new file.
+
+    The umask can only be read by setting it; it is read once (set to 0, restored at once) so that no
+    file created meanwhile by another thread can be made with the wrong one more than this one time.
+    """
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_problem(path: Path, exc: OSError) -> InputError:
+    """One line saying why `path` (an output) cannot be written, naming a file that stands where a folder must."""
+    for ancestor in path.parents:
+        if ancestor.exists() or ancestor.is_symlink():
+            if not ancestor.is_dir():
+                return InputError.single(str(path), f"cannot be written: {ancestor} is a file, not a folder")
+            break
+    return InputError.single(str(path), f"cannot be written: {exc.strerror or exc}")
+
+
 def atomic_write(path: Path, write: Callable[[Any], None], *, mode: str = "w") -> None:
-    """Write through a temporary file in the same folder, then rename: never a half-written output."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write through a temporary file in the same folder, then rename: never a half-written output.
+
+    The file gets `new_file_mode()`; an OS error (a folder that cannot be made or written, a folder
+    where the file should be, a full disk) becomes one input problem naming `path`.
+    """
+    if path.is_dir():
+        raise InputError.single(str(path), "cannot be written: is a folder (expected a file path)")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise write_problem(path, exc) from None
     try:
         encoding = None if "b" in mode else "utf-8"
         with os.fdopen(fd, mode, encoding=encoding, newline=None if "b" in mode else "\n") as handle:
+            os.fchmod(handle.fileno(), new_file_mode())
             write(handle)
         os.replace(tmp_name, path)
+    except OSError as exc:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise write_problem(path, exc) from None
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
+
+
+def prepare_output_folder(folder: Path) -> bool:
+    """Make `folder` (an output folder) and check a file can be created in it, before any long work starts;
+    returns whether the folder was made here. An OS error becomes one input problem naming `folder`."""
+    if folder.exists() and not folder.is_dir():
+        raise InputError.single(str(folder), "cannot be written: is a file (expected a folder)")
+    made = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".neghub-write-check.", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise write_problem(folder, exc) from None
+    return made

@@ -13,6 +13,7 @@ release's `LICENSE` is copied unchanged from the release folder.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import os
 import re
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.fileio.files import atomic_write
 from neghub.evaluator.releases.cards import (
     compute_statistics,
     has_statistics,
@@ -264,6 +266,10 @@ def publish(
     return revision
 
 
+def write_content(content: bytes, handle: Any) -> None:
+    handle.write(content)
+
+
 def convert(task: str, source: Path, output: Path) -> list[Path]:
     """Build the Hub release folder: the upstream files byte for byte, README.md (the card), LICENSE."""
     metadata = metadata_of(task)
@@ -282,10 +288,7 @@ def convert(task: str, source: Path, output: Path) -> list[Path]:
     written = []
     for p in planned:
         target = output / p.path_in_repo
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_bytes(p.content)
-        os.replace(tmp, target)
+        atomic_write(target, functools.partial(write_content, p.content), mode="wb")
         written.append(target)
     return written
 

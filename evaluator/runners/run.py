@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.metadata
+import importlib.util
 import json
 import os
 import platform
@@ -23,12 +24,24 @@ from typing import Any
 import yaml
 
 from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.fileio.files import atomic_write
+from neghub.evaluator.fileio.files import atomic_write, prepare_output_folder
 from neghub.evaluator.runners.backend import Backend, ModelSource, load_backend, resolve_source
 from neghub.evaluator.runners.protocols import NUBENCH_SEEDS, RunPlan, minimal_pair_plans, nubench_plans, scn_plan
 from neghub.evaluator.submissions.format import Metadata
 
 RUN_TASKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
+# the import names of the `models` extra (pyproject.toml), which the base install leaves out
+MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")
+MODELS_EXTRA_INSTALL = "pip install torch==2.13.0 'neghub[models]'"
+
+
+def require_models_extra() -> None:
+    """Refuse to start a run, in one line, where the `models` extra is not installed."""
+    missing = [name for name in MODELS_EXTRA_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise InputError.single(
+            "neghub run", f"needs the models extra ({', '.join(missing)} not installed): {MODELS_EXTRA_INSTALL}"
+        )
 
 
 def _json_line(row: dict[str, Any]) -> str:
@@ -168,10 +181,17 @@ def build_plans(args: Any, backend_kind: str) -> list[RunPlan]:
 
 def run_command(args: Any, argv: Sequence[str]) -> int:
     out: Path = args.output
+    require_models_extra()
     source = resolve_source(args.model, args.revision)
-    backend = load_backend(source, device=args.device, dtype=args.dtype)
-    plans = build_plans(args, backend.kind)
-    out.mkdir(parents=True, exist_ok=True)
+    # an unwritable -o is reported before the model is loaded, not after minutes of loading
+    made = prepare_output_folder(out)
+    try:
+        backend = load_backend(source, device=args.device, dtype=args.dtype)
+        plans = build_plans(args, backend.kind)
+    except BaseException:
+        if made and not any(out.iterdir()):
+            out.rmdir()  # nothing was written: leave no empty submission folder behind
+        raise
     timings: dict[str, Any] = {}
     for plan in plans:
         t = execute_plan(backend, plan, out, progress=not args.no_progress)
