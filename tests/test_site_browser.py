@@ -24,8 +24,22 @@ import pytest
 from tests.test_leaderboard import write_submission
 
 ROOT = Path(__file__).parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+# Debian's chromium and chromium-driver (what .ci/run installs); on GitHub's Ubuntu runners, the Google Chrome
+# and chromedriver they come with (CHROMEWEBDRIVER names the driver's folder there)
+CHROMIUM = next(
+    (p for p in (Path("/usr/bin/chromium"), Path("/usr/bin/google-chrome")) if p.exists()), Path("/usr/bin/chromium")
+)
+CHROMEDRIVER = next(
+    (
+        p
+        for p in (
+            Path("/usr/bin/chromedriver"),
+            Path(os.environ.get("CHROMEWEBDRIVER", "/nonexistent")) / "chromedriver",
+        )
+        if p.exists()
+    ),
+    Path("/usr/bin/chromedriver"),
+)
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 MARKDOWN_NAME = "**NegBold** _under_ [x] model"
 HTML_NAME = '<img id="neghub-injected" src=x onerror="document.title=1">'
