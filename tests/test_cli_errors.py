@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from neghub.evaluator.fileio.files import atomic_write, new_file_mode
 
 from .conftest import ROOT
