@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from neghub.evaluator import __version__
-from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError
+from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError, bounded
 from neghub.evaluator.core.stats import BootstrapConfig
 
 MAX_PROBLEMS_SHOWN = 50
@@ -142,13 +142,20 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Text from a submission (a folder name that is not UTF-8, say) must never end in an encoding traceback:
+    # what cannot be written as UTF-8 is written as a backslash escape (valid in JSON strings too).
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         return run(argv)
     except InputError as exc:
-        for problem in exc.problems[:MAX_PROBLEMS_SHOWN]:
+        shown = bounded(exc.problems)
+        for problem in shown[:MAX_PROBLEMS_SHOWN]:
             print(f"error: {problem}", file=sys.stderr)
-        if len(exc.problems) > MAX_PROBLEMS_SHOWN:
-            print(f"error: ... and {len(exc.problems) - MAX_PROBLEMS_SHOWN} more problems", file=sys.stderr)
+        if len(shown) > MAX_PROBLEMS_SHOWN:
+            print(f"error: … and problems in {len(shown) - MAX_PROBLEMS_SHOWN} more lines", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

@@ -14,6 +14,7 @@ from typing import Any
 
 from mkdocs.structure.files import File, Files
 
+from neghub.evaluator.fileio.logs import log_safe
 from neghub.leaderboard.collect import collect, submissions_dir
 from neghub.leaderboard.pages import build_pages
 
@@ -36,7 +37,7 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
     board = collect(submissions_dir(repository))
     for note in board.notes:  # every line in the build log; the site's build report shows the first few
         for message in note.messages:
-            log.info("submission %s %s: %s", note.submission, note.level, message)
+            log.info("submission %s %s: %s", log_safe(note.submission), note.level, log_safe(message))
     for src_uri, content in build_pages(board, repository / "datasets_cards").items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ artifacts/screenshots/.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import http.server
 import os
@@ -64,7 +65,9 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("site")
     submissions = work / "submissions"
     shutil.copytree(ROOT / "submissions", submissions, ignore=shutil.ignore_patterns(".*"))
-    write_submission(submissions, "markdown-name", MARKDOWN_NAME, ["choice1", "choice4"], date="2099-01-01")
+    write_submission(
+        submissions, "markdown-name", MARKDOWN_NAME, ["choice1", "choice4"], date=dt.date.today().isoformat()
+    )
     write_submission(submissions, "html-name", HTML_NAME, ["choice1"])
     out = work / "public"
     env = {**os.environ, "NEGHUB_SUBMISSIONS_DIR": str(submissions), "NO_MKDOCS_2_WARNING": "1"}
@@ -207,7 +210,7 @@ def test_markup_in_a_model_name_is_plain_text(browser: webdriver.Chrome, base_ur
     assert not browser.find_elements(By.ID, "neghub-injected")
     notes = browser.find_element(By.CSS_SELECTOR, ".neghub-notes").text
     assert "html-name (refused)" in notes
-    assert "contains markup" in notes
+    assert "metadata.yaml:3: model.name: contains markup" in notes  # the field, not the union tag
 
 
 def test_other_pages_render(browser: webdriver.Chrome, base_url: str) -> None:
@@ -250,3 +253,17 @@ def test_404_page_and_sitemap_use_the_site_url(built_site: Path) -> None:
     assert 'href="/neghub/assets/stylesheets/' in page  # absolute under the project's Pages path
     sitemap = (built_site / "sitemap.xml").read_text(encoding="utf-8")
     assert "<loc>https://neghub.github.io/neghub/benchmarks/jnli-neg.html</loc>" in sitemap
+
+
+def test_every_top_level_name_of_the_built_site_is_reserved_for_submission_ids(built_site: Path) -> None:
+    """Submission ids become pages (models/<id>.html) and are folder names: none may take a name the site uses,
+    at its top level or among the model pages, whatever a new page or folder of the site is called."""
+    from neghub.evaluator.submissions.validation import RESERVED_IDS
+
+    own = {p.name.split(".")[0].lower() for p in built_site.iterdir()}
+    own |= (
+        {p.name.split(".")[0].lower() for p in (built_site / "models").iterdir()}
+        - set(os.listdir(ROOT / "submissions"))
+        - {"markdown-name", "html-name"}
+    )
+    assert own <= RESERVED_IDS, sorted(own - RESERVED_IDS)

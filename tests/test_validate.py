@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +121,7 @@ def test_folder_name_must_be_a_submission_id(tmp_path: Path) -> None:
     folder = copy_case("valid", tmp_path, "Bad_Name")
     assert lines(validate_submission(folder)) == [
         "Bad_Name: folder name is not a valid submission id (expected 3 to 80 characters: lowercase letters, "
-        "digits, '.', '_' or '-', starting with a letter or digit)"
+        "digits, '.', '_' or '-', starting with a letter or digit, not ending with '.')"
     ]
 
 
@@ -264,3 +266,165 @@ def test_every_pattern_of_the_metadata_is_explained_in_words() -> None:
     used = patterns(Metadata.model_json_schema())
     assert used, "the metadata schema has patterns"
     assert used <= set(PATTERN_EXPECTATIONS), used - set(PATTERN_EXPECTATIONS)
+
+
+# --- folders git cannot hold (or should not: they break clones on macOS and Windows), made here --------
+
+
+def test_hard_link_to_a_file_outside_is_refused_and_not_read(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path / "subs", "hard-link")
+    outside = tmp_path / "secret.jsonl"
+    (folder / RUN_FILE).rename(outside)
+    os.link(outside, folder / RUN_FILE)
+    assert lines(validate_submission(folder)) == [
+        "hard-link/predictions/scn/run.jsonl: has 2 names (a hard link; expected a file of its own)"
+    ]
+
+
+def test_names_that_differ_only_in_case_are_refused(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "case-duplicate")
+    shutil.copyfile(folder / RUN_FILE, folder / "predictions" / "scn" / "RUN.jsonl")
+    assert lines(validate_submission(folder)) == [
+        "case-duplicate/predictions/scn/RUN.jsonl: is not listed in metadata.yaml (every file must be a run's file)",
+        "case-duplicate/predictions/scn/run.jsonl: its name differs from predictions/scn/RUN.jsonl only in letter "
+        "case (a clone on macOS or Windows keeps only one of them)",
+    ]
+
+
+WINDOWS = "(CON, PRN, AUX, NUL, COM1 to COM9 and LPT1 to LPT9, with any extension)"
+
+
+def test_windows_reserved_names_are_refused(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "windows-reserved")
+    (folder / RUN_FILE).rename(folder / "predictions" / "scn" / "con.jsonl")
+    meta = folder / METADATA_FILE
+    meta.write_text(meta.read_text(encoding="utf-8").replace("scn/run.jsonl", "scn/con.jsonl"), encoding="utf-8")
+    (folder / "aux").mkdir()
+    (folder / "aux" / "x.txt").write_text("x")
+    assert lines(validate_submission(folder)) == [
+        f"windows-reserved/aux: the name aux is reserved on Windows {WINDOWS}",
+        "windows-reserved/aux/x.txt: is not listed in metadata.yaml (every file must be a run's file)",
+        f"windows-reserved/predictions/scn/con.jsonl: the name con.jsonl is reserved on Windows {WINDOWS}",
+    ]
+
+
+def test_submission_id_ending_with_a_dot_is_refused(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "trailing-dot.")
+    assert lines(validate_submission(folder)) == [
+        "trailing-dot.: folder name is not a valid submission id (expected 3 to 80 characters: lowercase letters, "
+        "digits, '.', '_' or '-', starting with a letter or digit, not ending with '.')"
+    ]
+
+
+def test_a_name_ending_with_a_space_is_refused(tmp_path: Path) -> None:
+    folder = copy_case("valid", tmp_path, "trailing-space")
+    (folder / "notes ").write_text("x")
+    assert lines(validate_submission(folder)) == [
+        "trailing-space/'notes ': the name ends with a space or '.' (Windows drops it)",
+        "trailing-space/'notes ': is not listed in metadata.yaml (every file must be a run's file)",
+    ]
+
+
+# --- bounded output ---------------------------------------------------------------------------------
+
+
+def test_a_garbage_file_prints_at_most_20_problems_and_one_summary_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = copy_case("valid", tmp_path, "garbage")
+    (folder / RUN_FILE).write_bytes(b"".join(b"garbage %d\n" % i for i in range(100_000)))
+    code = main(["validate", str(folder)])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2
+    assert len(err) == 21
+    assert err[-1].startswith("error: … and ") and err[-1].endswith(
+        " more problems in garbage/predictions/scn/run.jsonl"
+    )
+
+
+def test_json_output_is_valid_utf8_whatever_the_folder_name(tmp_path: Path) -> None:
+    name = os.fsdecode(b"bad-\xff-name")  # not UTF-8: a lone surrogate once decoded
+    folder = tmp_path / name
+    shutil.copytree(CATALOGUE / "valid", folder)
+    done = subprocess.run(
+        [sys.executable, "-m", "neghub.evaluator.cli", "validate", "--json", str(folder)], capture_output=True
+    )
+    assert done.returncode == 2
+    out = json.loads(done.stdout.decode("utf-8"))  # strict UTF-8: raises on invalid bytes
+    (problem,) = out["submissions"][0]["problems"]
+    assert "folder name is not a valid submission id" in problem["message"]
+
+
+def test_log_lines_cannot_be_workflow_commands() -> None:
+    from neghub.evaluator.fileio.logs import log_safe
+
+    assert log_safe("::error file=x::owned") == "\\:\\:error file=x::owned"
+    assert log_safe("a\nb\x1b[31m") == "a\\nb\\x1b[31m"
+    assert "\n" not in log_safe("x\r\n::warning::y")
+
+
+# --- any folder tree gets only the validator's own answers --------------------------------------------
+
+NAMES = st.sampled_from(
+    [
+        "metadata.yaml",
+        "predictions",
+        "scn",
+        "run.jsonl",
+        "RUN.jsonl",
+        "aux",
+        "con.txt",
+        "x.",
+        "y ",
+        "notes.txt",
+        "é",
+        "a\u202eb",
+        "nul",
+        "LPT1.jsonl",
+        "predictions.jsonl",
+    ]
+)
+TREE = st.recursive(
+    st.one_of(st.just("file"), st.just("link"), st.just("fifo"), st.binary(max_size=64)),
+    lambda children: st.dictionaries(NAMES, children, max_size=4),
+    max_leaves=12,
+)
+
+
+def _build(folder: Path, tree: Any, outside: Path) -> None:
+    for name, node in tree.items():
+        path = folder / name
+        if path.is_dir() and not path.is_symlink() and not isinstance(node, dict):
+            shutil.rmtree(path)
+        elif (path.exists() or path.is_symlink()) and not (path.is_dir() and isinstance(node, dict)):
+            path.unlink()
+        if isinstance(node, dict):
+            path.mkdir(exist_ok=True)
+            _build(path, node, outside)
+        elif node == "link":
+            path.symlink_to(outside)
+        elif node == "fifo":
+            os.mkfifo(path)
+        elif node == "file":
+            os.link(outside, path)  # a second name of a file outside the folder
+        else:
+            path.write_bytes(node)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tree=st.dictionaries(NAMES, TREE, max_size=5))
+def test_any_folder_tree_gets_only_problems_in_bounded_output(
+    tmp_path_factory: pytest.TempPathFactory, tree: Any
+) -> None:
+    root = tmp_path_factory.mktemp("tree")
+    outside = root / "outside.jsonl"
+    outside.write_text("outside the submission\n")
+    folder = root / "random-tree"
+    shutil.copytree(CATALOGUE / "valid", folder)
+    _build(folder, tree, outside)
+    problems = validate_submission(folder)
+    assert all(isinstance(p, Problem) for p in problems)
+    shown = lines(problems)
+    assert all("\n" not in line and "\r" not in line for line in shown)
+    files = {p.file for p in problems}
+    assert len(shown) <= 21 * max(1, len(files))  # at most 20 lines and one summary per file

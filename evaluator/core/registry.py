@@ -48,6 +48,11 @@ class Task:
     modes: tuple[str, ...] = ()
     baseline_kinds: tuple[str, ...] = ("majority", "random", "constant:VALUE")
     bundled_release: Path | None = None  # a release folder shipped inside the package
+    splits: tuple[str, ...] = ()  # the splits predictions may be scored on (default: every split of the release)
+
+    @property
+    def scored_splits(self) -> tuple[str, ...]:
+        return self.splits or self.metadata.splits
 
 
 _TASKS: dict[str, Task] = {}

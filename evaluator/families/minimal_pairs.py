@@ -16,12 +16,12 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
 from neghub.evaluator.core.registry import EvalOptions, Task
 from neghub.evaluator.core.results import assemble_result
 from neghub.evaluator.core.stats import BootstrapConfig, mcnemar_exact_p, paired_bootstrap_counts_ci
 from neghub.evaluator.fileio.files import read_bytes
-from neghub.evaluator.fileio.jsonl import json_type_name, parse_jsonl
+from neghub.evaluator.fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
 from neghub.evaluator.releases.loading import Release, ResolvedFile
 from neghub.evaluator.releases.metadata import ReleaseFile
 
@@ -254,11 +254,24 @@ def read_predictions(
     and raised together.
     """
     name = display_name or str(path)
-    content = parse_jsonl(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), name)
-    problems = list(content.problems)
+    problems = FileProblems()
+    try:
+        return _read_predictions(path, name, dataset, parse_value, problems)
+    except TooManyProblems:
+        raise stopped(name, problems) from None
+
+
+def _read_predictions(
+    path: Path,
+    name: str,
+    dataset: MinimalPairDataset,
+    parse_value: Callable[[Any], int],
+    problems: FileProblems,
+) -> NDArray[np.int16]:
+    content = JsonlReader(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), name, problems)
     predicted = np.full(dataset.ids.size, -1, dtype=np.int16)
     first_line_of_row: dict[int, int] = {}
-    for line, obj in content.objects:
+    for line, obj in content:
         unknown = sorted(set(obj) - {"id", "prediction", "raw_output"})
         for key in unknown:
             problems.append(Problem(name, line, key, "unknown field (expected only id, prediction and raw_output)"))
@@ -296,7 +309,7 @@ def read_predictions(
     missing = np.flatnonzero(predicted < 0)
     missing = np.array([row for row in missing if row not in first_line_of_row], dtype=np.int64)
     # A line that is not even JSON may hold any id: listing "missing" ids then only adds noise.
-    if missing.size and not content.problems:
+    if missing.size and not content.line_problems:
         shown = ", ".join(str(int(dataset.ids[row])) for row in missing[:5])
         more = f" and {missing.size - 5} more" if missing.size > 5 else ""
         problems.append(

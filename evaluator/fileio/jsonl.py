@@ -14,7 +14,7 @@ import json
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +95,126 @@ class JsonlContent:
     problems: list[Problem] = field(default_factory=list)
 
 
+def _split(text: Any, separator: Any) -> Iterator[Any]:
+    """`text.split(separator)` one piece at a time: a file of millions of tiny lines never becomes a list."""
+    start = 0
+    while True:
+        end = text.find(separator, start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
+
+
+class JsonlReader:
+    """The objects of a JSON Lines file, one at a time, each with its 1-based line number; what is wrong
+    with a line is appended to `problems` (a `FileProblems` stops the reading once the verdict is certain).
+
+    `blank_lines` is "trailing" (blank lines only at the end, as a prediction file may have) or "skip"
+    (anywhere, as the upstream JNLI-Neg files need). `line_problems` counts the lines that were not
+    objects: a reader then knows that any id may be missing for that reason.
+    """
+
+    def __init__(
+        self,
+        data: bytes,
+        file: str,
+        problems: list[Problem],
+        *,
+        blank_lines: str = "trailing",
+        max_line_bytes: int = MAX_LINE_BYTES,
+    ) -> None:
+        self.data = data
+        self.file = file
+        self.problems = problems
+        self.blank_lines = blank_lines
+        self.max_line_bytes = max_line_bytes
+        self.line_problems = 0
+
+    def _problem(self, line: int, message: str) -> None:
+        self.line_problems += 1
+        self.problems.append(Problem(self.file, line, None, message))
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        data = self.data
+        if data.startswith(codecs.BOM_UTF8):
+            self._problem(1, "starts with a UTF-8 byte-order mark (expected UTF-8 without BOM)")
+            return
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in data[:4096]:
+            self._problem(1, "is UTF-16 or binary (expected UTF-8 text)")
+            return
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        if text is not None and "\r" not in text:
+            yield from self._clean(text)
+        else:
+            yield from self._general()
+
+    def _general(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        seen_blank_at: int | None = None
+        for number, raw in enumerate(_split(self.data, b"\n"), start=1):
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]  # CRLF is tolerated: Windows editors write it and it is unambiguous
+            if b"\r" in raw:
+                self._problem(number, "has a CR line end (expected LF line ends)")
+                continue
+            if not raw.strip():
+                if seen_blank_at is None:
+                    seen_blank_at = number
+                continue
+            if seen_blank_at is not None and self.blank_lines == "trailing":
+                self._problem(seen_blank_at, "blank line in the middle of the file")
+            seen_blank_at = None
+            if len(raw) > self.max_line_bytes:
+                self._problem(number, f"line is longer than {self.max_line_bytes} bytes")
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                self._problem(number, f"invalid UTF-8 at byte {exc.start + 1} of the line")
+                continue
+            obj = self._object(number, text, loads_strict)
+            if obj is not None:
+                yield number, obj
+
+    def _clean(self, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
+        """The common case, a file that is valid UTF-8 with LF line ends: decoded once, each line handed
+        straight to the C scanner. A line it does not take whole goes through `loads_strict`, which gives
+        the same messages as the general path."""
+        seen_blank_at: int | None = None
+        # a line of at most this many characters cannot exceed the byte cap (UTF-8: at most 4 bytes each)
+        short = self.max_line_bytes // 4
+        for number, line in enumerate(_split(text, "\n"), start=1):
+            if not line or line.isspace():
+                if seen_blank_at is None:
+                    seen_blank_at = number
+                continue
+            if seen_blank_at is not None and self.blank_lines == "trailing":
+                self._problem(seen_blank_at, "blank line in the middle of the file")
+            seen_blank_at = None
+            if len(line) > short and len(line.encode("utf-8")) > self.max_line_bytes:
+                self._problem(number, f"line is longer than {self.max_line_bytes} bytes")
+                continue
+            obj = self._object(number, line, _loads_fast)
+            if obj is not None:
+                yield number, obj
+
+    def _object(self, number: int, text: str, parse: Callable[[str], Any]) -> dict[str, Any] | None:
+        """Parse one line: the object, or None after recording why it is not one."""
+        try:
+            value = parse(text)
+        except ValueError as exc:
+            self._problem(number, str(exc))
+            return None
+        if not isinstance(value, dict):
+            self._problem(number, f"expected a JSON object, got {json_type_name(value)}")
+            return None
+        return value
+
+
 def parse_jsonl(
     data: bytes,
     file: str,
@@ -102,62 +222,11 @@ def parse_jsonl(
     blank_lines: str = "trailing",
     max_line_bytes: int = MAX_LINE_BYTES,
 ) -> JsonlContent:
-    """Split `data` into JSON objects, collecting every problem instead of stopping at the first.
-
-    `blank_lines` is "trailing" (blank lines only at the end, as a prediction file may have) or
-    "skip" (anywhere, as the upstream JNLI-Neg files need).
-    """
+    """Every object and every problem of a whole file at once (for releases NegHub pins; prediction files
+    are read through `JsonlReader`, which stops early)."""
     out = JsonlContent()
-    if data.startswith(codecs.BOM_UTF8):
-        out.problems.append(Problem(file, 1, None, "starts with a UTF-8 byte-order mark (expected UTF-8 without BOM)"))
-        return out
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in data[:4096]:
-        out.problems.append(Problem(file, 1, None, "is UTF-16 or binary (expected UTF-8 text)"))
-        return out
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = None
-    if text is not None and "\r" not in text:
-        return _parse_clean_jsonl(text, file, blank_lines, max_line_bytes, out)
-    lines = data.split(b"\n")
-    seen_blank_at: int | None = None
-    for number, raw in enumerate(lines, start=1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]  # CRLF is tolerated: Windows editors write it and it is unambiguous
-        if b"\r" in raw:
-            out.problems.append(Problem(file, number, None, "has a CR line end (expected LF line ends)"))
-            continue
-        if not raw.strip():
-            if seen_blank_at is None:
-                seen_blank_at = number
-            continue
-        if seen_blank_at is not None and blank_lines == "trailing":
-            out.problems.append(Problem(file, seen_blank_at, None, "blank line in the middle of the file"))
-        seen_blank_at = None
-        if len(raw) > max_line_bytes:
-            out.problems.append(Problem(file, number, None, f"line is longer than {max_line_bytes} bytes"))
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            out.problems.append(Problem(file, number, None, f"invalid UTF-8 at byte {exc.start + 1} of the line"))
-            continue
-        _take_object(out, file, number, text, loads_strict)
+    out.objects = list(JsonlReader(data, file, out.problems, blank_lines=blank_lines, max_line_bytes=max_line_bytes))
     return out
-
-
-def _take_object(out: JsonlContent, file: str, number: int, text: str, parse: Callable[[str], Any]) -> None:
-    """Parse one line; keep it if it is a JSON object, else record why not."""
-    try:
-        value = parse(text)
-    except ValueError as exc:
-        out.problems.append(Problem(file, number, None, str(exc)))
-        return
-    if not isinstance(value, dict):
-        out.problems.append(Problem(file, number, None, f"expected a JSON object, got {json_type_name(value)}"))
-        return
-    out.objects.append((number, value))
 
 
 def _loads_fast(text: str) -> Any:
@@ -167,28 +236,6 @@ def _loads_fast(text: str) -> Any:
     except Exception:  # the scanner's own failures: the exact path says what is wrong
         return loads_strict(text)
     return value if end == len(text) else loads_strict(text)
-
-
-def _parse_clean_jsonl(text: str, file: str, blank_lines: str, max_line_bytes: int, out: JsonlContent) -> JsonlContent:
-    """`parse_jsonl` for the common case, a file that is valid UTF-8 with LF line ends: decoded once,
-    each line handed straight to the C scanner. A line it does not take whole goes through
-    `loads_strict`, which gives the same messages as the general path."""
-    seen_blank_at: int | None = None
-    # a line of at most this many characters cannot exceed the byte cap (UTF-8: at most 4 bytes each)
-    short = max_line_bytes // 4
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line or line.isspace():
-            if seen_blank_at is None:
-                seen_blank_at = number
-            continue
-        if seen_blank_at is not None and blank_lines == "trailing":
-            out.problems.append(Problem(file, seen_blank_at, None, "blank line in the middle of the file"))
-        seen_blank_at = None
-        if len(line) > short and len(line.encode("utf-8")) > max_line_bytes:
-            out.problems.append(Problem(file, number, None, f"line is longer than {max_line_bytes} bytes"))
-            continue
-        _take_object(out, file, number, line, _loads_fast)
-    return out
 
 
 # A JSON string without escapes or control characters: its text between the quotes is its value.
@@ -223,21 +270,24 @@ def flat_string_rows(
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    lines = text.split("\n")
-    while lines and not lines[-1]:
-        lines.pop()
-    if not lines or max(map(len, lines)) > max_line_bytes // 4:  # (UTF-8: at most 4 bytes a character)
+    # the lines, counted and measured without making a list of them (a file of millions of tiny lines)
+    body = text.rstrip("\n")
+    if not body:
         return None
+    n_lines = body.count("\n") + 1
+    newline = body.find("\n")
     try:  # the first line tells the key order the writer used
-        first = loads_strict(lines[0])
+        first = loads_strict(body if newline < 0 else body[:newline])
     except ValueError:
         return None
     if not isinstance(first, dict) or sorted(first) != sorted(fields):
         return None
     keys = tuple(first)
-    rows: list[tuple[str, ...]] = _flat_line_pattern(keys).findall(text)
+    rows: list[tuple[str, ...]] = _flat_line_pattern(keys).findall(body)
     # one match per line at most (values cannot hold a newline); as many matches as lines: every line matched
-    if len(rows) != len(lines):
+    if len(rows) != n_lines:
+        return None
+    if max(map(len, _split(body, "\n"))) > max_line_bytes // 4:  # (UTF-8: at most 4 bytes a character)
         return None
     if keys != fields:
         rows = list(map(operator.itemgetter(*(keys.index(f) for f in fields)), rows))

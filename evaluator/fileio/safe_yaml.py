@@ -102,6 +102,14 @@ class StrictLoader(
             if not isinstance(key_node, ScalarNode):
                 raise SafeYAMLError("a key must be a plain scalar", _line(key_node))
             key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, str):  # `true:` and `1:` would even be the same key in Python
+                kind = {bool: "a boolean", int: "a number", float: "a number", type(None): "null"}.get(
+                    type(key), "no text"
+                )
+                raise SafeYAMLError(
+                    f"key {key_node.value} is not a string (YAML reads it as {kind}: quote it if text is meant)",
+                    _line(key_node),
+                )
             if key in seen:
                 raise SafeYAMLError(f"duplicate key {key!r} (first on line {seen[key]})", _line(key_node))
             seen[key] = _line(key_node)
@@ -160,14 +168,17 @@ class Document:
         line = _line(node) if node is not None else None
         for part in path:
             child: Node | None = None
+            key_line: int | None = None
             if isinstance(node, MappingNode):
-                child = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == part), None)
+                pair = next(((k, v) for k, v in node.value if isinstance(k, ScalarNode) and k.value == part), None)
+                if pair is not None:
+                    child, key_line = pair[1], _line(pair[0])
             elif isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
                 child = node.value[part]
             if child is None:
                 continue  # a union's tag in a pydantic location, or a missing key: stay on the parent
             node = child
-            line = _line(node)
+            line = key_line if key_line is not None else _line(node)  # a field is on its key's line
         return line
 
 

@@ -6,11 +6,13 @@ generated from them. Everything is strict (no coercion), closed (`extra="forbid"
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 import re
 import unicodedata
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, WithJsonSchema
 
 # The patterns are published in schemas/ and must mean the same set of strings to every engine that
 # reads them: pydantic's Rust `regex` (the gate), ECMA-262 in unicode mode (JSON Schema's dialect: Ajv,
@@ -20,7 +22,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 # no common syntax avoids: Python's `$` also matches before a final newline (see schemas.py).
 # Unicode's White_Space set, spelled out: what \s meant to the Rust engine in the patterns before.
 WHITE_SPACE = r"\t-\r\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-SUBMISSION_ID_PATTERN = r"^[a-z0-9][a-z0-9._-]{2,79}$"
+# not ending with "." (Windows drops a trailing dot from a folder name, so a clone there would break)
+SUBMISSION_ID_PATTERN = r"^[a-z0-9][a-z0-9._-]{1,78}[a-z0-9_-]$"
 REVISION_PATTERN = r"^[0-9a-f]{40}$"
 HUB_REPO_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$"
 HTTPS_URL_PATTERN = rf"^https://[^{WHITE_SPACE}<>\x22']+$"  # \x22 is the double quote
@@ -36,7 +39,7 @@ DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"  # ASCII digits: it was \d, which
 # What each pattern asks for, in words: `neghub validate` says this instead of printing the regex.
 PATTERN_EXPECTATIONS = {
     SUBMISSION_ID_PATTERN: "3 to 80 characters: lowercase letters, digits, '.', '_' or '-', starting with a letter "
-    "or digit",
+    "or digit, not ending with '.'",
     REVISION_PATTERN: "a commit hash, 40 lowercase hex characters (a branch or tag name can move)",
     HUB_REPO_PATTERN: "a Hugging Face repo id, ORG/NAME",
     HTTPS_URL_PATTERN: "an https:// link without spaces, quotes or angle brackets",
@@ -53,6 +56,49 @@ PATTERN_EXPECTATIONS = {
 # Bidirectional overrides/isolates can make a name read differently from what it is (Trojan Source).
 _BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _MARKUP = re.compile(r"[<>]|&[#A-Za-z0-9]+;|\]\(|`")
+
+
+# Submission ids become the site's pages (models/<id>.html) and sit beside its own: the names the site uses
+# at its top level and among the model pages are not ids (a test checks this against a real build).
+RESERVED_IDS = frozenset(
+    {
+        "index",
+        "submit",
+        "maintainers",
+        "profile",
+        "answers",
+        "404",
+        "sitemap",
+        "search",
+        "assets",
+        "benchmarks",
+        "models",
+        "datasets",
+        "data",
+        "schemas",
+        "javascripts",
+        "stylesheets",
+        "images",
+        "reproductions",
+    }
+)
+EARLIEST_DATE = dt.date(2000, 1, 1)
+
+
+def _real_date(value: str) -> str:
+    """A calendar date, not before 2000 and not after tomorrow (a day of slack for time zones): a typed
+    date in the future would pin a row at the top of "Latest submissions" for ever."""
+    try:
+        day = dt.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"expected a real calendar date written YYYY-MM-DD, got {value!r}") from None
+    if day < EARLIEST_DATE:
+        raise ValueError(f"{value} is before 2000 (expected the day the predictions were made)")
+    if day > dt.date.today() + dt.timedelta(days=1):
+        raise ValueError(
+            f"{value} is in the future (expected the day the predictions were made, at most one day after today)"
+        )
+    return value
 
 
 def _plain_text(value: str) -> str:
@@ -80,8 +126,42 @@ PlainLine = Annotated[
     AfterValidator(_one_line),
 ]
 PlainText = Annotated[str, StringConstraints(min_length=1, max_length=5000), AfterValidator(_plain_text)]
-HttpsUrl = Annotated[str, StringConstraints(pattern=HTTPS_URL_PATTERN, max_length=500)]
+# what a runner records (a command line, library versions): one line of plain text, longer than a name,
+# or a number, a boolean or null. One validator, not a union, so that a bad value gets one message.
+PROVENANCE_TEXT_CHARS = 2000
+
+
+def _provenance_value(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("expected a finite number")
+        return value
+    if isinstance(value, str):
+        if len(value) > PROVENANCE_TEXT_CHARS:
+            raise ValueError(f"expected at most {PROVENANCE_TEXT_CHARS:,} characters, got {len(value):,}")
+        return _one_line(_plain_text(value))
+    raise ValueError("expected text, a number, true or false, or null")
+
+
+ProvenanceValue = Annotated[
+    Any,
+    PlainValidator(_provenance_value),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "maxLength": PROVENANCE_TEXT_CHARS},
+                {"type": "number"},
+                {"type": "boolean"},
+                {"type": "null"},
+            ]
+        }
+    ),
+]
+HttpsUrl = Annotated[str, StringConstraints(pattern=HTTPS_URL_PATTERN, max_length=500), AfterValidator(_plain_text)]
 Revision = Annotated[str, StringConstraints(pattern=REVISION_PATTERN)]
+ProvenanceKey = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(_plain_text)]
 TaskName = Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
 
 _STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
@@ -185,11 +265,11 @@ class Metadata(BaseModel):
     model_config = _STRICT
     model: HubModel | ClosedModel | BaselineModel | PackagedGGUFModel | LocalModel = Field(discriminator="kind")
     submitter: Submitter
-    date: Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
+    date: Annotated[str, StringConstraints(pattern=DATE_PATTERN), AfterValidator(_real_date)]
     description: PlainText
     links: list[HttpsUrl] = Field(default_factory=list, max_length=20)
-    runs: list[Run] = Field(min_length=1, max_length=500)
-    provenance: dict[str, str | int | float | bool | None] | None = Field(
+    runs: list[Run] = Field(min_length=1, max_length=200)
+    provenance: dict[ProvenanceKey, ProvenanceValue] | None = Field(
         default=None,
         description="what the runner records: model revision, dtype, device, library versions, command line",
     )

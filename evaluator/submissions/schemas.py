@@ -12,7 +12,9 @@ metadata value with one trailing newline that NegHub, check-jsonschema and Ajv r
 The schemas are a description for submitters' tools, not the gate: the validator (pydantic plus the task's
 own reader) decides, and tests/test_prediction_lines.py holds them to one verdict per line. Where a schema
 cannot say what the gate checks, it is looser, never stricter:
-- the plain-text rules on names and descriptions (no control characters, bidirectional overrides or markup);
+- the plain-text rules on names, descriptions, links and provenance (no control or format characters,
+  bidirectional overrides or markup);
+- a date is a real calendar date from 2000 to tomorrow (the schema checks the YYYY-MM-DD form only);
 - the strictness of integers: JSON Schema counts 1.0 as an integer, NegHub refuses it;
 - the JSON text itself: UTF-8 without BOM, LF line ends, at most 64 KiB a line, no duplicate keys, no
   NaN/Infinity or number out of a float's range, integers of at most 20 digits (fileio/jsonl.py);

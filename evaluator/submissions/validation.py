@@ -24,12 +24,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError, Problem
+from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError, Problem, bounded
 from neghub.evaluator.core.registry import EvalOptions, get_task
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.evaluator.fileio import safe_yaml
+from neghub.evaluator.fileio.logs import log_safe
 from neghub.evaluator.releases.loading import DatasetUnavailable
-from neghub.evaluator.submissions.format import PATTERN_EXPECTATIONS, SUBMISSION_ID_PATTERN, Metadata, Run
+from neghub.evaluator.submissions.format import (
+    PATTERN_EXPECTATIONS,
+    RESERVED_IDS,
+    RUN_FILE_PATTERN,
+    SUBMISSION_ID_PATTERN,
+    Metadata,
+    Run,
+)
 
 METADATA_FILE = "metadata.yaml"
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9._/-]+$")
@@ -39,12 +47,18 @@ _VALIDATION_BOOTSTRAP = BootstrapConfig(resamples=1, seed=0)
 
 @dataclass(frozen=True)
 class Limits:
-    """Caps that bound the work a hostile submission can cause."""
+    """Caps that bound the work a hostile submission can cause (stated in the README and on the Submit page)."""
 
     metadata_bytes: int = 64 * 1024
     prediction_file_bytes: int = 64 * 1024 * 1024
+    submission_bytes: int = 256 * 1024 * 1024  # every file of the submission together
     entries: int = 2000  # files and folders in one submission
     depth: int = 6  # predictions/<task>/<run>.jsonl is depth 3
+
+
+# Names Windows refuses for a file or folder, whatever the extension (a clone there would fail).
+_WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$", re.IGNORECASE)
+_RUN_FILE = re.compile(RUN_FILE_PATTERN)
 
 
 def _shown(rel: str) -> str:
@@ -56,6 +70,7 @@ def _shown(rel: str) -> str:
 class _Entry:
     kind: str  # "file", "dir", "link", "other"
     size: int
+    links: int = 1  # names the file has (st_nlink): more than one is a hard link, perhaps to a file outside
 
 
 def _walk(folder: Path, limits: Limits, prefix: str, problems: list[Problem]) -> dict[str, _Entry]:
@@ -85,7 +100,7 @@ def _walk(folder: Path, limits: Limits, prefix: str, problems: list[Problem]) ->
                 else:
                     pending.append((Path(child.path), child_rel + "/", depth + 1))
             elif stat.S_ISREG(info.st_mode):
-                entries[child_rel] = _Entry("file", info.st_size)
+                entries[child_rel] = _Entry("file", info.st_size, info.st_nlink)
             else:
                 entries[child_rel] = _Entry("other", 0)
     return entries
@@ -125,6 +140,8 @@ def _clean_loc(value: Any, loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
     out: list[str | int] = []
     for i, part in enumerate(loc):
         last = i == len(loc) - 1
+        if isinstance(value, dict) and i > 0 and part == value.get("kind"):
+            continue  # the tag pydantic adds after a union discriminated by `kind` (model: hub, baseline, ...)
         if isinstance(value, dict):
             if part in value:
                 value = value[part]
@@ -149,6 +166,8 @@ def _message(error: Any) -> str:
         return "missing field"
     if kind == "extra_forbidden":
         return "unknown field"
+    if kind == "too_long" and error["loc"] == ("runs",):
+        return f"expected at most {error['ctx']['max_length']} runs in one submission, got {len(error['input'])}"
     if kind == "string_pattern_mismatch":
         pattern = str(error["ctx"]["pattern"])
         expected = PATTERN_EXPECTATIONS.get(pattern, f"text matching {pattern}")
@@ -210,25 +229,28 @@ def _read_metadata(folder: Path, prefix: str, limits: Limits) -> _Read:
     return None, document, problems
 
 
-def _check_run_setting(run: Run, index: int, file: str, line: int | None) -> list[Problem]:
+def _check_run_setting(run: Run, index: int, file: str, document: safe_yaml.Document) -> list[Problem]:
+    """The run's task, split and mode against what the task accepts; each problem on its field's own line."""
     problems: list[Problem] = []
     run_field = f"runs[{index}]"
+
+    def problem(field: str, message: str) -> None:
+        problems.append(Problem(file, document.line_of(("runs", index, field)), f"{run_field}.{field}", message))
+
     expected_folder = f"predictions/{run.task}/"
     if not run.file.startswith(expected_folder):
-        problems.append(
-            Problem(file, line, f"{run_field}.file", f"a {run.task} prediction file must be under {expected_folder}")
-        )
+        problem("file", f"a {run.task} prediction file must be under {expected_folder}")
     task = get_task(run.task)
     if task.default_split is not None and run.split is None:
-        problems.append(Problem(file, line, f"{run_field}.split", f"{run.task} needs a split"))
+        problem("split", f"{run.task} needs a split")
     if task.default_split is None and run.split is not None:
-        problems.append(Problem(file, line, f"{run_field}.split", f"{run.task} has no splits (expected null)"))
+        problem("split", f"{run.task} has no splits (expected null)")
+    if run.split is not None and task.default_split is not None and run.split not in task.scored_splits:
+        problem("split", f"{run.task} has no split {run.split!r} (expected one of: {', '.join(task.scored_splits)})")
     if task.modes and run.mode not in task.modes:
-        problems.append(
-            Problem(file, line, f"{run_field}.mode", f"{run.task} needs a mode: one of {', '.join(task.modes)}")
-        )
+        problem("mode", f"{run.task} needs a mode: one of {', '.join(task.modes)}")
     if not task.modes and run.mode is not None:
-        problems.append(Problem(file, line, f"{run_field}.mode", f"{run.task} has a single mode (expected null)"))
+        problem("mode", f"{run.task} has a single mode (expected null)")
     return problems
 
 
@@ -273,9 +295,33 @@ def check_submission(
     def escaped(p: Problem) -> Problem:
         return Problem(p.file, p.line, _escape_controls(p.field), _escape_controls(p.message) or "")
 
-    checked.problems = [escaped(p) for p in problems]
+    checked.problems = bounded(escaped(p) for p in problems)
     checked.unavailable = {rel: [escaped(p) for p in found] for rel, found in checked.unavailable.items()}
     return checked
+
+
+def _name_problems(entries: dict[str, _Entry]) -> dict[str, list[str]]:
+    """What makes a name unportable, by entry: reserved on Windows, ending with a space or '.', or differing
+    from a sibling only in letter case (macOS and Windows keep one of the two)."""
+    found: dict[str, list[str]] = {}
+    first_of_fold: dict[tuple[str, str], str] = {}
+    for rel in sorted(entries):
+        parent, _, name = rel.rpartition("/")
+        reasons = found.setdefault(rel, [])
+        if _WINDOWS_RESERVED.match(name):
+            reasons.append(
+                f"the name {name} is reserved on Windows (CON, PRN, AUX, NUL, COM1 to COM9 and LPT1 to LPT9, "
+                "with any extension)"
+            )
+        if name.endswith((" ", ".")):
+            reasons.append("the name ends with a space or '.' (Windows drops it)")
+        other = first_of_fold.setdefault((parent, name.casefold()), rel)
+        if other != rel:
+            reasons.append(
+                f"its name differs from {_shown(other)} only in letter case (a clone on macOS or Windows keeps only "
+                "one of them)"
+            )
+    return found
 
 
 def _problems(
@@ -294,18 +340,26 @@ def _problems(
                 shown_prefix,
                 None,
                 None,
-                "folder name is not a valid submission id (expected 3 to 80 characters: lowercase letters, "
-                "digits, '.', '_' or '-', starting with a letter or digit)",
+                f"folder name is not a valid submission id (expected {PATTERN_EXPECTATIONS[SUBMISSION_ID_PATTERN]})",
+            )
+        )
+    elif prefix in RESERVED_IDS:
+        problems.append(
+            Problem(
+                shown_prefix,
+                None,
+                None,
+                f"folder name {prefix} is taken by the site's own pages (reserved: choose another submission id)",
             )
         )
     entries = _walk(folder, limits, shown_prefix, problems)
     meta_file = f"{shown_prefix}/{METADATA_FILE}"
     metadata: Metadata | None = None
     document: safe_yaml.Document | None = None
-    if entries.get(METADATA_FILE, _Entry("missing", 0)).kind != "file":
-        if METADATA_FILE not in entries:
-            problems.append(Problem(meta_file, None, None, "missing (every submission needs its metadata.yaml)"))
-    else:
+    meta_entry = entries.get(METADATA_FILE)
+    if meta_entry is None:
+        problems.append(Problem(meta_file, None, None, "missing (every submission needs its metadata.yaml)"))
+    elif meta_entry.kind == "file" and meta_entry.links == 1:
         metadata, document, meta_problems = _read_metadata(folder, shown_prefix, limits)
         problems.extend(meta_problems)
         checked.metadata = metadata
@@ -313,32 +367,68 @@ def _problems(
     listed: dict[str, int] = {}
     if metadata is not None and document is not None:
         for i, run in enumerate(metadata.runs):
-            line = document.line_of(("runs", i, "file"))
             if run.file in listed:
                 problems.append(
                     Problem(
                         meta_file,
-                        line,
+                        document.line_of(("runs", i, "file")),
                         f"runs[{i}].file",
                         f"{run.file} is already the file of runs[{listed[run.file]}]",
                     )
                 )
                 continue
             listed[run.file] = i
-            problems.extend(_check_run_setting(run, i, meta_file, line))
+            problems.extend(_check_run_setting(run, i, meta_file, document))
+    unusable: set[str] = set()  # listed files whose run is already refused: not read
 
-    for rel, entry in entries.items():
+    names = _name_problems(entries)
+    for rel in sorted(entries):
+        entry = entries[rel]
         where = f"{shown_prefix}/{_shown(rel)}"
+        problems.extend(Problem(where, None, None, reason) for reason in names[rel])
+        expected_file = rel == METADATA_FILE or rel in listed
         if entry.kind == "link":
             problems.append(Problem(where, None, None, "is a symbolic link (not allowed in a submission)"))
         elif entry.kind == "other":
             problems.append(Problem(where, None, None, "is not a regular file"))
-        elif entry.kind == "file" and rel != METADATA_FILE and metadata is not None and rel not in listed:
+        elif entry.kind == "file" and entry.links > 1:
             problems.append(
-                Problem(where, None, None, "is not listed in metadata.yaml (every file must be a run's file)")
+                Problem(where, None, None, f"has {entry.links} names (a hard link; expected a file of its own)")
             )
+        elif entry.kind == "dir" and rel == METADATA_FILE:
+            problems.append(Problem(where, None, None, "is a folder (expected the file metadata.yaml)"))
+        elif entry.kind == "file" and not expected_file:
+            if metadata is not None:
+                problems.append(
+                    Problem(where, None, None, "is not listed in metadata.yaml (every file must be a run's file)")
+                )
+            elif not _RUN_FILE.match(rel):  # without the metadata, any file that could be a run's is let be
+                problems.append(
+                    Problem(
+                        where,
+                        None,
+                        None,
+                        "is not where a submission keeps files (expected metadata.yaml and "
+                        "predictions/<task>/<run>.jsonl only)",
+                    )
+                )
+        if names[rel]:
+            unusable.add(rel)
 
     if metadata is None:
+        return problems
+    refused_runs = {int(str(p.field).split("]")[0].removeprefix("runs[")) for p in problems if _is_run_field(p)}
+    total = sum(e.size for e in entries.values() if e.kind == "file")
+    if total > limits.submission_bytes:
+        problems.append(
+            Problem(
+                shown_prefix,
+                None,
+                None,
+                f"its files hold {total} bytes together, more than the cap of {limits.submission_bytes} for one "
+                "submission",
+            )
+        )
         return problems
     for rel, index in listed.items():
         run = metadata.runs[index]
@@ -347,8 +437,13 @@ def _problems(
         if found is None:
             problems.append(Problem(where, None, None, f"not found (listed as runs[{index}].file)"))
             continue
-        if found.kind != "file":
-            continue  # reported above
+        if found.kind == "dir":
+            problems.append(
+                Problem(where, None, None, f"is a folder (expected the prediction file listed as runs[{index}].file)")
+            )
+            continue
+        if found.kind != "file" or found.links > 1 or rel in unusable or index in refused_runs:
+            continue  # reported above; never read
         if found.size > limits.prediction_file_bytes:
             problems.append(
                 Problem(
@@ -374,6 +469,10 @@ def _problems(
         if result is not None:
             checked.results[rel] = result
     return problems
+
+
+def _is_run_field(problem: Problem) -> bool:
+    return problem.field is not None and problem.field.startswith("runs[") and "]." in problem.field
 
 
 def _check_predictions(
@@ -429,5 +528,5 @@ def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: boo
             for problem in problems:
                 print(f"error: {problem}", file=sys.stderr)
             if not problems:
-                print(f"ok: {folder}")
+                print(f"ok: {log_safe(str(folder))}")
     return EXIT_BAD_INPUT if any(problems for _, problems in results) else 0

@@ -28,12 +28,12 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
-from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
 from neghub.evaluator.core.registry import EvalOptions, Task, register
 from neghub.evaluator.core.results import assemble_result
 from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_mean_ci
 from neghub.evaluator.fileio.files import read_bytes
-from neghub.evaluator.fileio.jsonl import json_type_name, parse_jsonl
+from neghub.evaluator.fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
 from neghub.evaluator.releases.loading import Release, ResolvedFile, find_release
 from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
 
@@ -463,14 +463,23 @@ def read_predictions(
 ) -> Predictions:
     """Read a prediction file of `mode`; every problem of the file is collected and raised together."""
     name = display_name or str(path)
-    content = parse_jsonl(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), name)
-    problems = list(content.problems)
+    problems = FileProblems()
+    try:
+        return _read_predictions(path, name, dataset, mode, problems)
+    except TooManyProblems:
+        raise stopped(name, problems) from None
+
+
+def _read_predictions(
+    path: Path, name: str, dataset: MultipleChoiceSplit, mode: str, problems: FileProblems
+) -> Predictions:
+    content = JsonlReader(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), name, problems)
     value_field = "loglikelihoods" if mode == "completion" else "output"
     n = dataset.ids.size
     loglikelihoods = np.full((n, len(CHOICE_KEYS)), -np.inf, dtype=np.float64)
     outputs: list[str | None] = [None] * n
     first_line_of_row: dict[int, int] = {}
-    for line, obj in content.objects:
+    for line, obj in content:
 
         def problem(field: str, message: str, line: int = line) -> None:
             problems.append(Problem(name, line, field, message))
@@ -750,5 +759,6 @@ TASK = register(
         modes=MODES,
         baseline_kinds=BASELINE_KINDS,
         bundled_release=RELEASE_DIR,
+        splits=MULTIPLE_CHOICE_SPLITS,
     )
 )

@@ -24,12 +24,12 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
 from neghub.evaluator.core.registry import EvalOptions, Task, register
 from neghub.evaluator.core.results import assemble_result
 from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_proportion_ci
 from neghub.evaluator.fileio.files import read_bytes
-from neghub.evaluator.fileio.jsonl import flat_string_rows, json_type_name, parse_jsonl
+from neghub.evaluator.fileio.jsonl import JsonlReader, flat_string_rows, json_type_name
 from neghub.evaluator.releases.loading import Release
 from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
 
@@ -549,17 +549,19 @@ def _columns_of_plain_rows(file: str, rows: list[tuple[str, ...]]) -> Prediction
     )
 
 
-def parse_predictions(data: bytes, file: str) -> tuple[Predictions, list[Problem]]:
-    """The columns of a prediction file and the problems of its individual lines."""
+def parse_predictions(
+    data: bytes, file: str, problems: list[Problem] | None = None
+) -> tuple[Predictions, list[Problem]]:
+    """The columns of a prediction file and the problems of its individual lines (appended to `problems`,
+    a `FileProblems` by default: reading stops once there are too many)."""
+    problems = FileProblems() if problems is None else problems
     rows = flat_string_rows(data, FIELDS)
     if rows is not None:  # the usual file: read a column at a time
         predictions = _columns_of_plain_rows(file, rows)
         if predictions is not None:
-            return predictions, []
-    content = parse_jsonl(data, file)
-    problems = list(content.problems)
-    predictions = _columns(file, content.objects, problems)
-    if not content.objects and not content.problems:
+            return predictions, problems
+    predictions = _columns(file, JsonlReader(data, file, problems), problems)
+    if not predictions.size and not problems:
         problems.append(Problem(file, None, None, "no predictions (the file is empty)"))
     return predictions, problems
 
@@ -660,8 +662,13 @@ def _sort_key(problem: Problem) -> tuple[int, str, str]:
 def load_predictions(path: Path, *, display_name: str | None = None) -> Predictions:
     """Read and check a prediction file; every problem is raised together (exit code 2 on the command line)."""
     file = display_name or str(path)
-    predictions, problems = parse_predictions(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), file)
-    problems += check_predictions(predictions, complete=not problems)
+    data = read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES)
+    problems = FileProblems()
+    try:
+        predictions, _ = parse_predictions(data, file, problems)
+        problems += check_predictions(predictions, complete=not problems)
+    except TooManyProblems:
+        raise stopped(file, sorted(problems, key=_sort_key)) from None
     if problems:
         raise InputError(sorted(problems, key=_sort_key))
     return predictions
