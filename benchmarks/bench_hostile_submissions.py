@@ -1,7 +1,7 @@
 """The cost of one submission is bounded: time and peak memory of `neghub validate` on cap-sized files.
 
 Three submissions, each with one prediction file just under the per-file cap (64 MiB):
-- garbage: random bytes with a newline every 1..80 bytes (about 1.6 million lines, none of them JSON);
+- garbage: random bytes (no NUL) with a newline every 1..80 bytes (about 1.6 million lines, none of them JSON);
 - garbage-json: valid JSON lines of the wrong shape (`{"x": 1}`), which the strict parser accepts and the
   task's reader must refuse line by line;
 - valid: a real SCN prediction file (all five patterns of ~120,000 triplets from NegHub's word lists).
@@ -45,7 +45,8 @@ def garbage(size: int, seed: int = 0) -> bytes:
     out = bytearray()
     while len(out) < size:
         chunk = bytearray(rng.randbytes(rng.randint(1, 80)))
-        chunk = chunk.replace(b"\n", b"x")
+        # no newline inside a line, and no NUL byte (a file with one is refused at once as binary: too easy)
+        chunk = chunk.replace(b"\n", b"x").replace(b"\x00", b"y")
         out += chunk + b"\n"
     return bytes(out[:size])
 

@@ -95,13 +95,15 @@ class JsonlContent:
     problems: list[Problem] = field(default_factory=list)
 
 
-def _split(text: Any, separator: Any) -> Iterator[Any]:
-    """`text.split(separator)` one piece at a time: a file of millions of tiny lines never becomes a list."""
+def _split(text: Any, separator: Any, stop: int | None = None) -> Iterator[Any]:
+    """`text[:stop].split(separator)` one piece at a time: a file of millions of tiny lines never becomes a
+    list, and no copy of the text is made."""
+    stop = len(text) if stop is None else stop
     start = 0
     while True:
-        end = text.find(separator, start)
+        end = text.find(separator, start, stop)
         if end < 0:
-            yield text[start:]
+            yield text[start:stop]
             return
         yield text[start:end]
         start = end + 1
@@ -270,24 +272,27 @@ def flat_string_rows(
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    # the lines, counted and measured without making a list of them (a file of millions of tiny lines)
-    body = text.rstrip("\n")
-    if not body:
+    # the lines up to the trailing newlines, counted and measured in place: no list of them, no copy of the
+    # text (a cap-sized file of millions of tiny lines stays within a few times its size in memory)
+    end = len(text)
+    while end and text[end - 1] == "\n":
+        end -= 1
+    if not end:
         return None
-    n_lines = body.count("\n") + 1
-    newline = body.find("\n")
+    n_lines = text.count("\n", 0, end) + 1
+    newline = text.find("\n", 0, end)
     try:  # the first line tells the key order the writer used
-        first = loads_strict(body if newline < 0 else body[:newline])
+        first = loads_strict(text[: end if newline < 0 else newline])
     except ValueError:
         return None
     if not isinstance(first, dict) or sorted(first) != sorted(fields):
         return None
     keys = tuple(first)
-    rows: list[tuple[str, ...]] = _flat_line_pattern(keys).findall(body)
+    rows: list[tuple[str, ...]] = _flat_line_pattern(keys).findall(text, 0, end)
     # one match per line at most (values cannot hold a newline); as many matches as lines: every line matched
     if len(rows) != n_lines:
         return None
-    if max(map(len, _split(body, "\n"))) > max_line_bytes // 4:  # (UTF-8: at most 4 bytes a character)
+    if max(map(len, _split(text, "\n", end))) > max_line_bytes // 4:  # (UTF-8: at most 4 bytes a character)
         return None
     if keys != fields:
         rows = list(map(operator.itemgetter(*(keys.index(f) for f in fields)), rows))
