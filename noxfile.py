@@ -352,9 +352,13 @@ def submission_summary(session: nox.Session) -> None:
 
 @nox.session
 def zizmor(session: nox.Session) -> None:
-    """Audit the GitHub workflows with zizmor's offline audits (fails on any finding of medium severity or above)."""
-    session.install("zizmor")
-    session.run("zizmor", "--offline", "--min-severity", "medium", str(ROOT / ".github" / "workflows"))
+    """Audit the GitHub workflows with zizmor as an auditor reads them (`--persona auditor`: every audit, false
+    positives included), offline, failing on any finding of low severity or above; a finding is suppressed only
+    inline, beside the comment that justifies it. ci.yml runs it."""
+    session.install("zizmor==1.32.0")  # pinned: a new release may bring new audits, to be met in its own change
+    session.run(
+        "zizmor", "--offline", "--persona", "auditor", "--min-severity", "low", str(ROOT / ".github" / "workflows")
+    )
 
 
 @nox.session
