@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tarfile
 import tempfile
 from pathlib import Path
@@ -22,6 +23,17 @@ ROOT = Path(__file__).parent
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
 # torch: the exact version whose CPU wheel is available offline; any other specifier pulls CUDA builds.
 TORCH = "torch==2.13.0"
+# The GPU job's locks (`nox -s lock`) and the environment gpu_install builds from them alone; gpu_download and
+# gpu_eval run in it and install nothing (nox's own per-session environments would each install again).
+REQUIREMENTS = ROOT / "requirements"
+GPU_VENV = ROOT / ".nox" / "gpu-locked"
+# The files of a Hub model that `neghub run` never reads (it loads safetensors only): not downloaded.
+UNREAD_WEIGHT_FORMATS = ("*.bin", "*.pt", "*.pth", "*.ckpt", "*.h5", "*.msgpack", "*.onnx", "*.onnx_data", "*.gguf")
+# The only code that runs with the Hub token: huggingface_hub from the locked environment, no NegHub code.
+SNAPSHOT_DOWNLOAD = (
+    "import sys; from huggingface_hub import snapshot_download; "
+    "print(snapshot_download(repo_id=sys.argv[1], revision=sys.argv[2], ignore_patterns=sys.argv[3:]))"
+)
 
 
 def install_project(session: nox.Session, extras: str = "") -> None:
@@ -153,19 +165,97 @@ def slow(session: nox.Session) -> None:
 
 
 @nox.session
-def gpu_eval(session: nox.Session) -> None:
-    """Run a Hub model on the GPU (`neghub run --device cuda`) into submissions/<id>/; used by gpu-eval.yml.
+def lock(session: nox.Session) -> None:
+    """Re-lock the GPU job's packages, exact versions with their sha256s, for the GPU runner (Linux x86_64,
+    Python 3.11), not this machine: requirements/gpu-eval.txt (NegHub's dependencies, the `models` extra, and
+    requirements/gpu-eval.in: PyPI's CUDA build of torch) and requirements/nox.txt. Pins move only where the
+    inputs demand it; `-- --upgrade` moves them all. Run it after changing pyproject.toml's dependencies."""
+    session.install("uv")
+    session.chdir(ROOT)  # the lock files' comments name their inputs by relative path
+    compile_for_the_runner = (
+        "uv",
+        "pip",
+        "compile",
+        "--quiet",
+        "--generate-hashes",
+        "--custom-compile-command",
+        "nox -s lock",
+        "--python-version",
+        "3.11",
+        "--python-platform",
+        "x86_64-manylinux_2_28",
+        *session.posargs,
+    )
+    session.run(
+        *compile_for_the_runner,
+        "pyproject.toml",
+        "requirements/gpu-eval.in",
+        "--extra",
+        "models",
+        "-o",
+        "requirements/gpu-eval.txt",
+    )
+    session.run(*compile_for_the_runner, "requirements/nox.in", "-o", "requirements/nox.txt")
 
-    Arguments: MODEL REVISION TASKS SUBMISSION_ID (the workflow passes its inputs).
-    """
+
+@nox.session(venv_backend="none")
+def gpu_install(session: nox.Session) -> None:
+    """Build the GPU job's environment (.nox/gpu-locked) from requirements/gpu-eval.txt alone, in a step with no
+    secret: the pinned wheels and nothing else (`--require-hashes --no-deps --only-binary :all:`), then NegHub
+    itself with --no-deps, built by the locked setuptools (--no-build-isolation), and `pip check`. gpu-eval.yml."""
+    session.run(sys.executable, "-m", "venv", "--clear", str(GPU_VENV))
+    # no pip cache: the runner's home is new for every job, and nothing cached may reach a later install
+    pip_install = (str(GPU_VENV / "bin" / "python"), "-m", "pip", "install", "--no-cache-dir", "--no-input")
+    session.run(
+        *pip_install,
+        "--require-hashes",
+        "--no-deps",
+        "--only-binary",
+        ":all:",
+        "-r",
+        str(REQUIREMENTS / "gpu-eval.txt"),
+    )
+    shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)  # as install_project: no stale module in the build
+    session.run(*pip_install, "--no-deps", "--no-build-isolation", str(ROOT))
+    session.run(str(GPU_VENV / "bin" / "python"), "-m", "pip", "check")
+
+
+def _gpu_venv_program(session: nox.Session, name: str) -> str:
+    """A program of the environment gpu_install built; the session fails if there is none."""
+    program = GPU_VENV / "bin" / name
+    if not program.is_file():
+        session.error(f"{program} is missing: run `nox -s gpu_install` first")
+    return str(program)
+
+
+@nox.session(venv_backend="none")
+def gpu_download(session: nox.Session) -> None:
+    """Download a Hub model's files at a pinned commit into the Hugging Face cache; the one step of gpu-eval.yml
+    given the Hub token ($HF_TOKEN, read by huggingface_hub). It installs nothing and runs no NegHub code: only
+    huggingface_hub's snapshot_download from the locked environment. Arguments: MODEL REVISION."""
+    if len(session.posargs) != 2:
+        session.error("usage: nox -s gpu_download -- MODEL REVISION")
+    model, revision = session.posargs
+    python = _gpu_venv_program(session, "python")
+    session.run(python, "-c", SNAPSHOT_DOWNLOAD, model, revision, *UNREAD_WEIGHT_FORMATS, env={"HF_HUB_OFFLINE": None})
+
+
+@nox.session(venv_backend="none")
+def gpu_eval(session: nox.Session) -> None:
+    """Run a downloaded Hub model on the GPU (`neghub run --device cuda`) into submissions/<id>/ and validate it;
+    gpu-eval.yml. Offline (HF_HUB_OFFLINE=1: the model comes from the cache gpu_download filled) and without the
+    Hub token, which it refuses to see. Arguments: MODEL REVISION TASKS SUBMISSION_ID (the workflow's inputs)."""
     if len(session.posargs) != 4:
         session.error("usage: nox -s gpu_eval -- MODEL REVISION TASKS SUBMISSION_ID")
+    leaked = [name for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN") if os.environ.get(name)]
+    if leaked:
+        session.error(f"{', '.join(leaked)} is set: only `nox -s gpu_download` may hold the Hub token")
     model, revision, tasks, submission_id = session.posargs
-    session.install("torch")  # the GPU runner's own CUDA build, not the CPU pin
-    install_project(session, "models")
+    neghub = _gpu_venv_program(session, "neghub")
     out = ROOT / "submissions" / submission_id
+    env = {**_data_env(), "HF_HUB_OFFLINE": "1"}
     session.run(
-        "neghub",
+        neghub,
         "run",
         model,
         "--revision",
@@ -179,9 +269,9 @@ def gpu_eval(session: nox.Session) -> None:
         "--no-progress",
         "-o",
         str(out),
-        env=_data_env(),
+        env=env,
     )
-    session.run("neghub", "validate", str(out), env=_data_env())
+    session.run(neghub, "validate", str(out), env=env)
 
 
 @nox.session
@@ -314,9 +404,13 @@ def submission_summary(session: nox.Session) -> None:
 
 @nox.session
 def zizmor(session: nox.Session) -> None:
-    """Audit the GitHub workflows with zizmor's offline audits (fails on any finding of medium severity or above)."""
-    session.install("zizmor")
-    session.run("zizmor", "--offline", "--min-severity", "medium", str(ROOT / ".github" / "workflows"))
+    """Audit the GitHub workflows with zizmor as an auditor reads them (`--persona auditor`: every audit, false
+    positives included), offline, failing on any finding of low severity or above; a finding is suppressed only
+    inline, beside the comment that justifies it. ci.yml runs it."""
+    session.install("zizmor==1.32.0")  # pinned: a new release may bring new audits, to be met in its own change
+    session.run(
+        "zizmor", "--offline", "--persona", "auditor", "--min-severity", "low", str(ROOT / ".github" / "workflows")
+    )
 
 
 @nox.session

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One GitHub Actions job on the GPU machine, after which nothing of it is left. systemd runs this script as
+# root (neghub-gpu-runner.service) and starts it again once it exits, for the next job (Restart=always):
+#   1. it asks GitHub for a just-in-time runner configuration: an ephemeral registration that takes
+#      exactly one job and is then removed;
+#   2. it runs that one job as the unprivileged runner user, in a new copy of the runner and a new, empty
+#      home (pip's, Hugging Face's and NegHub's caches and setup-python's tool cache all live in there);
+#   3. the folders go when the job ends, and systemd kills every process the job left behind when this
+#      script exits (KillMode=control-group); /tmp is the unit's own and new each time (PrivateTmp=yes).
+# A job's leftovers (processes, caches, a poisoned pip cache) cannot reach the next job, and a compromised
+# job cannot persist on the machine. The token that mints registrations is readable by root alone and
+# never reaches a job.
+set -euo pipefail
+
+repo=${NEGHUB_RUNNER_REPO:?the unit sets NEGHUB_RUNNER_REPO=owner/name}
+runner_user=${NEGHUB_RUNNER_USER:-neghub-runner}
+pristine=/opt/actions-runner # the runner release, unpacked once, owned by root; jobs run in copies of it
+token_file=/etc/neghub-gpu-runner/token # 0600 root: fine-grained, this repository's Administration: read and write
+jobs_root=/var/lib/neghub-gpu-runner
+
+# an earlier job's folders (its processes were killed when the unit stopped): gone before the next job
+rm -rf --one-file-system "${jobs_root:?}"/job.*
+job=$(mktemp -d "$jobs_root/job.XXXXXXXX")
+trap 'rm -rf --one-file-system "$job"' EXIT
+cp -a "$pristine/." "$job/runner"
+mkdir "$job/home"
+chown -R "$runner_user:" "$job/runner" "$job/home"
+
+request=$(jq -n --arg name "gpu-$(hostname -s)-${job##*.}" \
+  '{name: $name, runner_group_id: 1, labels: ["self-hosted", "gpu"], work_folder: "_work"}')
+# the token goes to curl through a file descriptor, never on a command line other users can read
+jit_config=$(
+  curl --fail --silent --show-error --request POST \
+    --header @<(printf 'Authorization: Bearer %s\n' "$(<"$token_file")") \
+    --header "Accept: application/vnd.github+json" \
+    --header "X-GitHub-Api-Version: 2022-11-28" \
+    --data "$request" \
+    "https://api.github.com/repos/$repo/actions/runners/generate-jitconfig" |
+    jq -r .encoded_jit_config
+)
+
+cd "$job/runner"
+runuser -u "$runner_user" -- env -i HOME="$job/home" PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
+  ./run.sh --jitconfig "$jit_config"

@@ -1,0 +1,292 @@
+"""The GitHub workflows as GitHub and an auditor read them: actionlint (with shellcheck on every `run:` script)
+finds nothing; no workflow grants a permission to all its jobs, and each job's permissions say why, inline; the
+GPU job installs only hashed, locked packages, all before the one step that holds the Hub token; the lock is for
+the GPU runner and satisfies NegHub's own requirements; the runner registers for one job with the labels the
+workflow asks for. (zizmor's audit is `nox -s zizmor`, a session of ci.yml.)
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sysconfig
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+ACTIONLINT_CONFIG = ROOT / ".github" / "actionlint.yaml"
+GPU_WORKFLOW = ROOT / ".github" / "workflows" / "gpu-eval.yml"
+GPU_LOCK = ROOT / "requirements" / "gpu-eval.txt"
+NOX_LOCK = ROOT / "requirements" / "nox.txt"
+RUNNER_SCRIPT = ROOT / ".github" / "gpu-runner" / "one-job.sh"
+RUNNER_UNIT = ROOT / ".github" / "gpu-runner" / "neghub-gpu-runner.service"
+# the GPU runner as the lock targets it, in the names of PEP 508's environment markers
+RUNNER_MARKERS = {
+    "os_name": "posix",
+    "sys_platform": "linux",
+    "platform_system": "Linux",
+    "platform_machine": "x86_64",
+    "platform_python_implementation": "CPython",
+    "implementation_name": "cpython",
+    "python_version": "3.11",
+    "python_full_version": "3.11.0",
+}
+
+
+def program(name: str) -> str:
+    """A program the test extra installs: beside this interpreter, else on PATH; the test fails without it."""
+    search = os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])
+    found = shutil.which(name, path=search)
+    if found is None:
+        pytest.fail(f"{name} is not installed: install NegHub's `test` extra")
+    return found
+
+
+def actionlint(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """actionlint with shellcheck on the `run:` scripts; pyflakes off (no step runs inline Python)."""
+    command = [program("actionlint"), "-no-color", "-shellcheck", program("shellcheck"), "-pyflakes=", *map(str, args)]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=120, check=False)
+
+
+def load(path: Path) -> dict[str, Any]:
+    loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(loaded, dict), path
+    return loaded
+
+
+def mapping(node: yaml.Node) -> dict[str, yaml.Node]:
+    """A composed YAML mapping by its keys (the nodes keep the lines they were read from)."""
+    assert isinstance(node, yaml.MappingNode), node.start_mark
+    return {key.value: value for key, value in node.value}
+
+
+def test_actionlint_finds_nothing_in_any_workflow() -> None:
+    result = actionlint("-config-file", ACTIONLINT_CONFIG, *WORKFLOWS, cwd=ROOT)
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+def test_actionlint_knows_the_gpu_label_only_from_the_configuration(tmp_path: Path) -> None:
+    # the same workflow in a repository without .github/actionlint.yaml: the runner's label is unknown
+    workflows = tmp_path / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    shutil.copyfile(GPU_WORKFLOW, workflows / GPU_WORKFLOW.name)
+    result = actionlint(workflows / GPU_WORKFLOW.name, cwd=tmp_path)
+    findings = [line for line in result.stdout.splitlines() if re.match(r"\S+:\d+:\d+: ", line)]
+    assert result.returncode == 1
+    assert len(findings) == 1
+    assert findings[0].startswith(".github/workflows/gpu-eval.yml:")
+    assert 'label "gpu" is unknown' in findings[0] and findings[0].endswith("[runner-label]")
+    assert load(ACTIONLINT_CONFIG) == {"self-hosted-runner": {"labels": ["gpu"]}}
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_no_workflow_grants_a_permission_to_all_its_jobs(path: Path) -> None:
+    assert load(path)["permissions"] == {}
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_every_job_grants_its_own_permissions_each_with_its_reason_inline(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    jobs = mapping(mapping(yaml.compose(path.read_text(encoding="utf-8")))["jobs"])
+    for job_name, job in jobs.items():
+        granted = mapping(job).get("permissions")
+        assert granted is not None, f"{path.name}: job {job_name} sets no permissions of its own"
+        # a mapping, one permission a line (`read-all`, `write-all` grant everything at once)
+        assert isinstance(granted, yaml.MappingNode), f"{path.name}: job {job_name} grants {granted.value!r}"
+        for key, _level in granted.value:
+            reason = re.search(r"\s#\s*(.*)$", lines[key.start_mark.line])
+            assert reason and len(reason[1].split()) >= 3, f"{path.name}:{key.start_mark.line + 1}: {key.value}: why?"
+
+
+def gpu_job() -> dict[str, Any]:
+    job = load(GPU_WORKFLOW)["jobs"]["run"]
+    assert isinstance(job, dict)
+    return job
+
+
+def mentions_a_secret(value: object) -> bool:
+    return "secrets." in json.dumps(value)
+
+
+def test_the_gpu_job_holds_the_hub_token_in_one_step_which_downloads_the_model() -> None:
+    job = gpu_job()
+    assert not mentions_a_secret({key: value for key, value in job.items() if key != "steps"})
+    with_secrets = [step for step in job["steps"] if mentions_a_secret(step)]
+    assert len(with_secrets) == 1
+    (step,) = with_secrets
+    assert step["run"] == 'nox -s gpu_download -- "$MODEL" "$REVISION"'
+    assert [name for name, value in step["env"].items() if mentions_a_secret(value)] == ["HF_TOKEN"]
+
+
+def test_the_gpu_job_installs_only_hashed_locks_and_all_before_the_token() -> None:
+    steps = gpu_job()["steps"]
+    token_step = next(index for index, step in enumerate(steps) if mentions_a_secret(step))
+    runs = [(index, step["run"]) for index, step in enumerate(steps) if "run" in step]
+    pip_installs = [run for _index, run in runs if "pip install" in run]
+    assert len(pip_installs) == 1  # nox itself, from its lock; gpu_install installs everything else
+    assert "--require-hashes" in pip_installs[0] and "-r requirements/nox.txt" in pip_installs[0]
+    installs = [index for index, run in runs if "pip install" in run or run == "nox -s gpu_install"]
+    assert len(installs) == 2 and max(installs) < token_step
+    after = [run for index, run in runs if index > token_step]
+    assert after == ['nox -s gpu_eval -- "$MODEL" "$REVISION" "$TASKS" "$SUBMISSION_ID"']
+
+
+def test_the_sessions_that_run_with_or_after_the_token_install_nothing() -> None:
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    sessions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    for name in ("gpu_download", "gpu_eval"):
+        calls = [node for node in ast.walk(sessions[name]) if isinstance(node, ast.Call)]
+        called = {call.func.attr for call in calls if isinstance(call.func, ast.Attribute)}
+        assert "install" not in called, name
+        assert not [
+            call for call in calls if any(isinstance(a, ast.Constant) and a.value == "install" for a in call.args)
+        ], name
+
+
+def locked(path: Path) -> dict[str, tuple[Version, list[str]]]:
+    """A lock file's pins: name -> (version, sha256s); every line is a pin, a hash of the pin above, or a comment."""
+    pins: dict[str, tuple[Version, list[str]]] = {}
+    current: list[str] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        pin = re.fullmatch(r"([A-Za-z0-9][A-Za-z0-9._-]*)==([0-9][0-9A-Za-z.+!-]*) \\", line)
+        digest = re.fullmatch(r"--hash=sha256:([0-9a-f]{64})( \\)?", stripped)
+        if pin:
+            current = []
+            pins[canonicalize_name(pin[1])] = (Version(pin[2]), current)
+        elif digest and line.startswith(" ") and pins:
+            current.append(digest[1])
+        else:
+            pytest.fail(f"{path.name}:{number}: neither an exact pin, its hash nor a comment: {line!r}")
+    return pins
+
+
+@pytest.mark.parametrize("path", [GPU_LOCK, NOX_LOCK], ids=lambda path: path.name)
+def test_every_locked_package_is_an_exact_version_with_its_sha256s(path: Path) -> None:
+    pins = locked(path)
+    assert pins
+    assert [name for name, (_version, hashes) in pins.items() if not hashes] == []
+
+
+def test_the_gpu_lock_satisfies_neghub_its_models_extra_and_its_build() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = [
+        *pyproject["project"]["dependencies"],
+        *pyproject["project"]["optional-dependencies"]["models"],
+        # gpu_install builds NegHub without build isolation: its build backend comes from the lock too
+        *pyproject["build-system"]["requires"],
+    ]
+    pins = locked(GPU_LOCK)
+    unmet = []
+    for text in wanted:
+        requirement = Requirement(text)
+        if requirement.marker is not None and not requirement.marker.evaluate({**RUNNER_MARKERS, "extra": "models"}):
+            continue
+        pin = pins.get(canonicalize_name(requirement.name))
+        if pin is None or not requirement.specifier.contains(pin[0], prereleases=True):
+            unmet.append(f"{text} (locked: {pin[0] if pin else 'nothing'})")
+    assert unmet == [], "run `nox -s lock`"
+
+
+def test_the_gpu_lock_has_the_tests_torch_as_pypi_builds_it_for_linux_with_cuda() -> None:
+    torch_pin = re.search(r'^TORCH = "torch==([^"]+)"$', (ROOT / "noxfile.py").read_text(encoding="utf-8"), re.M)
+    assert torch_pin is not None
+    pins = locked(GPU_LOCK)
+    assert pins["torch"][0] == Version(torch_pin[1])
+    # PyPI's Linux x86_64 torch wheel brings CUDA's libraries as packages; a lock made for a CPU-only platform
+    # (this machine's +cpu wheel, macOS) has none of them
+    assert {"nvidia-cublas", "nvidia-cudnn-cu13", "triton"} <= set(pins)
+
+
+def test_the_nox_lock_pins_nox() -> None:
+    assert "nox" in locked(NOX_LOCK)
+
+
+def test_the_runner_script_passes_shellcheck() -> None:
+    result = subprocess.run(
+        [program("shellcheck"), str(RUNNER_SCRIPT)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+def test_the_runner_registers_for_one_job_with_the_labels_the_gpu_job_asks_for() -> None:
+    script = RUNNER_SCRIPT.read_text(encoding="utf-8")
+    labels = re.search(r"labels: (\[[^]]*\])", script)
+    assert labels is not None
+    assert sorted(json.loads(labels[1])) == sorted(gpu_job()["runs-on"])
+    # a just-in-time configuration: one job per registration, then a new one
+    assert "/actions/runners/generate-jitconfig" in script and "./run.sh --jitconfig" in script
+    unit = RUNNER_UNIT.read_text(encoding="utf-8").splitlines()
+    for setting in ("Restart=always", "KillMode=control-group", "PrivateTmp=yes"):
+        assert setting in unit
+
+
+def test_every_zizmor_suppression_is_justified_just_above_it() -> None:
+    for path in WORKFLOWS:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines):
+            for rule in re.findall(r"zizmor: ignore\[([a-z-]+)\]", line):
+                above = []
+                for previous in reversed(lines[:number]):
+                    if not previous.strip().startswith("#"):
+                        break
+                    above.append(previous)
+                assert rule in " ".join(above), f"{path.name}:{number + 1}: ignore[{rule}] with no reason above it"
+
+
+def noxfile_constant(name: str) -> Any:
+    """A literal constant of noxfile.py (nox itself is not installed beside the tests)."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [name]:
+            return ast.literal_eval(node.value)
+    pytest.fail(f"noxfile.py has no constant {name}")
+
+
+def test_a_model_as_gpu_download_caches_it_runs_offline_without_its_other_weight_formats(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from tests.test_runners import _causal
+
+    revision = "89abcdef0123456789abcdef0123456789abcdef"
+    built = _causal(tmp_path / "built", constant=True)
+    (built / "pytorch_model.bin").write_bytes(b"not a checkpoint: never downloaded, never read")
+    # the Hub cache's layout as snapshot_download leaves it, holding only what its ignore_patterns let through
+    cache = tmp_path / "hub"
+    snapshot = cache / "models--example--tiny" / "snapshots" / revision
+    snapshot.mkdir(parents=True)
+    skipped = noxfile_constant("UNREAD_WEIGHT_FORMATS")
+    for file in built.iterdir():
+        if not any(fnmatch.fnmatch(file.name, pattern) for pattern in skipped):
+            shutil.copyfile(file, snapshot / file.name)
+    assert not (snapshot / "pytorch_model.bin").exists() and (snapshot / "model.safetensors").is_file()
+
+    def neghub_run(out: Path) -> subprocess.CompletedProcess[str]:
+        """`neghub run` as gpu_eval runs it: offline, no token (on the CPU here; SCN's bundled word lists)."""
+        env = {k: v for k, v in os.environ.items() if k not in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")}
+        env.update(HF_HUB_CACHE=str(cache), HF_HUB_OFFLINE="1")
+        command = [program("neghub"), "run", "example/tiny", "--revision", revision, "--tasks", "scn"]
+        command += ["--max-pairs", "1", "--device", "cpu", "--no-progress", "-o", str(out)]
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, check=False)
+
+    ran = neghub_run(tmp_path / "sub")
+    assert ran.returncode == 0, ran.stderr
+    assert (tmp_path / "sub" / "metadata.yaml").is_file()
+    # the control: without the snapshot's safetensors file the same run has no model to load
+    (snapshot / "model.safetensors").unlink()
+    failed = neghub_run(tmp_path / "sub-without-weights")
+    assert failed.returncode != 0 and "model.safetensors" in failed.stderr
