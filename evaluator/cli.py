@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _options(args: argparse.Namespace) -> Any:
-    from neghub.evaluator.core.registry import EvalOptions
+    from neghub.evaluator.core.benchmark import EvalOptions
 
     bootstrap = BootstrapConfig(resamples=getattr(args, "bootstrap_resamples", 1000), seed=getattr(args, "seed", 0))
     if bootstrap.resamples < 1:
@@ -94,12 +94,13 @@ def _options(args: argparse.Namespace) -> Any:
     )
 
 
-def _dumps(result: dict[str, Any]) -> str:
-    return json.dumps(result, ensure_ascii=False, allow_nan=False, indent=2)
+def _dumps(result: Any) -> str:
+    """A result as JSON: the typed, versioned record of schemas/result.schema.json."""
+    return json.dumps(result.model_dump(mode="json"), ensure_ascii=False, allow_nan=False, indent=2)
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    from neghub.evaluator.core.registry import get_task, task_names
+    from neghub.evaluator.core.registry import benchmark_names, get_benchmark
     from neghub.evaluator.fileio.files import atomic_write
     from neghub.evaluator.fileio.jsonl import write_jsonl
 
@@ -117,11 +118,11 @@ def run(argv: Sequence[str] | None = None) -> int:
 
         return run_datasets(args)
     if args.command == "tasks":
-        for name in task_names():
-            task = get_task(name)
-            print(f"{name}\t{task.metadata.pretty_name}\tversion {task.version}")
+        for name in benchmark_names():
+            task = get_benchmark(name)
+            print(f"{name}\t{task.display.name}\tversion {task.version}\t{task.display.summary}")
         return 0
-    task = get_task(args.task)
+    task = get_benchmark(args.task)
     if args.mode is not None and args.mode not in task.modes:
         allowed = ", ".join(task.modes) if task.modes else "none: this task has a single mode"
         raise InputError.single("--mode", f"unknown mode {args.mode!r} for {task.name} (expected {allowed})")

@@ -1,52 +1,93 @@
-"""Plotly figures as plain JSON specifications (rendered in the browser by the site's own plotly.js).
+"""Plotly figures as plain JSON specifications, one kind per `ChartSpec.kind` of a benchmark's display block.
 
-Every figure is readable without colour: traces differ by marker symbol, line dash or bar
-pattern, and values are printed as labels. Text that came from a submitter or a paper is
-HTML-escaped, because plotly renders a few tags (<b>, <a>) in its labels. Each chart has a table
-with the same numbers on its page (built by `leaderboard.pages`).
+The site's own plotly.js draws them. Rules that keep them legible at any number of rows:
+- values in the tables' units (percent or points, never fractions);
+- at most MAX_SERIES series or rows per figure (the best by the benchmark's headline; the rest are left to
+  the tables), and small multiples (one figure per facet or mode) rather than one crowded figure;
+- legends below the plot, never over it; titles in the page above the figure, never under plotly's toolbar;
+- readable without colour: series differ by marker symbol, line dash or bar pattern;
+- text from a submitter or a paper is HTML-escaped (plotly renders a few tags in its labels).
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from neghub.leaderboard.collect import SCN_HIGH, SCN_LOW, Row
+from neghub.evaluator.core.benchmark import ChartSpec
+from neghub.leaderboard.collect import Row, headline
 
 Figure = dict[str, Any]
+MAX_SERIES = 10
 SYMBOLS = ("circle", "square-open", "diamond", "triangle-up-open", "x", "star-open", "cross", "hexagon-open")
-PATTERNS = ("", "/", "\\", "x", ".", "-", "|", "+")
-DASHES = {"completion": "solid", "option": "dot"}
+PATTERNS = ("", "/", "\\", "x", ".", "-", "|", "+", "/", "\\")
+DASHES = ("solid", "dot", "dash", "longdash", "dashdot")
 FONT = {"family": "system-ui, sans-serif", "size": 12}
+GREY = "#9e9e9e"
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A figure with what the page shows around it: a title (above, in the page) and a caption."""
+
+    title: str
+    figure: Figure
 
 
 def label(row: Row) -> str:
-    """A row's name on a chart: the model, with "(reported)" for paper rows, escaped."""
-    suffix = " (reported)" if row.kind == "reported" else ""
+    """A row's name on a chart: the model, with "(paper)" for reported rows, escaped."""
+    suffix = " (paper)" if row.kind == "reported" else ""
     return html.escape(row.model + suffix)
 
 
-def _layout(title: str, **extra: Any) -> dict[str, Any]:
+def scale(unit: str) -> float:
+    return 100.0 if unit in ("percent", "points") else 1.0
+
+
+def _value(row: Row, path: str, unit: str) -> float | None:
+    value = row.metrics.get(path)
+    return None if value is None else value * scale(unit)
+
+
+def _layout(**extra: Any) -> dict[str, Any]:
+    # no plotly title (the page has it above the figure); legend below the plot
     return {
-        "title": {"text": html.escape(title)},
         "font": FONT,
-        "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+        "margin": {"l": 60, "r": 20, "t": 30, "b": 60},
+        "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0, "xanchor": "left"},
         **extra,
     }
 
 
-def accchg_dot_plot(rows: list[Row], title: str) -> Figure:
-    """AccChg on M_i and M_u per model, with the 95% bootstrap interval where NegHub computed it."""
-    names = [label(r) for r in rows]
+def top_rows(rows: Sequence[Row], limit: int = MAX_SERIES) -> list[Row]:
+    """The best rows by their headline (rows without one last), at most `limit`."""
+
+    def key(row: Row) -> tuple[bool, float]:
+        value = headline(row)
+        return (value is None, -(value or 0.0))
+
+    return sorted(rows, key=key)[:limit]
+
+
+def axis_title(text: str, unit: str) -> str:
+    suffix = {"percent": " (%)", "points": " (points)"}.get(unit, "")
+    return html.escape(text) + ("" if text.endswith(")") else suffix)
+
+
+def dot_interval(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
+    shown = top_rows(rows, limit=20)
+    names = [label(r) for r in shown]
     traces = []
-    for index, (pair_set, name) in enumerate((("M_i", "M_i (gold changes)"), ("M_u", "M_u (gold unchanged)"))):
+    for index, series in enumerate(spec.series):
         xs: list[float | None] = []
         plus: list[float] = []
         minus: list[float] = []
-        for row in rows:
-            value = row.metrics.get(f"pair_metrics.{pair_set}.acc_chg")
-            lo = row.metrics.get(f"pair_metrics.{pair_set}.acc_chg_ci95.0")
-            hi = row.metrics.get(f"pair_metrics.{pair_set}.acc_chg_ci95.1")
+        for row in shown:
+            value = _value(row, series.path, spec.unit)
+            lo = _value(row, f"{series.ci_path}.0", spec.unit) if series.ci_path else None
+            hi = _value(row, f"{series.ci_path}.1", spec.unit) if series.ci_path else None
             xs.append(value)
             plus.append(hi - value if value is not None and hi is not None else 0.0)
             minus.append(value - lo if value is not None and lo is not None else 0.0)
@@ -54,223 +95,177 @@ def accchg_dot_plot(rows: list[Row], title: str) -> Figure:
             {
                 "type": "scatter",
                 "mode": "markers",
-                "name": name,
+                "name": html.escape(series.label),
                 "x": xs,
                 "y": names,
-                "marker": {"symbol": SYMBOLS[index], "size": 10},
+                "marker": {"symbol": SYMBOLS[index % len(SYMBOLS)], "size": 10},
                 "error_x": {"type": "data", "symmetric": False, "array": plus, "arrayminus": minus, "visible": True},
             }
         )
     layout = _layout(
-        title,
-        xaxis={"title": {"text": "AccChg = Acc′ − Acc (negative: worse with the added negation)"}, "zeroline": True},
+        xaxis={"title": {"text": axis_title(spec.x_title or spec.title, spec.unit)}, "zeroline": True},
         yaxis={"automargin": True, "autorange": "reversed"},
-        height=max(260, 60 + 28 * len(rows)),
-        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
+        height=max(260, 110 + 28 * len(shown)),
     )
-    return {"data": traces, "layout": layout}
+    return [{"data": traces, "layout": layout}]
 
 
-def acc_vs_acc_prime(rows: list[Row], title: str) -> Figure:
-    """Acc (control) against Acc′ (treatment) on M_i and M_u; below the diagonal the negation hurt."""
+def scatter(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
+    shown = top_rows(rows)
+    factor = scale(spec.unit)
     traces: list[dict[str, Any]] = [
         {
             "type": "scatter",
             "mode": "lines",
-            "name": "Acc′ = Acc",
-            "x": [0, 1],
-            "y": [0, 1],
-            "line": {"dash": "dash", "color": "#888"},
+            "name": "no change",
+            "x": [0, factor],
+            "y": [0, factor],
+            "line": {"dash": "dash", "color": GREY},
             "hoverinfo": "skip",
         }
     ]
-    for index, pair_set in enumerate(("M_i", "M_u")):
-        points = [
-            (r.metrics.get(f"pair_metrics.{pair_set}.acc"), r.metrics.get(f"pair_metrics.{pair_set}.acc_prime"), r)
-            for r in rows
-        ]
+    for index, series in enumerate(spec.series):
+        assert series.x_path is not None
+        points = [(_value(r, series.x_path, spec.unit), _value(r, series.path, spec.unit), r) for r in shown]
         points = [p for p in points if p[0] is not None and p[1] is not None]
         traces.append(
             {
                 "type": "scatter",
                 "mode": "markers",
-                "name": pair_set,
+                "name": html.escape(series.label),
                 "x": [p[0] for p in points],
                 "y": [p[1] for p in points],
                 "text": [label(p[2]) for p in points],
-                "hovertemplate": "%{text}<br>Acc %{x:.1%}<br>Acc′ %{y:.1%}<extra>" + pair_set + "</extra>",
-                "marker": {"symbol": SYMBOLS[index], "size": 10},
+                "hovertemplate": "%{text}<br>%{x:.1f} → %{y:.1f}<extra>" + html.escape(series.label) + "</extra>",
+                "marker": {"symbol": SYMBOLS[index % len(SYMBOLS)], "size": 10},
             }
         )
     layout = _layout(
-        title,
-        xaxis={"title": {"text": "Acc (control)"}, "range": [0, 1], "tickformat": ".0%"},
-        yaxis={"title": {"text": "Acc′ (with the added negation)"}, "range": [0, 1], "tickformat": ".0%"},
+        xaxis={"title": {"text": axis_title(spec.x_title, spec.unit)}, "range": [0, factor]},
+        yaxis={"title": {"text": axis_title(spec.y_title, spec.unit)}, "range": [0, factor]},
         height=460,
     )
-    return {"data": traces, "layout": layout}
+    return [{"data": traces, "layout": layout}]
 
 
-def nubench_by_shots(rows: list[Row], title: str) -> Figure:
-    """Accuracy against the number of shots, one line per model, source and mode (dash = mode)."""
-    series: dict[tuple[str, str, str], list[tuple[int, float, float | None]]] = {}
-    for row in rows:
-        acc = row.metrics.get("acc")
-        if acc is None or row.key.shots is None or row.key.mode is None or row.key.fine_tuned:
-            continue
-        source = row.source or row.submission_id or ""
-        series.setdefault((label(row), row.key.mode, source), []).append((row.key.shots, acc, row.sd.get("acc")))
-    traces = []
-    for index, ((name, mode, _source), points) in enumerate(sorted(series.items())):
-        points.sort()
-        traces.append(
-            {
-                "type": "scatter",
-                "mode": "lines+markers",
-                "name": f"{name} · {mode}",
-                "x": [p[0] for p in points],
-                "y": [p[1] for p in points],
-                "error_y": {"type": "data", "array": [p[2] or 0.0 for p in points], "visible": True},
-                "line": {"dash": DASHES.get(mode, "dash")},
-                "marker": {"symbol": SYMBOLS[index % len(SYMBOLS)], "size": 8},
-            }
-        )
-    layout = _layout(
-        title,
-        xaxis={"title": {"text": "shots"}, "tickvals": [0, 1, 5, 10]},
-        yaxis={"title": {"text": "accuracy"}, "tickformat": ".0%", "range": [0, 1]},
-        height=520,
-    )
-    return {"data": traces, "layout": layout}
+def by_setting(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
+    """One small multiple per mode: the metric across the setting's values, one line per model (the best
+    MAX_SERIES by their best value), every other model's line in grey without a legend entry."""
+    assert spec.setting is not None
+    series = spec.series[0]
+    figures = []
+    modes = sorted({r.key.mode or "" for r in rows})
+    for mode in modes:
+        lines: dict[str, list[tuple[float, float]]] = {}
+        for row in rows:
+            if (row.key.mode or "") != mode:
+                continue
+            x = getattr(row.key, spec.setting, None)
+            y = _value(row, series.path, spec.unit)
+            if x is None or y is None:
+                continue
+            lines.setdefault(label(row), []).append((float(x), y))
+        ranked = sorted(lines, key=lambda name: -max(y for _, y in lines[name]))
+        traces = []
+        for index, name in enumerate(ranked):
+            points = sorted(lines[name])
+            highlighted = index < MAX_SERIES
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines+markers",
+                    "name": name if highlighted else "others",
+                    "showlegend": highlighted,
+                    "x": [p[0] for p in points],
+                    "y": [p[1] for p in points],
+                    "line": {"dash": DASHES[index % len(DASHES)]} if highlighted else {"color": GREY, "width": 1},
+                    "marker": {"symbol": SYMBOLS[index % len(SYMBOLS)], "size": 7} if highlighted else {"size": 4},
+                    "opacity": 1.0 if highlighted else 0.5,
+                }
+            )
+        if traces:
+            layout = _layout(
+                xaxis={"title": {"text": html.escape(spec.x_title or spec.setting)}},
+                yaxis={"title": {"text": axis_title(spec.y_title or series.label, spec.unit)}, "range": [0, 100]},
+                height=420,
+            )
+            figures.append({"data": traces, "layout": layout, "facet": mode})
+    return figures
 
 
-CHOICE2_TYPES = ("relative_part", "pp_part", "adverb_part", "compound_part")
-
-
-def nubench_confusion_heatmap(rows: list[Row], title: str) -> Figure:
-    """Local-negation confusion rate per choice2_type, one line per row; the values are printed in the cells."""
-    z = [[r.metrics.get(f"confusion_rate.{t}") for t in CHOICE2_TYPES] for r in rows]
-    names = [f"{label(r)} · {r.key.mode or ''} · {r.key.shots}-shot" for r in rows]
+def heatmap(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
+    shown = top_rows(rows, limit=20)
+    z = [[_value(r, s.path, spec.unit) for s in spec.series] for r in shown]
+    names = [f"{label(r)} · {html.escape(r.key.label)}" for r in shown]
     trace = {
         "type": "heatmap",
-        "x": list(CHOICE2_TYPES),
+        "x": [html.escape(s.label) for s in spec.series],
         "y": names,
         "z": z,
         "zmin": 0,
-        "zmax": 1,
+        "zmax": scale(spec.unit),
         "colorscale": "Greys",
-        "reversescale": False,
-        "texttemplate": "%{z:.1%}",
-        "hovertemplate": "%{y}<br>%{x}: %{z:.1%}<extra></extra>",
-        "colorbar": {"tickformat": ".0%", "title": {"text": "rate"}},
+        "texttemplate": "%{z:.1f}",
+        "hovertemplate": "%{y}<br>%{x}: %{z:.1f}<extra></extra>",
+        "colorbar": {"title": {"text": "%" if spec.unit == "percent" else ""}},
     }
     layout = _layout(
-        title,
-        xaxis={"title": {"text": "choice2_type (kind of local negation)"}, "side": "top"},
+        xaxis={"side": "top"},
         yaxis={"automargin": True, "autorange": "reversed"},
-        height=max(300, 120 + 26 * len(rows)),
+        height=max(300, 120 + 26 * len(shown)),
     )
-    return {"data": [trace], "layout": layout}
+    return [{"data": [trace], "layout": layout}]
 
 
-SCN_PATTERNS = (*SCN_HIGH, *SCN_LOW)
-
-
-def scn_drops(rows: list[Row], variants: tuple[str, ...], title: str) -> Figure:
-    """Drops per pattern, one bar group per model and variant (bars patterned and labelled); the pass
-    criterion is drawn as two shaded regions: CpTn/CnTp should drop a lot, CnTn/CpTv little."""
-    traces = []
-    index = 0
-    for row in rows:
-        for variant in variants:
-            ys = [row.metrics.get(f"variants.{variant}.patterns.{p}.drop") for p in SCN_PATTERNS]
+def bars(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
+    """One small multiple per facet: the series as categories, one patterned bar per model (the best ones)."""
+    figures = []
+    for facet in spec.facets or ("",):
+        traces = []
+        index = 0
+        for row in top_rows(rows):
+            ys = [_value(row, s.path.replace("{facet}", facet), spec.unit) for s in spec.series]
             if all(y is None for y in ys):
                 continue
             traces.append(
                 {
                     "type": "bar",
-                    "name": f"{label(row)} · {variant}",
-                    "x": list(SCN_PATTERNS),
+                    "name": label(row),
+                    "x": [html.escape(s.label) for s in spec.series],
                     "y": ys,
-                    "text": [None if y is None else f"{y:.1%}" for y in ys],
-                    "textposition": "outside",
                     "marker": {"pattern": {"shape": PATTERNS[index % len(PATTERNS)]}, "line": {"width": 1}},
                 }
             )
             index += 1
-    shapes = [
-        {
-            "type": "rect",
-            "xref": "x",
-            "yref": "paper",
-            "x0": -0.5,
-            "x1": 1.5,
-            "y0": 0,
-            "y1": 1,
-            "fillcolor": "rgba(0,0,0,0.06)",
-            "line": {"width": 0},
-            "layer": "below",
-        },
-        {
-            "type": "rect",
-            "xref": "x",
-            "yref": "paper",
-            "x0": 1.5,
-            "x1": 3.5,
-            "y0": 0,
-            "y1": 1,
-            "fillcolor": "rgba(0,0,0,0)",
-            "line": {"width": 1, "dash": "dot"},
-            "layer": "below",
-        },
-    ]
-    annotations = [
-        {
-            "x": 0.5,
-            "y": 1.04,
-            "xref": "x",
-            "yref": "paper",
-            "showarrow": False,
-            "text": "to pass: drop a lot (negation understood)",
-        },
-        {
-            "x": 2.5,
-            "y": 1.04,
-            "xref": "x",
-            "yref": "paper",
-            "showarrow": False,
-            "text": "to pass: drop little (controls)",
-        },
-    ]
-    layout = _layout(
-        title,
-        barmode="group",
-        shapes=shapes,
-        annotations=annotations,
-        xaxis={"title": {"text": "pattern"}},
-        yaxis={"title": {"text": "drop of %-ACT-repetition"}, "tickformat": ".0%", "range": [0, 1.15]},
-        height=520,
-    )
-    layout["margin"]["t"] = 80
-    return {"data": traces, "layout": layout}
+        if traces:
+            layout = _layout(
+                barmode="group",
+                yaxis={"title": {"text": axis_title(spec.y_title, spec.unit)}, "range": [0, scale(spec.unit) * 1.05]},
+                height=420,
+            )
+            figures.append({"data": traces, "layout": layout, "facet": facet})
+    return figures
 
 
-def profile_bars(entries: list[tuple[str, float]], title: str) -> Figure:
-    """A model's headline figures across benchmarks, as labelled horizontal bars."""
+KINDS = {"dot_interval": dot_interval, "scatter": scatter, "by_setting": by_setting, "heatmap": heatmap, "bars": bars}
+
+
+def figures(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
+    """The figures of one chart spec for these rows (several for small multiples)."""
+    return KINDS[spec.kind](rows, spec)
+
+
+def profile_bars(entries: list[tuple[str, float, str]], title: str) -> Figure:
+    """A model's headline figures across benchmarks (label, value in its unit, unit), as labelled bars."""
     trace = {
         "type": "bar",
         "orientation": "h",
-        "x": [v for _, v in entries],
-        "y": [html.escape(k) for k, _ in entries],
-        "text": [f"{v:.1%}" for _, v in entries],
+        "x": [v * scale(u) for _, v, u in entries],
+        "y": [html.escape(k) for k, _, _ in entries],
+        "text": [f"{v * scale(u):.1f}" for _, v, u in entries],
         "textposition": "outside",
         "marker": {"pattern": {"shape": "/"}, "line": {"width": 1}},
         "name": "headline",
     }
-    layout = _layout(
-        title,
-        xaxis={"tickformat": ".0%", "range": [min(0.0, *(v for _, v in entries)) - 0.05, 1.1]},
-        yaxis={"automargin": True, "autorange": "reversed"},
-        height=max(220, 80 + 36 * len(entries)),
-    )
+    layout = _layout(yaxis={"automargin": True, "autorange": "reversed"}, height=max(220, 80 + 36 * len(entries)))
     return {"data": [trace], "layout": layout}

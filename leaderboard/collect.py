@@ -18,32 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from neghub.evaluator.benchmarks.scn import negation_contrast
-from neghub.evaluator.core.registry import task_names
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+from neghub.evaluator.core.results import Result
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.evaluator.submissions.format import Metadata, Run
-from neghub.leaderboard.paper_results import REPORTED_DIR, ReportedRow, ReportedTable, load_reported
+from neghub.leaderboard.paper_results import ReportedRow, ReportedTable, load_reported
 
 SUBMISSIONS_ENV = "NEGHUB_SUBMISSIONS_DIR"
-TASKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
 SettingValue = str | int | float | bool | None
 RowKind = Literal["verified", "reported"]
-# Provenance fields of a result that identify what was scored (not metrics).
-PROVENANCE_KEYS = (
-    "task",
-    "task_version",
-    "split",
-    "evaluator_version",
-    "dataset_revision",
-    "dataset_source",
-    "dataset_sha256",
-    "predictions_sha256",
-    "verified",
-    "bootstrap",
-    "mode",
-)
-
-
 def submissions_dir(repository: Path | None = None) -> Path:
     """The folder to collect: $NEGHUB_SUBMISSIONS_DIR, else `submissions/` of the repository (default: the
     working directory, where `mkdocs build` and the nox sessions run)."""
@@ -130,12 +113,13 @@ class Leaderboard:
         grouped: dict[SettingKey, list[Row]] = {}
         for row in self.rows:
             grouped.setdefault(row.key, []).append(row)
-        ordered = sorted(grouped, key=lambda k: (TASKS.index(k.task), k.sort_key()))
+        order = benchmark_names()
+        ordered = sorted(grouped, key=lambda k: (order.index(k.task), k.sort_key()))
         return {key: rank_rows(grouped[key]) for key in ordered}
 
 
-def flatten_metrics(result: dict[str, Any]) -> dict[str, float]:
-    """Numeric leaves of a result as dot-paths (lists of numbers by index; booleans as 0/1; provenance left out)."""
+def flatten_metrics(metrics: dict[str, Any]) -> dict[str, float]:
+    """Numeric leaves of a result's metrics as dot-paths (lists of numbers by index; booleans as 0/1)."""
     flat: dict[str, float] = {}
 
     def walk(prefix: str, value: Any) -> None:
@@ -151,10 +135,32 @@ def flatten_metrics(result: dict[str, Any]) -> dict[str, float]:
             for index, item in enumerate(value):
                 walk(f"{prefix}.{index}", item)
 
-    for key, value in result.items():
-        if key not in PROVENANCE_KEYS:
-            walk(key, value)
+    walk("", metrics)
     return flat
+
+
+def provenance_record(run: Run, result: Result) -> dict[str, Any]:
+    """What the site and the downloads say of one scored file: the run, and what was scored by which code."""
+    prov = result.provenance
+    dataset = prov.dataset
+    return {
+        "file": run.file,
+        "seed": run.seed,
+        "task": prov.task,
+        "task_version": prov.task_version,
+        "evaluator_version": prov.evaluator_version,
+        "split": prov.split,
+        "mode": prov.mode,
+        "predictions_sha256": prov.predictions_sha256,
+        "verified": prov.verified,
+        "dataset_name": None if dataset is None else dataset.name,
+        "dataset_version": None if dataset is None else dataset.version,
+        "dataset_source": None if dataset is None else dataset.source,
+        "dataset_revision": None if dataset is None else dataset.revision,
+        "dataset_release_digest": None if dataset is None else dataset.release_digest,
+        "dataset_sha256": None if dataset is None else dataset.sha256,
+        "dataset_is_sample": None if dataset is None else dataset.is_sample,
+    }
 
 
 def mean_and_sd(values: list[dict[str, float]]) -> tuple[dict[str, float], dict[str, float]]:
@@ -167,31 +173,9 @@ def mean_and_sd(values: list[dict[str, float]]) -> tuple[dict[str, float], dict[
     return means, sds
 
 
-HEADLINE = {
-    "jnli-neg": "pair_metrics.M_i.acc_prime",
-    "jsts-neg": "pair_metrics.M_i.acc_prime",
-    "nubench": "acc",
-    "scn": "scn_margin",
-}
-SCN_HIGH = ("CpTn", "CnTp")  # the negation should stop the repetition: large drops
-SCN_LOW = ("CnTn", "CpTv")  # controls: small drops
-
-
-def scn_margin(metrics: dict[str, float], variant: str = "pronoun") -> float | None:
-    """SCN's headline for ranking: the scorer's negation contrast, min(CpTn, CnTp) - max(CnTn, CpTv) drop.
-
-    Reported rows carry only drops, so it is recomputed from them with the scorer's own function;
-    a model passes when it exceeds `evaluator.scn.PASS_MARGIN`.
-    """
-    base = f"variants.{variant}.patterns"
-    return negation_contrast({p: metrics.get(f"{base}.{p}.drop") for p in ("CpTn", "CnTp", "CnTn", "CpTv")})
-
-
 def headline(row: Row) -> float | None:
-    path = HEADLINE[row.task]
-    if path == "scn_margin":
-        return scn_margin(row.metrics)
-    return row.metrics.get(path)
+    """The figure the row's benchmark ranks by (its display block's headline)."""
+    return row.metrics.get(get_benchmark(row.task).display.headline.path)
 
 
 def or_lowest(value: float | None) -> float:
@@ -199,18 +183,25 @@ def or_lowest(value: float | None) -> float:
 
 
 def rank_rows(rows: list[Row]) -> list[Row]:
-    """Rank verified rows by the task's headline metric (higher is better); reported rows keep no rank."""
+    """Rank verified rows by the benchmark's headline (its direction from the display block); reported rows
+    keep no rank."""
     verified = [r for r in rows if r.kind == "verified"]
     reported = [r for r in rows if r.kind == "reported"]
-    verified.sort(key=lambda r: (-or_lowest(headline(r)), r.model))
+    sign = {r.task: 1.0 if get_benchmark(r.task).display.headline.higher_is_better else -1.0 for r in verified}
+
+    def signed(row: Row) -> float | None:
+        value = headline(row)
+        return None if value is None else sign[row.task] * value
+
+    verified.sort(key=lambda r: (-or_lowest(signed(r)), r.model))
     for position, row in enumerate(verified, start=1):
         row.rank = position if headline(row) is not None else None
     return verified + reported
 
 
 def _setting_key(task: str, split: str | None, shots: int | None, mode: str | None, fine_tuned: bool) -> SettingKey:
-    # SCN has no prompt: its shots are meaningless, and a paper table prints none.
-    return SettingKey(task, split, None if task == "scn" else shots, mode, fine_tuned)
+    # a benchmark without a split (a cloze test) has no prompt either: its shots mean nothing
+    return SettingKey(task, split, None if get_benchmark(task).default_split is None else shots, mode, fine_tuned)
 
 
 def collect_submission(
@@ -241,13 +232,13 @@ def collect_submission(
         for rel, found in checked.unavailable_reasons.items()
     ]
     notes = [Note(sid, "skipped", tuple(skipped))] if skipped else []
-    groups: dict[tuple[Any, ...], list[tuple[Run, dict[str, Any]]]] = {}
+    groups: dict[tuple[Any, ...], list[tuple[Run, Result]]] = {}
     refusals: list[str] = []
     for run in metadata.runs:
         if run.task not in known or run.file in checked.unavailable:
             continue
         result = checked.results[run.file]
-        if result.get("verified") is not True:
+        if not result.provenance.verified:
             refusals.append(f"{run.file}: scored against data that differs from the pinned release (unverified)")
             continue
         groups.setdefault((run.task, run.split, run.shots, run.mode, run.prompt), []).append((run, result))
@@ -255,11 +246,8 @@ def collect_submission(
         return None, [], [Note(sid, "refused", tuple(refusals)), *notes]
     rows = []
     for (task, split, shots, mode, prompt), runs in groups.items():
-        means, sds = mean_and_sd([flatten_metrics(result) for _, result in runs])
-        provenance = [
-            {"file": run.file, "seed": run.seed, **{k: result.get(k) for k in PROVENANCE_KEYS if k != "bootstrap"}}
-            for run, result in runs
-        ]
+        means, sds = mean_and_sd([flatten_metrics(result.metrics) for _, result in runs])
+        provenance = [provenance_record(run, result) for run, result in runs]
         rows.append(
             Row(
                 kind="verified",
@@ -304,7 +292,7 @@ def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str,
         ),
         model=printed.model,
         setting=setting,
-        metrics=dict(printed.metrics),
+        metrics=_with_derived(table.task, dict(printed.metrics)),
         sd={k: v for k, v in printed.sd.items()},
         n_runs=seeds if isinstance(seeds := setting.get("seeds"), int) else 1,
         source=f"{table.paper.title} — {table.table}",
@@ -312,12 +300,15 @@ def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str,
     )
 
 
-def collect(
-    submissions: Path | None = None, *, data_dir: Path | None = None, reported: Path | None = REPORTED_DIR
-) -> Leaderboard:
+def _with_derived(task: str, metrics: dict[str, float]) -> dict[str, float]:
+    derive = get_benchmark(task).derive_metrics
+    return {**metrics, **derive(metrics)} if derive is not None else metrics
+
+
+def collect(submissions: Path | None = None, *, data_dir: Path | None = None, reported: bool = True) -> Leaderboard:
     """Re-score every submission folder and add the paper-reported rows."""
     folder = submissions_dir() if submissions is None else submissions
-    known = task_names()
+    known = benchmark_names()
     rows: list[Row] = []
     notes: list[Note] = []
     accepted: dict[str, Metadata] = {}
@@ -328,7 +319,7 @@ def collect(
             notes.extend(sub_notes)
             if metadata is not None:
                 accepted[sub_dir.name] = metadata
-    tables = [] if reported is None else [table for _, table in load_reported(reported)]
+    tables = [table for _, table in load_reported()] if reported else []
     for table in tables:
         rows.extend(reported_rows(table))
     return Leaderboard(rows=rows, notes=notes, submissions=accepted, reported_tables=tables)

@@ -17,32 +17,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from neghub.evaluator.benchmarks.scn import PASS_MARGIN
-from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.core.registry import get_task, task_names
+from neghub.evaluator.core.benchmark import Display, MetricDisplay
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
 from neghub.leaderboard import charts
-from neghub.leaderboard.charts import SCN_PATTERNS
-from neghub.leaderboard.collect import HEADLINE, TASKS, Leaderboard, Row, SettingKey, headline, or_lowest, scn_margin
+from neghub.leaderboard.collect import Leaderboard, Row, SettingKey, headline, or_lowest
 
-PRETTY = {"jnli-neg": "JNLI-Neg", "jsts-neg": "JSTS-Neg", "nubench": "NUBench", "scn": "SCN"}
-SUMMARY = {
-    "jnli-neg": "Japanese natural language inference on negation minimal pairs: does adding one negation cue "
-    "change the model's answer when (and only when) it changes the gold label?",
-    "jsts-neg": "Japanese semantic textual similarity (0–5) on the same kind of minimal pairs, scored as "
-    "six-way classification.",
-    "nubench": "English multiple choice: pick the standard negation of a sentence among a local negation, a "
-    "contradiction and a paraphrase, by log-likelihood (completion) or by answering a letter (option).",
-    "scn": "The Self-Contained Negation Test: a cloze probe. Does a negated context or target stop a model from "
-    "repeating the verb of the context, while controls do not?",
-}
-HEADLINE_LABEL = {
-    "jnli-neg": "M_i Acc′",
-    "jsts-neg": "M_i Acc′",
-    "nubench": "accuracy",
-    "scn": "negation contrast (passes above 0.10)",
-}
-SCN_VARIANTS = ("pronoun", "coref", "noncoref_same", "noncoref_other")
-COUNT_SUFFIXES = (".n", ".n_triplets", "format_wrong", "n_items")
+
+def display_of(task: str) -> Display:
+    return get_benchmark(task).display
+
+
+def headline_text(task: str) -> str:
+    """The headline's label with its unit and direction, as a sentence part."""
+    shown = display_of(task).headline
+    unit = {"percent": "%", "points": "points"}.get(shown.unit, "")
+    direction = "higher is better" if shown.higher_is_better else "lower is better"
+    return f"{shown.label} ({unit}, {direction})" if unit else f"{shown.label} ({direction})"
 
 
 def esc(value: Any) -> str:
@@ -55,17 +45,16 @@ def json_for_script(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def is_count(path: str) -> bool:
-    return path.endswith(COUNT_SUFFIXES)
-
-
-def fmt(path: str, value: float | None, sd: float | None = None) -> str:
-    """Fractions as percentages with two decimals (± SD when several seeds); counts as integers."""
+def fmt(unit: str, value: float | None, sd: float | None = None) -> str:
+    """A figure in its unit: fractions as percent or points with two decimals (± SD when several seeds),
+    counts as integers, correlations with three decimals."""
     if value is None:
         return "—"
-    if is_count(path):
+    if unit == "count":
         return f"{value:,.0f}" if sd is None else f"{value:,.1f} ± {sd:,.1f}"
-    text = f"{100 * value:.2f}%"
+    if unit == "correlation":
+        return f"{value:.3f}" if sd is None else f"{value:.3f} ± {sd:.3f}"
+    text = f"{100 * value:.2f}"
     return text if sd is None else f"{text} ± {100 * sd:.2f}"
 
 
@@ -79,22 +68,25 @@ class Column:
     path: str | None = None  # the metric path, for exports
 
 
-def metric_column(header: str, path: str) -> Column:
+def metric_column(shown: MetricDisplay) -> Column:
     def cell(row: Row) -> tuple[str, str]:
-        value = row.metrics.get(path)
-        return esc(fmt(path, value, row.sd.get(path))), ("" if value is None else repr(value))
+        value = row.metrics.get(shown.path)
+        return esc(fmt(shown.unit, value, row.sd.get(shown.path))), ("" if value is None else repr(value))
 
-    return Column(header, cell, path=path)
+    unit = {"percent": " (%)", "points": " (points)"}.get(shown.unit, "")
+    return Column(shown.label + unit, cell, path=shown.path)
 
 
-def ci_column(header: str, path: str) -> Column:
+def ci_column(shown: MetricDisplay) -> Column:
+    path = shown.ci_path or ""
+
     def cell(row: Row) -> tuple[str, str]:
         lo, hi = row.metrics.get(f"{path}.0"), row.metrics.get(f"{path}.1")
         if lo is None or hi is None:
             return "—", ""
-        return esc(f"[{100 * lo:.2f}, {100 * hi:.2f}]"), repr(lo)
+        return esc(f"[{fmt(shown.unit, lo)}, {fmt(shown.unit, hi)}]"), repr(lo)
 
-    return Column(header, cell, path=path)
+    return Column(f"{shown.label} 95% CI", cell, path=path)
 
 
 def _model_cell(prefix: str) -> Callable[[Row], tuple[str, str]]:
@@ -162,7 +154,8 @@ def _rank(row: Row) -> tuple[str, str]:
 
 def _headline(row: Row) -> tuple[str, str]:
     value = headline(row)
-    return ("—", "") if value is None else (esc(f"{100 * value:.2f}"), repr(value))
+    unit = display_of(row.task).headline.unit
+    return ("—", "") if value is None else (esc(fmt(unit, value)), repr(value))
 
 
 def common_columns(prefix: str) -> list[Column]:
@@ -184,43 +177,13 @@ def common_columns(prefix: str) -> list[Column]:
 
 
 def task_columns(task: str) -> list[Column]:
-    if task in ("jnli-neg", "jsts-neg"):
-        cols = []
-        for pair_set in ("M_i", "M_u", "M"):
-            cols += [
-                metric_column(f"{pair_set} Acc", f"pair_metrics.{pair_set}.acc"),
-                metric_column(f"{pair_set} Acc′", f"pair_metrics.{pair_set}.acc_prime"),
-                metric_column(f"{pair_set} AccChg", f"pair_metrics.{pair_set}.acc_chg"),
-                ci_column(f"{pair_set} AccChg 95% CI", f"pair_metrics.{pair_set}.acc_chg_ci95"),
-            ]
-        cols += [
-            metric_column("D_orig acc", "instance_metrics.D_orig.acc"),
-            metric_column("D_neg acc", "instance_metrics.D_neg.acc"),
-            metric_column("negation ignored (M_i)", "pair_metrics.M_i.ignored_rate"),
-            metric_column("distracted (M_u)", "pair_metrics.M_u.distracted_rate"),
-        ]
-        if task == "jsts-neg":
-            cols += [
-                metric_column("Pearson", "correlations.pearson"),
-                metric_column("Spearman", "correlations.spearman"),
-            ]
-        return cols
-    if task == "nubench":
-        return [
-            metric_column("acc", "acc"),
-            metric_column("acc_norm", "acc_norm"),
-            ci_column("acc 95% CI", "acc_ci95"),
-            metric_column("error rate", "error_rate"),
-            metric_column("wrong → local neg.", "incorrect_choice_distribution.local_negation"),
-            metric_column("wrong → contradiction", "incorrect_choice_distribution.contradiction"),
-            metric_column("wrong → paraphrase", "incorrect_choice_distribution.paraphrase"),
-            *(metric_column(f"confusion {t}", f"confusion_rate.{t}") for t in charts.CHOICE2_TYPES),
-            metric_column("format wrong", "format_wrong"),
-        ]
-    cols = [Column("negation contrast", _headline)]
-    for variant in SCN_VARIANTS:
-        cols += [metric_column(f"{variant} {p} drop", f"variants.{variant}.patterns.{p}.drop") for p in SCN_PATTERNS]
-        cols.append(metric_column(f"{variant} triplets", f"variants.{variant}.n_triplets"))
+    """The benchmark's own columns (its display block), each followed by its interval where it has one."""
+    display = display_of(task)
+    cols = [Column(display.headline.label, _headline)]
+    for shown in display.columns:
+        cols.append(metric_column(shown))
+        if shown.ci_path:
+            cols.append(ci_column(shown))
     return cols
 
 
@@ -250,7 +213,7 @@ def chart_block(figure: charts.Figure, chart_id: str, numbers: str) -> str:
     return (
         f'<div class="neghub-figure"><div class="neghub-chart" id="{esc(chart_id)}" data-figure="{esc(chart_id)}-data">'
         f'</div><script type="application/json" id="{esc(chart_id)}-data">{json_for_script(figure)}</script>'
-        f'<details class="neghub-numbers" open><summary>The numbers of this chart</summary>{numbers}</details></div>'
+        f'<details class="neghub-numbers"><summary>The numbers of this chart</summary>{numbers}</details></div>'
     )
 
 
@@ -317,7 +280,7 @@ def export_json(key: SettingKey, rows: Sequence[Row]) -> str:
     payload = {
         "task": key.task,
         "setting": {"split": key.split, "shots": key.shots, "mode": key.mode, "fine_tuned": key.fine_tuned},
-        "headline": HEADLINE[key.task],
+        "headline": display_of(key.task).headline.path,
         "note": "metrics are fractions; verified rows are re-scored by NegHub and ranked; reported rows are "
         "as printed in the papers and never ranked",
         "rows": [row_record(r) for r in rows],
@@ -370,158 +333,49 @@ def _front_matter(title: str) -> str:
     return f"---\ntitle: {json.dumps(esc(title))}\n---\n\n"
 
 
-def _minimal_pair_charts(task: str, tables: dict[SettingKey, list[Row]]) -> list[str]:
-    blocks = []
-    for key, rows in tables.items():
-        with_chg = [r for r in rows if r.metrics.get("pair_metrics.M_i.acc_chg") is not None]
-        if not with_chg:
-            continue
-        slug = key.slug
-        numbers = simple_table(
-            ["model", "kind", "M_i AccChg", "95% CI", "M_u AccChg", "95% CI"],
-            [[esc(r.model), esc(r.kind), *_chg_cells(r, "M_i"), *_chg_cells(r, "M_u")] for r in with_chg],
+def chart_blocks(task: str, tables: dict[SettingKey, list[Row]]) -> list[str]:
+    """Every chart of the benchmark's display block, one per setting for the charts that compare rows of one
+    table (dot_interval, scatter, heatmap, bars) and one across settings for `by_setting`."""
+    display = display_of(task)
+    blocks: list[str] = []
+    for index, spec in enumerate(display.charts):
+        groups = (
+            [("", [r for rows in tables.values() for r in rows if not r.key.fine_tuned])]
+            if spec.kind == "by_setting"
+            else [(key.label, rows) for key, rows in tables.items()]
         )
-        blocks.append(f"### {esc(key.label)}\n")
-        blocks.append(
-            chart_block(
-                charts.accchg_dot_plot(with_chg, f"AccChg on M_i and M_u — {key.label}"),
-                f"chart-{slug}-accchg",
-                numbers,
-            )
-        )
-        numbers2 = simple_table(
-            ["model", "kind", "M_i Acc", "M_i Acc′", "M_u Acc", "M_u Acc′"],
-            [
-                [esc(r.model), esc(r.kind)]
-                + [
-                    esc(fmt(p, r.metrics.get(p)))
-                    for p in (
-                        "pair_metrics.M_i.acc",
-                        "pair_metrics.M_i.acc_prime",
-                        "pair_metrics.M_u.acc",
-                        "pair_metrics.M_u.acc_prime",
-                    )
-                ]
-                for r in with_chg
-            ],
-        )
-        blocks.append(
-            chart_block(
-                charts.acc_vs_acc_prime(with_chg, f"Acc against Acc′ — {key.label}"), f"chart-{slug}-acc", numbers2
-            )
-        )
-    return blocks
-
-
-def _chg_cells(row: Row, pair_set: str) -> list[str]:
-    path = f"pair_metrics.{pair_set}.acc_chg"
-    lo, hi = row.metrics.get(f"{path}_ci95.0"), row.metrics.get(f"{path}_ci95.1")
-    ci = "—" if lo is None or hi is None else f"[{100 * lo:.2f}, {100 * hi:.2f}]"
-    return [esc(fmt(path, row.metrics.get(path))), esc(ci)]
-
-
-def _nubench_charts(tables: dict[SettingKey, list[Row]]) -> list[str]:
-    rows = [r for key, rs in tables.items() for r in rs if not key.fine_tuned and r.metrics.get("acc") is not None]
-    blocks = []
-    if rows:
-        body = [
-            [
-                esc(r.model),
-                esc(r.kind),
-                esc(r.key.mode),
-                esc(r.key.shots),
-                esc(fmt("acc", r.metrics["acc"], r.sd.get("acc"))),
-                esc(r.source or r.submission_id or ""),
-            ]
-            for r in sorted(rows, key=lambda r: (r.model, r.key.mode or "", r.key.shots or 0))
-        ]
-        blocks.append(
-            chart_block(
-                charts.nubench_by_shots(rows, "Accuracy by mode and shots"),
-                "chart-nubench-shots",
-                simple_table(["model", "kind", "mode", "shots", "acc", "source"], body),
-            )
-        )
-    # zero-shot rows only: the appendix tables repeat each model at every shot count
-    confusion = [
-        r
-        for key, rs in tables.items()
-        for r in rs
-        if any(r.metrics.get(f"confusion_rate.{t}") is not None for t in charts.CHOICE2_TYPES)
-        and (r.kind == "verified" or (key.shots == 0 and not key.fine_tuned))
-    ]
-    if confusion:
-        body = [
-            [esc(r.model), esc(r.kind), esc(r.key.mode), esc(r.key.shots)]
-            + [esc(fmt("x", r.metrics.get(f"confusion_rate.{t}"))) for t in charts.CHOICE2_TYPES]
-            for r in confusion
-        ]
-        blocks.append(
-            chart_block(
-                charts.nubench_confusion_heatmap(confusion, "Local-negation confusion rate by choice2_type"),
-                "chart-nubench-confusion",
-                simple_table(["model", "kind", "mode", "shots", *charts.CHOICE2_TYPES], body),
-            )
-        )
-    return blocks
-
-
-def _scn_charts(tables: dict[SettingKey, list[Row]]) -> list[str]:
-    rows = [r for rs in tables.values() for r in rs]
-    blocks = []
-    for title, variants in (
-        ("pronoun (the base test)", ("pronoun",)),
-        ("coreference controls", ("coref", "noncoref_same", "noncoref_other")),
-    ):
-        shown = [
-            r for r in rows if any(r.metrics.get(f"variants.{v}.patterns.CpTn.drop") is not None for v in variants)
-        ]
-        if not shown:
-            continue
-        body = []
-        for r in shown:
-            for v in variants:
-                drops = [r.metrics.get(f"variants.{v}.patterns.{p}.drop") for p in SCN_PATTERNS]
-                if all(d is None for d in drops):
-                    continue
-                margin = scn_margin(r.metrics, v)
-                verdict = "—" if margin is None else ("passes" if margin > PASS_MARGIN else "fails")
-                body.append([esc(r.model), esc(r.kind), esc(v), *(esc(fmt("x", d)) for d in drops), esc(verdict)])
-        slug = variants[0]
-        blocks.append(
-            chart_block(
-                charts.scn_drops(shown, variants, f"Drops per pattern — {title}"),
-                f"chart-scn-{slug}",
-                simple_table(["model", "kind", "variant", *SCN_PATTERNS, "criterion"], body),
-            )
-        )
+        for label, rows in groups:
+            for number, figure in enumerate(charts.figures(rows, spec)):
+                facet = figure.pop("facet", "")
+                title = " — ".join(part for part in (spec.title, label, facet) if part)
+                numbers = simple_table(
+                    ["model", "kind", "setting", *(s.label for s in spec.series)],
+                    [
+                        [esc(r.model), esc(r.kind), esc(r.key.label)]
+                        + [esc(fmt(spec.unit, r.metrics.get(s.path.replace("{facet}", facet)))) for s in spec.series]
+                        for r in charts.top_rows(rows, limit=50)
+                    ],
+                )
+                chart_id = f"chart-{task}-{index}-{re.sub('[^a-z0-9]+', '-', label.lower())}-{number}"
+                blocks.append(f"### {esc(title)}\n\n" + chart_block(figure, chart_id, numbers))
     return blocks
 
 
 def benchmark_page(task: str, board: Leaderboard, tables: dict[SettingKey, list[Row]]) -> str:
     prefix = "../"
     own = {k: v for k, v in tables.items() if k.task == task}
-    parts = [_front_matter(PRETTY[task])]
-    parts.append(f"{esc(SUMMARY[task])}\n\n")
+    display = display_of(task)
+    parts = [_front_matter(display.name)]
+    parts.append(f"{esc(display.summary)}\n\n")
     parts.append(
-        f"Ranked by **{HEADLINE_LABEL[task]}** (higher is better). Rows marked "
+        f"Ranked by **{esc(headline_text(task))}**. Rows marked "
         '<span class="neghub-badge neghub-verified">verified</span> were re-scored by NegHub from their prediction '
         "files against the pinned dataset; rows marked "
         '<span class="neghub-badge neghub-reported">reported</span> are as printed in a paper and are never ranked. '
-        f"The dataset: [{PRETTY[task]} card](../datasets/{task}.md).\n\n"
+        f"The dataset: [{esc(display.name)} card](../datasets/{task}.md).\n\n"
     )
-    if task not in task_names():
-        parts.append(
-            f'!!! note "No scorer yet"\n    NegHub has no scorer for {PRETTY[task]} yet; '
-            "only reported rows are shown.\n\n"
-        )
     parts.append("## Charts\n\n")
-    if task in ("jnli-neg", "jsts-neg"):
-        blocks = _minimal_pair_charts(task, own)
-    elif task == "nubench":
-        blocks = _nubench_charts(own)
-    else:
-        blocks = _scn_charts(own)
+    blocks = chart_blocks(task, own)
     parts.extend(b + "\n\n" for b in blocks)
     if not blocks:
         parts.append("No rows with the figures these charts need yet.\n\n")
@@ -539,12 +393,15 @@ def benchmark_page(task: str, board: Leaderboard, tables: dict[SettingKey, list[
     return "".join(parts)
 
 
-def _profile(sid: str, rows: list[Row]) -> list[tuple[str, float]]:
-    entries = []
+def _profile(sid: str, rows: list[Row]) -> list[tuple[str, float, str]]:
+    entries: list[tuple[str, float, str]] = []
     for row in rows:
         value = headline(row)
         if value is not None:
-            entries.append((f"{PRETTY[row.task]} · {row.key.label} · {HEADLINE_LABEL[row.task]}", value))
+            shown = display_of(row.task)
+            entries.append(
+                (f"{shown.name} · {row.key.label} · {shown.headline.label}", value, shown.headline.unit)
+            )
     return entries
 
 
@@ -580,7 +437,7 @@ def model_page(sid: str, board: Leaderboard) -> str:
     entries = _profile(sid, rows)
     if entries:
         numbers = simple_table(
-            ["benchmark · setting · figure", "value"], [[esc(k), esc(f"{100 * v:.2f}%")] for k, v in entries]
+            ["benchmark · setting · figure", "value"], [[esc(k), esc(fmt(u, v))] for k, v, u in entries]
         )
         parts.append(
             chart_block(
@@ -592,7 +449,7 @@ def model_page(sid: str, board: Leaderboard) -> str:
         )
     else:
         parts.append("No scored rows.\n\n")
-    flips = [r for r in rows if r.task in ("jnli-neg", "jsts-neg")]
+    flips = [r for r in rows if get_benchmark(r.task).family == "minimal-pairs"]
     parts.append("## Flip analysis\n\n")
     if flips:
         parts.append(
@@ -604,25 +461,25 @@ def model_page(sid: str, board: Leaderboard) -> str:
         for r in flips:
             body_rows.append(
                 [
-                    esc(PRETTY[r.task]),
+                    esc(display_of(r.task).name),
                     esc(r.key.label),
                     esc(
                         fmt(
-                            "x",
+                            "percent",
                             r.metrics.get("pair_metrics.M_i.ignored_rate"),
                             r.sd.get("pair_metrics.M_i.ignored_rate"),
                         )
                     ),
                     esc(
                         fmt(
-                            "x",
+                            "percent",
                             r.metrics.get("pair_metrics.M_u.distracted_rate"),
                             r.sd.get("pair_metrics.M_u.distracted_rate"),
                         )
                     ),
                 ]
                 + [
-                    esc(fmt("x", r.metrics.get(f"breakdowns.pair_kind.{k}.M_i.acc_chg")))
+                    esc(fmt("points", r.metrics.get(f"breakdowns.pair_kind.{k}.M_i.acc_chg")))
                     for k in ("single_s1", "single_s2", "both_from_s1", "both_from_s2")
                 ]
             )
@@ -695,17 +552,14 @@ def _strip_front_matter(text: str) -> str:
 
 def dataset_page(task: str, cards_dir: Path) -> str:
     card = cards_dir / f"{task}.md"
-    parts = [_front_matter(f"{PRETTY[task]} dataset")]
+    display = display_of(task)
+    parts = [_front_matter(f"{display.name} dataset")]
     if card.is_file():
         body = _strip_front_matter(card.read_text(encoding="utf-8"))
         # the card's own H1 is dropped: the page title already names the dataset
         parts.append(re.sub(r"^# [^\n]*\n", "", body, count=1, flags=re.MULTILINE))
         return "".join(parts)
-    try:
-        metadata = get_task(task).metadata
-    except InputError:
-        parts.append(f"{esc(SUMMARY[task])}\n\nNo card and no scorer for this dataset yet.\n")
-        return "".join(parts)
+    metadata = get_benchmark(task).metadata
     parts.append(f"{esc(metadata.description)}\n\n")
     facts = [
         ("version", metadata.version),
@@ -735,18 +589,19 @@ def home_page(board: Leaderboard, tables: dict[SettingKey, list[Row]]) -> str:
     )
     parts.append("## The four benchmarks\n\n")
     cards = []
-    for task in TASKS:
+    for task in benchmark_names():
+        shown = display_of(task).headline
         task_rows = [r for r in board.rows if r.task == task]
         verified = [r for r in task_rows if r.kind == "verified"]
         best = max(verified, key=lambda r: or_lowest(headline(r)), default=None)
         best_text = (
             "—"
             if best is None or headline(best) is None
-            else f"{best.model} ({100 * (headline(best) or 0):.2f} {HEADLINE_LABEL[task]})"
+            else f"{best.model} ({fmt(shown.unit, headline(best))} {shown.label})"
         )
         cards.append(
-            f'<div class="neghub-card"><h3><a href="benchmarks/{task}.html">{esc(PRETTY[task])}</a></h3>'
-            f"<p>{esc(SUMMARY[task])}</p><p>{len(verified)} verified rows · "
+            f'<div class="neghub-card"><h3><a href="benchmarks/{task}.html">{esc(display_of(task).name)}</a></h3>'
+            f"<p>{esc(display_of(task).summary)}</p><p>{len(verified)} verified rows · "
             f"{len(task_rows) - len(verified)} reported rows</p><p>Best verified: {esc(best_text)}</p>"
             f'<p><a href="datasets/{task}.html">dataset</a></p></div>'
         )
@@ -756,7 +611,7 @@ def home_page(board: Leaderboard, tables: dict[SettingKey, list[Row]]) -> str:
     if latest:
         body = []
         for sid, meta in latest:
-            tasks = sorted({PRETTY[r.task] for r in meta.runs})
+            tasks = sorted({display_of(r.task).name for r in meta.runs})
             body.append(
                 [
                     esc(meta.date),
@@ -811,7 +666,7 @@ def models_index_page(board: Leaderboard) -> str:
         [
             f'<a href="{esc(sid)}.html">{esc(meta.model.name)}</a>',
             esc(meta.model.kind),
-            esc(", ".join(sorted({PRETTY[r.task] for r in meta.runs}))),
+            esc(", ".join(sorted({display_of(r.task).name for r in meta.runs}))),
             esc(meta.date),
             esc(meta.submitter.name),
         ]
@@ -827,7 +682,7 @@ def build_pages(board: Leaderboard, cards_dir: Path = Path("datasets_cards")) ->
     """Every generated file of the site: path in the site -> text."""
     tables = board.tables()
     files: dict[str, str] = {"index.md": home_page(board, tables)}
-    for task in TASKS:
+    for task in benchmark_names():
         files[f"benchmarks/{task}.md"] = benchmark_page(task, board, tables)
         files[f"datasets/{task}.md"] = dataset_page(task, cards_dir)
     files["models/index.md"] = models_index_page(board)

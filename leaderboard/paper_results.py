@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from neghub.evaluator.core.errors import InputError, Problem
-
-REPORTED_DIR = Path(__file__).parent / "reported"
 
 SettingValue = str | int | float | bool | None
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
@@ -57,7 +55,7 @@ class ReportedTable(BaseModel):
     """One transcribed paper table (the format of leaderboard/reported/README.md)."""
 
     model_config = _CLOSED
-    task: Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
+    task: str  # a registered benchmark (checked when the tables are loaded)
     paper: Paper
     table: str
     caption: str
@@ -71,22 +69,39 @@ class ReportedTable(BaseModel):
         return f"{self.paper.authors} ({year}), {self.table}"
 
 
-def load_reported(directory: Path = REPORTED_DIR) -> list[tuple[Path, ReportedTable]]:
-    """Every `*.yaml` of the folder, validated; any problem raises one InputError listing them all."""
+def load_reported(directory: Path | None = None) -> list[tuple[Path, ReportedTable]]:
+    """Every transcribed table: each registered benchmark's `reported/*.yaml` (or the `*.yaml` of one
+    `directory`), validated; any problem raises one InputError listing them all. A table must belong to the
+    benchmark whose folder holds it."""
+    from neghub.evaluator.core.registry import benchmark_names, benchmarks
+
+    folders: list[tuple[Path, str | None]] = (
+        [(directory, None)]
+        if directory is not None
+        else [(b.reported_dir, b.name) for b in benchmarks() if b.reported_dir is not None]
+    )
+    names = set(benchmark_names())
     tables: list[tuple[Path, ReportedTable]] = []
     problems: list[Problem] = []
-    for path in sorted(directory.glob("*.yaml")):
-        try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-            tables.append((path, ReportedTable.model_validate(raw)))
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = None if mark is None else mark.line + 1
-            problems.append(Problem(str(path), line, None, f"invalid YAML: {getattr(exc, 'problem', exc)}"))
-        except ValidationError as exc:
-            for err in exc.errors():
-                where = ".".join(str(part) for part in err["loc"]) or None
-                problems.append(Problem(str(path), None, where, err["msg"]))
+    for folder, owner in folders:
+        for path in sorted(folder.glob("*.yaml")):
+            try:
+                raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+                table = ReportedTable.model_validate(raw)
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None)
+                line = None if mark is None else mark.line + 1
+                problems.append(Problem(str(path), line, None, f"invalid YAML: {getattr(exc, 'problem', exc)}"))
+                continue
+            except ValidationError as exc:
+                for err in exc.errors():
+                    where = ".".join(str(part) for part in err["loc"]) or None
+                    problems.append(Problem(str(path), None, where, err["msg"]))
+                continue
+            if table.task not in names or (owner is not None and table.task != owner):
+                problems.append(Problem(str(path), None, "task", f"{table.task!r} is not the benchmark of this folder"))
+                continue
+            tables.append((path, table))
     if problems:
         raise InputError(problems)
     return tables

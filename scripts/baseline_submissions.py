@@ -1,10 +1,9 @@
 """Regenerate the baseline submissions in submissions/ (run by `nox -s baselines`).
 
-Each baseline kind is one submission, `submissions/baseline-<kind>/`, whose runs are the
-predictions `neghub baseline` writes for every task that has data in CI and supports that kind:
-JNLI-Neg (valid split of ../shared/datasets), NUBench (the bundled sample, both modes) and SCN.
-JSTS-Neg has no pinned release, so it has no baseline submission. Everything is seeded and dated
-with a fixed date, so running this twice gives the same bytes.
+Each baseline kind is one submission, `submissions/baseline-<kind>/`, whose runs are the predictions
+`neghub baseline` writes for every benchmark that declares a run of that kind (`Benchmark.baseline_runs`,
+each benchmark's choice of the splits and modes it has data for here). Everything is seeded and dated with a
+fixed date, so running this twice gives the same bytes.
 """
 
 from __future__ import annotations
@@ -17,26 +16,29 @@ from typing import Any
 
 import yaml
 
+from neghub.evaluator.core.registry import benchmarks
+
 ROOT = Path(__file__).resolve().parents[1]
 SUBMISSIONS = ROOT / "submissions"
 DATE = "2025-06-01"  # fixed: a regenerated baseline must be byte-identical
 SEED = 0
-
-# kind -> runs as (task, split, mode, file name)
-BASELINES: dict[str, list[tuple[str, str | None, str | None]]] = {
-    "majority": [("jnli-neg", "valid", None)],
-    "random": [("jnli-neg", "valid", None), ("nubench", "test", "completion"), ("nubench", "test", "option")],
-    "first": [("nubench", "test", "completion"), ("nubench", "test", "option")],
-    "repeat": [("scn", None, None)],
-    "never": [("scn", None, None)],
-}
+RANDOM_KINDS = ("random",)  # the kinds that draw with SEED; the others are deterministic
 DESCRIPTIONS = {
     "majority": "Always answers the most frequent gold label of the train split.",
     "random": "Answers uniformly at random (numpy default_rng, seed 0).",
-    "first": "NUBench: always picks the option shown first (letter A) in the option-mode shuffle.",
-    "repeat": "SCN: always answers the verb, so every drop is 0.",
-    "never": "SCN: answers the verb only for the reference pattern CpTp, so every other drop is 1.",
+    "first": "Always picks the option shown first (letter A) in the option-mode shuffle.",
+    "repeat": "Cloze test: always answers the verb, so every drop is 0.",
+    "never": "Cloze test: answers the verb only for the reference pattern, so every other drop is 1.",
 }
+
+
+def baselines() -> dict[str, list[tuple[str, str | None, str | None]]]:
+    """kind -> its runs (task, split, mode), from the registry."""
+    out: dict[str, list[tuple[str, str | None, str | None]]] = {}
+    for benchmark in benchmarks():
+        for kind, runs in benchmark.baseline_runs.items():
+            out.setdefault(kind, []).extend((benchmark.name, run.split, run.mode) for run in runs)
+    return out
 
 
 def run_file(task: str, split: str | None, mode: str | None) -> str:
@@ -49,13 +51,13 @@ def make(kind: str) -> Path:
     if folder.exists():
         shutil.rmtree(folder)
     runs: list[dict[str, Any]] = []
-    for task, split, mode in BASELINES[kind]:
+    for task, split, mode in baselines()[kind]:
         file = run_file(task, split, mode)
         command = ["neghub", "baseline", task, "--kind", kind, "--seed", str(SEED), "-o", str(folder / file)]
-        command += ["--split", split] if split and task != "nubench" else []
+        command += ["--split", split] if split else []
         command += ["--mode", mode] if mode else []
         subprocess.run(command, check=True)
-        seed = SEED if kind == "random" else None  # the other kinds are deterministic
+        seed = SEED if kind in RANDOM_KINDS else None
         runs.append({"task": task, "split": split, "file": file, "shots": 0, "seed": seed, "mode": mode})
     metadata = {
         "model": {
@@ -77,7 +79,7 @@ def make(kind: str) -> Path:
 
 
 def main() -> int:
-    folders = [make(kind) for kind in BASELINES]
+    folders = [make(kind) for kind in baselines()]
     return subprocess.run(["neghub", "validate", *map(str, folders)], check=False).returncode
 
 

@@ -13,7 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-from neghub.evaluator.core.registry import EvalOptions, get_task
+from neghub.evaluator.core.benchmark import EvalOptions
+from neghub.evaluator.core.registry import get_benchmark
 from neghub.evaluator.fileio import safe_yaml
 from neghub.evaluator.submissions.format import Metadata
 
@@ -26,8 +27,10 @@ def score_bytes(folder: Path) -> dict[str, bytes]:
     out = {}
     for run in metadata.runs:
         options = EvalOptions(split=run.split, mode=run.mode, display_name=f"{folder.name}/{run.file}")
-        result = get_task(run.task).evaluate(folder / run.file, options)
-        out[run.file] = json.dumps(result, ensure_ascii=False, allow_nan=False, sort_keys=True).encode()
+        result = get_benchmark(run.task).evaluate(folder / run.file, options)
+        out[run.file] = json.dumps(
+            result.model_dump(mode="json"), ensure_ascii=False, allow_nan=False, sort_keys=True
+        ).encode()
     return out
 
 

@@ -31,8 +31,8 @@ def summary(head: Path, base: Path) -> str:
     ids = changed_ids(head, base)
     if not ids:
         return "## NegHub submissions\n\nNo submission is new or changed.\n"
-    head_board = collect(head, reported=None)
-    base_board = collect(base, reported=None) if base.is_dir() else None
+    head_board = collect(head, reported=False)
+    base_board = collect(base, reported=False) if base.is_dir() else None
     best: dict[object, float] = {}
     for row in base_board.rows if base_board else []:
         score = headline(row)

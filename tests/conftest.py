@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,3 +81,16 @@ def neghub(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
         return CliResult(code, captured.out, captured.err)
 
     return run
+
+
+def flat_result(record: dict[str, Any]) -> dict[str, Any]:
+    """A result record (schemas/result.schema.json) as one flat mapping, for assertions: the scorer's figures,
+    the provenance, and the dataset's identity as dataset_* (dataset_sha256, dataset_source, ...)."""
+    provenance = dict(record["provenance"])
+    dataset = provenance.pop("dataset") or {}
+    return {
+        **record["metrics"],
+        **provenance,
+        **{f"dataset_{key}": value for key, value in dataset.items()},
+        "headline": record["headline"],
+    }

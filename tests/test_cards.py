@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.core.registry import get_task
+from neghub.evaluator.core.registry import get_benchmark
 from neghub.evaluator.releases import cards
 from neghub.evaluator.releases.cards import CardFrontMatter, generate, render_card, split_front_matter, validate_card
 
@@ -52,7 +52,7 @@ def test_committed_card_equals_the_generated_one(task: str) -> None:
 @pytest.mark.parametrize("task", cards.available_tasks())
 def test_committed_card_passes_both_validations_and_has_every_section(task: str) -> None:
     text = (CARDS_DIR / f"{task}.md").read_text(encoding="utf-8")
-    metadata = get_task(task).metadata
+    metadata = get_benchmark(task).metadata
     root = cards.release_root(metadata, SHARED_DATASETS)
     if task == "jnli-neg":
         needs_shared(task)
@@ -110,7 +110,8 @@ def test_statistics_refuse_a_file_that_differs_from_its_pin(shared_datasets: Pat
 
 
 def test_pinned_revision_appears_in_the_loading_code_and_the_pins() -> None:
-    metadata = get_task("jsts-neg").metadata.model_copy(update={"revision": "0123456789abcdef0123456789abcdef01234567"})
+    revision = "0123456789abcdef0123456789abcdef01234567"
+    metadata = get_benchmark("jsts-neg").metadata.model_copy(update={"revision": revision})
     text = render_card(metadata, None)
     assert 'load_dataset("neghub/jsts-neg", revision="0123456789abcdef0123456789abcdef01234567")' in text
     assert "Pinned revision: `0123456789abcdef0123456789abcdef01234567` of `neghub/jsts-neg`." in text
@@ -118,10 +119,10 @@ def test_pinned_revision_appears_in_the_loading_code_and_the_pins() -> None:
 
 
 def test_hub_rendering_points_to_the_metadata_instead_of_its_own_commit() -> None:
-    metadata = get_task("jsts-neg").metadata
+    metadata = get_benchmark("jsts-neg").metadata
     text = render_card(metadata, None, for_hub=True)
     assert "Pinned revision: the Hub commit that contains this card" in text
-    assert "`evaluator/benchmarks/jsts_neg/__init__.py`" in text
+    assert "`evaluator/benchmarks/jsts_neg/metadata.py`" in text
     assert "not yet published" not in text
 
 
@@ -153,7 +154,7 @@ def test_front_matter_model_refuses_unknown_keys_and_values() -> None:
 
 
 def test_validate_card_names_data_files_missing_from_the_release(tmp_path: Path) -> None:
-    text = render_card(get_task("jsts-neg").metadata, None)
+    text = render_card(get_benchmark("jsts-neg").metadata, None)
     (tmp_path / "jsts-neg-train.jsonl").write_text("")
     with pytest.raises(ValueError, match=r"not in the release .*jsts-neg-valid\.jsonl, jsts-neg-test\.jsonl"):
         validate_card(text, tmp_path)
@@ -170,7 +171,7 @@ def test_check_mode_reports_drift(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_scn_card_lists_its_tsv_config_first_so_datasets_reads_the_release_with_csv() -> None:
     # `datasets` picks one builder for a repository from the first config's files; the plain-text lists
     # then carry the csv options that read a line as one `text` value (tests/test_release_loading.py loads them)
-    configs = cards.card_configs(get_task("scn").metadata)
+    configs = cards.card_configs(get_benchmark("scn").metadata)
     assert [c["config_name"] for c in configs] == ["professions", "female_names", "male_names", "verbs"]
     assert configs[0] == {
         "config_name": "professions",
@@ -184,7 +185,7 @@ def test_scn_card_lists_its_tsv_config_first_so_datasets_reads_the_release_with_
 
 
 def test_card_configs_refuse_a_release_no_single_builder_can_load() -> None:
-    metadata = get_task("nubench").metadata
+    metadata = get_benchmark("nubench").metadata
     mixed = metadata.model_copy(
         update={"files": (metadata.files[0], metadata.files[2].model_copy(update={"path": "notes.txt"}))}
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from neghub.evaluator.core.registry import get_task, task_names
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
 from neghub.evaluator.releases import commands as hub
 from neghub.evaluator.releases.cards import has_statistics, render_card
 
@@ -44,19 +44,19 @@ def release_source(task: str) -> Path:
         if not (SHARED_DATASETS / "jnli-neg").is_dir():
             pytest.skip(f"../shared/datasets is absent ({SHARED_DATASETS}): the real JNLI-Neg release is not here")
         return SHARED_DATASETS / "jnli-neg"
-    bundled = get_task(task).bundled_release
+    bundled = get_benchmark(task).bundled_release
     assert bundled is not None, f"{task} ships no release in the package"
     return bundled
 
 
 def test_the_release_tasks_are_every_task_with_a_pinned_release() -> None:
-    assert {task for task in task_names() if has_statistics(get_task(task).metadata)} == set(RELEASE_TASKS)
+    assert {task for task in benchmark_names() if has_statistics(get_benchmark(task).metadata)} == set(RELEASE_TASKS)
 
 
 @pytest.mark.parametrize("task", RELEASE_TASKS)
 def test_every_release_converts_and_dry_run_publishes(task: str, tmp_path: Path, neghub: Any) -> None:
     source = release_source(task)
-    metadata = get_task(task).metadata
+    metadata = get_benchmark(task).metadata
     out = tmp_path / task
     result = neghub("datasets", "convert", task, "--source", source, "-o", out)
     assert result.code == 0, result.err
@@ -77,7 +77,7 @@ def test_every_release_converts_and_dry_run_publishes(task: str, tmp_path: Path,
 
 
 def test_the_nubench_sample_carries_the_cc_by_nc_sa_text_its_metadata_names() -> None:
-    metadata = get_task("nubench").metadata
+    metadata = get_benchmark("nubench").metadata
     assert metadata.license == "cc-by-nc-sa-4.0"  # the paper's Ethics statement: CC BY-NC-SA 4.0
     text = (release_source("nubench") / "LICENSE").read_text(encoding="utf-8")
     assert "Creative Commons Attribution-NonCommercial-ShareAlike 4.0 International Public License" in text
@@ -138,7 +138,7 @@ def test_verify_names_an_empty_data_dir(tmp_path: Path, neghub: Any) -> None:
 def test_publish_dry_run_prints_the_exact_operations_and_changes_nothing(
     shared_datasets: Path, neghub: Any, tmp_path: Path
 ) -> None:
-    module = ROOT / "evaluator" / "benchmarks" / "jnli_neg" / "__init__.py"
+    module = ROOT / "evaluator" / "benchmarks" / "jnli_neg" / "metadata.py"
     before = module.read_bytes()
     release = shared_datasets / "jnli-neg"
     result = neghub(
@@ -150,7 +150,7 @@ def test_publish_dry_run_prints_the_exact_operations_and_changes_nothing(
     # sizes of the upstream files (ls -l ../shared/datasets/jnli-neg): 2,769,955 / 699,473 / 19,592 bytes
     assert lines[1] == f"  add jnli-neg-train-v1.1.jsonl  2769955 bytes  sha256 {TRAIN_SHA}"
     assert lines[2] == f"  add jnli-neg-valid-v1.1.jsonl  699473 bytes  sha256 {VALID_SHA}"
-    card = hub.hub_card(get_task("jnli-neg").metadata, release).encode("utf-8")
+    card = hub.hub_card(get_benchmark("jnli-neg").metadata, release).encode("utf-8")
     assert lines[3] == f"  add README.md  {len(card)} bytes  sha256 {hashlib.sha256(card).hexdigest()}"
     license_sha = hashlib.sha256((release / "LICENSE").read_bytes()).hexdigest()
     assert lines[4] == f"  add LICENSE  19592 bytes  sha256 {license_sha}"
@@ -161,7 +161,7 @@ def test_publish_dry_run_prints_the_exact_operations_and_changes_nothing(
 def test_commit_operations_carry_the_planned_bytes(shared_datasets: Path) -> None:
     from huggingface_hub import CommitOperationAdd
 
-    planned = hub.plan_release(get_task("jnli-neg").metadata, shared_datasets / "jnli-neg")
+    planned = hub.plan_release(get_benchmark("jnli-neg").metadata, shared_datasets / "jnli-neg")
     operations = hub.commit_operations(planned)
     assert [op.path_in_repo for op in operations] == [
         "jnli-neg-train-v1.1.jsonl",
@@ -205,7 +205,7 @@ def test_the_bundled_scn_word_lists_publish_with_their_cc_by_license(neghub: Any
     ]
     license_text = (ROOT / "evaluator" / "benchmarks" / "scn" / "word_lists" / "LICENSE").read_text(encoding="utf-8")
     assert "Creative Commons Attribution 4.0 International" in license_text
-    assert get_task("scn").metadata.license == "cc-by-4.0"
+    assert get_benchmark("scn").metadata.license == "cc-by-4.0"
 
 
 def test_publish_rejects_a_bad_repo_id(neghub: Any) -> None:
@@ -227,7 +227,7 @@ class RecordingApi:
 
 def test_publish_makes_one_commit_then_pins_its_hash(shared_datasets: Path, tmp_path: Path) -> None:
     module = tmp_path / "jnli_neg.py"
-    shutil.copyfile(ROOT / "evaluator" / "benchmarks" / "jnli_neg" / "__init__.py", module)
+    shutil.copyfile(ROOT / "evaluator" / "benchmarks" / "jnli_neg" / "metadata.py", module)
     api = RecordingApi([])
     revision = hub.publish(
         "jnli-neg", "my-org/jnli-neg", shared_datasets / "jnli-neg", dry_run=False, api=api, module_path=module
@@ -249,7 +249,7 @@ def test_publish_makes_one_commit_then_pins_its_hash(shared_datasets: Path, tmp_
 
 
 def test_pin_revision_changes_exactly_two_lines() -> None:
-    source = (ROOT / "evaluator" / "benchmarks" / "jnli_neg" / "__init__.py").read_text(encoding="utf-8")
+    source = (ROOT / "evaluator" / "benchmarks" / "jnli_neg" / "metadata.py").read_text(encoding="utf-8")
     pinned = hub.pin_revision(source, "neghub/jnli-neg", COMMIT)
     changed = [(a, b) for a, b in zip(source.splitlines(), pinned.splitlines(), strict=True) if a != b]
     assert changed == [("    revision=None,", f'    revision="{COMMIT}",')]  # the repo id was already this one
@@ -285,8 +285,8 @@ def test_convert_builds_a_reproducible_release(shared_datasets: Path, tmp_path: 
     assert hashlib.sha256((first / "jnli-neg-valid-v1.1.jsonl").read_bytes()).hexdigest() == VALID_SHA
     assert (first / "LICENSE").read_bytes() == (source / "LICENSE").read_bytes()
     readme = (first / "README.md").read_text(encoding="utf-8")
-    assert readme == hub.hub_card(get_task("jnli-neg").metadata, source)
-    assert readme != render_card(get_task("jnli-neg").metadata, None)  # the Hub card carries the statistics
+    assert readme == hub.hub_card(get_benchmark("jnli-neg").metadata, source)
+    assert readme != render_card(get_benchmark("jnli-neg").metadata, None)  # the Hub card carries the statistics
     # the converted folder is itself a mirror that verifies
     mirror = tmp_path / "mirror"
     shutil.copytree(first, mirror / "jnli-neg")

@@ -12,6 +12,8 @@ from neghub.evaluator.benchmarks import jnli_neg
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.families.minimal_pairs import CUE_POSITIONS
 
+from .conftest import flat_result
+
 
 def position_split(dataset: jnli_neg.MinimalPairDataset, important: bool) -> tuple[int, int]:
     pairs = dataset.pairs
@@ -61,7 +63,7 @@ def test_majority_baseline_end_to_end(shared_datasets: Path, neghub, tmp_path: P
     assert result.code == 0
     import json
 
-    report = json.loads(result.out)
+    report = flat_result(json.loads(result.out))
     assert report["verified"] is True
     assert report["dataset_sha256"] == "da5c18369face5a6e338b67732c9beeef4aefd0937f314e9249119e2d988ea03"
     assert report["counts"]["M"] == 787 + 935

@@ -12,6 +12,8 @@ from neghub.evaluator.benchmarks import jsts_neg
 from neghub.evaluator.core.errors import InputError
 from tests.conftest import FIXTURES
 
+from .conftest import flat_result
+
 MIRROR = FIXTURES / "mirror"
 
 
@@ -49,7 +51,7 @@ def test_constant_score_baseline_and_correlations(neghub: Any, tmp_path: Path) -
     )
     result = neghub("evaluate", "jsts-neg", out, "--data-dir", MIRROR, "--unverified", "--json")
     assert result.code == 0
-    report = json.loads(result.out)
+    report = flat_result(json.loads(result.out))
     assert report["split"] == "test" and report["verified"] is False
     # a constant prediction has no correlation with anything: undefined, reported as null
     assert report["correlations"] == {"pearson": None, "spearman": None}

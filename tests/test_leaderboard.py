@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from neghub.evaluator.core.errors import InputError
-from neghub.leaderboard.collect import Row, SettingKey, collect, flatten_metrics, mean_and_sd, rank_rows, scn_margin
+from neghub.leaderboard.collect import Row, SettingKey, collect, flatten_metrics, mean_and_sd, rank_rows
 from neghub.leaderboard.pages import build_pages, common_columns, export_csv, html_table
-from neghub.leaderboard.paper_results import REPORTED_DIR, load_reported
+from neghub.leaderboard.paper_results import load_reported
 
 NUBENCH_TEST = (
     Path(__file__).parents[1] / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
@@ -75,11 +75,9 @@ def test_mean_and_sd_over_seeds() -> None:
     assert mean_and_sd([{"a": 0.25}]) == ({"a": 0.25}, {})
 
 
-def test_flatten_metrics_leaves_out_provenance() -> None:
+def test_flatten_metrics_keeps_numbers_only() -> None:
     result = {
-        "task": "nubench",
-        "predictions_sha256": "ab" * 32,
-        "verified": True,
+        "mode": "completion",
         "acc": 0.5,
         "acc_ci95": [0.25, 0.75],
         "passes": False,
@@ -112,19 +110,23 @@ def test_reported_rows_are_never_ranked() -> None:
     assert [(r.model, r.rank) for r in rows] == [("high", 1), ("low", 2), ("none", None), ("paper-best", None)]
 
 
-def test_scn_margin() -> None:
+def test_paper_rows_get_the_cloze_contrast_from_their_drops() -> None:
     # min(CpTn 0.6, CnTp 0.5) - max(CnTn 0.1, CpTv 0.3) = 0.5 - 0.3 = 0.2
+    from neghub.evaluator.core.registry import get_benchmark
+
+    derive = get_benchmark("scn").derive_metrics
+    assert derive is not None
     base = "variants.pronoun.patterns"
     metrics = {f"{base}.CpTn.drop": 0.6, f"{base}.CnTp.drop": 0.5, f"{base}.CnTn.drop": 0.1, f"{base}.CpTv.drop": 0.3}
-    assert scn_margin(metrics) == pytest.approx(0.2)
-    assert scn_margin({f"{base}.CpTn.drop": 0.6}) is None
+    assert derive(metrics) == {"variants.pronoun.negation_contrast": pytest.approx(0.2)}
+    assert derive({f"{base}.CpTn.drop": 0.6}) == {}
 
 
 def test_collect_rescores_and_averages_seeds(tmp_path: Path) -> None:
     # seed 0 always picks choice1 (the answer): acc 1; seed 1 always picks choice3 (the contradiction): acc 0.
     # mean 0.5, sample SD sqrt((0.5^2 + 0.5^2) / 1) = sqrt(0.5) = 0.7071...
     write_submission(tmp_path, "two-seeds", "Two Seeds", ["choice1", "choice3"])
-    board = collect(tmp_path, reported=None)
+    board = collect(tmp_path, reported=False)
     assert board.notes == []
     (row,) = board.rows
     assert row.kind == "verified" and row.n_runs == 2 and row.rank is None
@@ -142,7 +144,7 @@ def test_collect_ignores_stored_scores_and_refuses_invalid(tmp_path: Path) -> No
     write_submission(tmp_path, "markup-name", "<img src=x onerror=alert(1)>", ["choice1"])
     broken = write_submission(tmp_path, "broken-file", "Broken", ["choice1"])
     (broken / "predictions" / "nubench" / "seed-0.jsonl").write_text('{"id": 0}\n', encoding="utf-8")
-    board = collect(tmp_path, reported=None)
+    board = collect(tmp_path, reported=False)
     assert board.rows == []
     refused = {n.submission: n for n in board.notes}
     assert set(refused) == {"markup-name", "broken-file"}
@@ -151,9 +153,9 @@ def test_collect_ignores_stored_scores_and_refuses_invalid(tmp_path: Path) -> No
 
 
 def test_reported_files_load_and_keep_their_badge() -> None:
-    tables = load_reported(REPORTED_DIR)
+    tables = load_reported()
     assert {t.task for _, t in tables} == {"jnli-neg", "jsts-neg", "nubench", "scn"}
-    board = collect(Path("/nonexistent-submissions"), reported=REPORTED_DIR)
+    board = collect(Path("/nonexistent-submissions"), reported=True)
     assert board.rows and all(r.kind == "reported" and r.rank is None for r in board.rows)
     # SCN Table 6, bert-base-cased: CpTn drop printed as 3.6 -> stored 0.036
     bert = next(
@@ -190,7 +192,7 @@ def test_csv_export_quotes_formula_like_names() -> None:
 
 def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
     write_submission(tmp_path, "one-run", "One Run", ["choice1"])
-    board = collect(tmp_path, reported=None)
+    board = collect(tmp_path, reported=False)
     files = build_pages(board)
     for task in ("jnli-neg", "jsts-neg", "nubench", "scn"):
         assert f"benchmarks/{task}.md" in files and f"datasets/{task}.md" in files
@@ -209,7 +211,7 @@ def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submissi
     shutil.copytree(Path(__file__).parents[1] / "submissions" / "baseline-random", subs / "baseline-random")
     mirror = tmp_path / "mirror"  # a mirror without jnli-neg/; NUBench falls back to the sample in the package
     mirror.mkdir()
-    board = collect(subs, data_dir=mirror, reported=None)
+    board = collect(subs, data_dir=mirror, reported=False)
     # the two NUBench runs are shown; the JNLI-Neg run is not, and the site says why
     assert sorted((row.task, row.setting["mode"]) for row in board.rows) == [
         ("nubench", "completion"),
@@ -230,5 +232,5 @@ def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submissi
     ]
     # and a real problem elsewhere still refuses the whole submission
     (subs / "baseline-random" / "predictions" / "nubench" / "test-option.jsonl").write_text('{"id": 0}\n')
-    board = collect(subs, data_dir=mirror, reported=None)
+    board = collect(subs, data_dir=mirror, reported=False)
     assert board.rows == [] and [n.level for n in board.notes] == ["refused"]

@@ -12,6 +12,8 @@ from neghub.evaluator.benchmarks import jnli_neg
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.core.stats import BootstrapConfig
 
+from .conftest import flat_result
+
 NEG = {"neg_id_in_jnli_sentence": 0, "neg_position": "end", "target_pos": "動詞"}
 
 
@@ -89,7 +91,7 @@ def evaluate_json(neghub: Any, mirror: Path, predictions: Path, *extra: str) -> 
         "evaluate", "jnli-neg", predictions, "--split", "valid", "--data-dir", mirror, "--unverified", "--json", *extra
     )
     assert result.code == 0, result.err
-    return json.loads(result.out)
+    return flat_result(json.loads(result.out))
 
 
 def test_counts_of_the_hand_fixture(neghub: Any, mirror: Path, predictions: Path) -> None:

@@ -23,6 +23,8 @@ from neghub.evaluator.benchmarks import nubench
 from neghub.evaluator.benchmarks.nubench import RELEASE_DIR
 from neghub.evaluator.releases.loading import DATA_DIR_ENV
 
+from .conftest import flat_result
+
 SAMPLE = RELEASE_DIR
 TEST_FILE = SAMPLE / "multiple-choice" / "test.jsonl"
 
@@ -106,7 +108,7 @@ def mini_mirror(tmp_path: Path, items: list[dict[str, Any]]) -> Path:
 def evaluate_json(neghub: Any, path: Path, mode: str, *extra: Any) -> dict[str, Any]:
     result = neghub("evaluate", "nubench", path, "--mode", mode, "--json", *extra)
     assert result.code == 0, result.err
-    parsed: dict[str, Any] = json.loads(result.out)
+    parsed: dict[str, Any] = flat_result(json.loads(result.out))
     return parsed
 
 
@@ -150,7 +152,7 @@ def test_environment_mirror_without_nubench_falls_back_to_the_bundle(
     path = write_lines(tmp_path / "p.jsonl", rows)
     result = neghub("evaluate", "nubench", path, "--mode", "option", "--data-dir", tmp_path / "other", "--json")
     assert result.code == 0
-    assert json.loads(result.out)["verified"] is True
+    assert flat_result(json.loads(result.out))["verified"] is True
     # a mirror that has nubench/ is read from there
     mirror = mini_mirror(tmp_path, [mini_item(0)])
     assert nubench.load("test", data_dir=mirror, unverified=True).release.source == "mirror"
@@ -604,7 +606,7 @@ def test_modified_release_needs_unverified(neghub: Any, tmp_path: Path) -> None:
         "release (pass --unverified to score against it anyway)"
     ]
     result = neghub("evaluate", "nubench", path, "--mode", "option", "--data-dir", mirror, "--unverified", "--json")
-    assert result.code == 0 and json.loads(result.out)["verified"] is False
+    assert result.code == 0 and flat_result(json.loads(result.out))["verified"] is False
 
 
 @pytest.mark.parametrize(

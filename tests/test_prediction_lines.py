@@ -27,10 +27,11 @@ from pydantic import ValidationError
 from neghub.evaluator.benchmarks import jnli_neg, jsts_neg, nubench, scn
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.families import minimal_pairs
-from neghub.evaluator.submissions.prediction_lines import PREDICTION_MODELS
+from neghub.evaluator.submissions.schemas import prediction_models
 from tests.conftest import FIXTURES
 from tests.test_minimal_pairs import RECORDS, write_jsonl
 
+PREDICTION_MODELS = prediction_models()  # what the registry's benchmarks publish
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 LINE_FILE = "line.jsonl"
 

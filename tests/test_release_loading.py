@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from neghub.evaluator.benchmarks import scn
-from neghub.evaluator.core.registry import get_task
+from neghub.evaluator.core.registry import get_benchmark
 from neghub.evaluator.releases import cards
 
 from .test_datasets_cli import release_source
@@ -106,7 +106,7 @@ def load(folder: Path, config: str, cache: Path) -> datasets.DatasetDict:
 
 @pytest.mark.parametrize("task", cards.available_tasks())
 def test_each_release_loads_with_datasets_as_its_card_says(task: str, tmp_path: Path, neghub: Any) -> None:
-    if not cards.has_statistics(get_task(task).metadata):
+    if not cards.has_statistics(get_benchmark(task).metadata):
         pytest.skip(
             f"{task} has no pinned release: its metadata pins no sha256 and NegHub has no copy of the data, "
             "so there is nothing to load (its card says the statistics are not available)"

@@ -16,10 +16,12 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
 
+from neghub.evaluator.benchmarks.jnli_neg import protocol as jnli_protocol  # noqa: E402
+from neghub.evaluator.benchmarks.jsts_neg import protocol as jsts_protocol  # noqa: E402
 from neghub.evaluator.cli import main  # noqa: E402
-from neghub.evaluator.core.registry import EvalOptions, get_task  # noqa: E402
+from neghub.evaluator.core.benchmark import EvalOptions  # noqa: E402
+from neghub.evaluator.core.registry import get_benchmark  # noqa: E402
 from neghub.evaluator.fileio import safe_yaml  # noqa: E402
-from neghub.evaluator.runners import prompts  # noqa: E402
 from neghub.evaluator.runners.backend import Backend, ModelSource, load_backend  # noqa: E402
 from neghub.evaluator.submissions.format import Metadata  # noqa: E402
 
@@ -104,7 +106,7 @@ def causal_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _evaluate(task: str, path: Path, **kw: str) -> dict[str, object]:
-    return get_task(task).evaluate(path, EvalOptions(**kw))  # type: ignore[arg-type]
+    return get_benchmark(task).evaluate(path, EvalOptions(**kw)).metrics  # type: ignore[arg-type]
 
 
 def _check_folder(out: Path, *data: str) -> Metadata:
@@ -296,7 +298,7 @@ def test_scn_causal_and_masked_select_triplets_and_validate(tmp_path: Path) -> N
         out = tmp_path / f"sub-{name}"
         assert main(["run", str(folder), "--tasks", "scn", "--max-pairs", "2", "-o", str(out), "--no-progress"]) == 0
         meta = _check_folder(out)
-        assert meta.provenance is not None and meta.provenance["scn_max_pairs"] == 2
+        assert meta.provenance is not None and meta.provenance["max_items"] == 2
         rows = [json.loads(line) for line in (out / meta.runs[0].file).read_text().splitlines()]
         # the model answers "run" everywhere: one triplet (verb run) per pair and variant, 5 patterns each
         assert len(rows) == 2 * 4 * 5
@@ -312,13 +314,12 @@ def test_a_masked_model_is_refused_for_generation_tasks(tmp_path: Path, capsys: 
 
 
 def test_answer_extraction() -> None:
-    labels = ("entailment", "neutral", "contradiction")
-    assert prompts.parse_jnli_answer("ｅｎｔａｉｌｍｅｎｔ\n\nmore", labels) == "entailment"  # NFKC folds full-width
-    assert prompts.parse_jnli_answer("entail", labels) is None
-    assert prompts.parse_jsts_answer(" ４ ") == 4
-    assert prompts.parse_jsts_answer("4.0") == 4
-    assert prompts.parse_jsts_answer("3.5") is None
-    assert prompts.parse_jsts_answer("6") is None
+    assert jnli_protocol.parse_answer("ｅｎｔａｉｌｍｅｎｔ\n\nmore") == "entailment"  # NFKC folds full-width
+    assert jnli_protocol.parse_answer("entail") is None
+    assert jsts_protocol.parse_answer(" ４ ") == 4
+    assert jsts_protocol.parse_answer("4.0") == 4
+    assert jsts_protocol.parse_answer("3.5") is None
+    assert jsts_protocol.parse_answer("6") is None
 
 
 def test_hub_models_need_a_pinned_revision(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -388,7 +389,7 @@ def test_unparseable_answers_are_kept_and_scored_wrong(tmp_path: Path) -> None:
 
 
 def test_jsts_shots_follow_the_papers_sampling_rule() -> None:
-    from neghub.evaluator.runners.protocols import _jsts_shots
+    from neghub.evaluator.benchmarks.jsts_neg.protocol import choose_shots as _jsts_shots
 
     # 3 records per (set, score): originals have scores 0..4 (no 5, as in the paper's footnote 9), negated 0..5
     train = [
@@ -420,5 +421,5 @@ def test_jsts_neg_few_shot_run_on_the_fixture_mirror(causal_dir: Path, tmp_path:
     assert meta.provenance is not None and meta.provenance["data_unverified"] is True
     for run in meta.runs:
         options = EvalOptions(split="test", data_dir=mirror, unverified=True)
-        result = get_task("jsts-neg").evaluate(out / run.file, options)
+        result = get_benchmark("jsts-neg").evaluate(out / run.file, options).metrics
         assert result["instance_metrics"]["D"]["n"] == 40  # the fixture's 40 test instances

@@ -12,12 +12,11 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from neghub.evaluator.submissions.format import Metadata
-from neghub.evaluator.submissions.prediction_lines import PREDICTION_MODELS
-from neghub.evaluator.submissions.schemas import generate
+from neghub.evaluator.submissions.schemas import generate, prediction_models
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 MODELS: dict[str, type[BaseModel]] = {"submission": Metadata} | {
-    f"prediction-{k}": m for k, m in PREDICTION_MODELS.items()
+    f"prediction-{k}": m for k, m in prediction_models().items()
 }
 
 
@@ -110,7 +109,9 @@ AGREEMENT: list[tuple[str, Any, bool]] = [
     ("submission", changed(HUB_METADATA, ("runs", 0, "file"), "/etc/passwd"), False),
     ("submission", changed(HUB_METADATA, ("runs", 0, "shots"), True), False),
     ("submission", changed(HUB_METADATA, ("runs", 0, "shots"), 65), False),
-    ("submission", changed(HUB_METADATA, ("runs", 0, "mode"), "greedy"), False),
+    # a run's mode (and split) is checked against its benchmark's by the validator, not by the metadata model
+    ("submission", changed(HUB_METADATA, ("runs", 0, "mode"), "greedy"), True),
+    ("submission", changed(HUB_METADATA, ("runs", 0, "mode"), "Greedy"), False),
     ("submission", changed(HUB_METADATA, ("submitter",), DELETE), False),
     ("submission", changed(CLOSED_METADATA, ("model", "open_weights"), True), False),
     ("submission", changed(HUB_METADATA, ("date",), "٢٠٢٥-٠٥-٠١"), False),  # digits 0-9 only, as ECMA's \d

@@ -22,8 +22,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import StringConstraints, TypeAdapter, ValidationError
 
+from neghub.evaluator.benchmarks.scn import PYTHON_WHITESPACE
+from neghub.evaluator.core.registry import get_benchmark
 from neghub.evaluator.submissions.format import DATE_PATTERN, PATTERN_EXPECTATIONS, WHITE_SPACE
-from neghub.evaluator.submissions.prediction_lines import PYTHON_WHITESPACE, prediction_kind
+
+
+def prediction_kind(task: str, mode: str | None) -> str:
+    """The schema a run's lines follow: prediction-<task>[-<mode>]."""
+    return f"{task}-{mode}" if get_benchmark(task).modes else task
+
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"

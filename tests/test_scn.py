@@ -17,6 +17,8 @@ from neghub.evaluator.benchmarks import scn
 from neghub.evaluator.core.errors import InputError, Problem
 from neghub.evaluator.core.stats import BootstrapConfig
 
+from .conftest import flat_result
+
 PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")
 
 
@@ -239,7 +241,7 @@ def test_hand_computed_drops_through_the_command_line(tmp_path: Path, neghub: An
     path = write(tmp_path / "p.jsonl", HAND_ROWS)
     result = neghub("evaluate", "scn", path, "--json")
     assert result.code == 0, result.err
-    out = json.loads(result.out)
+    out = flat_result(json.loads(result.out))
     assert out["task"] == "scn" and out["split"] is None and out["n_predictions"] == 30
     pronoun = out["variants"]["pronoun"]
     assert pronoun["n_triplets"] == 4
@@ -457,7 +459,7 @@ def test_baselines(tmp_path: Path, neghub: Any, kind: str, drop: dict[str, float
     assert len(first.splitlines()) == 16_000
     result = neghub("evaluate", "scn", out, "--json")
     assert result.code == 0, result.err
-    variants = json.loads(result.out)["variants"]
+    variants = flat_result(json.loads(result.out))["variants"]
     for entry in variants.values():
         assert entry["n_triplets"] == 800
         assert {p: m["drop"] for p, m in entry["patterns"].items()} == drop

@@ -21,6 +21,7 @@ from neghub.evaluator.benchmarks import jnli_neg
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.releases.loading import DATA_DIR_ENV, find_release
 
+from .conftest import flat_result
 from .upstream_server import PINNED_SHA256, UPSTREAM_COMMIT, UPSTREAM_FOLDER, UpstreamServer, build_site
 
 VALID = "jnli-neg-valid-v1.1.jsonl"
@@ -78,7 +79,7 @@ def test_first_use_downloads_verifies_and_caches_then_works_with_the_server_stop
     server.stop()
     scored = cli(env, "evaluate", "jnli-neg", str(majority), "--split", "valid", "--json")
     assert scored.returncode == 0, scored.stderr
-    result = json.loads(scored.stdout)
+    result = flat_result(json.loads(scored.stdout))
     assert result["dataset_source"] == "upstream"
     assert result["verified"] is True
     # 1,363 valid instances: 186 originals + 1,177 negated (SOURCE.md)

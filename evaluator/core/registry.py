@@ -1,88 +1,91 @@
-"""The task registry: one entry per benchmark module; a duplicate name raises, an unknown name
-suggests the closest one (the inspect_ai / mteb habit)."""
+"""The benchmark registry: found, never listed.
+
+Built-in benchmarks are the subpackages of `neghub.evaluator.benchmarks`, found by walking the package;
+third-party benchmarks are installed plugins that name a `Benchmark` in the entry-point group
+`neghub.benchmarks` (as inspect_ai finds its registry). Each built-in folder's `__init__.py` defines
+`BENCHMARK`. A name registered twice raises; an unknown name suggests the closest (mteb's habit).
+"""
 
 from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+import importlib.metadata
+import pkgutil
 
+from neghub.evaluator.core.benchmark import Benchmark
 from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.core.stats import BootstrapConfig
-from neghub.evaluator.releases.metadata import DatasetMetadata
 
-BUILTIN_MODULES = (
-    "neghub.evaluator.benchmarks.jnli_neg",
-    "neghub.evaluator.benchmarks.jsts_neg",
-    "neghub.evaluator.benchmarks.nubench",
-    "neghub.evaluator.benchmarks.scn",
-)
+ENTRY_POINT_GROUP = "neghub.benchmarks"
+BUILTIN_PACKAGE = "neghub.evaluator.benchmarks"
+
+_BENCHMARKS: dict[str, Benchmark] = {}
+_SOURCES: dict[str, str] = {}
+_loaded = False
 
 
-@dataclass(frozen=True)
-class EvalOptions:
-    """What a command line or the leaderboard passes to a task's evaluation."""
-
-    split: str | None = None
-    mode: str | None = None
-    data_dir: Path | None = None
-    unverified: bool = False
-    bootstrap: BootstrapConfig = field(default_factory=BootstrapConfig)
-    display_name: str | None = None  # how the predictions file is named in messages
+class DuplicateBenchmark(ValueError):
+    """Two folders or plugins claim one benchmark name."""
 
 
-@dataclass(frozen=True)
-class Task:
-    """A benchmark as the command line and the leaderboard see it."""
-
-    name: str
-    version: str
-    metadata: DatasetMetadata
-    evaluate: Callable[[Path, EvalOptions], dict[str, Any]]
-    report: Callable[[dict[str, Any]], str]
-    baseline: Callable[[str, EvalOptions, int], list[dict[str, Any]]]
-    default_split: str | None
-    modes: tuple[str, ...] = ()
-    baseline_kinds: tuple[str, ...] = ("majority", "random", "constant:VALUE")
-    bundled_release: Path | None = None  # a release folder shipped inside the package
-    splits: tuple[str, ...] = ()  # the splits predictions may be scored on (default: every split of the release)
-
-    @property
-    def scored_splits(self) -> tuple[str, ...]:
-        return self.splits or self.metadata.splits
+def register(benchmark: Benchmark, source: str) -> Benchmark:
+    if benchmark.name in _BENCHMARKS:
+        raise DuplicateBenchmark(
+            f"benchmark {benchmark.name!r} is registered twice: by {_SOURCES[benchmark.name]} and by {source}"
+        )
+    _BENCHMARKS[benchmark.name] = benchmark
+    _SOURCES[benchmark.name] = source
+    return benchmark
 
 
-_TASKS: dict[str, Task] = {}
+def _discover() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True  # set first: a benchmark module that looks itself up while importing must not recurse
+    package = importlib.import_module(BUILTIN_PACKAGE)
+    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if not module.ispkg:
+            continue
+        name = f"{BUILTIN_PACKAGE}.{module.name}"
+        benchmark = getattr(importlib.import_module(name), "BENCHMARK", None)
+        if isinstance(benchmark, Benchmark):
+            register(benchmark, name)
+    for entry in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        loaded = entry.load()
+        benchmark = loaded() if callable(loaded) and not isinstance(loaded, Benchmark) else loaded
+        if not isinstance(benchmark, Benchmark):
+            raise TypeError(f"entry point {entry.name} = {entry.value} is not a neghub Benchmark")
+        register(benchmark, f"the plugin {entry.value}")
 
 
-def register(task: Task) -> Task:
-    if task.name in _TASKS:
-        raise ValueError(f"task {task.name!r} is already registered")
-    _TASKS[task.name] = task
-    return task
+def benchmark_names() -> list[str]:
+    """Every registered benchmark, sorted by name."""
+    _discover()
+    return sorted(_BENCHMARKS)
 
 
-def _load_builtins() -> None:
-    for module in BUILTIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:  # a real import error inside the module must surface
-                raise
+def benchmarks() -> list[Benchmark]:
+    _discover()
+    return [_BENCHMARKS[name] for name in sorted(_BENCHMARKS)]
 
 
-def task_names() -> list[str]:
-    _load_builtins()
-    return sorted(_TASKS)
+def get_benchmark(name: str) -> Benchmark:
+    _discover()
+    if name in _BENCHMARKS:
+        return _BENCHMARKS[name]
+    raise InputError.single("task", unknown_benchmark(name))
 
 
-def get_task(name: str) -> Task:
-    _load_builtins()
-    if name in _TASKS:
-        return _TASKS[name]
-    close = difflib.get_close_matches(name, list(_TASKS), n=1, cutoff=0.5)
-    hint = f"; did you mean {close[0]!r}?" if close else f" (known tasks: {', '.join(sorted(_TASKS))})"
-    raise InputError.single("task", f"unknown task {name!r}{hint}")
+def unknown_benchmark(name: str) -> str:
+    """The words for a name no benchmark has: the closest one, or the list."""
+    _discover()
+    close = difflib.get_close_matches(name, list(_BENCHMARKS), n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]!r}?" if close else f" (known tasks: {', '.join(sorted(_BENCHMARKS))})"
+    return f"unknown task {name!r}{hint}"
+
+
+def source_of(name: str) -> str:
+    """The module a benchmark was found in (a built-in folder's package, or a plugin's entry point)."""
+    get_benchmark(name)
+    return _SOURCES[name].removeprefix("the plugin ").split(":")[0]

@@ -16,12 +16,27 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from neghub.evaluator.core.benchmark import (
+    BaselineRun,
+    Benchmark,
+    ChartSeries,
+    ChartSpec,
+    Display,
+    EvalOptions,
+    Headline,
+    MetricDisplay,
+)
 from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from neghub.evaluator.core.registry import EvalOptions, Task
-from neghub.evaluator.core.results import assemble_result
-from neghub.evaluator.core.stats import BootstrapConfig, mcnemar_exact_p, paired_bootstrap_counts_ci
+from neghub.evaluator.core.results import Result, assemble_result
+from neghub.evaluator.core.stats import (
+    BootstrapConfig,
+    bootstrap_proportion_ci,
+    mcnemar_exact_p,
+    paired_bootstrap_counts_ci,
+)
 from neghub.evaluator.fileio.files import read_bytes
 from neghub.evaluator.fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
+from neghub.evaluator.fileio.lines import LineGate
 from neghub.evaluator.releases.loading import Release, ResolvedFile
 from neghub.evaluator.releases.metadata import ReleaseFile
 
@@ -244,8 +259,12 @@ def read_predictions(
     parse_value: Callable[[Any], int],
     *,
     display_name: str | None = None,
+    line_model: type[BaseModel] | None = None,
 ) -> NDArray[np.int16]:
     """Read `{"id": ..., "prediction": ...}` lines into an array aligned with the dataset's rows.
+
+    Each line's verdict is its prediction-line model's (`line_model`, what schemas/ publishes): a line
+    the model refuses is a problem, worded by the checks below where they name it, else by pydantic.
 
     `parse_value` turns a prediction into the task's integer code, or raises ValueError with
     what was expected. A runner whose model answered something it could not parse writes
@@ -256,7 +275,7 @@ def read_predictions(
     name = display_name or str(path)
     problems = FileProblems()
     try:
-        return _read_predictions(path, name, dataset, parse_value, problems)
+        return _read_predictions(path, name, dataset, parse_value, problems, LineGate.of(line_model))
     except TooManyProblems:
         raise stopped(name, problems) from None
 
@@ -267,45 +286,71 @@ def _read_predictions(
     dataset: MinimalPairDataset,
     parse_value: Callable[[Any], int],
     problems: FileProblems,
+    gate: LineGate,
 ) -> NDArray[np.int16]:
     content = JsonlReader(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), name, problems)
     predicted = np.full(dataset.ids.size, -1, dtype=np.int16)
     first_line_of_row: dict[int, int] = {}
     for line, obj in content:
-        unknown = sorted(set(obj) - {"id", "prediction", "raw_output"})
-        for key in unknown:
-            problems.append(Problem(name, line, key, "unknown field (expected only id, prediction and raw_output)"))
-        if "raw_output" in obj and not isinstance(obj["raw_output"], str):
-            problems.append(
-                Problem(name, line, "raw_output", f"expected a string, got {json_type_name(obj['raw_output'])}")
-            )
-        if "id" not in obj:
-            problems.append(Problem(name, line, "id", "missing field"))
-            continue
-        raw_id = obj["id"]
-        if not isinstance(raw_id, int) or isinstance(raw_id, bool):
-            problems.append(Problem(name, line, "id", f"expected an integer id, got {json_type_name(raw_id)}"))
-            continue
-        row = dataset.row_of_id.get(raw_id)
-        if row is None:
-            problems.append(Problem(name, line, "id", f"unknown id {raw_id} (not in the {dataset.split} split)"))
-            continue
-        if row in first_line_of_row:
-            problems.append(
-                Problem(name, line, "id", f"duplicate id {raw_id} (first on line {first_line_of_row[row]})")
-            )
-            continue
-        first_line_of_row[row] = line
-        if "prediction" not in obj:
-            problems.append(Problem(name, line, "prediction", "missing field"))
-            continue
-        if obj["prediction"] is None and isinstance(obj.get("raw_output"), str):
-            predicted[row] = UNPARSEABLE
-            continue
-        try:
-            predicted[row] = parse_value(obj["prediction"])
-        except ValueError as exc:
-            problems.append(Problem(name, line, "prediction", str(exc)))
+        before = len(problems)
+        _read_line(name, line, obj, dataset, parse_value, problems, predicted, first_line_of_row)
+        if len(problems) == before and not gate.accepts(obj):
+            problems.append(gate.problem(name, line, obj))
+    return _finish(name, dataset, content, problems, predicted, first_line_of_row)
+
+
+def _read_line(
+    name: str,
+    line: int,
+    obj: dict[str, Any],
+    dataset: MinimalPairDataset,
+    parse_value: Callable[[Any], int],
+    problems: list[Problem],
+    predicted: NDArray[np.int16],
+    first_line_of_row: dict[int, int],
+) -> None:
+    unknown = sorted(set(obj) - {"id", "prediction", "raw_output"})
+    for key in unknown:
+        problems.append(Problem(name, line, key, "unknown field (expected only id, prediction and raw_output)"))
+    if "raw_output" in obj and not isinstance(obj["raw_output"], str):
+        problems.append(
+            Problem(name, line, "raw_output", f"expected a string, got {json_type_name(obj['raw_output'])}")
+        )
+    if "id" not in obj:
+        problems.append(Problem(name, line, "id", "missing field"))
+        return
+    raw_id = obj["id"]
+    if not isinstance(raw_id, int) or isinstance(raw_id, bool):
+        problems.append(Problem(name, line, "id", f"expected an integer id, got {json_type_name(raw_id)}"))
+        return
+    row = dataset.row_of_id.get(raw_id)
+    if row is None:
+        problems.append(Problem(name, line, "id", f"unknown id {raw_id} (not in the {dataset.split} split)"))
+        return
+    if row in first_line_of_row:
+        problems.append(Problem(name, line, "id", f"duplicate id {raw_id} (first on line {first_line_of_row[row]})"))
+        return
+    first_line_of_row[row] = line
+    if "prediction" not in obj:
+        problems.append(Problem(name, line, "prediction", "missing field"))
+        return
+    if obj["prediction"] is None and isinstance(obj.get("raw_output"), str):
+        predicted[row] = UNPARSEABLE
+        return
+    try:
+        predicted[row] = parse_value(obj["prediction"])
+    except ValueError as exc:
+        problems.append(Problem(name, line, "prediction", str(exc)))
+
+
+def _finish(
+    name: str,
+    dataset: MinimalPairDataset,
+    content: JsonlReader,
+    problems: list[Problem],
+    predicted: NDArray[np.int16],
+    first_line_of_row: dict[int, int],
+) -> NDArray[np.int16]:
     missing = np.flatnonzero(predicted < 0)
     missing = np.array([row for row in missing if row not in first_line_of_row], dtype=np.int64)
     # A line that is not even JSON may hold any id: listing "missing" ids then only adds noise.
@@ -390,6 +435,9 @@ def score_pairs(
             else paired_bootstrap_counts_ci(n, only_control, only_treatment, bootstrap)
         )
         entry["acc_chg_ci95"] = None if ci is None else [ci[0], ci[1]]
+        for key, hits in (("acc", int(right[1].sum())), ("acc_prime", int(right[:, 1].sum()))):
+            interval = None if bootstrap is None or n == 0 else bootstrap_proportion_ci(hits, n, bootstrap)
+            entry[f"{key}_ci95"] = None if interval is None else [interval[0], interval[1]]
         entry["discordant"] = {"control_only": only_control, "treatment_only": only_treatment}
         entry["mcnemar_p"] = mcnemar_exact_p(only_control, only_treatment)
         changed = int(by_changed[1].sum())
@@ -460,15 +508,17 @@ def _breakdown(
     }
 
 
-def format_report(result: dict[str, Any]) -> str:
+def format_report(full: Result) -> str:
     """A readable table of a minimal-pair result (percentages, as the papers print them)."""
 
     def pct(value: float | None) -> str:
         return "   n/a" if value is None else f"{100 * value:6.2f}"
 
+    prov = full.provenance
+    result = full.metrics
     lines = [
-        f"{result['task']} ({result['split']}), evaluator {result['evaluator_version']}, "
-        f"task version {result['task_version']}, verified: {str(result['verified']).lower()}",
+        f"{prov.task} ({prov.split}), evaluator {prov.evaluator_version}, "
+        f"task version {prov.task_version}, verified: {str(prov.verified).lower()}",
         "counts: " + ", ".join(f"{k} {v}" for k, v in result["counts"].items()),
         "",
         f"{'pairs':<6}{'n':>7}{'Acc':>8}{'Acc′':>8}{'AccChg':>8}  {'95% CI of AccChg':<18}{'McNemar p':>10}  flips",
@@ -516,31 +566,128 @@ def format_report(result: dict[str, Any]) -> str:
 Loader = Callable[..., MinimalPairDataset]
 
 
-def minimal_pair_task(
+def raw_records(load: Loader) -> Callable[[str, Path | None, bool], list[dict[str, Any]]]:
+    """The records of a split as dicts (for prompts), after `load`'s own checks of the file (pins, schema)."""
+
+    def records(split: str, data_dir: Path | None, unverified: bool) -> list[dict[str, Any]]:
+        dataset = load(split, data_dir=data_dir, unverified=unverified)
+        path = dataset.file.path
+        objects = [obj for _, obj in parse_jsonl(read_bytes(path), str(path), blank_lines="skip").objects]
+        assert len(objects) == dataset.ids.size  # the same file load() checked
+        return objects
+
+    return records
+
+
+def minimal_pair_display(name: str, summary: str, extra_columns: Sequence[MetricDisplay] = ()) -> Display:
+    """The display block every minimal-pair benchmark shares (SPEC §1): ranked by Acc′ on M_i, the
+    accuracy once the cue that changes the gold is added."""
+    columns: list[MetricDisplay] = []
+    for pair_set in ("M_i", "M_u", "M"):
+        base = f"pair_metrics.{pair_set}"
+        columns += [
+            MetricDisplay(path=f"{base}.acc", label=f"{pair_set} Acc"),
+            MetricDisplay(path=f"{base}.acc_prime", label=f"{pair_set} Acc′"),
+            MetricDisplay(
+                path=f"{base}.acc_chg", label=f"{pair_set} AccChg", unit="points", ci_path=f"{base}.acc_chg_ci95"
+            ),
+        ]
+    columns += [
+        MetricDisplay(path="instance_metrics.D_orig.acc", label="D_orig acc"),
+        MetricDisplay(path="instance_metrics.D_neg.acc", label="D_neg acc"),
+        MetricDisplay(
+            path="pair_metrics.M_i.ignored_rate",
+            label="negation ignored (M_i)",
+            description="pairs of M_i whose prediction did not change although the gold did",
+        ),
+        MetricDisplay(
+            path="pair_metrics.M_u.distracted_rate",
+            label="distracted (M_u)",
+            description="pairs of M_u whose prediction changed although the gold did not",
+        ),
+        *extra_columns,
+    ]
+    return Display(
+        name=name,
+        summary=summary,
+        headline=Headline(
+            path="pair_metrics.M_i.acc_prime",
+            label="M_i Acc′",
+            unit="percent",
+            ci_path="pair_metrics.M_i.acc_prime_ci95",
+            higher_is_better=True,
+            description="accuracy on the treatments of the pairs whose gold the added cue changes",
+        ),
+        columns=tuple(columns),
+        key_columns=("pair_metrics.M_i.acc_chg", "pair_metrics.M_i.ignored_rate"),
+        charts=(
+            ChartSpec(
+                kind="dot_interval",
+                title="AccChg on M_i and M_u",
+                unit="points",
+                series=(
+                    ChartSeries(
+                        label="M_i (gold changes)",
+                        path="pair_metrics.M_i.acc_chg",
+                        ci_path="pair_metrics.M_i.acc_chg_ci95",
+                    ),
+                    ChartSeries(
+                        label="M_u (gold unchanged)",
+                        path="pair_metrics.M_u.acc_chg",
+                        ci_path="pair_metrics.M_u.acc_chg_ci95",
+                    ),
+                ),
+                x_title="AccChg = Acc′ − Acc (points)",
+            ),
+            ChartSpec(
+                kind="scatter",
+                title="Acc against Acc′",
+                series=(
+                    ChartSeries(label="M_i", path="pair_metrics.M_i.acc_prime", x_path="pair_metrics.M_i.acc"),
+                    ChartSeries(label="M_u", path="pair_metrics.M_u.acc_prime", x_path="pair_metrics.M_u.acc"),
+                ),
+                x_title="Acc (control)",
+                y_title="Acc′ (treatment)",
+            ),
+        ),
+        max_ci_half_width=0.10,
+        prompt_styles=("llm-jp-eval", "llm-jp-eval-loglikelihood", "fine-tuned"),
+    )
+
+
+def minimal_pair_benchmark(
     *,
     name: str,
     version: str,
     metadata: Any,
+    display: Display,
     load: Loader,
     parse_prediction: Callable[[Any], int],
     prediction_value: Callable[[int], Any],
     n_values: int,
     score: Callable[[MinimalPairDataset, NDArray[np.int16], BootstrapConfig], dict[str, Any]],
-    report: Callable[[dict[str, Any]], str],
     default_split: str,
-) -> Task:
-    """The registry entry of a minimal-pair benchmark, wiring its load / score / report together."""
+    prediction_line: type[BaseModel],
+    report: Callable[[Result], str] | None = None,
+    baseline_runs: dict[str, tuple[BaselineRun, ...]] | None = None,
+    reported_dir: Path | None = None,
+    parse_record: Callable[[dict[str, Any]], Instance],
+    plans: Any = None,
+) -> Benchmark:
+    """A minimal-pair benchmark, wiring its load / score / report together."""
 
     def load_for(options: EvalOptions, split: str | None = None) -> MinimalPairDataset:
         return load(split or options.split or default_split, data_dir=options.data_dir, unverified=options.unverified)
 
-    def evaluate(path: Path, options: EvalOptions) -> dict[str, Any]:
+    def evaluate(path: Path, options: EvalOptions) -> Result:
         dataset = load_for(options)
-        predicted = read_predictions(path, dataset, parse_prediction, display_name=options.display_name)
+        predicted = read_predictions(
+            path, dataset, parse_prediction, display_name=options.display_name, line_model=prediction_line
+        )
         return assemble_result(
-            task=name,
-            task_version=version,
+            benchmark=benchmark,
             split=dataset.split,
+            mode=None,
             predictions=path,
             release=dataset.release,
             dataset_file=dataset.file,
@@ -560,12 +707,20 @@ def minimal_pair_task(
         )
         return [{"id": int(i), "prediction": prediction_value(int(c))} for i, c in zip(dataset.ids, codes, strict=True)]
 
-    return Task(
+    benchmark = Benchmark(
         name=name,
         version=version,
         metadata=metadata,
+        display=display,
+        family="minimal-pairs",
         evaluate=evaluate,
-        report=report,
+        report=report or format_report,
         baseline=baseline,
         default_split=default_split,
+        prediction_lines={None: prediction_line},
+        baseline_runs=baseline_runs or {},
+        reported_dir=reported_dir,
+        plans=plans,
+        read_split=lambda release, split: load_split(name, split, release, parse_record),
     )
+    return benchmark

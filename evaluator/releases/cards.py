@@ -34,8 +34,6 @@ from neghub.evaluator.fileio.jsonl import parse_jsonl
 from neghub.evaluator.releases.loading import Release
 from neghub.evaluator.releases.metadata import DatasetMetadata, Language, License
 
-CARD_TASKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
-MINIMAL_PAIR_TASKS = ("jnli-neg", "jsts-neg")  # their statistics include the pair counts of SPEC §1
 CARDS_DIR = Path("datasets_cards")  # relative to the repository root, where `nox -s cards` runs
 LOCAL_BUILDERS = {".jsonl": "json", ".txt": "text", ".tsv": "csv"}  # the `datasets` builder of a local file
 # `datasets` loads a whole repository with ONE builder, the one the files of the first config in the card
@@ -131,9 +129,7 @@ def release_root(metadata: DatasetMetadata, data_dir: Path | None) -> Path | Non
     if data_dir is not None and (data_dir / metadata.name).is_dir():
         return data_dir / metadata.name
     # a release shipped in the package (a benchmark's own sample or word lists)
-    from neghub.evaluator.core.registry import get_task
-
-    bundled = get_task(metadata.name).bundled_release
+    bundled = benchmark_of(metadata.name).bundled_release
     return bundled if bundled is not None and bundled.is_dir() else None
 
 
@@ -145,19 +141,17 @@ def has_statistics(metadata: DatasetMetadata) -> bool:
 def compute_statistics(metadata: DatasetMetadata, root: Path) -> Statistics:
     """Count the records of every pinned file (each checked against its pin) and, for minimal-pair
     tasks, the pairs per split through the task's own `load`."""
-    from neghub.evaluator.families.minimal_pairs import load_split
-
     release = Release(metadata, root, "mirror", unverified_allowed=False)
     records: dict[str, int] = {}
     for release_file in metadata.files:
         resolved = release.file(release_file)  # raises on a missing file or a sha256 mismatch
         records[release_file.path] = count_records(resolved.path)
-    if metadata.name not in MINIMAL_PAIR_TASKS:
+    benchmark = benchmark_of(metadata.name)
+    if benchmark.read_split is None:  # only a minimal-pair family counts pairs (SPEC §1) besides the records
         return Statistics(records=records)
-    parse_record = importlib.import_module(task_module_name(metadata.name)).parse_record
     pairs: list[PairStatistics] = []
     for split in metadata.splits:
-        dataset = load_split(metadata.name, split, release, parse_record)
+        dataset = benchmark.read_split(release, split)
         important = dataset.pairs.important
         end = dataset.pairs.cue_position == 0  # CUE_POSITIONS = ("end", "mid")
         pairs.append(
@@ -197,10 +191,6 @@ def count_records(path: Path) -> int:
     if path.suffix == ".tsv":
         return max(len([line for line in lines if line.strip()]) - 1, 0)
     return len(lines)
-
-
-def task_module_name(task: str) -> str:
-    return "neghub.evaluator.benchmarks." + task.replace("-", "_")
 
 
 def size_category(metadata: DatasetMetadata, statistics: Statistics | None) -> SizeCategory:
@@ -273,7 +263,7 @@ def _escape_cell(text: str) -> str:
 def render_card(metadata: DatasetMetadata, statistics: Statistics | None, *, for_hub: bool = False) -> str:
     """The whole card: YAML front matter, then the sections readers expect."""
     text = metadata.card
-    module_path = f"evaluator/benchmarks/{metadata.name.replace('-', '_')}/__init__.py"
+    module_path = metadata_source(metadata.name)
     yaml_text = yaml.safe_dump(
         front_matter(metadata, statistics), sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000
     )
@@ -480,17 +470,40 @@ def validate_card(card: str, release_root_dir: Path | None) -> CardFrontMatter:
     return model
 
 
-def metadata_of(task: str) -> DatasetMetadata:
-    from neghub.evaluator.core.registry import get_task
+def benchmark_of(task: str) -> Any:
+    from neghub.evaluator.core.registry import get_benchmark
 
-    return get_task(task).metadata
+    return get_benchmark(task)
+
+
+def metadata_of(task: str) -> DatasetMetadata:
+    return benchmark_of(task).metadata  # type: ignore[no-any-return]
 
 
 def available_tasks() -> list[str]:
-    from neghub.evaluator.core.registry import task_names
+    from neghub.evaluator.core.registry import benchmark_names
 
-    names = set(task_names())
-    return [task for task in CARD_TASKS if task in names]
+    return benchmark_names()
+
+
+def metadata_module(task: str) -> Any:
+    """The module that defines a benchmark's DatasetMetadata: its folder's metadata.py, else the folder itself."""
+
+    from neghub.evaluator.core.registry import source_of
+
+    package = source_of(task)
+    try:
+        return importlib.import_module(f"{package}.metadata")
+    except ModuleNotFoundError:
+        return importlib.import_module(package)
+
+
+def metadata_source(task: str) -> str:
+    """Where a benchmark's pinned revision is recorded, as a path in the repository (shown on its card)."""
+    module = metadata_module(task)
+    name = str(module.__name__).removeprefix("neghub.")
+    path = name.replace(".", "/") + (".py" if not str(module.__file__).endswith("__init__.py") else "/__init__.py")
+    return path
 
 
 def statistics_for(metadata: DatasetMetadata, data_dir: Path | None) -> Statistics | None:

@@ -26,10 +26,10 @@ from neghub.evaluator.fileio.files import atomic_write
 from neghub.evaluator.releases.cards import (
     compute_statistics,
     has_statistics,
+    metadata_module,
     metadata_of,
     release_root,
     render_card,
-    task_module_name,
     validate_card,
     write_text,
 )
@@ -128,9 +128,9 @@ def cached_upstream(metadata: DatasetMetadata) -> Path | None:
 
 def verify(data_dir: Path | None, tasks: list[str]) -> int:
     """Print one line per file; raise InputError (exit 2) naming every file that is missing or differs."""
-    from neghub.evaluator.core.registry import task_names
+    from neghub.evaluator.core.registry import benchmark_names
 
-    names = tasks or task_names()
+    names = tasks or benchmark_names()
     roots: list[tuple[DatasetMetadata, Path]] = []
     for name in names:
         metadata = metadata_of(name)
@@ -232,9 +232,8 @@ def pin_revision(source: str, repo_id: str, revision: str) -> str:
 
 
 def module_file(task: str) -> Path:
-    import importlib
-
-    return Path(str(importlib.import_module(task_module_name(task)).__file__))
+    """The source file holding the benchmark's metadata (its `revision=` line)."""
+    return Path(str(metadata_module(task).__file__))
 
 
 def publish(
@@ -295,22 +294,22 @@ def convert(task: str, source: Path, output: Path) -> list[Path]:
 
 def found_release(task: str) -> Path:
     """The folder of `task`'s release as the loader finds it (downloading pinned upstream files if need be)."""
-    from neghub.evaluator.core.registry import get_task
+    from neghub.evaluator.core.registry import get_benchmark
     from neghub.evaluator.releases.loading import find_release
 
-    entry = get_task(task)
+    entry = get_benchmark(task)
     return find_release(entry.metadata, bundled=entry.bundled_release).materialise()
 
 
 def fetch_releases(tasks: list[str]) -> int:
     """Download (or find in the cache) every file of the upstream-pinned releases; one line per file."""
-    from neghub.evaluator.core.registry import get_task, task_names
+    from neghub.evaluator.core.registry import benchmark_names, get_benchmark
     from neghub.evaluator.releases.upstream import cache_root
 
-    names = tasks or [name for name in task_names() if get_task(name).metadata.upstream]
+    names = tasks or [name for name in benchmark_names() if get_benchmark(name).metadata.upstream]
     problems: list[Problem] = []
     for name in names:
-        metadata = get_task(name).metadata
+        metadata = get_benchmark(name).metadata
         if not metadata.upstream:
             problems.append(Problem(name, None, None, "has no pinned upstream URL to fetch from"))
             continue

@@ -24,12 +24,12 @@ from typing import Any
 import yaml
 
 from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.core.registry import get_benchmark
 from neghub.evaluator.fileio.files import atomic_write, prepare_output_folder
 from neghub.evaluator.runners.backend import Backend, ModelSource, load_backend, resolve_source
-from neghub.evaluator.runners.protocols import NUBENCH_SEEDS, RunPlan, minimal_pair_plans, nubench_plans, scn_plan
+from neghub.evaluator.runners.plans import DEFAULT_SEEDS, RunPlan, RunSettings
 from neghub.evaluator.submissions.format import Metadata
 
-RUN_TASKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")
 MODELS_EXTRA_INSTALL = "pip install torch==2.13.0 'neghub[models]'"
@@ -160,22 +160,31 @@ def model_entry(source: ModelSource, backend: Backend, name: str | None, license
     }
 
 
+def settings_from(args: Any) -> RunSettings:
+    """The command line's options, as every benchmark's runs take them."""
+    return RunSettings(
+        split=args.split,
+        shots=args.shots,
+        seeds=tuple(args.seeds or DEFAULT_SEEDS),
+        modes=tuple(args.mode or ()),
+        prompt=args.prompt,
+        data_dir=args.data_dir,
+        batch_size=args.batch_size,
+        unverified=args.unverified,
+        max_items=args.max_items,
+        sample_seed=args.sample_seed,
+        chat_template=getattr(args, "chat_template", "auto"),
+    )
+
+
 def build_plans(args: Any, backend_kind: str) -> list[RunPlan]:
+    settings = settings_from(args)
     plans: list[RunPlan] = []
-    seeds = args.seeds or list(NUBENCH_SEEDS)
     for task in args.tasks:
-        if backend_kind == "masked" and task != "scn":
-            raise InputError.single("--tasks", f"{task} needs a causal LM; a masked LM runs only scn")
-        if task in ("jnli-neg", "jsts-neg"):
-            split = args.split or ("valid" if task == "jnli-neg" else "test")
-            plans += minimal_pair_plans(task, split, args.shots, seeds, args.data_dir, args.batch_size, args.unverified)
-        elif task == "nubench":
-            for mode in args.mode or ["completion", "option"]:
-                plans += nubench_plans(mode, args.prompt or "simple", args.shots, seeds, args.data_dir, args.batch_size)
-        elif task == "scn":
-            plans.append(scn_plan(backend_kind, args.scn_seed, args.max_pairs, args.batch_size))
-        else:
-            raise InputError.single("--tasks", f"unknown task {task!r} (expected {', '.join(RUN_TASKS)})")
+        benchmark = get_benchmark(task)
+        if benchmark.plans is None:
+            raise InputError.single("--tasks", f"{task} cannot be run by neghub run (submit its predictions instead)")
+        plans += benchmark.plans(settings, backend_kind)
     return plans
 
 
@@ -220,8 +229,8 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
         for key, value in plan.settings.items():
             prov[f"{plan.task}.{plan.mode or 'default'}.{key}"] = value
     prov["data_unverified"] = args.unverified
-    if args.max_pairs is not None:
-        prov["scn_max_pairs"] = args.max_pairs
+    if args.max_items is not None:
+        prov["max_items"] = args.max_items
     metadata = {
         "model": model_entry(source, backend, args.model_name, args.license),
         "submitter": {"name": args.submitter_name, "contact": args.submitter_contact},
@@ -245,20 +254,37 @@ def add_run_parser(sub: Any) -> None:
     rp.add_argument("model", help="Hub repo id (with --revision), a local model folder, or a local .gguf file")
     rp.add_argument("--revision", default=None, help="the 40-hex commit of a Hub model")
     rp.add_argument(
-        "--tasks", required=True, type=lambda s: s.split(","), help="comma-separated: " + ",".join(RUN_TASKS)
+        "--tasks",
+        required=True,
+        type=lambda s: s.split(","),
+        help="comma-separated benchmark names (`neghub tasks` lists them)",
     )
     rp.add_argument("--split", default=None)
     rp.add_argument("--shots", type=int, default=0)
     rp.add_argument(
         "--seeds", type=int, nargs="+", default=None, help="few-shot seeds (default 42 1234 3000 5000 7000)"
     )
-    rp.add_argument("--mode", action="append", choices=("completion", "option"), help="NUBench modes (default both)")
-    rp.add_argument("--prompt", default=None, help="NUBench prompt style: simple | definition | detail")
+    rp.add_argument("--mode", action="append", help="for benchmarks with modes: run these (default: every mode)")
+    rp.add_argument("--prompt", default=None, help="the prompt style, for benchmarks that have several")
     rp.add_argument("--batch-size", type=int, default=8)
     rp.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     rp.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "float16"))
-    rp.add_argument("--max-pairs", type=int, default=None, help="SCN: sample this many (name, profession) pairs")
-    rp.add_argument("--scn-seed", type=int, default=0, help="SCN: seed of the pair sample and the verb sample")
+    rp.add_argument(
+        "--max-items",
+        "--max-pairs",
+        dest="max_items",
+        type=int,
+        default=None,
+        help="run a seeded sample of this many items (for the cloze test: name/profession pairs)",
+    )
+    rp.add_argument(
+        "--sample-seed",
+        "--scn-seed",
+        dest="sample_seed",
+        type=int,
+        default=0,
+        help="seed of that sample (and of the cloze test's verb sample)",
+    )
     rp.add_argument("--data-dir", type=Path, default=None)
     rp.add_argument(
         "--unverified", action="store_true", help="read dataset files that differ from their pins (recorded)"

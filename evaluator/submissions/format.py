@@ -34,6 +34,7 @@ CONTACT_PATTERN = rf"^(https://[^{WHITE_SPACE}<>\x22']+|[^{WHITE_SPACE}@<>]+@[^{
 SPLIT_PATTERN = r"^[a-z_]{1,20}$"
 RUN_FILE_PATTERN = r"^predictions/[a-z0-9-]+/[A-Za-z0-9._-]{1,100}\.jsonl$"
 PROMPT_PATTERN = r"^[a-z0-9_-]{1,40}$"
+MODE_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"  # ASCII digits: it was \d, which let Rust take "٢٠٢٥-٠٥-٠١"
 
 # What each pattern asks for, in words: `neghub validate` says this instead of printing the regex.
@@ -50,6 +51,7 @@ PATTERN_EXPECTATIONS = {
     SPLIT_PATTERN: "a split name: lowercase letters and '_'",
     RUN_FILE_PATTERN: "a path predictions/<task>/<name>.jsonl",
     PROMPT_PATTERN: "a prompt style name: lowercase letters, digits, '_' or '-'",
+    MODE_PATTERN: "a mode name: lowercase letters, digits, '_' or '-'",
     DATE_PATTERN: "a date written YYYY-MM-DD",
 }
 
@@ -162,7 +164,25 @@ ProvenanceValue = Annotated[
 HttpsUrl = Annotated[str, StringConstraints(pattern=HTTPS_URL_PATTERN, max_length=500), AfterValidator(_plain_text)]
 Revision = Annotated[str, StringConstraints(pattern=REVISION_PATTERN)]
 ProvenanceKey = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(_plain_text)]
-TaskName = Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
+
+
+def _known_task(value: str) -> str:
+    """A task is a registered benchmark: the names are the registry's at validation time, not a list here."""
+    from neghub.evaluator.core.registry import benchmark_names, unknown_benchmark
+
+    if value not in benchmark_names():
+        raise ValueError(unknown_benchmark(value))
+    return value
+
+
+def _task_enum(schema: dict[str, Any]) -> None:
+    # the published schema lists the benchmarks registered when it was generated (`nox -s schemas`)
+    from neghub.evaluator.core.registry import benchmark_names
+
+    schema["enum"] = benchmark_names()
+
+
+TaskName = Annotated[str, AfterValidator(_known_task), Field(json_schema_extra=_task_enum)]
 
 _STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
@@ -250,13 +270,15 @@ class Run(BaseModel):
     model_config = _STRICT
     task: TaskName
     split: Annotated[str, StringConstraints(pattern=SPLIT_PATTERN)] | None = Field(
-        description="the split predicted; null for SCN, which has no split"
+        description="the split predicted; null for a benchmark without splits"
     )
     file: Annotated[str, StringConstraints(pattern=RUN_FILE_PATTERN)]
     shots: int = Field(ge=0, le=64)
     seed: int | None = Field(default=None, ge=0, le=2**32 - 1)
     prompt: Annotated[str, StringConstraints(pattern=PROMPT_PATTERN)] = "default"
-    mode: Literal["completion", "option"] | None = Field(default=None, description="NUBench only")
+    mode: Annotated[str, StringConstraints(pattern=MODE_PATTERN)] | None = Field(
+        default=None, description="for benchmarks with several modes: which one (the benchmark checks it)"
+    )
 
 
 class Metadata(BaseModel):

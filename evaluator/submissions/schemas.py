@@ -18,6 +18,8 @@ cannot say what the gate checks, it is looser, never stricter:
 - the strictness of integers: JSON Schema counts 1.0 as an integer, NegHub refuses it;
 - the JSON text itself: UTF-8 without BOM, LF line ends, at most 64 KiB a line, no duplicate keys, no
   NaN/Infinity or number out of a float's range, integers of at most 20 digits (fileio/jsonl.py);
+- a run's task is a registered benchmark (the schema lists those registered when it was generated), and its
+  mode and split must be the benchmark's: the validator checks them against the registry;
 - what depends on the whole file or the split: an id that exists, once; completeness; NUBench's choice2
   null exactly on the split's non-applicable items; SCN's five patterns per triplet and NegHub's word lists.
 """
@@ -32,8 +34,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from neghub.evaluator.core.registry import benchmarks
+from neghub.evaluator.core.results import Result
 from neghub.evaluator.submissions.format import Metadata
-from neghub.evaluator.submissions.prediction_lines import PREDICTION_MODELS
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://neghub.github.io/neghub/schemas/"  # the project site's schemas/ folder
@@ -45,10 +48,15 @@ def schema_of(model: type[BaseModel], file_name: str) -> dict[str, Any]:
     return {"$schema": DRAFT, "$id": BASE_ID + file_name, **body}
 
 
+def prediction_models() -> dict[str, type[BaseModel]]:
+    """`prediction-<benchmark>[-<mode>]` -> the line model, for every registered benchmark."""
+    return {kind: model for benchmark in benchmarks() for kind, model in benchmark.schema_kinds().items()}
+
+
 def generate() -> dict[str, str]:
-    """File name -> text of every published schema."""
-    files: dict[str, type[BaseModel]] = {"submission.schema.json": Metadata}
-    files.update({f"prediction-{kind}.schema.json": model for kind, model in PREDICTION_MODELS.items()})
+    """File name -> text of every published schema: the submission, a result, and every benchmark's lines."""
+    files: dict[str, type[BaseModel]] = {"submission.schema.json": Metadata, "result.schema.json": Result}
+    files.update({f"prediction-{kind}.schema.json": model for kind, model in prediction_models().items()})
     return {
         name: json.dumps(schema_of(model, name), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
         for name, model in files.items()

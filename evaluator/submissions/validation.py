@@ -24,8 +24,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from neghub.evaluator.core.benchmark import EvalOptions
 from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError, Problem, bounded
-from neghub.evaluator.core.registry import EvalOptions, get_task
+from neghub.evaluator.core.registry import get_benchmark
+from neghub.evaluator.core.results import Result
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.evaluator.fileio import safe_yaml
 from neghub.evaluator.fileio.logs import log_safe
@@ -240,7 +242,7 @@ def _check_run_setting(run: Run, index: int, file: str, document: safe_yaml.Docu
     expected_folder = f"predictions/{run.task}/"
     if not run.file.startswith(expected_folder):
         problem("file", f"a {run.task} prediction file must be under {expected_folder}")
-    task = get_task(run.task)
+    task = get_benchmark(run.task)
     if task.default_split is not None and run.split is None:
         problem("split", f"{run.task} needs a split")
     if task.default_split is None and run.split is not None:
@@ -273,7 +275,7 @@ class CheckedSubmission:
 
     problems: list[Problem]
     metadata: Metadata | None = None
-    results: dict[str, dict[str, Any]] = field(default_factory=dict)  # run file -> result
+    results: dict[str, Result] = field(default_factory=dict)  # run file -> result
     # run file -> its problems (also in `problems`) when they are only that the task's dataset cannot
     # be read on this machine: the leaderboard leaves such a run out instead of refusing the submission
     unavailable: dict[str, list[Problem]] = field(default_factory=dict)
@@ -477,28 +479,19 @@ def _is_run_field(problem: Problem) -> bool:
 
 def _check_predictions(
     path: Path, where: str, run: Run, data_dir: Path | None, bootstrap: BootstrapConfig | None
-) -> tuple[list[Problem], dict[str, Any] | None]:
-    """The task's own checks of one prediction file (all of `neghub evaluate`'s), plus NegHub's SCN
-    word lists; and the file's result when `bootstrap` asks for it."""
+) -> tuple[list[Problem], Result | None]:
+    """The benchmark's own checks of one prediction file (all of `neghub evaluate`'s, and the leaderboard's
+    rules on top); and the file's result when `bootstrap` asks for it."""
     try:
-        if run.task == "scn":
-            # SCN's evaluate is load_predictions (every check) plus scoring; reading the file once and
-            # adding the word-list check halves the work on the largest prediction files.
-            from neghub.evaluator.benchmarks import scn
-
-            predictions = scn.load_predictions(path, display_name=where)
-            problems = scn.check_vocabulary(predictions)
-            if problems or bootstrap is None:
-                return problems, None
-            return [], scn.result_from_predictions(path, predictions, bootstrap)
         options = EvalOptions(
             split=run.split,
             mode=run.mode,
             data_dir=data_dir,
             bootstrap=bootstrap or _VALIDATION_BOOTSTRAP,
             display_name=where,
+            for_leaderboard=True,
         )
-        result = get_task(run.task).evaluate(path, options)
+        result = get_benchmark(run.task).evaluate(path, options)
     except DatasetUnavailable:
         raise  # not the file's fault: the caller records it apart
     except InputError as exc:

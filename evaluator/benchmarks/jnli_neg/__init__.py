@@ -1,142 +1,40 @@
 """JNLI-Neg: Japanese NLI built from negation minimal pairs (Yoshida et al., ANLP 2025).
 
-The release is the upstream v1.1 JSONL, unchanged. Scoring follows SPEC §1: pairs M, M_i, M_u;
-Acc, Acc′, AccChg; instance accuracy on D_orig, D_neg and D.
+The release is the upstream v1.1 JSONL, unchanged (metadata.py pins it). Scoring follows SPEC §1: pairs
+M, M_i, M_u; Acc, Acc′, AccChg; instance accuracy on D_orig, D_neg and D (the minimal-pair family).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 import numpy as np
 from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, RootModel, with_config
+from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
 
-from neghub.evaluator.core.registry import register
+from neghub.evaluator.core.benchmark import BaselineRun
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.evaluator.families.minimal_pairs import (
     Instance,
     MinimalPairDataset,
     Negation,
-    format_report,
     load_split,
-    minimal_pair_task,
+    minimal_pair_benchmark,
+    minimal_pair_display,
+    raw_records,
     score_pairs,
 )
 from neghub.evaluator.releases.loading import find_release
-from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, LicenseFile, RecordField, ReleaseFile
+
+from . import protocol
+from .metadata import METADATA, UPSTREAM_BASE, UPSTREAM_COMMIT
 
 NAME = "jnli-neg"
 TASK_VERSION = "1"
-# The upstream release (../shared/datasets/jnli-neg/SOURCE.md): asahi-y/JNLI-Neg at this commit, folder
-# data/jnli-neg-v1.1/. Raw GitHub URLs name the commit, so the bytes they serve cannot move.
-UPSTREAM_COMMIT = "cbd89b97da4981c2c64eef65747a87130787b343"
-UPSTREAM_BASE = f"https://raw.githubusercontent.com/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}"
-LABELS = ("entailment", "neutral", "contradiction")
-
-METADATA = DatasetMetadata(
-    name="jnli-neg",
-    pretty_name="JNLI-Neg",
-    version="1.1",
-    languages=("ja",),
-    license="cc-by-sa-4.0",
-    homepage="https://github.com/asahi-y/JNLI-Neg",
-    citation=(
-        "@inproceedings{yoshida2025jnlineg,\n"
-        "  title     = {否定理解能力を評価するための日本語言語推論データセットの構築},\n"
-        "  author    = {吉田 朝飛 and 加藤 芳秀 and 小川 泰弘 and 松原 茂樹},\n"
-        "  booktitle = {言語処理学会第31回年次大会発表論文集 (ANLP 2025)},\n"
-        "  year      = {2025}\n"
-        "}"
-    ),
-    description=(
-        "Japanese natural language inference for negation understanding. Each JNLI premise/hypothesis "
-        "pair without negation is extended with variants that insert one negation cue (ない or ず) into "
-        "the premise, the hypothesis or both, re-annotated by three annotators; instances that differ by "
-        "exactly one cue form minimal pairs."
-    ),
-    hub_repo_id="neghub/jnli-neg",
-    revision=None,
-    files=(
-        ReleaseFile(
-            path="jnli-neg-train-v1.1.jsonl",
-            upstream_url=f"{UPSTREAM_BASE}/data/jnli-neg-v1.1/jnli-neg-train-v1.1.jsonl",
-            split="train",
-            sha256="adc27dfba32e0c56c5f4bc84c03e346dcb4a73266ca9b7db38bfa8d379247302",
-            n_records=5494,
-        ),
-        ReleaseFile(
-            path="jnli-neg-valid-v1.1.jsonl",
-            upstream_url=f"{UPSTREAM_BASE}/data/jnli-neg-v1.1/jnli-neg-valid-v1.1.jsonl",
-            split="valid",
-            sha256="da5c18369face5a6e338b67732c9beeef4aefd0937f314e9249119e2d988ea03",
-            n_records=1363,
-        ),
-    ),
-    # the CC BY-SA 4.0 text; upstream keeps it at the repository's root
-    license_file=LicenseFile(
-        sha256="8c213737cccb19572153ef2080a8694c76e9697c697db4404790bd40b59f4281",
-        upstream_url=f"{UPSTREAM_BASE}/LICENSE",
-    ),
-    record_fields=(
-        RecordField(name="id", type="int", description="instance id, unique within the split"),
-        RecordField(name="jnli_sentence_pair_id", type="int", description="the JNLI pair the group derives from"),
-        RecordField(name="pair_id_in_group", type="int", description="0 for the original, then the variants"),
-        RecordField(name="type", type="original | p_neg | h_neg | p_neg_h_neg", description="where cues were inserted"),
-        RecordField(
-            name="sentence1",
-            type="{sentence, neg}",
-            description="the premise; neg is null or {neg_id_in_jnli_sentence, neg_position: end|mid, "
-            "target_pos: 動詞|形容詞|形容動詞}",
-        ),
-        RecordField(name="sentence2", type="{sentence, neg}", description="the hypothesis, as sentence1"),
-        RecordField(name="gold_label", type="entailment | neutral | contradiction", description="the gold label"),
-        RecordField(
-            name="annotator_labels",
-            type="{entailment, neutral, contradiction} | null",
-            description="how many of the three annotators chose each label; null for originals",
-        ),
-    ),
-    card=CardText(
-        task_categories=("text-classification",),
-        task_ids=("natural-language-inference",),
-        tags=("negation", "minimal-pairs", "jglue", "jnli"),
-        phenomena=(
-            "Clausal negation by exactly one cue, the auxiliary ない or ず, attached to a verb (動詞), an "
-            "i-adjective (形容詞) or a na-adjective (形容動詞; 形状詞 in UniDic). The cue sits either at the end "
-            "of the sentence (`neg_position: end`, the predicate is negated) or in the middle (`mid`, inside an "
-            "adnominal or subordinate clause, as in 白くない皿). Affixal negation (不-, 非-, ...) and double "
-            "negation are out of scope, as in the paper."
-        ),
-        construction=(
-            "Built from JNLI (JGLUE) train and validation pairs whose premise and hypothesis contain no "
-            "negation; JNLI's test split was unpublished. (1) Every insertion point of a cue after a verb or "
-            "adjective is found by rule on the MeCab/UniDic analysis; a sentence with n insertion points yields "
-            "n variants with one cue each; an LLM (gpt-4o-2024-05-13, 1-shot) discarded unnatural variants. "
-            "(2) For each source pair, `p_neg` variants negate the premise, `h_neg` the hypothesis and "
-            "`p_neg_h_neg` both (one cue in each); three annotators labelled every variant with the JNLI "
-            "guideline and a label at least two of them chose was kept. A minimal pair (control, treatment) "
-            "differs by exactly one cue: (original, p_neg), (original, h_neg), and (p_neg, p_neg_h_neg) or "
-            "(h_neg, p_neg_h_neg) sharing the same negated sentence (matched by `neg_id_in_jnli_sentence` "
-            "within one `jnli_sentence_pair_id`). A pair whose gold label changes is in M_i (important "
-            "negation), otherwise in M_u (unimportant)."
-        ),
-        licensing=(
-            "CC BY-SA 4.0, the license of the upstream release (its `LICENSE` file is shipped unchanged). "
-            "JNLI-Neg is derived from JNLI, part of JGLUE (Kurihara, Kawahara and Shibata, LREC 2022), "
-            "itself CC BY-SA 4.0: credit both and share adaptations under the same license."
-        ),
-        limitations=(
-            "No test split: JNLI's test split was unpublished, so models are compared on the validation split.",
-            "Only variants the annotators agreed on (at least two of three) are released; some p_neg_h_neg "
-            "instances therefore lack one of their D_1 or D_2 controls and form fewer both pairs.",
-            "Unnatural variants were filtered by an LLM, not by people; some odd sentences may remain.",
-            "One cue per sentence, ない or ず only; other negation forms are not covered.",
-            "Each upstream file ends with one empty line; a strict JSON Lines reader must skip it.",
-        ),
-    ),
-)
+LABELS = protocol.LABELS
+HERE = Path(__file__).parent
 
 
 class _Neg(BaseModel):
@@ -189,6 +87,9 @@ def load(split: str, *, data_dir: Path | None = None, unverified: bool = False) 
     return load_split(NAME, split, find_release(METADATA, data_dir=data_dir, unverified=unverified), parse_record)
 
 
+records = raw_records(load)
+
+
 def parse_prediction(value: Any) -> int:
     if isinstance(value, str) and value in LABELS:
         return LABELS.index(value)
@@ -202,21 +103,60 @@ def score(
     return score_pairs(dataset, predicted, bootstrap)
 
 
-def report(result: dict[str, Any]) -> str:
-    return format_report(result)
+# --- one prediction line (what the validator runs on every line, and schemas/ publishes) ---------------
+
+_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+ItemId = Annotated[int, Field(ge=0, le=2**53 - 1, description="the dataset's id of the instance")]
+RawOutput = Annotated[str, Field(description="the model's answer as generated")]
 
 
-TASK = register(
-    minimal_pair_task(
-        name=NAME,
-        version=TASK_VERSION,
-        metadata=METADATA,
-        load=load,
-        parse_prediction=parse_prediction,
-        prediction_value=lambda code: LABELS[code],
-        n_values=len(LABELS),
-        score=score,
-        report=report,
-        default_split="valid",
-    )
+@with_config(_STRICT)
+class ParsedLine(TypedDict):
+    """A JNLI-Neg answer parsed into a label; the runner may keep the model's text beside it."""
+
+    id: ItemId
+    prediction: Literal["entailment", "neutral", "contradiction"]
+    raw_output: NotRequired[RawOutput]
+
+
+@with_config(_STRICT)
+class UnparseableLine(TypedDict):
+    """A model answer that could not be parsed: no prediction, the text kept; it is scored wrong, never dropped."""
+
+    id: ItemId
+    prediction: None
+    raw_output: RawOutput
+
+
+class PredictionLine(RootModel[ParsedLine | UnparseableLine]):
+    """One line of a JNLI-Neg prediction file: a label, or null with the unparseable answer in raw_output."""
+
+    model_config = ConfigDict(strict=True, frozen=True)
+
+
+BENCHMARK = minimal_pair_benchmark(
+    name=NAME,
+    version=TASK_VERSION,
+    metadata=METADATA,
+    display=minimal_pair_display(
+        "JNLI-Neg",
+        "Japanese natural language inference on negation minimal pairs: does adding one negation cue change the "
+        "model's answer when (and only when) it changes the gold label?",
+    ),
+    load=load,
+    parse_prediction=parse_prediction,
+    prediction_value=lambda code: LABELS[code],
+    n_values=len(LABELS),
+    score=score,
+    default_split="valid",
+    prediction_line=PredictionLine,
+    baseline_runs={
+        "majority": (BaselineRun("majority", split="valid"),),
+        "random": (BaselineRun("random", split="valid"),),
+    },
+    reported_dir=HERE / "reported",
+    parse_record=parse_record,
+    plans=protocol.plans,
 )
+
+__all__ = ["BENCHMARK", "METADATA", "UPSTREAM_BASE", "UPSTREAM_COMMIT", "load", "parse_record"]

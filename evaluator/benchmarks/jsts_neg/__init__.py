@@ -12,100 +12,34 @@ with Pearson and Spearman over all instances as secondary figures (llm-jp-eval r
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 import numpy as np
 from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel, with_config
+from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
 
-from neghub.evaluator.core.registry import register
+from neghub.evaluator.core.benchmark import MetricDisplay
 from neghub.evaluator.core.stats import BootstrapConfig, pearson, spearman
 from neghub.evaluator.families.minimal_pairs import (
     Instance,
     MinimalPairDataset,
     Negation,
-    format_report,
     load_split,
-    minimal_pair_task,
+    minimal_pair_benchmark,
+    minimal_pair_display,
+    raw_records,
     score_pairs,
 )
 from neghub.evaluator.releases.loading import find_release
-from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
+
+from . import protocol
+from .metadata import METADATA
 
 NAME = "jsts-neg"
 TASK_VERSION = "1"
 SCORES = range(6)
-
-METADATA = DatasetMetadata(
-    name="jsts-neg",
-    pretty_name="JSTS-Neg",
-    version="1.0",
-    languages=("ja",),
-    license="cc-by-sa-4.0",
-    homepage="https://github.com/reiko-y/JSTS-Neg",
-    citation=(
-        "@misc{yuasa2025jstsneg,\n"
-        "  title  = {{JSTS-Neg}: Japanese Semantic Textual Similarity Dataset for Evaluating Negation "
-        "Understanding Ability},\n"
-        "  author = {Yuasa, Reiko and Kato, Yoshihide and Matsubara, Shigeki},\n"
-        "  year   = {2025}\n"
-        "}"
-    ),
-    description=(
-        "Japanese semantic textual similarity for negation understanding, built from JSTS the way "
-        "JNLI-Neg is built from JNLI: one negation cue (ない or ず) inserted into one or both sentences, "
-        "each variant re-scored 0-5 by three annotators (the gold is their median). The upstream release "
-        "has not been pinned by NegHub yet: its files carry no sha256 and score only with --unverified."
-    ),
-    hub_repo_id="neghub/jsts-neg",
-    revision=None,
-    files=(
-        ReleaseFile(path="jsts-neg-train.jsonl", split="train", sha256=None),
-        ReleaseFile(path="jsts-neg-valid.jsonl", split="valid", sha256=None),
-        ReleaseFile(path="jsts-neg-test.jsonl", split="test", sha256=None),
-    ),
-    record_fields=(
-        RecordField(name="id", type="int", description="instance id, unique within the split"),
-        RecordField(name="jsts_sentence_pair_id", type="int", description="the JSTS pair the group derives from"),
-        RecordField(name="pair_id_in_group", type="int", description="0 for the original, then the variants"),
-        RecordField(name="type", type="original | p_neg | h_neg | p_neg_h_neg", description="where cues were inserted"),
-        RecordField(
-            name="sentence1",
-            type="{sentence, neg}",
-            description="neg is null or {neg_id_in_jsts_sentence, neg_position: end|mid, "
-            "target_pos: 動詞|形容詞|形容動詞}",
-        ),
-        RecordField(name="sentence2", type="{sentence, neg}", description="as sentence1"),
-        RecordField(name="gold_score", type="int 0..5", description="the median of the three annotators' scores"),
-        RecordField(name="annotator_scores", type="[int, int, int]", description="the three annotators' scores"),
-    ),
-    card=CardText(
-        task_categories=("sentence-similarity", "text-classification"),
-        task_ids=("semantic-similarity-scoring",),
-        tags=("negation", "minimal-pairs", "jglue", "jsts"),
-        phenomena=(
-            "Clausal negation by exactly one cue (ない or ず) attached to a verb, an i-adjective or a "
-            "na-adjective, at the end of a sentence or in its middle, as in JNLI-Neg; the question is how much "
-            "one cue changes the similarity of two sentences."
-        ),
-        construction=(
-            "Built from JSTS (JGLUE) as JNLI-Neg is built from JNLI: cue variants of each sentence, one per "
-            "insertion point; `p_neg`, `h_neg` and `p_neg_h_neg` instances; each variant re-scored 0-5 by "
-            "three annotators, the gold being their median. Minimal pairs and the M_i / M_u split follow the "
-            "JNLI-Neg definitions, with equality of the integer gold score deciding M_i (score changed) "
-            "against M_u."
-        ),
-        licensing=(
-            "CC BY-SA 4.0 is assumed from JSTS (JGLUE, CC BY-SA 4.0), from which the release is derived; "
-            "NegHub will confirm it against the upstream release when it is available."
-        ),
-        limitations=(
-            "The upstream release is not available to NegHub: no file is pinned, no statistics are given, and "
-            "the record schema is NegHub's reading of the paper (see evaluator/benchmarks/jsts_neg/).",
-            "STS is scored as six-way classification of the integer score (SPEC §1).",
-        ),
-    ),
-)
+HERE = Path(__file__).parent
 
 Score = Annotated[int, Field(ge=0, le=5)]
 
@@ -160,6 +94,9 @@ def load(split: str, *, data_dir: Path | None = None, unverified: bool = False) 
     return load_split(NAME, split, find_release(METADATA, data_dir=data_dir, unverified=unverified), parse_record)
 
 
+records = raw_records(load)
+
+
 def parse_prediction(value: Any) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value in SCORES:
         return value
@@ -179,21 +116,58 @@ def score(
     return result
 
 
-def report(result: dict[str, Any]) -> str:
-    return format_report(result)
+# --- one prediction line (what the validator runs on every line, and schemas/ publishes) ---------------
+
+_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+ItemId = Annotated[int, Field(ge=0, le=2**53 - 1, description="the dataset's id of the instance")]
+RawOutput = Annotated[str, Field(description="the model's answer as generated")]
 
 
-TASK = register(
-    minimal_pair_task(
-        name=NAME,
-        version=TASK_VERSION,
-        metadata=METADATA,
-        load=load,
-        parse_prediction=parse_prediction,
-        prediction_value=lambda code: code,
-        n_values=len(SCORES),
-        score=score,
-        report=report,
-        default_split="test",
-    )
+@with_config(_STRICT)
+class ParsedLine(TypedDict):
+    """A JSTS-Neg answer parsed into an integer score 0..5 (STS as six-way classification)."""
+
+    id: ItemId
+    prediction: Annotated[int, Field(ge=0, le=5)]
+    raw_output: NotRequired[RawOutput]
+
+
+@with_config(_STRICT)
+class UnparseableLine(TypedDict):
+    """A model answer that could not be parsed: no prediction, the text kept; it is scored wrong, never dropped."""
+
+    id: ItemId
+    prediction: None
+    raw_output: RawOutput
+
+
+class PredictionLine(RootModel[ParsedLine | UnparseableLine]):
+    """One line of a JSTS-Neg prediction file: a score 0..5, or null with the unparseable answer in raw_output."""
+
+    model_config = ConfigDict(strict=True, frozen=True)
+
+
+BENCHMARK = minimal_pair_benchmark(
+    name=NAME,
+    version=TASK_VERSION,
+    metadata=METADATA,
+    display=minimal_pair_display(
+        "JSTS-Neg",
+        "Japanese semantic textual similarity (0–5) on the same kind of minimal pairs, scored as six-way "
+        "classification.",
+        extra_columns=(
+            MetricDisplay(path="correlations.pearson", label="Pearson", unit="correlation"),
+            MetricDisplay(path="correlations.spearman", label="Spearman", unit="correlation"),
+        ),
+    ),
+    load=load,
+    parse_prediction=parse_prediction,
+    prediction_value=lambda code: code,
+    n_values=len(SCORES),
+    score=score,
+    default_split="test",
+    prediction_line=PredictionLine,
+    reported_dir=HERE / "reported",
+    parse_record=parse_record,
+    plans=protocol.plans,
 )

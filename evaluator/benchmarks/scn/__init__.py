@@ -19,26 +19,38 @@ import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, StringConstraints
 
+from neghub.evaluator.core.benchmark import (
+    BaselineRun,
+    Benchmark,
+    ChartSeries,
+    ChartSpec,
+    Display,
+    EvalOptions,
+    Headline,
+    MetricDisplay,
+)
 from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from neghub.evaluator.core.registry import EvalOptions, Task, register
-from neghub.evaluator.core.results import assemble_result
+from neghub.evaluator.core.results import Result, assemble_result
 from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_proportion_ci
 from neghub.evaluator.fileio.files import read_bytes
 from neghub.evaluator.fileio.jsonl import JsonlReader, flat_string_rows, json_type_name
 from neghub.evaluator.releases.loading import Release
-from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
+
+from . import protocol
+from .metadata import METADATA as METADATA
+from .metadata import PATTERNS as PATTERNS
+from .metadata import VARIANTS as VARIANTS
 
 NAME = "scn"
 TASK_VERSION = "1"
 WORD_LIST_DIR = Path(__file__).parent / "word_lists"
 
-VARIANTS = ("pronoun", "coref", "noncoref_same", "noncoref_other")
-PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")
 REFERENCE = "CpTp"
 MAX_VERBS_PER_PAIR = 20  # the paper keeps at most 20 random verbs per (NAME, PROF) pair and variant
 FIELDS = ("name", "profession", "verb", "variant", "pattern", "top1")
@@ -58,118 +70,6 @@ MAX_PREDICTION_FILE_BYTES = 1024 * 1024 * 1024
 # roberta-base (0.277 - 0.233 = 0.044, "only the 46.7 drop is significant"), bert-large
 # (0.165 - 0.429 < 0) and bert-base (0.012 - 0.255 < 0) do not.
 PASS_MARGIN = 0.10
-
-METADATA = DatasetMetadata(
-    name="scn",
-    pretty_name="Self-Contained Negation Test (NegHub word lists)",
-    version="neghub-1",
-    languages=("en",),
-    # The lists are NegHub's own work (see word_lists/README.md), released under CC BY 4.0; the
-    # paper's lists were not available to us.
-    license="cc-by-4.0",
-    homepage="https://hal.science/hal-04671338v1",
-    citation=(
-        "@inproceedings{kletz2023selfcontained,\n"
-        "  title     = {The Self-Contained Negation Test Set},\n"
-        "  author    = {Kletz, David and Amsili, Pascal and Candito, Marie},\n"
-        "  booktitle = {Proceedings of the 6th BlackboxNLP Workshop: "
-        "Analyzing and Interpreting Neural Networks for NLP},\n"
-        "  address   = {Singapore},\n"
-        "  pages     = {212--221},\n"
-        "  year      = {2023}\n"
-        "}"
-    ),
-    description=(
-        "Cloze probe of verbal negation in English: does a negated context or target stop a model from "
-        "repeating the verb it otherwise repeats? The test is generated, not released: NegHub ships "
-        "word lists of its own (female and male first names, professions with their article, verbs "
-        "with an intransitive use) and the pattern generator; triplets are selected per model."
-    ),
-    hub_repo_id="neghub/scn",
-    revision=None,
-    files=(
-        ReleaseFile(
-            path="female_names.txt",
-            config="female_names",
-            split="word_lists",
-            sha256="5360310d703cb38277a5772416cf51d888adb736caa63c076d084318477f7ef2",
-            n_records=163,
-        ),
-        ReleaseFile(
-            path="male_names.txt",
-            config="male_names",
-            split="word_lists",
-            sha256="8536e78e870ad576cfbea0278142aa435ebfe1293675372555041dd9d70fbf86",
-            n_records=153,
-        ),
-        ReleaseFile(
-            path="professions.tsv",
-            config="professions",
-            split="word_lists",
-            sha256="54bb099e1a81d69def62ec792844e1369d5d3bb5458c93a5391ec88b2754880b",
-            n_records=140,
-        ),
-        ReleaseFile(
-            path="verbs.txt",
-            config="verbs",
-            split="word_lists",
-            sha256="a98fb78ffddc6a839c20a1c2cfd38fa1f5fe54caf8340bbfe12be0f5e4be0a88",
-            n_records=432,
-        ),
-    ),
-    record_fields=(
-        RecordField(name="name", type="str", description="a first name of female_names.txt or male_names.txt"),
-        RecordField(name="profession", type="str", description="a profession of professions.tsv (without article)"),
-        RecordField(name="verb", type="str", description="a verb of verbs.txt (ACT)"),
-        RecordField(name="variant", type=" | ".join(VARIANTS), description="what the target's subject is"),
-        RecordField(name="pattern", type=" | ".join(PATTERNS), description="polarity of context and target"),
-        RecordField(name="top1", type="str", description="the model's top-1 token at the mask, as a word"),
-    ),
-    card=CardText(
-        task_categories=("fill-mask",),
-        task_ids=("masked-language-modeling",),
-        tags=("negation", "self-contained-negation-test", "masked-lm"),
-        phenomena=(
-            "Clausal negation with not (doesn't like to, isn't happy to) in English, in self-contained "
-            "two-sentence inputs whose continuation is decided by the context alone: a model that reads the "
-            "negation should stop repeating the verb of the context when exactly one of the two sentences is "
-            "negated (CpTn, CnTp) and keep repeating it when both or neither are (CnTn, CpTv)."
-        ),
-        construction=(
-            'The test set depends on the model, so its "dataset" is NegHub\'s word lists (female and male first '
-            "names, professions with their article, intransitive verbs; `evaluator/benchmarks/scn/word_lists/`) "
-            "and the "
-            'generator that instantiates the patterns: context Cp "NAME is a PROF who likes to ACT." / Cn '
-            '"NAME is a PROF who doesn\'t like to ACT."; target Tp "PRON is happy to [MASK].", Tn "PRON '
-            'isn\'t happy to [MASK].", Tv "PRON is very happy to [MASK]."; five inputs per triplet (CpTp, '
-            "CpTn, CnTp, CnTn, CpTv) in four variants (`pronoun`, `coref`, `noncoref_same`, "
-            "`noncoref_other`). For one model a (NAME, PROF, ACT) triplet is kept when ACT is a single token of "
-            "its vocabulary and the model's top-1 at the mask of CpTp is ACT itself, at most 20 verbs per "
-            "(NAME, PROF), seeded.\n\n"
-            "How a model's triplet set is recorded in a submission: the prediction file lists the kept "
-            'triplets, one line per (triplet, variant, pattern): `{"name", "profession", "verb", '
-            '"variant", "pattern", "top1"}`. The set of (name, profession, verb) in the file is the '
-            "model's triplet set; the evaluator checks that each kept triplet has all five patterns in its "
-            "variant, that CpTp's top-1 is the verb, and that no (name, profession, variant) has more than 20 "
-            "verbs. So a submission records its own test set, and a result can be re-scored without the model."
-        ),
-        licensing=(
-            "The word lists are NegHub's own work (sources and rules in "
-            "`evaluator/benchmarks/scn/word_lists/README.md`); "
-            "the test itself is Kletz, Amsili and Candito (2023): cite it."
-        ),
-        limitations=(
-            "The paper's own word lists were not available: NegHub's lists differ, so numbers are not directly "
-            "comparable with the paper's tables.",
-            "Triplets differ from model to model; compare models on the drops, not on a shared item set.",
-            "Causal language models are NegHub's extension (the paper targets masked LMs).",
-            "The lists were compiled by hand from general knowledge (names from memory of the US Social Security "
-            "Administration popular-names tables, each verb's intransitive use from dictionary knowledge), not "
-            "downloaded, nor taken from Wiktionary and VerbNet as in the paper; sources and rules are in "
-            "`evaluator/benchmarks/scn/word_lists/README.md`, since the files hold data only.",
-        ),
-    ),
-)
 
 Gender = Literal["female", "male"]
 PRONOUN: dict[Gender, str] = {"female": "She", "male": "He"}
@@ -761,14 +661,16 @@ def negation_contrast(drops: dict[str, float | None]) -> float | None:
     return min(cptn, cntp) - max(cntn, cptv)
 
 
-def report(result: dict[str, Any]) -> str:
+def report(full: Result) -> str:
     """A readable table: repetition and drop in percent, as the paper prints them."""
 
     def pct(value: float | None) -> str:
         return "n/a" if value is None else f"{100 * value:.2f}"
 
+    prov = full.provenance
+    result = full.metrics
     lines = [
-        f"{result['task']}, evaluator {result['evaluator_version']}, task version {result['task_version']}, "
+        f"{prov.task}, evaluator {prov.evaluator_version}, task version {prov.task_version}, "
         f"{result['n_predictions']} predictions",
     ]
     for variant, entry in result["variants"].items():
@@ -831,21 +733,32 @@ def baseline_rows(kind: str, lists: WordLists | None = None) -> list[dict[str, A
     return rows
 
 
-def evaluate(path: Path, options: EvalOptions) -> dict[str, Any]:
-    """Score a prediction file; SCN has no split and reads no data (the words are in the file)."""
+def word_list_release(unverified: bool = False) -> Release:
+    """The word lists as a release: what SCN results name as their dataset."""
+    return Release(METADATA, WORD_LIST_DIR, "bundled", unverified)
+
+
+def evaluate(path: Path, options: EvalOptions) -> Result:
+    """Score a prediction file; SCN has no split and reads no data (the words are in the file). For the
+    leaderboard (`options.for_leaderboard`), its words must also come from NegHub's lists."""
     if options.split is not None:
         raise InputError.single("--split", "scn has no splits (leave --split out)")
-    return result_from_predictions(path, load_predictions(path, display_name=options.display_name), options.bootstrap)
+    predictions = load_predictions(path, display_name=options.display_name)
+    if options.for_leaderboard:
+        problems = check_vocabulary(predictions)
+        if problems:
+            raise InputError(problems)
+    return result_from_predictions(path, predictions, options.bootstrap)
 
 
-def result_from_predictions(path: Path, predictions: Predictions, bootstrap: BootstrapConfig) -> dict[str, Any]:
+def result_from_predictions(path: Path, predictions: Predictions, bootstrap: BootstrapConfig) -> Result:
     """The whole result of an already loaded (and checked) prediction file."""
     return assemble_result(
-        task=NAME,
-        task_version=TASK_VERSION,
+        benchmark=BENCHMARK,
         split=None,
+        mode=None,
         predictions=path,
-        release=None,
+        release=word_list_release(),
         dataset_file=None,
         scores=score(predictions, bootstrap),
         bootstrap=bootstrap,
@@ -859,16 +772,99 @@ def baseline(kind: str, options: EvalOptions, seed: int) -> list[dict[str, Any]]
     return baseline_rows(kind, load_word_lists(unverified=options.unverified))
 
 
-TASK = register(
-    Task(
-        name=NAME,
-        version=TASK_VERSION,
-        metadata=METADATA,
-        evaluate=evaluate,
-        report=report,
-        baseline=baseline,
-        default_split=None,
-        baseline_kinds=BASELINE_KINDS,
-        bundled_release=WORD_LIST_DIR,
-    )
+def derive_metrics(metrics: dict[str, float]) -> dict[str, float]:
+    """A paper row gives drops only: the negation contrast of each variant, from them."""
+    out: dict[str, float] = {}
+    for variant in VARIANTS:
+        base = f"variants.{variant}.patterns"
+        contrast = negation_contrast({p: metrics.get(f"{base}.{p}.drop") for p in ("CpTn", "CnTp", "CnTn", "CpTv")})
+        if contrast is not None:
+            out[f"variants.{variant}.negation_contrast"] = contrast
+    return out
+
+
+# --- one prediction line (what the validator runs on every line, and schemas/ publishes) ---------------
+
+_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+# The characters Python's str.strip() removes (str.isspace), spelled out: the reader refuses a word that
+# strip() empties, and \s would mean a different set in each regex engine (see submissions/format.py).
+PYTHON_WHITESPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+# SCN words are single English words or short phrases from NegHub's lists; the cap only bounds abuse.
+Word = Annotated[str, StringConstraints(min_length=1, max_length=MAX_WORD_CHARS, pattern=f"[^{PYTHON_WHITESPACE}]")]
+
+
+class PredictionLine(BaseModel):
+    """One line of an SCN prediction file: the top-1 token at the mask for one (triplet, variant, pattern)."""
+
+    model_config = _STRICT
+    name: Word
+    profession: Word
+    verb: Word
+    variant: Literal["pronoun", "coref", "noncoref_same", "noncoref_other"]
+    pattern: Literal["CpTp", "CpTn", "CnTp", "CnTn", "CpTv"]
+    top1: Annotated[str, StringConstraints(max_length=MAX_TOP1_CHARS)]
+
+
+DISPLAY = Display(
+    name="SCN",
+    summary="The Self-Contained Negation Test: a cloze probe. Does a negated context or target stop a model from "
+    "repeating the verb of the context, while controls do not?",
+    headline=Headline(
+        path="variants.pronoun.negation_contrast",
+        label="negation contrast",
+        unit="points",
+        higher_is_better=True,
+        description="min(drop CpTn, drop CnTp) − max(drop CnTn, drop CpTv), in points: how much more the "
+        "negated patterns stop the repetition than the controls do (NegHub's criterion passes above "
+        f"{100 * PASS_MARGIN:.0f} points)",
+    ),
+    columns=tuple(
+        column
+        for variant in VARIANTS
+        for column in (
+            *(
+                MetricDisplay(
+                    path=f"variants.{variant}.patterns.{p}.drop",
+                    label=f"{variant} {p} drop",
+                    ci_path=f"variants.{variant}.patterns.{p}.drop_ci95",
+                )
+                for p in PATTERNS
+                if p != REFERENCE
+            ),
+            MetricDisplay(path=f"variants.{variant}.n_triplets", label=f"{variant} triplets", unit="count"),
+        )
+    ),
+    key_columns=("variants.pronoun.patterns.CpTn.drop", "variants.pronoun.patterns.CnTn.drop"),
+    charts=(
+        ChartSpec(
+            kind="bars",
+            title="Drop per pattern",
+            facets=VARIANTS,
+            series=tuple(
+                ChartSeries(label=p, path=f"variants.{{facet}}.patterns.{p}.drop") for p in PATTERNS if p != REFERENCE
+            ),
+            y_title="drop (%)",
+        ),
+    ),
+    max_ci_half_width=0.10,
+    prompt_styles=("masked", "causal"),
+)
+
+BENCHMARK = Benchmark(
+    name=NAME,
+    version=TASK_VERSION,
+    metadata=METADATA,
+    display=DISPLAY,
+    family="cloze",
+    evaluate=evaluate,
+    report=report,
+    baseline=baseline,
+    default_split=None,
+    prediction_lines={None: PredictionLine},
+    baseline_kinds=BASELINE_KINDS,
+    baseline_runs={"repeat": (BaselineRun("repeat"),), "never": (BaselineRun("never"),)},
+    bundled_release=WORD_LIST_DIR,
+    reported_dir=Path(__file__).parent / "reported",
+    plans=protocol.plans,
+    derive_metrics=derive_metrics,
 )

@@ -1,0 +1,170 @@
+"""What a benchmark is, as the rest of NegHub sees it: one object per benchmark folder.
+
+A benchmark folder (`evaluator/benchmarks/<name>/`, or an installed plugin named by the entry-point group
+`neghub.benchmarks`) builds one `Benchmark` from a family (minimal pairs, multiple choice, cloze) and its
+own metadata. Everything task-specific comes from here: the CLI, the validator, the schemas, the cards,
+the runner and the leaderboard read the registry and never name a benchmark.
+
+The display block (`Display`) says how the leaderboard shows the benchmark: its name and one-line
+summary, the headline metric with `higher_is_better`, the columns of its tables with their labels and
+units, and the charts it wants (HELM's display schema, mteb's task metadata).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from neghub.evaluator.core.stats import BootstrapConfig
+from neghub.evaluator.releases.metadata import DatasetMetadata
+
+if TYPE_CHECKING:
+    from neghub.evaluator.core.errors import Problem
+    from neghub.evaluator.core.results import Result
+    from neghub.evaluator.runners.plans import RunPlan, RunSettings
+
+_CLOSED = ConfigDict(extra="forbid", frozen=True)
+
+# how a number is shown: "percent" for fractions shown x100 with two decimals (as the papers print them),
+# "points" for differences of fractions shown x100 (AccChg), "count" for integers, "correlation" as is
+Unit = Literal["percent", "points", "count", "correlation"]
+ChartKind = Literal["dot_interval", "scatter", "by_setting", "heatmap", "bars"]
+
+
+class MetricDisplay(BaseModel):
+    """One figure of a result as tables show it: its dot-path in the metrics, label and unit; `ci_path` names
+    its 95% interval [low, high] where the scorer computes one."""
+
+    model_config = _CLOSED
+    path: str
+    label: str
+    unit: Unit = "percent"
+    ci_path: str | None = None
+    description: str = ""
+
+
+class Headline(MetricDisplay):
+    """The figure a benchmark ranks by."""
+
+    higher_is_better: bool = True
+
+
+class ChartSeries(BaseModel):
+    """One series of a chart: a metric (and its interval, or the metric on the x axis for a scatter)."""
+
+    model_config = _CLOSED
+    label: str
+    path: str
+    ci_path: str | None = None
+    x_path: str | None = None
+
+
+class ChartSpec(BaseModel):
+    """A chart the benchmark wants, drawn by the leaderboard's chart of that kind from these metrics.
+
+    - dot_interval: each series' value and interval per model (one row per model);
+    - scatter: x_path against path per model, a diagonal for "no change";
+    - by_setting: the first series across the values of `setting` (say shots), one line per model;
+    - heatmap: models by the series' metrics;
+    - bars: the series per model, one panel per facet; a path holding "{facet}" takes each facet in turn.
+    """
+
+    model_config = _CLOSED
+    kind: ChartKind
+    title: str
+    series: tuple[ChartSeries, ...]
+    unit: Unit = "percent"
+    setting: str | None = None
+    facets: tuple[str, ...] = ()
+    x_title: str = ""
+    y_title: str = ""
+
+
+class Display(BaseModel):
+    """How the leaderboard shows a benchmark (its pages, tables, charts and downloads)."""
+
+    model_config = _CLOSED
+    name: str = Field(description="display name, e.g. JNLI-Neg")
+    summary: str = Field(description="one sentence: what the benchmark asks")
+    headline: Headline
+    columns: tuple[MetricDisplay, ...] = Field(description="the figures of its tables, in order")
+    key_columns: tuple[str, ...] = Field(
+        default=(), description="paths of the one or two diagnostics the compact ranking shows beside the headline"
+    )
+    charts: tuple[ChartSpec, ...] = ()
+    # rows are ranked only when the headline's 95% interval is informative: half as wide as this or less
+    max_ci_half_width: float = 0.10
+    prompt_styles: tuple[str, ...] = Field(
+        default=("default",), description="the prompt styles a run may name; anything else is shown as custom"
+    )
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """What a command line or the leaderboard passes to a benchmark's evaluation."""
+
+    split: str | None = None
+    mode: str | None = None
+    data_dir: Path | None = None
+    unverified: bool = False
+    bootstrap: BootstrapConfig = field(default_factory=BootstrapConfig)
+    display_name: str | None = None  # how the predictions file is named in messages
+    for_leaderboard: bool = False  # the leaderboard's own rules apply too (SCN: words from NegHub's lists)
+
+
+@dataclass(frozen=True)
+class BaselineRun:
+    """One run of a baseline submission NegHub commits (`nox -s baselines`)."""
+
+    kind: str
+    split: str | None = None
+    mode: str | None = None
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A benchmark as the command line, the validator, the runner and the leaderboard see it."""
+
+    name: str
+    version: str  # the task version: bumped when scoring changes
+    metadata: DatasetMetadata
+    display: Display
+    family: str
+    evaluate: Callable[[Path, EvalOptions], Result]
+    report: Callable[[Result], str]
+    baseline: Callable[[str, EvalOptions, int], list[dict[str, Any]]]
+    default_split: str | None
+    # the pydantic model of one prediction line, per mode (None for a benchmark with a single mode): what the
+    # validator runs on each line and what schemas/ publishes
+    prediction_lines: Mapping[str | None, type[BaseModel]]
+    modes: tuple[str, ...] = ()
+    splits: tuple[str, ...] = ()  # the splits predictions may be scored on (default: every split of the release)
+    baseline_kinds: tuple[str, ...] = ("majority", "random", "constant:VALUE")
+    baseline_runs: Mapping[str, tuple[BaselineRun, ...]] = field(default_factory=dict)
+    bundled_release: Path | None = None  # a release folder shipped inside the package
+    reported_dir: Path | None = None  # transcribed paper tables (YAML), if any
+    # the runs of `neghub run` for these settings and this kind of model ("causal", "masked"); None: not runnable
+    plans: Callable[[RunSettings, str], list[RunPlan]] | None = None
+    # checks the leaderboard adds on a checked file (SCN: words from NegHub's lists); returns problems
+    leaderboard_checks: Callable[[Path, str], Sequence[Problem]] | None = None
+    # figures a paper row lacks but the display needs, derived from those it has (the cloze contrast from drops)
+    derive_metrics: Callable[[dict[str, float]], dict[str, float]] | None = None
+    # a split of a given release folder as the family builds it (the minimal pairs the cards count)
+    read_split: Callable[[Any, str], Any] | None = None
+
+    @property
+    def scored_splits(self) -> tuple[str, ...]:
+        return self.splits or self.metadata.splits
+
+    def prediction_line(self, mode: str | None) -> type[BaseModel]:
+        return self.prediction_lines[mode if self.modes else None]
+
+    def schema_kinds(self) -> dict[str, type[BaseModel]]:
+        """File stem -> line model of the prediction schemas this benchmark publishes."""
+        if not self.modes:
+            return {self.name: self.prediction_lines[None]}
+        return {f"{self.name}-{mode}": self.prediction_lines[mode] for mode in self.modes}

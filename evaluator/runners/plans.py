@@ -1,0 +1,88 @@
+"""What `neghub run` executes: runs of items, each item turning into prediction lines with the model.
+
+A benchmark's folder builds its runs (`Benchmark.plans`) from `RunSettings`; `run.py` executes them,
+resuming after the items a run already wrote. The item order never depends on the data order alone in a
+way that changes between runs: either it is fixed by the plan, or it follows the model's token lengths
+(then only the model that wrote a partial file may resume it, which run.py checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from neghub.evaluator.runners.backend import Backend
+
+# the few-shot seeds of the papers (NUBench appendix; JSTS-Neg's five seeds)
+DEFAULT_SEEDS = (42, 1234, 3000, 5000, 7000)
+
+Rows = list[dict[str, Any]]
+Process = Callable[["Backend", Sequence[Any]], list[Rows]]
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What the command line asks of every benchmark's runs (each takes what applies to it)."""
+
+    split: str | None = None
+    shots: int = 0
+    seeds: tuple[int, ...] = DEFAULT_SEEDS
+    modes: tuple[str, ...] = ()  # empty: the benchmark's own default modes
+    prompt: str | None = None
+    data_dir: Path | None = None
+    batch_size: int = 8
+    unverified: bool = False
+    max_items: int | None = None  # sample this many items (SCN: name/profession pairs), seeded
+    sample_seed: int = 0
+    chat_template: str = "auto"  # auto | on | off
+
+
+@dataclass
+class RunPlan:
+    """One prediction file: its submission run fields, its items and how a batch of items becomes lines."""
+
+    task: str
+    split: str | None
+    shots: int
+    seed: int | None
+    prompt: str
+    mode: str | None
+    items: Sequence[Any]
+    process: Process
+    batch_size: int = 1
+    settings: dict[str, Any] = field(default_factory=dict)
+    # each item's length in the model's tokens; when given, items run shortest first by it (ties keep
+    # the plan's order), so that a batch pads little. The order then depends on the tokenizer: a
+    # partial file can only be resumed by the model that wrote it, which run.py checks.
+    token_lengths: Callable[[Backend, Sequence[Any]], list[int]] | None = None
+    protocol: str = "default"  # how answers are obtained (generation, loglikelihood, ...), recorded in the run
+
+    def ordered_items(self, backend: Backend) -> Sequence[Any]:
+        if self.token_lengths is None:
+            return self.items
+        lengths = self.token_lengths(backend, self.items)
+        return [self.items[i] for i in sorted(range(len(self.items)), key=lengths.__getitem__)]
+
+    @property
+    def file(self) -> str:
+        parts = [self.task, self.split or "all", self.mode or "", self.prompt, f"{self.shots}shot"]
+        if self.seed is not None:
+            parts.append(f"seed{self.seed}")
+        return f"predictions/{self.task}/" + "-".join(p for p in parts if p) + ".jsonl"
+
+
+def batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def prompt_lengths(*, special_tokens: bool) -> Callable[[Backend, Sequence[Any]], list[int]]:
+    """Token lengths of (key, prompt) items."""
+
+    def lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
+        return backend.token_lengths([prompt for _, prompt in items], special_tokens=special_tokens)
+
+    return lengths
