@@ -346,19 +346,6 @@ def benchmarks(session: nox.Session) -> None:
 
 
 @nox.session
-def evaluate_baselines(session: nox.Session) -> None:
-    """Re-score the baseline predictions of every task with data (until the site exists, the README's first command)."""
-    install_project(session)
-    out = ROOT / "build" / "baselines"
-    out.mkdir(parents=True, exist_ok=True)
-    env = _data_env()
-    for kind in ("majority", "random"):
-        path = out / f"jnli-neg-{kind}.jsonl"
-        session.run("neghub", "baseline", "jnli-neg", "--kind", kind, "--split", "valid", "-o", str(path), env=env)
-        session.run("neghub", "evaluate", "jnli-neg", str(path), "--split", "valid", env=env)
-
-
-@nox.session
 def schemas(session: nox.Session) -> None:
     """Regenerate the JSON Schemas in schemas/ from the pydantic models (`-- --check` only compares)."""
     install_project(session)

@@ -109,7 +109,7 @@ def main() -> None:
 
     from neghub.evaluator.benchmarks import nubench
     from neghub.evaluator.runners.backend import ModelSource, load_backend
-    from neghub.evaluator.runners.protocols import nubench_plans
+    from neghub.evaluator.runners.plans import RunSettings
 
     folder = dequantised_folder(args.cache)
     split = nubench.load("test")
@@ -119,7 +119,10 @@ def main() -> None:
         backend.model(torch.tensor([backend.encode("Negate the sentence.")]))
 
     # NegHub: the runner's own plan (what `neghub run --tasks nubench --mode completion` does), same batch size
-    plan = nubench_plans("completion", "simple", args.shots, [args.seed], None, args.batch_size)[0]
+    settings = RunSettings(
+        shots=args.shots, seeds=(args.seed,), modes=("completion",), prompt="simple", batch_size=args.batch_size
+    )
+    (plan,) = nubench.BENCHMARK.plans(settings, "causal") if nubench.BENCHMARK.plans else ()
     wanted = {r.index for r in records}
     items = [item for item in plan.ordered_items(backend) if item[0].index in wanted]
     context_of = {record.index: context for record, context in items}

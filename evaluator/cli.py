@@ -46,7 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--split", default=None, help="the split the predictions are for (default: the task's evaluation split)"
     )
-    ev.add_argument("--mode", default=None, help="prediction mode, for tasks that have several (NUBench)")
+    ev.add_argument(
+        "--mode", default=None, help="prediction mode, for tasks that have several (`neghub tasks` lists them)"
+    )
     _add_data_options(ev)
     ev.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     ev.add_argument("--bootstrap-resamples", type=int, default=1000)

@@ -500,7 +500,7 @@ def model_page(sid: str, board: Leaderboard) -> str:
             + "\n\n"
         )
     else:
-        parts.append("No minimal-pair (JNLI-Neg, JSTS-Neg) rows.\n\n")
+        parts.append("No minimal-pair rows.\n\n")
     parts.append("## Provenance {#provenance}\n\n")
     prov_rows = []
     for r in rows:

@@ -12,7 +12,7 @@ units, and the charts it wants (HELM's display schema, mteb's task metadata).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -23,7 +23,6 @@ from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.evaluator.releases.metadata import DatasetMetadata
 
 if TYPE_CHECKING:
-    from neghub.evaluator.core.errors import Problem
     from neghub.evaluator.core.results import Result
     from neghub.evaluator.runners.plans import RunPlan, RunSettings
 
@@ -88,7 +87,7 @@ class Display(BaseModel):
     """How the leaderboard shows a benchmark (its pages, tables, charts and downloads)."""
 
     model_config = _CLOSED
-    name: str = Field(description="display name, e.g. JNLI-Neg")
+    name: str = Field(description="display name, as the paper writes it")
     summary: str = Field(description="one sentence: what the benchmark asks")
     headline: Headline
     columns: tuple[MetricDisplay, ...] = Field(description="the figures of its tables, in order")
@@ -113,7 +112,7 @@ class EvalOptions:
     unverified: bool = False
     bootstrap: BootstrapConfig = field(default_factory=BootstrapConfig)
     display_name: str | None = None  # how the predictions file is named in messages
-    for_leaderboard: bool = False  # the leaderboard's own rules apply too (SCN: words from NegHub's lists)
+    for_leaderboard: bool = False  # the leaderboard's own rules apply too (the cloze test: words from NegHub's lists)
 
 
 @dataclass(frozen=True)
@@ -149,8 +148,6 @@ class Benchmark:
     reported_dir: Path | None = None  # transcribed paper tables (YAML), if any
     # the runs of `neghub run` for these settings and this kind of model ("causal", "masked"); None: not runnable
     plans: Callable[[RunSettings, str], list[RunPlan]] | None = None
-    # checks the leaderboard adds on a checked file (SCN: words from NegHub's lists); returns problems
-    leaderboard_checks: Callable[[Path, str], Sequence[Problem]] | None = None
     # figures a paper row lacks but the display needs, derived from those it has (the cloze contrast from drops)
     derive_metrics: Callable[[dict[str, float]], dict[str, float]] | None = None
     # a split of a given release folder as the family builds it (the minimal pairs the cards count)

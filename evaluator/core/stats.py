@@ -69,7 +69,7 @@ def bootstrap_mean_ci(correct: BoolArray, config: BootstrapConfig) -> tuple[floa
 
 
 def bootstrap_proportion_ci(hits: int, n: int, config: BootstrapConfig) -> tuple[float, float] | None:
-    """The same interval from the counts alone, for scorers that already hold `hits` of `n` (SCN)."""
+    """The same interval from the counts alone, for scorers that already hold `hits` of `n`."""
     if n == 0:
         return None
     rng = np.random.default_rng(config.seed)

@@ -1,4 +1,4 @@
-"""Minimal pairs and their metrics, shared by JNLI-Neg and JSTS-Neg (SPEC §1).
+"""Minimal pairs and their metrics, for every benchmark built on negation minimal pairs (SPEC §1).
 
 A record is normalised to `Instance` (its group, its type and the cue on each sentence); the
 pairs are built once per dataset into integer arrays, and scoring a prediction file is a handful

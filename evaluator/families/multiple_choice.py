@@ -1,15 +1,15 @@
-"""Multiple choice, as NUBench evaluates it (SPEC §2), for any benchmark that composes it.
+"""Multiple choice, as the negation multiple-choice paper evaluates it (SPEC §2), for any benchmark composing it.
 
 A benchmark describes its items with a `MultipleChoiceSpec`: the record model of its release, the option
 keys in the release's order (the order of the paper's `gathered` list), which option is right, which
-options an item offers, and optionally the kind of each wrong option and a type per item (NUBench's
-`choice2_type`) for the diagnostics. Two prediction modes:
+options an item offers, and optionally the kind of each wrong option and a type per item (the kind of
+local negation, say) for the diagnostics. Two prediction modes:
 - `completion`: one log-likelihood per option; the prediction is the arg-max (first on ties), scored as
   `acc` and as the length-normalised `acc_norm` of lm-evaluation-harness (length in characters);
 - `option`: the model's raw output for the prompt with shuffled, lettered options; the evaluator rebuilds
   the shuffle (one `random.Random(seed)` advanced item by item in file order) and parses the letter.
 The diagnostics: error rate, the distribution of wrong picks over the wrong options' kinds, the confusion
-rate of one option per item type (NUBench: picking the local negation), accuracy per type, and the count
+rate of one option per item type (picking the local negation, say), accuracy per type, and the count
 of answers in no offered letter (option mode).
 """
 
@@ -173,7 +173,7 @@ def load(
     )
 
 
-# --- the option-mode shuffle and answer parsing (NUBench appendix M) ----------------------------------
+# --- the option-mode shuffle and answer parsing (the paper's appendix M) ---------------------------------
 
 
 def option_orders(spec: MultipleChoiceSpec, records: Sequence[Any], seed: int | None = None) -> list[tuple[str, ...]]:
@@ -423,7 +423,7 @@ def _share(count: int, total: int) -> float | None:
 def diagnostics(
     spec: MultipleChoiceSpec, chosen: NDArray[np.int8], dataset: MultipleChoiceSplit, bootstrap: BootstrapConfig | None
 ) -> dict[str, Any]:
-    """Accuracy and the error analysis of NUBench's section 5.3 / appendix R for one vector of chosen options.
+    """Accuracy and the error analysis of the paper's section 5.3 / appendix R for one vector of chosen options.
 
     Format-wrong answers count as errors in `acc` and `error_rate`, but "are not included in the
     incorrect choice distribution or confusion rate" (appendix R): the distribution's denominator is
@@ -667,7 +667,7 @@ def multiple_choice_benchmark(
     return benchmark
 
 
-# --- the runner's protocol (NUBench appendices M and O; lm-evaluation-harness) ----------------------
+# --- the runner's protocol (the paper's appendices M and O; lm-evaluation-harness) -----------------------
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,7 @@ class JsonlReader:
     with a line is appended to `problems` (a `FileProblems` stops the reading once the verdict is certain).
 
     `blank_lines` is "trailing" (blank lines only at the end, as a prediction file may have) or "skip"
-    (anywhere, as the upstream JNLI-Neg files need). `line_problems` counts the lines that were not
+    (anywhere, as some upstream release files need). `line_problems` counts the lines that were not
     objects: a reader then knows that any id may be missing for that reason.
     """
 

@@ -39,7 +39,7 @@ LOCAL_BUILDERS = {".jsonl": "json", ".txt": "text", ".tsv": "csv"}  # the `datas
 # `datasets` loads a whole repository with ONE builder, the one the files of the first config in the card
 # call for (datasets.load: "we need a set of data files to find which dataset builder to use"). Under the
 # text builder a TSV table loads as raw lines, its header a row; so a release mixing plain-text lists with
-# a TSV table (SCN) lists its TSV configs first, making csv the builder, and gives each plain-text config
+# a TSV table (the cloze test's) lists its TSV configs first, making csv the builder, and gives each plain-text config
 # the csv options that read it as the text builder would: one string column `text`, one row per line
 # (blank lines included), no header, quotes and `#` taken literally, no "NA"/"null" read as missing.
 # The TSV configs take quotes and "NA" literally too, as NegHub's own parser does.
@@ -103,7 +103,8 @@ class CardFrontMatter(BaseModel):
 
 @dataclass(frozen=True)
 class PairStatistics:
-    """The counts JNLI-Neg's paper reports (Tables 3 and 4), from the evaluator's own pair construction."""
+    """The counts a minimal-pair paper reports (instances and pairs per split, by cue position), from the
+    evaluator's own pair construction."""
 
     split: str
     d_orig: int
@@ -174,7 +175,7 @@ def count_records(path: Path) -> int:
     """The rows `datasets` loads from the file, with the builder its extension picks (LOCAL_BUILDERS).
 
     JSON Lines: the objects (every line must parse; blank lines, such as the empty last line of the
-    JNLI-Neg files, are no rows). Plain text: every line, a blank one or a `#` one included (the text
+    upstream NLI files, are no rows). Plain text: every line, a blank one or a `#` one included (the text
     builder keeps both; a final newline ends the last line, it opens no new one). TSV: the non-blank
     lines less the header (the csv builder skips blank lines). Nothing is skipped as a comment: the
     data files of a release hold data only.

@@ -353,7 +353,7 @@ def add_parser(sub: Any) -> None:
         "--source",
         type=Path,
         default=None,
-        help="the release folder, e.g. ../shared/datasets/jnli-neg (default: the release wherever NegHub finds "
+        help="the release folder, e.g. ../shared/datasets/TASK (default: the release wherever NegHub finds "
         "it: $NEGHUB_DATA_DIR, the pinned Hub revision, the pinned upstream URLs, or the package)",
     )
     co.add_argument("-o", "--output", type=Path, required=True)

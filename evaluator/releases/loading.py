@@ -4,12 +4,12 @@ A release is a set of files, each pinned by its sha256. It is read from the firs
 serve it:
 1. a mirror folder given by `--data-dir`, or else the environment variable `NEGHUB_DATA_DIR` (when
    it has a folder for the task: the variable is a default for all tasks), one sub-folder per dataset
-   named as the task (`jnli-neg/`, ...);
+   named as the task;
 2. the Hugging Face Hub at the pinned revision (`snapshot_download`, `repo_type="dataset"`), which
    honours `HF_HUB_OFFLINE` and its local cache;
 3. the pinned upstream URLs of its files (a public repository at a commit), downloaded once into
    NegHub's cache and verified (`upstream.py`; `NEGHUB_UPSTREAM_ENDPOINT` serves them from a mirror);
-4. a release shipped inside the package (NUBench's sample, SCN's word lists).
+4. a release shipped inside the package (a sample NegHub wrote, word lists).
 Every file is checked against its sha256 before use, whatever the source.
 """
 
@@ -131,7 +131,7 @@ def find_release(
     folder the benchmark ships inside the package, if any. Upstream files are fetched when first used."""
     chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
     if chosen is not None and not (Path(chosen) / metadata.name).is_dir():
-        # A mirror may hold only some tasks (../shared/datasets has no nubench/). The environment
+        # A mirror may hold only some tasks (../shared/datasets holds one). The environment
         # variable is a default for every task, so it falls through to the other sources; an explicit
         # --data-dir falls back only to a release shipped (and pinned) in the package, never silently
         # to the network.

@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 Revision = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
 HubRepoId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")]
-TaskName = Literal["jnli-neg", "jsts-neg", "nubench", "scn"]
+# a benchmark's name (the registry decides which exist): lowercase letters, digits and hyphens
+TaskName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{1,39}$")]
 Language = Literal["ja", "en"]
 License = Literal["cc-by-sa-4.0", "cc-by-nc-sa-4.0", "cc-by-4.0", "apache-2.0", "mit"]
 # An upstream file's URL names the commit it was taken from (a branch name can move), e.g.

@@ -304,7 +304,7 @@ class Backend:
         """Greedy continuations of a batch of prompts, decoded without special tokens.
 
         The prompts' longest common token prefix (llm-jp-eval's preamble and instruction: three quarters
-        of a JNLI-Neg prompt) runs once and its key-value cache is reused, across batches too; each
+        of an NLI prompt) runs once and its key-value cache is reused, across batches too; each
         row is then prefix + left padding + its own tokens, with position ids that skip the padding,
         so every row computes what it would alone.
         """
@@ -382,7 +382,7 @@ class Backend:
                     raise ValueError("every text must contain exactly one mask token")
                 picked = hidden[rows, cols]
             else:
-                # SCN's texts of one (name, profession) share "NAME is a PROF who likes to": it runs once
+                # the cloze test's texts of one (name, profession) share "NAME is a PROF who likes to": it runs once
                 ids, mask, positions, cache = self._after_common_prefix(self.encode_many(texts))
                 hidden = self._body(
                     input_ids=ids, attention_mask=mask, position_ids=positions, past_key_values=cache, use_cache=True

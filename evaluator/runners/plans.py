@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from neghub.evaluator.runners.backend import Backend
 
-# the few-shot seeds of the papers (NUBench appendix; JSTS-Neg's five seeds)
+# the few-shot seeds of the papers (five seeds, as the multiple-choice and STS papers use)
 DEFAULT_SEEDS = (42, 1234, 3000, 5000, 7000)
 
 Rows = list[dict[str, Any]]
@@ -35,7 +35,7 @@ class RunSettings:
     data_dir: Path | None = None
     batch_size: int = 8
     unverified: bool = False
-    max_items: int | None = None  # sample this many items (SCN: name/profession pairs), seeded
+    max_items: int | None = None  # sample this many items (the cloze test: name/profession pairs), seeded
     sample_seed: int = 0
     chat_template: str = "auto"  # auto | on | off
 

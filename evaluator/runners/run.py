@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.core.registry import get_benchmark
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
 from neghub.evaluator.fileio.files import atomic_write, prepare_output_folder
 from neghub.evaluator.runners.backend import Backend, ModelSource, load_backend, resolve_source
 from neghub.evaluator.runners.plans import DEFAULT_SEEDS, RunPlan, RunSettings
@@ -180,7 +180,8 @@ def settings_from(args: Any) -> RunSettings:
 def build_plans(args: Any, backend_kind: str) -> list[RunPlan]:
     settings = settings_from(args)
     plans: list[RunPlan] = []
-    for task in args.tasks:
+    runnable = [name for name in benchmark_names() if get_benchmark(name).plans is not None]
+    for task in runnable if args.tasks == ["all"] else args.tasks:
         benchmark = get_benchmark(task)
         if benchmark.plans is None:
             raise InputError.single("--tasks", f"{task} cannot be run by neghub run (submit its predictions instead)")
@@ -257,7 +258,7 @@ def add_run_parser(sub: Any) -> None:
         "--tasks",
         required=True,
         type=lambda s: s.split(","),
-        help="comma-separated benchmark names (`neghub tasks` lists them)",
+        help="comma-separated benchmark names (`neghub tasks` lists them), or all",
     )
     rp.add_argument("--split", default=None)
     rp.add_argument("--shots", type=int, default=0)
@@ -279,7 +280,6 @@ def add_run_parser(sub: Any) -> None:
     )
     rp.add_argument(
         "--sample-seed",
-        "--scn-seed",
         dest="sample_seed",
         type=int,
         default=0,

@@ -20,8 +20,9 @@ cannot say what the gate checks, it is looser, never stricter:
   NaN/Infinity or number out of a float's range, integers of at most 20 digits (fileio/jsonl.py);
 - a run's task is a registered benchmark (the schema lists those registered when it was generated), and its
   mode and split must be the benchmark's: the validator checks them against the registry;
-- what depends on the whole file or the split: an id that exists, once; completeness; NUBench's choice2
-  null exactly on the split's non-applicable items; SCN's five patterns per triplet and NegHub's word lists.
+- what depends on the whole file or the split: an id that exists, once; completeness; a null option exactly
+  where the item does not offer it (multiple choice); every pattern of a kept triplet and NegHub's word
+  lists (the cloze test).
 """
 
 from __future__ import annotations
