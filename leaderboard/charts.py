@@ -53,10 +53,11 @@ def _value(row: Row, path: str, unit: str) -> float | None:
 
 def _layout(**extra: Any) -> dict[str, Any]:
     # no plotly title (the page has it above the figure); legend below the plot
+    # the legend sits at the bottom of the figure's container, under the axis title, never over the plot
     return {
         "font": FONT,
-        "margin": {"l": 60, "r": 20, "t": 30, "b": 60},
-        "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0, "xanchor": "left"},
+        "margin": {"l": 60, "r": 20, "t": 30, "b": 110},
+        "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
         **extra,
     }
 
@@ -269,3 +270,53 @@ def profile_bars(entries: list[tuple[str, float, str]], title: str) -> Figure:
     }
     layout = _layout(yaxis={"automargin": True, "autorange": "reversed"}, height=max(220, 80 + 36 * len(entries)))
     return {"data": [trace], "layout": layout}
+
+
+def size_against_score(rows: Sequence[Row], tasks: Sequence[str]) -> list[dict[str, Any]]:
+    """Per benchmark, each model's headline (its best row) against its size in parameters (log scale); paper
+    rows marked apart. Models of unknown or zero size are left out (the profile table has them)."""
+    from neghub.evaluator.core.registry import get_benchmark
+
+    out = []
+    for task in tasks:
+        headline_display = get_benchmark(task).display.headline
+        best: dict[tuple[str, str], Row] = {}
+        for row in rows:
+            value = headline(row)
+            if row.task != task or value is None or not row.parameters:
+                continue
+            key = (row.model, row.kind)
+            if key not in best or (headline(best[key]) or 0.0) < value:
+                best[key] = row
+        if not best:
+            continue
+        traces = []
+        for index, kind in enumerate(("verified", "reported")):
+            points = [r for (_, k), r in best.items() if k == kind]
+            if not points:
+                continue
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "markers",
+                    "name": "scored by NegHub" if kind == "verified" else "reported in a paper",
+                    "x": [r.parameters for r in points],
+                    "y": [_value(r, headline_display.path, headline_display.unit) for r in points],
+                    "text": [label(r) for r in points],
+                    "hovertemplate": "%{text}<br>%{x:.3s} parameters: %{y:.1f}<extra></extra>",
+                    "marker": {"symbol": SYMBOLS[index], "size": 9},
+                }
+            )
+        layout = _layout(
+            xaxis={"title": {"text": "parameters (log scale)"}, "type": "log"},
+            yaxis={"title": {"text": axis_title(headline_display.label, headline_display.unit)}},
+            height=380,
+        )
+        out.append(
+            {
+                "id": f"chart-profile-{task}",
+                "title": get_benchmark(task).display.name,
+                "figure": {"data": traces, "layout": layout},
+            }
+        )
+    return out

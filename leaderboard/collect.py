@@ -1,11 +1,15 @@
-"""Re-score every submission and build the leaderboard's tables.
+"""Re-score every submission and build the leaderboard's boards.
 
-Nothing a submission states about its own scores is read: each run's prediction file is scored
-again through the task registry against the pinned dataset. A submission whose metadata does not
-validate, whose files are missing or malformed, or whose data is unverified is refused as a whole,
-with a note the site shows. Runs of a task whose scorer does not exist yet, or whose dataset this
-build cannot read (not yet pinned on the Hub, no mirror), are skipped with a note.
-Runs that differ only by seed are averaged (mean and sample standard deviation).
+Nothing a submission states about its own scores is read: each run's prediction file is scored again
+through the registry against the pinned dataset. A submission whose metadata does not validate, whose
+files are missing or malformed, or whose data is unverified is refused as a whole, with a note for the
+maintainers. Runs whose dataset this build cannot read are left out with a note.
+
+Every row sits on one board (boards.py: benchmark, dataset release, split, protocol) and says what NegHub
+checked of it: *reported* (printed in a paper), *re-scored* (its predictions re-scored against the pinned
+data), *reproduced* (NegHub re-ran the model on a sample of the items and got the same answers). Runs that
+differ only by seed are averaged (mean and sample standard deviation). Ranking (ranking.py) applies the
+rules that a valid file alone cannot satisfy, then gives each ranked row a rank range.
 """
 
 from __future__ import annotations
@@ -18,15 +22,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from neghub.evaluator.core.benchmark import EvalOptions
+from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.core.registry import benchmark_names, get_benchmark
-from neghub.evaluator.core.results import Result
+from neghub.evaluator.core.results import Result, release_digest
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.evaluator.submissions.format import Metadata, Run
+from neghub.evaluator.submissions.reproduction import Reproduction
+from neghub.leaderboard.boards import CUSTOM_PROMPT, Board, neghub_dataset, prompt_style, verified_board
+from neghub.leaderboard.history import landing_dates
 from neghub.leaderboard.paper_results import ReportedRow, ReportedTable, load_reported
+from neghub.leaderboard.ranking import Candidate, name_key, rank_ranges
+
+REPRODUCTIONS_DIR = Path(__file__).parent / "reproductions"
+FINE_TUNED = "fine-tuned"  # the prompt style of a classifier run
 
 SUBMISSIONS_ENV = "NEGHUB_SUBMISSIONS_DIR"
 SettingValue = str | int | float | bool | None
 RowKind = Literal["verified", "reported"]
+
+
+def load_reproductions(folder: Path) -> dict[str, Reproduction]:
+    """Submission id -> its reproduction record (`neghub reproduce` writes leaderboard/reproductions/<id>.json)."""
+    records = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        record = Reproduction.model_validate_json(path.read_text(encoding="utf-8"))
+        records[record.submission] = record
+    return records
+
+
 def submissions_dir(repository: Path | None = None) -> Path:
     """The folder to collect: $NEGHUB_SUBMISSIONS_DIR, else `submissions/` of the repository (default: the
     working directory, where `mkdocs build` and the nox sessions run)."""
@@ -34,40 +58,7 @@ def submissions_dir(repository: Path | None = None) -> Path:
     return Path(env) if env else (repository or Path.cwd()) / "submissions"
 
 
-@dataclass(frozen=True)
-class SettingKey:
-    """What makes two rows comparable in one table: split, shots, mode and whether the model was fine-tuned."""
-
-    task: str
-    split: str | None
-    shots: int | None
-    mode: str | None
-    fine_tuned: bool
-
-    @property
-    def slug(self) -> str:
-        parts = [self.task, self.split or "nosplit"]
-        parts.append("noshots" if self.shots is None else f"{self.shots}shot")
-        if self.mode:
-            parts.append(self.mode)
-        if self.fine_tuned:
-            parts.append("finetuned")
-        return "--".join(parts)
-
-    @property
-    def label(self) -> str:
-        parts = []
-        if self.split:
-            parts.append(f"{self.split} split")
-        if self.shots is not None:
-            parts.append(f"{self.shots}-shot")
-        if self.mode:
-            parts.append(f"{self.mode} mode")
-        parts.append("fine-tuned" if self.fine_tuned else ("" if self.shots is not None else "no prompting setting"))
-        return " · ".join(p for p in parts if p) or "default"
-
-    def sort_key(self) -> tuple[Any, ...]:
-        return (self.split or "", self.fine_tuned, -1 if self.shots is None else self.shots, self.mode or "")
+SettingKey = Board  # the key rows are grouped by: a board
 
 
 @dataclass
@@ -87,9 +78,32 @@ class Row:
     date: str | None = None
     n_runs: int = 1
     provenance: list[dict[str, Any]] = field(default_factory=list)
-    source: str | None = None  # the paper and table of a reported row
+    source: str | None = None  # the table of a reported row
+    paper: str | None = None  # the paper of a reported row (its title)
     note: str | None = None
-    rank: int | None = None
+    rank: int | None = None  # the best rank of the range (for sorting); None when unranked
+    rank_range: tuple[int, int] | None = None
+    unranked: str | None = None  # why a NegHub-scored row is not ranked
+    trust: str = "re-scored"  # reported | re-scored | reproduced
+    reproduction: str | None = None  # what the reproduction found, in words
+    flags: list[str] = field(default_factory=list)  # what a reader should know (few parsed answers, ...)
+    submitter: str | None = None
+    landed: str | None = None  # when the submission landed on main (git), ISO
+    verdict: str | None = None  # a paper row: the paper's verdict, in its words
+    verdict_source: str | None = None
+    items: Any = None  # per-item headline scores, for the paired bootstrap (not shown)
+
+    @property
+    def headline_ci(self) -> tuple[float, float] | None:
+        path = get_benchmark(self.task).display.headline.ci_path
+        if path is None:
+            return None
+        low, high = self.metrics.get(f"{path}.0"), self.metrics.get(f"{path}.1")
+        return None if low is None or high is None else (low, high)
+
+    @property
+    def parsed_share(self) -> float | None:
+        return self.metrics.get("answers.parsed_share")
 
 
 @dataclass(frozen=True)
@@ -107,15 +121,37 @@ class Leaderboard:
     notes: list[Note]
     submissions: dict[str, Metadata]
     reported_tables: list[ReportedTable]
+    landed: dict[str, str] = field(default_factory=dict)  # submission id -> when it landed on main (git)
 
-    def tables(self) -> dict[SettingKey, list[Row]]:
-        """One table per benchmark and setting: verified rows ranked first, reported rows after, unranked."""
-        grouped: dict[SettingKey, list[Row]] = {}
+    def group(self) -> dict[Board, list[Row]]:
+        grouped: dict[Board, list[Row]] = {}
+        for row in self.rows:
+            grouped.setdefault(row.key, []).append(row)
+        return grouped
+
+    def tables(self) -> dict[Board, list[Row]]:
+        """One table per board: ranked rows by their best rank, then unranked NegHub rows, then paper rows."""
+        grouped: dict[Board, list[Row]] = {}
         for row in self.rows:
             grouped.setdefault(row.key, []).append(row)
         order = benchmark_names()
-        ordered = sorted(grouped, key=lambda k: (order.index(k.task), k.sort_key()))
-        return {key: rank_rows(grouped[key]) for key in ordered}
+
+        def board_order(key: Board) -> tuple[object, ...]:
+            # NegHub's own boards first (a reader comes for them), the papers' after
+            scored = any(r.kind == "verified" for r in grouped[key])
+            return (order.index(key.task), not scored, key.sort_key())
+
+        return {key: _table_order(grouped[key]) for key in sorted(grouped, key=board_order)}
+
+
+def _table_order(rows: list[Row]) -> list[Row]:
+    def key(row: Row) -> tuple[int, float, float, str]:
+        group = 0 if row.rank is not None else (1 if row.kind == "verified" else 2)
+        value = headline(row)
+        sign = 1.0 if get_benchmark(row.task).display.headline.higher_is_better else -1.0
+        return (group, float(row.rank or 0), -sign * value if value is not None else math.inf, row.model)
+
+    return sorted(rows, key=key)
 
 
 def flatten_metrics(metrics: dict[str, Any]) -> dict[str, float]:
@@ -183,25 +219,77 @@ def or_lowest(value: float | None) -> float:
 
 
 def rank_rows(rows: list[Row]) -> list[Row]:
-    """Rank verified rows by the benchmark's headline (its direction from the display block); reported rows
-    keep no rank."""
+    """Rank one board's NegHub rows (the rules of ranking.py); paper rows keep no rank. Returns the table order."""
     verified = [r for r in rows if r.kind == "verified"]
-    reported = [r for r in rows if r.kind == "reported"]
-    sign = {r.task: 1.0 if get_benchmark(r.task).display.headline.higher_is_better else -1.0 for r in verified}
-
-    def signed(row: Row) -> float | None:
+    benchmark = get_benchmark(rows[0].task) if rows else None
+    for row in verified:
+        if row.unranked is None and headline(row) is None:
+            row.unranked = "no headline figure"
+        if (
+            row.unranked is None
+            and benchmark is not None
+            and benchmark.item_scores is None
+            and row.trust != "reproduced"
+        ):
+            row.unranked = "ranked only once NegHub has reproduced it (its items depend on the model)"
+        ci = row.headline_ci
+        bound = benchmark.display.max_ci_half_width if benchmark else None
+        if row.unranked is None and ci is not None and bound is not None and (ci[1] - ci[0]) / 2 > bound:
+            half = 100 * (ci[1] - ci[0]) / 2
+            row.unranked = f"interval too wide to rank: ±{half:.1f} points (ranked at ±{100 * bound:.0f} or less)"
+    ranked = [r for r in verified if r.unranked is None]
+    sign = 1.0 if benchmark is None or benchmark.display.headline.higher_is_better else -1.0
+    candidates = []
+    for index, row in enumerate(ranked):
         value = headline(row)
-        return None if value is None else sign[row.task] * value
+        ci = row.headline_ci
+        candidates.append(
+            Candidate(
+                key=index,
+                value=None if value is None else sign * value,
+                ci=None if ci is None else ((sign * ci[0], sign * ci[1]) if sign > 0 else (-ci[1], -ci[0])),
+                items=None if row.items is None else sign * row.items,
+            )
+        )
+    ranges = rank_ranges(candidates)
+    for index, row in enumerate(ranked):
+        row.rank_range = ranges[index]
+        row.rank = ranges[index][0]
+    for row in rows:
+        if row.kind == "verified" and row.unranked is not None:
+            row.rank, row.rank_range = None, None
+    return _table_order(rows)
 
-    verified.sort(key=lambda r: (-or_lowest(signed(r)), r.model))
-    for position, row in enumerate(verified, start=1):
-        row.rank = position if headline(row) is not None else None
-    return verified + reported
+
+def _verified_board(run: Run, result: Result, chat_template: bool | None) -> Board:
+    dataset = result.provenance.dataset
+    if dataset is None:
+        identity = (f"{run.task} (no dataset)", "no dataset")
+        is_sample = False
+    else:
+        identity = neghub_dataset(run.task, dataset.name, dataset.version, dataset.release_digest, dataset.is_sample)
+        is_sample = dataset.is_sample
+    return verified_board(
+        run.task,
+        dataset=identity,
+        is_sample=is_sample,
+        split=run.split,
+        mode=run.mode,
+        shots=run.shots,
+        prompt=run.prompt,
+        chat_template=chat_template,
+        fine_tuned=run.prompt == FINE_TUNED,
+    )
 
 
-def _setting_key(task: str, split: str | None, shots: int | None, mode: str | None, fine_tuned: bool) -> SettingKey:
-    # a benchmark without a split (a cloze test) has no prompt either: its shots mean nothing
-    return SettingKey(task, split, None if get_benchmark(task).default_split is None else shots, mode, fine_tuned)
+def _chat_template(metadata: Metadata, run: Run) -> bool | None:
+    """Whether the runner applied a chat template to this run's prompts (None: not stated)."""
+    if metadata.model.kind == "baseline":
+        return False  # a rule reads no prompt at all
+    if run.chat_template is not None:
+        return run.chat_template
+    recorded = (metadata.provenance or {}).get(f"{run.task}.{run.mode or 'default'}.chat_template")
+    return recorded if isinstance(recorded, bool) else None
 
 
 def collect_submission(
@@ -241,20 +329,22 @@ def collect_submission(
         if not result.provenance.verified:
             refusals.append(f"{run.file}: scored against data that differs from the pinned release (unverified)")
             continue
-        groups.setdefault((run.task, run.split, run.shots, run.mode, run.prompt), []).append((run, result))
+        board = _verified_board(run, result, _chat_template(metadata, run))
+        groups.setdefault((board, run.prompt), []).append((run, result))
     if refusals:
         return None, [], [Note(sid, "refused", tuple(refusals)), *notes]
     rows = []
-    for (task, split, shots, mode, prompt), runs in groups.items():
+    for (board, prompt), runs in groups.items():
         means, sds = mean_and_sd([flatten_metrics(result.metrics) for _, result in runs])
         provenance = [provenance_record(run, result) for run, result in runs]
+        task = board.task
         rows.append(
             Row(
                 kind="verified",
                 task=task,
-                key=_setting_key(task, split, shots, mode, fine_tuned=False),
+                key=board,
                 model=metadata.model.name,
-                setting={"split": split, "shots": shots, "mode": mode, "prompt": prompt},
+                setting={"split": board.split, "shots": board.shots, "mode": board.mode, "prompt": prompt},
                 metrics=means,
                 sd=sds,
                 submission_id=sid,
@@ -263,9 +353,32 @@ def collect_submission(
                 date=metadata.date,
                 n_runs=len(runs),
                 provenance=provenance,
+                submitter=metadata.submitter.name,
+                items=_item_scores(sub_dir, [run for run, _ in runs], data_dir),
             )
         )
+        if len({run.seed for run, _ in runs}) < len(runs) or len({p["predictions_sha256"] for p in provenance}) < len(
+            runs
+        ):
+            rows[-1].unranked = "its runs repeat a seed or the same predictions (an average needs distinct runs)"
+        if board.prompt == CUSTOM_PROMPT:
+            rows[-1].flags.append(f"prompt {prompt!r} is not one of the benchmark's styles: shown as custom")
     return metadata, rows, notes
+
+
+def _item_scores(sub_dir: Path, runs: list[Run], data_dir: Path | None) -> Any:
+    """The headline per item, averaged over the runs (seeds) of a row; None where the benchmark has none."""
+    benchmark = get_benchmark(runs[0].task)
+    if benchmark.item_scores is None:
+        return None
+    vectors = []
+    for run in runs:
+        options = EvalOptions(split=run.split, mode=run.mode, data_dir=data_dir)
+        try:
+            vectors.append(benchmark.item_scores(sub_dir / run.file, options))
+        except InputError:
+            return None
+    return sum(vectors) / len(vectors)
 
 
 def reported_rows(table: ReportedTable) -> list[Row]:
@@ -287,16 +400,47 @@ def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str,
     return Row(
         kind="reported",
         task=table.task,
-        key=_setting_key(
-            table.task, text("split"), shots if isinstance(shots, int) else None, text("mode"), fine_tuned
+        key=reported_board(
+            table, text("split"), shots if isinstance(shots, int) else None, text("mode"), text("prompt"), fine_tuned
         ),
+        trust="reported",
+        verdict=printed.verdict,
+        verdict_source=printed.verdict_source,
         model=printed.model,
         setting=setting,
         metrics=_with_derived(table.task, dict(printed.metrics)),
         sd={k: v for k, v in printed.sd.items()},
         n_runs=seeds if isinstance(seeds := setting.get("seeds"), int) else 1,
-        source=f"{table.paper.title} — {table.table}",
+        source=table.table,
+        paper=table.paper.title_en or table.paper.title,
         note=printed.note,
+    )
+
+
+def reported_board(
+    table: ReportedTable, split: str | None, shots: int | None, mode: str | None, prompt: str | None, fine_tuned: bool
+) -> Board:
+    """A paper row's board: the release it names (sharing NegHub's board when it is the very release NegHub
+    pins), else the paper's own data, which no NegHub-scored row shares."""
+    benchmark = get_benchmark(table.task)
+    if table.dataset is not None and table.dataset.release_digest == release_digest(benchmark.metadata):
+        identity = neghub_dataset(
+            table.task, benchmark.metadata.name, benchmark.metadata.version, table.dataset.release_digest, False
+        )
+    else:
+        label = table.dataset.label if table.dataset is not None else f"the data of {table.paper.title}"
+        identity = (f"paper:{table.paper.file}", f"as reported: {label}")
+    return Board(
+        task=table.task,
+        dataset=identity[0],
+        dataset_label=identity[1],
+        is_sample=False,
+        split=split,
+        mode=mode,
+        shots=None if benchmark.default_split is None else shots,
+        prompt=prompt_style(table.task, prompt) if prompt else "paper",
+        chat_template="not stated",
+        fine_tuned=fine_tuned,
     )
 
 
@@ -305,7 +449,13 @@ def _with_derived(task: str, metrics: dict[str, float]) -> dict[str, float]:
     return {**metrics, **derive(metrics)} if derive is not None else metrics
 
 
-def collect(submissions: Path | None = None, *, data_dir: Path | None = None, reported: bool = True) -> Leaderboard:
+def collect(
+    submissions: Path | None = None,
+    *,
+    data_dir: Path | None = None,
+    reported: bool = True,
+    reproductions_dir: Path | None = REPRODUCTIONS_DIR,
+) -> Leaderboard:
     """Re-score every submission folder and add the paper-reported rows."""
     folder = submissions_dir() if submissions is None else submissions
     known = benchmark_names()
@@ -322,4 +472,65 @@ def collect(submissions: Path | None = None, *, data_dir: Path | None = None, re
     tables = [table for _, table in load_reported()] if reported else []
     for table in tables:
         rows.extend(reported_rows(table))
-    return Leaderboard(rows=rows, notes=notes, submissions=accepted, reported_tables=tables)
+    landed = landing_dates(folder) if folder.is_dir() else {}
+    apply_reproductions(rows, reproductions_dir)
+    apply_rules(rows, landed)
+    board = Leaderboard(rows=rows, notes=notes, submissions=accepted, reported_tables=tables, landed=landed)
+    for table_rows in board.group().values():
+        rank_rows(table_rows)
+    return board
+
+
+def apply_reproductions(rows: list[Row], folder: Path | None) -> None:
+    """Each NegHub row's trust: reproduced when NegHub's re-run of a sample of every run's items agreed."""
+    records = load_reproductions(folder) if folder is not None else {}
+    for row in rows:
+        if row.kind != "verified" or row.submission_id is None:
+            continue
+        record = records.get(row.submission_id)
+        if record is None:
+            row.reproduction = "not reproduced"
+            continue
+        by_file = {r.file: r for r in record.runs}
+        mine = [by_file.get(p["file"]) for p in row.provenance]
+        if any(
+            r is None or r.predictions_sha256 != p["predictions_sha256"]
+            for r, p in zip(mine, row.provenance, strict=True)
+        ):
+            row.reproduction = "not reproduced (the reproduction is of other files)"
+            continue
+        checked = sum(r.items_checked for r in mine if r is not None)
+        agreeing = sum(r.items_agreeing for r in mine if r is not None)
+        if checked and agreeing == checked:
+            row.trust = "reproduced"
+            row.reproduction = f"reproduced: {agreeing}/{checked} sampled items agree ({record.date})"
+        else:
+            row.reproduction = f"disagrees on {checked - agreeing}/{checked} sampled items ({record.date})"
+
+
+def apply_rules(rows: list[Row], landed: dict[str, str]) -> None:
+    """The rules a valid file cannot satisfy on its own: no copy of another submission's predictions, no
+    model name that reads as another submitter's, one row per model and board. Earlier landings win."""
+    order = sorted(
+        (r for r in rows if r.kind == "verified"),
+        key=lambda r: (landed.get(r.submission_id or "", "9999"), r.submission_id or ""),
+    )
+    first_of_file: dict[str, str] = {}
+    owner_of_name: dict[str, tuple[str, str]] = {}  # name key -> (model name, submitter)
+    seen_on_board: dict[tuple[Board, str, str], str] = {}
+    for row in order:
+        sid = row.submission_id or ""
+        shas = [p["predictions_sha256"] for p in row.provenance]
+        earlier = [first_of_file[sha] for sha in shas if sha in first_of_file and first_of_file[sha] != sid]
+        for sha in shas:
+            first_of_file.setdefault(sha, sid)
+        if earlier and row.unranked is None:
+            row.unranked = f"duplicate of {earlier[0]}: the same predictions, byte for byte"
+        key = name_key(row.model)
+        owner = owner_of_name.setdefault(key, (row.model, row.submitter or ""))
+        if owner[1] != (row.submitter or "") and row.unranked is None:
+            row.unranked = f"its model name reads as {owner[0]!r}, submitted by {owner[1]}"
+        board_key = (row.key, key, row.submitter or "")
+        first = seen_on_board.setdefault(board_key, sid + "/" + str(row.setting.get("prompt")))
+        if first != sid + "/" + str(row.setting.get("prompt")) and row.unranked is None:
+            row.unranked = "another row of this model is on this board already (one row per model and board)"

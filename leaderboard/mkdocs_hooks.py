@@ -16,7 +16,7 @@ from mkdocs.structure.files import File, Files
 
 from neghub.evaluator.fileio.logs import log_safe
 from neghub.leaderboard.collect import collect, submissions_dir
-from neghub.leaderboard.pages import build_pages
+from neghub.leaderboard.site import build_pages
 
 log = logging.getLogger("mkdocs.plugins.neghub")
 PLOTLY_JS = "assets/plotly.min.js"
@@ -38,7 +38,8 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
     for note in board.notes:  # every line in the build log; the site's build report shows the first few
         for message in note.messages:
             log.info("submission %s %s: %s", log_safe(note.submission), note.level, log_safe(message))
-    for src_uri, content in build_pages(board, repository / "datasets_cards").items():
+    pages = build_pages(board, repository / "datasets_cards", submissions=submissions_dir(repository))
+    for src_uri, content in pages.items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
         files.append(File.generated(config, src_uri, content=content))

@@ -30,6 +30,16 @@ class Paper(BaseModel):
     file: str
 
 
+class ReportedDataset(BaseModel):
+    """The data a paper's table was computed on. When it is the very release NegHub pins (its release digest,
+    evaluator.core.results.release_digest), the paper's rows share NegHub's boards; otherwise they sit on
+    boards of their own, named by `label`."""
+
+    model_config = _CLOSED
+    label: str
+    release_digest: str | None = None
+
+
 class ReportedRow(BaseModel):
     """One model in one setting, as printed in a paper's table."""
 
@@ -41,6 +51,8 @@ class ReportedRow(BaseModel):
     metrics: dict[str, float]
     sd: dict[str, float] = Field(default_factory=dict)
     note: str | None = None
+    verdict: str | None = Field(default=None, description="the paper's own verdict on this model, in its words")
+    verdict_source: str | None = Field(default=None, description="where the verdict is written (file and line)")
 
     @field_validator("metrics", "sd")
     @classmethod
@@ -60,6 +72,7 @@ class ReportedTable(BaseModel):
     table: str
     caption: str
     setting: dict[str, SettingValue] = Field(default_factory=dict)
+    dataset: ReportedDataset | None = None
     rows: list[ReportedRow]
     aggregate_rows: list[ReportedRow] = Field(default_factory=list)
     notes: str | None = None

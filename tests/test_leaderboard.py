@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from neghub.evaluator.core.errors import InputError
-from neghub.leaderboard.collect import Row, SettingKey, collect, flatten_metrics, mean_and_sd, rank_rows
-from neghub.leaderboard.pages import build_pages, common_columns, export_csv, html_table
+from neghub.leaderboard.boards import Board
+from neghub.leaderboard.collect import Row, collect, flatten_metrics, mean_and_sd, rank_rows
+from neghub.leaderboard.exports import board_csv
 from neghub.leaderboard.paper_results import load_reported
+from neghub.leaderboard.site import build_pages, environment, row_view
 
 NUBENCH_TEST = (
     Path(__file__).parents[1] / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
@@ -92,10 +94,24 @@ def test_flatten_metrics_keeps_numbers_only() -> None:
     }
 
 
+BOARD = Board(
+    task="nubench",
+    dataset="nubench test",
+    dataset_label="a test board",
+    is_sample=True,
+    split="test",
+    mode="completion",
+    shots=0,
+    prompt="simple",
+    chat_template="no",
+    fine_tuned=False,
+)
+
+
 def _row(kind: str, model: str, acc: float | None) -> Row:
-    key = SettingKey("nubench", "test", 0, "completion", False)
     metrics = {} if acc is None else {"acc": acc}
-    return Row(kind=kind, task="nubench", key=key, model=model, setting={}, metrics=metrics)  # type: ignore[arg-type]
+    trust = "reported" if kind == "reported" else "re-scored"
+    return Row(kind=kind, task="nubench", key=BOARD, model=model, setting={}, metrics=metrics, trust=trust)  # type: ignore[arg-type]
 
 
 def test_reported_rows_are_never_ranked() -> None:
@@ -107,7 +123,14 @@ def test_reported_rows_are_never_ranked() -> None:
             _row("verified", "none", None),
         ]
     )
-    assert [(r.model, r.rank) for r in rows] == [("high", 1), ("low", 2), ("none", None), ("paper-best", None)]
+    # no interval and no per-item scores: nothing tells "high" and "low" apart, so both share ranks 1 to 2
+    assert [(r.model, r.rank_range) for r in rows] == [
+        ("high", (1, 2)),
+        ("low", (1, 2)),
+        ("none", None),
+        ("paper-best", None),
+    ]
+    assert rows[2].unranked == "no headline figure"
 
 
 def test_paper_rows_get_the_cloze_contrast_from_their_drops() -> None:
@@ -129,7 +152,7 @@ def test_collect_rescores_and_averages_seeds(tmp_path: Path) -> None:
     board = collect(tmp_path, reported=False)
     assert board.notes == []
     (row,) = board.rows
-    assert row.kind == "verified" and row.n_runs == 2 and row.rank is None
+    assert row.kind == "verified" and row.n_runs == 2 and row.rank_range == (1, 1)  # alone on its board
     assert row.metrics["acc"] == pytest.approx(0.5)
     assert row.sd["acc"] == pytest.approx(math.sqrt(0.5))
     # provenance: one entry per run, each with the sha256 of its own prediction file
@@ -158,9 +181,7 @@ def test_reported_files_load_and_keep_their_badge() -> None:
     board = collect(Path("/nonexistent-submissions"), reported=True)
     assert board.rows and all(r.kind == "reported" and r.rank is None for r in board.rows)
     # SCN Table 6, bert-base-cased: CpTn drop printed as 3.6 -> stored 0.036
-    bert = next(
-        r for r in board.rows if r.task == "scn" and r.model == "bert-base-cased" and r.source and "Table 6" in r.source
-    )
+    bert = next(r for r in board.rows if r.task == "scn" and r.model == "bert-base-cased" and r.source == "Table 6")
     assert bert.metrics["variants.pronoun.patterns.CpTn.drop"] == pytest.approx(0.036)
 
 
@@ -176,18 +197,28 @@ def test_reported_file_with_unknown_field_is_refused(tmp_path: Path) -> None:
 
 
 def test_model_names_are_escaped_in_tables() -> None:
+    from neghub.evaluator.core.registry import get_benchmark
+
     row = _row("verified", "<script>alert(1)</script> **bold**", 0.5)
     row.submission_id = "abc"
-    table = html_table(common_columns("../"), [row], "t")
+    board = {
+        "title": "t",
+        "slug": "t",
+        "is_sample": False,
+        "n_ranked": 0,
+        "rows": [row_view(row, get_benchmark("nubench").display, "../")],
+    }
+    macros = environment().get_template("_macros.j2").module
+    table = str(macros.ranked_table(board, [], "accuracy", "%"))  # type: ignore[attr-defined]
     assert "<script>" not in table
     assert "&lt;script&gt;alert(1)&lt;/script&gt; **bold**" in table
 
 
 def test_csv_export_quotes_formula_like_names() -> None:
-    text = export_csv([_row("verified", '=HYPERLINK("x")', 0.5)])
+    text = board_csv([_row("verified", '=HYPERLINK("x")', 0.5)])
     (record,) = list(csv.DictReader(io.StringIO(text)))
     assert record["model"] == '\'=HYPERLINK("x")'
-    assert float(record["acc"]) == 0.5
+    assert float(record["metric.acc"]) == 0.5
 
 
 def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
@@ -196,10 +227,11 @@ def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
     files = build_pages(board)
     for task in ("jnli-neg", "jsts-neg", "nubench", "scn"):
         assert f"benchmarks/{task}.md" in files and f"datasets/{task}.md" in files
-    assert "models/one-run.md" in files
-    exported = json.loads(files["data/nubench--test--0shot--completion.json"])
-    assert [r["model"] for r in exported["rows"]] == ["One Run"]
-    assert exported["rows"][0]["metrics"]["acc"] == 1.0
+    assert "models/one-run.md" in files and "profile.md" in files
+    (name,) = [n for n in files if n.startswith("data/nubench--test--completion--0shot") and n.endswith(".json")]
+    exported = json.loads(files[name])
+    assert [r["model"] for r in exported] == ["One Run"]
+    assert exported[0]["metric.acc"] == 1.0
 
 
 def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submission(tmp_path: Path) -> None:

@@ -422,6 +422,12 @@ def score_pairs(
     counts_by_cell = np.bincount(cell, minlength=16).reshape(2, 2, 2, 2)
     set_counts = {"M": counts_by_cell.sum(axis=0), "M_i": counts_by_cell[1], "M_u": counts_by_cell[0]}
 
+    # the flip analysis looks only at pairs whose two answers parsed: two unparseable answers are no "unchanged
+    # prediction", and one is no "changed" one (their count is reported beside the rates)
+    both_parsed = (control_pred != UNPARSEABLE) & (treatment_pred != UNPARSEABLE)
+    changed_parsed = both_parsed & (control_pred != treatment_pred)
+    set_masks = {"M": np.ones_like(pairs.important), "M_i": pairs.important, "M_u": ~pairs.important}
+
     pair_metrics: dict[str, Any] = {}
     for set_name, by_changed in set_counts.items():
         right = by_changed.sum(axis=0)  # [control right, treatment right]
@@ -440,13 +446,16 @@ def score_pairs(
             entry[f"{key}_ci95"] = None if interval is None else [interval[0], interval[1]]
         entry["discordant"] = {"control_only": only_control, "treatment_only": only_treatment}
         entry["mcnemar_p"] = mcnemar_exact_p(only_control, only_treatment)
-        changed = int(by_changed[1].sum())
+        in_set = set_masks[set_name]
+        flip_pairs = int(np.count_nonzero(in_set & both_parsed))
+        changed = int(np.count_nonzero(in_set & changed_parsed))
+        entry["pairs_with_unparsed"] = n - flip_pairs
         if set_name == "M_i":
             # the gold changed; a model that ignores the cue keeps its prediction
-            entry["ignored_rate"] = _rate(n - changed, n)
+            entry["ignored_rate"] = _rate(flip_pairs - changed, flip_pairs)
         if set_name == "M_u":
             # the gold did not change; a model distracted by the cue changes its prediction
-            entry["distracted_rate"] = _rate(changed, n)
+            entry["distracted_rate"] = _rate(changed, flip_pairs)
         pair_metrics[set_name] = entry
 
     subsets = {"D_orig": dataset.is_original, "D_neg": ~dataset.is_original, "D": np.ones_like(dataset.is_original)}
@@ -470,8 +479,10 @@ def score_pairs(
         "M_u": pairs.size - n_important,
         "both_pairs_without_control": pairs.unmatched_both,
     }
+    unparsed = int(np.count_nonzero(predicted == UNPARSEABLE))
     return {
         "counts": counts,
+        "answers": {"unparsed": unparsed, "parsed_share": _rate(int(predicted.size) - unparsed, int(predicted.size))},
         "pair_metrics": pair_metrics,
         "instance_metrics": instance_metrics,
         "breakdowns": breakdowns,
@@ -707,6 +718,69 @@ def minimal_pair_benchmark(
         )
         return [{"id": int(i), "prediction": prediction_value(int(c))} for i, c in zip(dataset.ids, codes, strict=True)]
 
+    def item_scores(path: Path, options: EvalOptions) -> NDArray[np.float64]:
+        """Per pair of M_i (the headline's pairs, in pair order): was the treatment answered right."""
+        dataset = load_for(options)
+        predicted = read_predictions(path, dataset, parse_prediction, line_model=prediction_line)
+        pairs = dataset.pairs
+        right = predicted[pairs.treatment] == dataset.gold[pairs.treatment]
+        scores: NDArray[np.float64] = right[pairs.important].astype(np.float64)
+        return scores
+
+    records_of = raw_records(load)
+
+    def answers(path: Path, options: EvalOptions, limit: int) -> list[dict[str, Any]]:
+        """The pairs the model flipped wrongly (negation ignored on M_i, distracted on M_u), with both
+        sentences and both answers, and every answer that did not parse, verbatim."""
+        dataset = load_for(options)
+        predicted = read_predictions(path, dataset, parse_prediction, line_model=prediction_line)
+        records = records_of(dataset.split, options.data_dir, options.unverified)
+        raw = _raw_outputs(path)
+
+        def shown(code: int) -> str:
+            return "(did not parse)" if code == UNPARSEABLE else str(prediction_value(code))
+
+        def sentences(row: int) -> str:
+            record = records[row]
+            return f"{record['sentence1']['sentence']} / {record['sentence2']['sentence']}"
+
+        out: list[dict[str, Any]] = []
+        pairs = dataset.pairs
+        for c, t, important in zip(
+            pairs.control.tolist(), pairs.treatment.tolist(), pairs.important.tolist(), strict=True
+        ):
+            pc, pt = int(predicted[c]), int(predicted[t])
+            if UNPARSEABLE in (pc, pt):
+                continue
+            if important and pc == pt:
+                category = "negation ignored"
+            elif not important and pc != pt:
+                category = "distracted"
+            else:
+                continue
+            out.append(
+                {
+                    "category": category,
+                    "id": f"{int(dataset.ids[c])} → {int(dataset.ids[t])}",
+                    "text": sentences(c),
+                    "text_after": sentences(t),
+                    "answer": f"{shown(pc)} → {shown(pt)}",
+                    "expected": f"{prediction_value(int(dataset.gold[c]))} → {prediction_value(int(dataset.gold[t]))}",
+                }
+            )
+        for row in np.flatnonzero(predicted == UNPARSEABLE).tolist():
+            item = int(dataset.ids[row])
+            out.append(
+                {
+                    "category": "did not parse",
+                    "id": str(item),
+                    "text": sentences(row),
+                    "answer": raw.get(item, ""),
+                    "expected": str(prediction_value(int(dataset.gold[row]))),
+                }
+            )
+        return out[:limit]
+
     benchmark = Benchmark(
         name=name,
         version=version,
@@ -722,5 +796,16 @@ def minimal_pair_benchmark(
         reported_dir=reported_dir,
         plans=plans,
         read_split=lambda release, split: load_split(name, split, release, parse_record),
+        item_scores=item_scores,
+        answers=answers,
     )
     return benchmark
+
+
+def _raw_outputs(path: Path) -> dict[int, str]:
+    """id -> the raw output of every line whose answer did not parse (a checked file: read without checks)."""
+    out: dict[int, str] = {}
+    for _, obj in JsonlReader(read_bytes(path), str(path), []):
+        if obj.get("prediction") is None and isinstance(obj.get("raw_output"), str) and isinstance(obj.get("id"), int):
+            out[obj["id"]] = obj["raw_output"]
+    return out

@@ -482,6 +482,8 @@ def score(
     result["format_wrong"] = (
         int(np.count_nonzero(predictions.chosen == FORMAT_WRONG)) if predictions.mode == "option" else None
     )
+    unparsed = result["format_wrong"] or 0  # a log-likelihood always "parses"; a letter may name no option
+    result["answers"] = {"unparsed": unparsed, "parsed_share": _share(result["n_items"] - unparsed, result["n_items"])}
     if spec.item_types:
         result["n_items_by_type"] = {
             type_name: int(np.count_nonzero(dataset.type_code == t)) for t, type_name in enumerate(spec.item_types)
@@ -645,6 +647,44 @@ def multiple_choice_benchmark(
     def baseline(kind: str, options: EvalOptions, seed: int) -> list[dict[str, Any]]:
         return baseline_rows(spec, kind, load_for(options), mode_of(options), seed)
 
+    def answers(path: Path, options: EvalOptions, limit: int) -> list[dict[str, Any]]:
+        """Every item answered wrong, by what the wrong pick was (the kind of the option, or no letter)."""
+        mode = mode_of(options)
+        dataset = load_for(options)
+        predictions = read_predictions(spec, path, dataset, mode, line_model=prediction_lines[mode])
+        outputs = _outputs(path) if mode == "option" else {}
+        out: list[dict[str, Any]] = []
+        for row, record in enumerate(dataset.records):
+            chosen = int(predictions.chosen[row])
+            if chosen == int(dataset.answer_code[row]):
+                continue
+            item = spec.item_id(record)
+            if chosen == FORMAT_WRONG:
+                category, answer = "answer format wrong", outputs.get(item, "")
+            else:
+                key = spec.option_keys[chosen]
+                category = spec.wrong_choice_names.get(key, key)
+                answer = spec.option_text(record, key)
+            entry = {
+                "category": category,
+                "id": str(item),
+                "text": str(getattr(record, "sentence", "")),
+                "answer": answer,
+                "expected": spec.option_text(record, spec.answer(record)),
+            }
+            if spec.item_type is not None:
+                entry["type"] = spec.item_type(record)
+            out.append(entry)
+        return out[:limit]
+
+    def item_scores(path: Path, options: EvalOptions) -> NDArray[np.float64]:
+        """Per item, in the split's order: was it answered right (the arg-max, or the parsed letter)."""
+        mode = mode_of(options)
+        dataset = load_for(options)
+        predictions = read_predictions(spec, path, dataset, mode, line_model=prediction_lines[mode])
+        scores: NDArray[np.float64] = (predictions.chosen == dataset.answer_code).astype(np.float64)
+        return scores
+
     benchmark = Benchmark(
         name=spec.name,
         version=version,
@@ -663,8 +703,19 @@ def multiple_choice_benchmark(
         bundled_release=spec.bundled,
         reported_dir=reported_dir,
         plans=plans,
+        item_scores=item_scores,
+        answers=answers,
     )
     return benchmark
+
+
+def _outputs(path: Path) -> dict[int, str]:
+    """id -> raw output of an option-mode file (already checked: read without checks)."""
+    return {
+        obj["id"]: obj["output"]
+        for _, obj in JsonlReader(read_bytes(path), str(path), [])
+        if isinstance(obj.get("id"), int) and isinstance(obj.get("output"), str)
+    }
 
 
 # --- the runner's protocol (the paper's appendices M and O; lm-evaluation-harness) -----------------------

@@ -276,6 +276,9 @@ class Run(BaseModel):
     shots: int = Field(ge=0, le=64)
     seed: int | None = Field(default=None, ge=0, le=2**32 - 1)
     prompt: Annotated[str, StringConstraints(pattern=PROMPT_PATTERN)] = "default"
+    chat_template: bool | None = Field(
+        default=None, description="whether the model's chat template wrapped the prompts (null: not stated)"
+    )
     mode: Annotated[str, StringConstraints(pattern=MODE_PATTERN)] | None = Field(
         default=None, description="for benchmarks with several modes: which one (the benchmark checks it)"
     )

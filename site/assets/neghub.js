@@ -1,6 +1,7 @@
-/* NegHub's own scripts: draw the plotly charts from the JSON beside them, and make tables
-   sortable (click a header) and filterable (a text box, and a menu per categorical column).
-   No dependency but the plotly.js the site serves itself. */
+/* NegHub's own scripts: draw the plotly charts from the JSON beside them (on the pages that load plotly.js),
+   make tables sortable (click a header) and filterable (a text box, and a menu per categorical column),
+   load a board's every column and a model's answers when asked (JSON files beside the pages). Everything
+   read from a file is shown with textContent: never parsed as HTML. */
 (function () {
   "use strict";
 
@@ -104,9 +105,106 @@
     table.parentNode.insertBefore(bar, table);
   }
 
+  function el(tag, text, className) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (className) node.className = className;
+    return node;
+  }
+
+  function showValue(value) {
+    if (value === null || value === undefined || value === "") return "—";
+    if (typeof value === "number") return Math.abs(value) <= 1 && !Number.isInteger(value) ? (100 * value).toFixed(2) : String(value);
+    return String(value);
+  }
+
+  /* "Show every column": the board's JSON (a list of flat records), as a table built from text nodes */
+  function allColumns(button) {
+    var target = document.getElementById(button.dataset.target);
+    if (!target || target.dataset.loaded) return;
+    button.disabled = true;
+    fetch(button.dataset.source).then(function (r) { return r.json(); }).then(function (records) {
+      var columns = [];
+      records.forEach(function (rec) { Object.keys(rec).forEach(function (k) { if (columns.indexOf(k) === -1) columns.push(k); }); });
+      var wrap = el("div", null, "neghub-table-wrap");
+      var table = el("table", null, "neghub-table");
+      var head = table.createTHead().insertRow();
+      columns.forEach(function (c) { var th = el("th", c.replace(/^metric\./, "")); th.scope = "col"; head.appendChild(th); });
+      var body = table.createTBody();
+      records.forEach(function (rec) {
+        var tr = body.insertRow();
+        columns.forEach(function (c) { tr.appendChild(el("td", showValue(rec[c]))); });
+      });
+      wrap.appendChild(el("p", "Fractions are shown as percentages; counts and sizes as they are.", "neghub-small"));
+      wrap.appendChild(table);
+      target.appendChild(wrap);
+      target.dataset.loaded = "1";
+      enhance(table);
+      button.hidden = true;
+    }).catch(function () { button.disabled = false; target.appendChild(el("p", "The columns could not be loaded.")); });
+  }
+
+  /* a model's answers: the run's JSON, filtered by category */
+  function answers(box) {
+    var out = box.querySelector(".neghub-answers-out");
+    var url = box.dataset.base + box.querySelector(".neghub-answers-run").value;
+    out.textContent = "Loading…";
+    fetch(url).then(function (r) { return r.json(); }).then(function (data) {
+      out.textContent = "";
+      var categories = {};
+      data.items.forEach(function (item) { categories[item.category] = (categories[item.category] || 0) + 1; });
+      var bar = el("div", null, "neghub-filters");
+      var label = el("label", "Show ");
+      var select = document.createElement("select");
+      select.appendChild(new Option("everything (" + data.items.length + ")", ""));
+      Object.keys(categories).sort().forEach(function (c) { select.appendChild(new Option(c + " (" + categories[c] + ")", c)); });
+      label.appendChild(select);
+      bar.appendChild(label);
+      var search = document.createElement("input");
+      search.type = "search"; search.placeholder = "Filter by text…"; search.setAttribute("aria-label", "Filter answers by text");
+      bar.appendChild(search);
+      out.appendChild(bar);
+      var list = el("div");
+      out.appendChild(list);
+      var render = function () {
+        list.textContent = "";
+        var text = search.value.toLowerCase(), shown = 0;
+        data.items.forEach(function (item) {
+          if (select.value && item.category !== select.value) return;
+          if (text && JSON.stringify(item).toLowerCase().indexOf(text) === -1) return;
+          if (shown++ >= 500) return;
+          var div = el("div", null, "neghub-answer");
+          div.appendChild(el("strong", item.category + " · item " + item.id));
+          div.appendChild(el("pre", item.text));
+          if (item.text_after) div.appendChild(el("pre", "→ " + item.text_after));
+          div.appendChild(el("div", "answered: " + item.answer));
+          div.appendChild(el("div", "expected: " + item.expected));
+          if (item.type) div.appendChild(el("div", "type: " + item.type));
+          list.appendChild(div);
+        });
+        if (shown > 500) list.appendChild(el("p", (shown - 500) + " more: narrow the filter."));
+        if (!shown) list.appendChild(el("p", "No answer in this view."));
+      };
+      select.addEventListener("change", render);
+      search.addEventListener("input", render);
+      render();
+    }).catch(function () { out.textContent = "The answers could not be loaded."; });
+  }
+
   function init() {
     drawCharts();
     document.querySelectorAll("table.neghub-table").forEach(enhance);
+    document.querySelectorAll("button.neghub-all-columns").forEach(function (b) {
+      if (b.dataset.bound) return;
+      b.dataset.bound = "1";
+      b.addEventListener("click", function () { allColumns(b); });
+    });
+    document.querySelectorAll(".neghub-answers").forEach(function (box) {
+      var button = box.querySelector(".neghub-answers-load");
+      if (!button || button.dataset.bound) return;
+      button.dataset.bound = "1";
+      button.addEventListener("click", function () { answers(box); });
+    });
   }
 
   if (typeof document$ !== "undefined" && document$.subscribe) {

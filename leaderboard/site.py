@@ -1,0 +1,503 @@
+"""The site's generated pages and data files, as content keyed by their path in the site.
+
+Pages are Jinja2 templates (leaderboard/templates/, autoescaping on) fed by the leaderboard's rows: no
+HTML is built from strings here. Every page opens with what a reader came for: a benchmark page with
+one compact ranked table per board (rank range, model, size, trust level, headline with its interval,
+share of answers parsed, one or two key diagnostics; every other column a click away, loaded lazily),
+then its charts (numbers collapsed beneath each). plotly.js is loaded only by pages that draw a chart.
+The MkDocs hook (`leaderboard.mkdocs_hooks`) turns this mapping into virtual files of the build.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from neghub.evaluator.core.benchmark import Display
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+from neghub.leaderboard import charts, exports
+from neghub.leaderboard.boards import Board
+from neghub.leaderboard.collect import Leaderboard, Row, headline
+from neghub.leaderboard.ranking import INTERVAL_METHOD
+
+TEMPLATES = Path(__file__).parent / "templates"
+LOW_PARSED_SHARE = 0.5  # rows under this share of parsed answers carry a flag
+MAX_ANSWERS = 2000  # answers shown per run in the answers view (loaded lazily)
+TRUST_WORDS = {
+    "reported": "printed in a paper; NegHub checked nothing",
+    "re-scored": "NegHub re-scored the submitted predictions against the pinned data",
+    "reproduced": "NegHub re-ran the model on a sample of the items and got the same answers",
+}
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,  # everything a submitter or a paper wrote is escaped, in every template
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["json_script"] = json_for_script
+    env.filters["fmt"] = fmt
+    return env
+
+
+def json_for_script(value: Any) -> Markup:
+    """JSON that cannot close the <script> element it sits in (for <script type="application/json">)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def fmt(value: float | None, unit: str = "percent", sd: float | None = None) -> str:
+    """A figure in its unit: fractions as percent or points with two decimals (± SD when several seeds),
+    counts as integers, correlations with three decimals."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if unit == "count":
+        return f"{value:,.0f}" if sd is None else f"{value:,.1f} ± {sd:,.1f}"
+    if unit == "correlation":
+        return f"{value:.3f}" if sd is None else f"{value:.3f} ± {sd:.3f}"
+    text = f"{100 * value:.2f}"
+    return text if sd is None else f"{text} ± {100 * sd:.2f}"
+
+
+def unit_suffix(unit: str) -> str:
+    return {"percent": "%", "points": "points"}.get(unit, "")
+
+
+def size_text(parameters: int | None) -> str:
+    if parameters is None:
+        return "—"
+    if parameters == 0:
+        return "0 (rule)"
+    for unit, scale in (("B", 1e9), ("M", 1e6), ("K", 1e3)):
+        if parameters >= scale:
+            return f"{parameters / scale:.3g}{unit}"
+    return str(parameters)
+
+
+def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
+    """What the compact table shows of a row (all text, escaped by the template)."""
+    value = headline(row)
+    ci = row.headline_ci
+    unit = display.headline.unit
+    parsed = row.parsed_share
+    rank = "—"
+    if row.rank_range is not None:
+        low, high = row.rank_range
+        rank = str(low) if low == high else f"{low}–{high}"
+    flags = list(row.flags)
+    if parsed is not None and parsed < LOW_PARSED_SHARE:
+        flags.append(f"only {100 * parsed:.0f}% of its answers parsed: its scores say little about the model")
+    return {
+        "rank": rank,
+        "rank_sort": "" if row.rank_range is None else f"{row.rank_range[0]:05d}",
+        "unranked": row.unranked,
+        "model": row.model,
+        "href": f"{base}models/{row.submission_id}.html" if row.kind == "verified" and row.submission_id else None,
+        "source": row.source,
+        "size": size_text(row.parameters),
+        "size_sort": "" if row.parameters is None else f"{row.parameters:015d}",
+        "trust": row.trust,
+        "trust_words": row.reproduction if row.reproduction and row.kind == "verified" else TRUST_WORDS[row.trust],
+        "value": fmt(value, unit, row.sd.get(display.headline.path) if row.n_runs > 1 else None),
+        "value_sort": "" if value is None else repr(value),
+        "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
+        "parsed": None if parsed is None else f"{100 * parsed:.0f}%",
+        "parsed_low": parsed is not None and parsed < LOW_PARSED_SHARE,
+        "diagnostics": [fmt(row.metrics.get(path), _unit_of(display, path)) for path in display.key_columns],
+        "flags": flags,
+        "runs": row.n_runs,
+        "verdict": row.verdict,
+        "verdict_source": row.verdict_source,
+        "note": row.note,
+        "kind": row.kind,
+    }
+
+
+def _unit_of(display: Display, path: str) -> str:
+    for column in display.columns:
+        if column.path == path:
+            return column.unit
+    return display.headline.unit if path == display.headline.path else "percent"
+
+
+def _label_of(display: Display, path: str) -> str:
+    for column in display.columns:
+        if column.path == path:
+            return column.label
+    return path
+
+
+def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any]]:
+    """Every chart of the benchmark's display block: per board for charts comparing one table's rows, across
+    the boards of one dataset for `by_setting`."""
+    display = get_benchmark(task).display
+    out: list[dict[str, Any]] = []
+    for index, spec in enumerate(display.charts):
+        if spec.kind == "by_setting":
+            by_data: dict[str, list[Row]] = {}
+            for board, rows in tables.items():
+                if not board.fine_tuned:
+                    by_data.setdefault(board.dataset_label, []).extend(rows)
+            groups = list(by_data.items())
+        else:
+            groups = [(board.title, rows) for board, rows in tables.items()]
+        for label, rows in groups:
+            if len(rows) < 2:
+                continue  # one row compares with nothing: its table says it all
+            for number, figure in enumerate(charts.figures(rows, spec)):
+                facet = figure.pop("facet", "")
+                shown = charts.top_rows(rows, limit=50)
+                out.append(
+                    {
+                        "id": f"chart-{task}-{index}-{_slug(label)}-{number}",
+                        "title": " — ".join(part for part in (spec.title, facet, label) if part),
+                        "figure": figure,
+                        "headers": ["model", "trust", "board", *(s.label for s in spec.series)],
+                        "rows": [
+                            [r.model, r.trust, r.key.title]
+                            + [fmt(r.metrics.get(s.path.replace("{facet}", facet)), spec.unit) for s in spec.series]
+                            for r in shown
+                        ],
+                    }
+                )
+    return out
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
+
+
+def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[Row]]) -> str:
+    benchmark = get_benchmark(task)
+    display = benchmark.display
+    boards = []
+    for board, rows in tables.items():
+        boards.append(
+            {
+                "title": board.title,
+                "slug": board.slug,
+                "is_sample": board.is_sample,
+                "rows": [row_view(r, display, "../") for r in rows],
+                "n_ranked": sum(1 for r in rows if r.rank_range is not None),
+            }
+        )
+    return env.get_template("benchmark.md.j2").render(
+        title=display.name,
+        task=task,
+        display=display,
+        headline_unit=unit_suffix(display.headline.unit),
+        key_labels=[_label_of(display, p) for p in display.key_columns],
+        boards=boards,
+        charts=chart_views(task, tables),
+        interval_method=INTERVAL_METHOD,
+        trust_words=TRUST_WORDS,
+        base="../",
+    )
+
+
+def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
+    metadata = board.submissions[sid]
+    rows = [r for r in board.rows if r.submission_id == sid]
+    model = metadata.model
+    facts: list[tuple[str, str]] = [("submission", sid), ("kind", model.kind)]
+    for attr in ("repo_id", "revision", "file", "provider", "version", "baseline", "package", "package_version"):
+        value = getattr(model, attr, None)
+        if value is not None:
+            facts.append((attr.replace("_", " "), str(value)))
+    facts += [
+        ("parameters", "unknown" if model.parameters is None else f"{model.parameters:,}"),
+        ("open weights", "yes" if model.open_weights else "no"),
+        ("license", model.license),
+        ("submitter", metadata.submitter.name),
+        ("contact", metadata.submitter.contact),
+        ("date given", metadata.date),
+        ("landed on main", board.landed.get(sid, "not known (no git history in this build)")),
+    ]
+    results = []
+    for row in rows:
+        display = get_benchmark(row.task).display
+        view = row_view(row, display, "../")
+        view.update(benchmark=display.name, task=row.task, board=row.key.title, label=display.headline.label)
+        view["unit"] = unit_suffix(display.headline.unit)
+        results.append(view)
+    flips = []
+    for row in rows:
+        if get_benchmark(row.task).family != "minimal-pairs":
+            continue
+        m = row.metrics
+        flips.append(
+            {
+                "benchmark": get_benchmark(row.task).display.name,
+                "board": row.key.title,
+                "ignored": fmt(m.get("pair_metrics.M_i.ignored_rate")),
+                "distracted": fmt(m.get("pair_metrics.M_u.distracted_rate")),
+                "left_out": fmt(
+                    (m.get("pair_metrics.M_i.pairs_with_unparsed") or 0)
+                    + (m.get("pair_metrics.M_u.pairs_with_unparsed") or 0),
+                    "count",
+                ),
+                "parsed": None if row.parsed_share is None else f"{100 * row.parsed_share:.0f}%",
+            }
+        )
+    answer_runs = [
+        {"label": f"{get_benchmark(p['task']).display.name} · {p['file']}", "url": answers_path(sid, p["file"])}
+        for row in rows
+        for p in row.provenance
+        if get_benchmark(row.task).answers is not None
+    ]
+    provenance = [
+        [
+            p.get(k)
+            for k in (
+                "task",
+                "file",
+                "seed",
+                "predictions_sha256",
+                "dataset_name",
+                "dataset_version",
+                "dataset_sha256",
+                "evaluator_version",
+                "task_version",
+            )
+        ]
+        for row in rows
+        for p in row.provenance
+    ]
+    runner = sorted((metadata.provenance or {}).items())
+    return env.get_template("model.md.j2").render(
+        title=model.name,
+        facts=facts,
+        description=metadata.description,
+        links=metadata.links,
+        results=results,
+        flips=flips,
+        answer_runs=answer_runs,
+        provenance=provenance,
+        runner=runner,
+        base="../",
+    )
+
+
+def answers_path(sid: str, run_file: str) -> str:
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", run_file.removeprefix("predictions/").removesuffix(".jsonl"))
+    return f"answers/{sid}/{stem}.json"
+
+
+def profile_page(env: jinja2.Environment, board: Leaderboard) -> str:
+    """Models by benchmarks: each cell the model's headline on its first (best-ranked) board, with its interval
+    and trust level; paper rows marked."""
+    names = benchmark_names()
+    by_model: dict[tuple[str, str], dict[str, Row]] = {}
+    for row in board.rows:
+        key = (row.model, row.submission_id or f"paper:{row.paper}")
+        best = by_model.setdefault(key, {}).get(row.task)
+        if best is None or _preference(row) < _preference(best):
+            by_model[key][row.task] = row
+    table = []
+    for (model, sid), cells in sorted(by_model.items(), key=lambda item: item[0][0].lower()):
+        reported = sid.startswith("paper:")
+        entry: dict[str, Any] = {
+            "model": model,
+            "href": None if reported else f"models/{sid}.html",
+            "reported": reported,
+            "source": sid.removeprefix("paper:") if reported else None,
+            "cells": [],
+        }
+        parameters = None
+        for task in names:
+            found = cells.get(task)
+            if found is None:
+                entry["cells"].append(None)
+                continue
+            row = found
+            parameters = parameters or row.parameters
+            display = get_benchmark(task).display
+            unit = display.headline.unit
+            ci = row.headline_ci
+            value = headline(row)
+            entry["cells"].append(
+                {
+                    "value": fmt(value, unit),
+                    "sort": "" if value is None else repr(value),
+                    "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
+                    "trust": row.trust,
+                    "board": row.key.title,
+                }
+            )
+        entry["size"] = size_text(parameters)
+        entry["size_sort"] = "" if parameters is None else f"{parameters:015d}"
+        table.append(entry)
+    scatter = charts.size_against_score(board.rows, names)
+    return env.get_template("profile.md.j2").render(
+        title="Negation profile",
+        columns=[(task, get_benchmark(task).display) for task in names],
+        units={task: unit_suffix(get_benchmark(task).display.headline.unit) for task in names},
+        table=table,
+        scatter=scatter,
+        base="",
+    )
+
+
+def _preference(row: Row) -> tuple[bool, int, int, str]:
+    """Which of a model's rows on a benchmark the profile shows: one with a headline; ranked first, then
+    NegHub's, then the paper's."""
+    group = 0 if row.rank_range is not None else (1 if row.kind == "verified" else 2)
+    return (headline(row) is None, group, row.rank or 0, row.key.title)
+
+
+def home_page(env: jinja2.Environment, board: Leaderboard, tables: dict[Board, list[Row]]) -> str:
+    cards = []
+    for task in benchmark_names():
+        display = get_benchmark(task).display
+        task_rows = [r for r in board.rows if r.task == task]
+        ranked = [r for key, rows in tables.items() if key.task == task for r in rows if r.rank_range is not None]
+        top = min(ranked, key=lambda r: (r.rank_range or (0, 0), r.model), default=None)
+        cards.append(
+            {
+                "task": task,
+                "name": display.name,
+                "summary": display.summary,
+                "counts": {
+                    t: sum(1 for r in task_rows if r.trust == t) for t in ("reproduced", "re-scored", "reported")
+                },
+                "top": None
+                if top is None
+                else f"{top.model}: {fmt(headline(top), display.headline.unit)} {unit_suffix(display.headline.unit)} "
+                f"{display.headline.label} ({top.key.title})",
+            }
+        )
+    landed = board.landed
+    latest = sorted(board.submissions.items(), key=lambda item: (landed.get(item[0], ""), item[0]), reverse=True)[:10]
+    return env.get_template("home.md.j2").render(
+        title="NegHub",
+        cards=cards,
+        latest=[
+            {
+                "sid": sid,
+                "name": meta.model.name,
+                "landed": landed.get(sid),
+                "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
+                "submitter": meta.submitter.name,
+            }
+            for sid, meta in latest
+        ],
+        history=bool(landed),
+        base="",
+    )
+
+
+def models_index_page(env: jinja2.Environment, board: Leaderboard) -> str:
+    """Every submission's model page, listed once here (the model pages stay out of the sidebar)."""
+    items = [
+        {
+            "sid": sid,
+            "name": meta.model.name,
+            "kind": meta.model.kind,
+            "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
+            "landed": board.landed.get(sid, "—"),
+            "submitter": meta.submitter.name,
+        }
+        for sid, meta in sorted(board.submissions.items(), key=lambda item: (item[1].model.name.lower(), item[0]))
+    ]
+    return env.get_template("models.md.j2").render(title="Models", items=items, base="../")
+
+
+MAX_NOTE_LINES = 5  # per submission on the build report; the build log has every line
+
+
+def maintainers_page(env: jinja2.Environment, board: Leaderboard) -> str:
+    notes = [
+        {
+            "submission": note.submission,
+            "verdict": "refused" if note.level == "refused" else "runs left out",
+            "messages": note.messages[:MAX_NOTE_LINES],
+            "more": max(0, len(note.messages) - MAX_NOTE_LINES),
+        }
+        for note in board.notes
+    ]
+    return env.get_template("maintainers.md.j2").render(title="Build report", notes=notes, base="")
+
+
+def dataset_page(env: jinja2.Environment, task: str, cards_dir: Path) -> str:
+    benchmark = get_benchmark(task)
+    card = cards_dir / f"{task}.md"
+    body = None
+    if card.is_file():
+        text = _strip_front_matter(card.read_text(encoding="utf-8"))
+        # the card's own H1 is dropped (the page title names the dataset); braces are written as entities so
+        # that MkDocs' attr_list cannot read `{sentence, neg}` in a field's type as HTML attributes
+        body = re.sub(r"^# [^\n]*\n", "", text, count=1, flags=re.MULTILINE)
+        body = body.replace("{", "&#123;").replace("}", "&#125;")
+    metadata = benchmark.metadata
+    return env.get_template("dataset.md.j2").render(
+        title=f"{benchmark.display.name} dataset",
+        card=None if body is None else Markup(body),  # NegHub's own generated card
+        metadata=metadata,
+        base="../",
+    )
+
+
+def _strip_front_matter(text: str) -> str:
+    if text.startswith("---\n"):
+        end = text.find("\n---", 4)
+        if end != -1:
+            return text[end + 4 :].lstrip("\n")
+    return text
+
+
+def answers_files(board: Leaderboard, submissions: Path | None, data_dir: Path | None) -> dict[str, str]:
+    """Per model and run, the answers worth reading (JSON, loaded lazily by the model page)."""
+    from neghub.evaluator.core.benchmark import EvalOptions
+    from neghub.evaluator.core.errors import InputError
+
+    files: dict[str, str] = {}
+    if submissions is None:
+        return files
+    for row in board.rows:
+        benchmark = get_benchmark(row.task)
+        if row.kind != "verified" or benchmark.answers is None or row.submission_id is None:
+            continue
+        for p in row.provenance:
+            options = EvalOptions(split=p.get("split"), mode=p.get("mode"), data_dir=data_dir)
+            try:
+                items = benchmark.answers(submissions / row.submission_id / p["file"], options, MAX_ANSWERS)
+            except InputError:
+                continue
+            payload = {"model": row.model, "run": p["file"], "items": items}
+            files[answers_path(row.submission_id, p["file"])] = json.dumps(payload, ensure_ascii=False) + "\n"
+    return files
+
+
+def build_pages(
+    board: Leaderboard,
+    cards_dir: Path = Path("datasets_cards"),
+    *,
+    submissions: Path | None = None,
+    data_dir: Path | None = None,
+) -> dict[str, str | bytes]:
+    """Every generated file of the site: path in the site -> content."""
+    env = environment()
+    tables = board.tables()
+    files: dict[str, str | bytes] = {"index.md": home_page(env, board, tables)}
+    for task in benchmark_names():
+        own = {k: v for k, v in tables.items() if k.task == task}
+        files[f"benchmarks/{task}.md"] = benchmark_page(env, task, own)
+        files[f"datasets/{task}.md"] = dataset_page(env, task, cards_dir)
+    files["models/index.md"] = models_index_page(env, board)
+    for sid in board.submissions:
+        files[f"models/{sid}.md"] = model_page(env, sid, board)
+    files["profile.md"] = profile_page(env, board)
+    files["maintainers.md"] = maintainers_page(env, board)
+    files.update(answers_files(board, submissions, data_dir))
+    files.update(exports.files(board, tables))
+    return files
