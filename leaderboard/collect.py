@@ -404,8 +404,11 @@ def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str,
             table, text("split"), shots if isinstance(shots, int) else None, text("mode"), text("prompt"), fine_tuned
         ),
         trust="reported",
-        verdict=printed.verdict,
-        verdict_source=printed.verdict_source,
+        verdict=printed.verdict if printed.verdict_en is None else f"{printed.verdict} ({printed.verdict_en})",
+        verdict_source=None
+        if printed.verdict_source is None
+        else f"{table.paper.file}, line {printed.verdict_source.line}"
+        + (f", {printed.verdict_source.section}" if printed.verdict_source.section else ""),
         model=printed.model,
         setting=setting,
         metrics=_with_derived(table.task, dict(printed.metrics)),

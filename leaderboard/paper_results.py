@@ -1,4 +1,4 @@
-"""Paper-reported results: the transcribed tables in `leaderboard/reported/*.yaml`.
+"""Paper-reported results: the transcribed tables in each benchmark's `reported/*.yaml` (leaderboard/PAPER_TABLES.md).
 
 These are rows of their own kind ("reported"): NegHub did not compute them, so they are shown
 with a badge and never ranked together with re-scored rows. The files are the project's own,
@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Annotated
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from neghub.evaluator.core.errors import InputError, Problem
 
@@ -40,6 +40,15 @@ class ReportedDataset(BaseModel):
     release_digest: str | None = None
 
 
+class VerdictSource(BaseModel):
+    """Where a quoted verdict stands in the paper's plain text (shared/papers/<file>), so that it can be checked."""
+
+    model_config = _CLOSED
+    file: Annotated[str, Field(min_length=1)]
+    line: Annotated[int, Field(ge=1)]  # 1-based line of the file that holds the quoted words
+    section: str | None = None  # the section as the paper numbers and titles it, for readers
+
+
 class ReportedRow(BaseModel):
     """One model in one setting, as printed in a paper's table."""
 
@@ -51,8 +60,11 @@ class ReportedRow(BaseModel):
     metrics: dict[str, float]
     sd: dict[str, float] = Field(default_factory=dict)
     note: str | None = None
-    verdict: str | None = Field(default=None, description="the paper's own verdict on this model, in its words")
-    verdict_source: str | None = Field(default=None, description="where the verdict is written (file and line)")
+    # The paper's own judgement of this model, quoted verbatim (no quotation marks), where the paper states one
+    # for the model; verdict_en renders it in English when the paper is not in English.
+    verdict: Annotated[str, Field(min_length=1)] | None = None
+    verdict_en: str | None = None
+    verdict_source: VerdictSource | None = None
 
     @field_validator("metrics", "sd")
     @classmethod
@@ -62,9 +74,17 @@ class ReportedRow(BaseModel):
                 raise ValueError(f"{key}: not a finite number")
         return value
 
+    @model_validator(mode="after")
+    def _verdict_with_source(self) -> ReportedRow:
+        if (self.verdict is None) != (self.verdict_source is None):
+            raise ValueError("verdict and verdict_source go together: a quoted verdict needs the line it comes from")
+        if self.verdict_en is not None and self.verdict is None:
+            raise ValueError("verdict_en renders a verdict: give the verdict (the paper's words) too")
+        return self
+
 
 class ReportedTable(BaseModel):
-    """One transcribed paper table (the format of leaderboard/reported/README.md)."""
+    """One transcribed paper table (the format of leaderboard/PAPER_TABLES.md)."""
 
     model_config = _CLOSED
     task: str  # a registered benchmark (checked when the tables are loaded)

@@ -1,4 +1,4 @@
-"""JNLI-Neg: Japanese NLI built from negation minimal pairs (Yoshida et al., ANLP 2025).
+"""JNLI-Neg: Japanese NLI built from negation minimal pairs (Yoshida, Kato, Ogawa and Matsubara).
 
 The release is the upstream v1.1 JSONL, unchanged (metadata.py pins it). Scoring follows SPEC §1: pairs
 M, M_i, M_u; Acc, Acc′, AccChg; instance accuracy on D_orig, D_neg and D (the minimal-pair family).

@@ -16,12 +16,15 @@ METADATA = DatasetMetadata(
     languages=("ja",),
     license="cc-by-sa-4.0",
     homepage="https://github.com/asahi-y/JNLI-Neg",
+    # Only what the paper itself states (../shared/papers/jnli-neg-ja.txt): its title, its authors and the
+    # dataset's URL (footnote 1). It names no venue and no year, and the papers that cite it disagree (the
+    # English JSTS-Neg paper: 2025, no venue; the Japanese one: a journal article under another title).
     citation=(
-        "@inproceedings{yoshida2025jnlineg,\n"
-        "  title     = {否定理解能力を評価するための日本語言語推論データセットの構築},\n"
-        "  author    = {吉田 朝飛 and 加藤 芳秀 and 小川 泰弘 and 松原 茂樹},\n"
-        "  booktitle = {言語処理学会第31回年次大会発表論文集 (ANLP 2025)},\n"
-        "  year      = {2025}\n"
+        "@misc{yoshida-jnlineg,\n"
+        "  title  = {否定理解能力を評価するための日本語言語推論データセットの構築},\n"
+        "  author = {吉田 朝飛 and 加藤 芳秀 and 小川 泰弘 and 松原 茂樹},\n"
+        "  url    = {https://github.com/asahi-y/JNLI-Neg},\n"
+        "  note   = {In Japanese}\n"
         "}"
     ),
     description=(
