@@ -345,3 +345,21 @@ def test_acc_norm_divides_by_characters_of_korean_options(plugin_module: Any, tm
     assert metrics["acc_norm"] == pytest.approx(0.9)
     # the diagnostics follow the plain arg-max: items 3 and 5 are long forms
     assert metrics["acc_by_type"] == {"short_form": pytest.approx(1.0), "long_form": pytest.approx(0.6)}
+
+
+def test_drift_checks_cover_the_plugin_with_no_edit(installed: Installed) -> None:
+    # `nox -s schemas` and `nox -s cards` check every registered benchmark: the plugin's files are missing
+    # from the committed ones, so both checks fail and name them
+    done = installed.module("neghub.evaluator.submissions.schemas", "--check", ROOT / "schemas")
+    assert done.returncode == 1
+    assert done.stderr == (
+        "schemas out of date (run `nox -s schemas`): "
+        f"prediction-{NAME}-completion.schema.json, prediction-{NAME}-option.schema.json\n"
+    )
+    done = installed.module("neghub.evaluator.releases.cards", "--check", "--out", ROOT / "datasets_cards")
+    if done.returncode == 2 and "need the pinned" in done.stderr:
+        pytest.skip(f"a built-in release is not here for its card's statistics: {done.stderr.strip()}")
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"error: {ROOT / 'datasets_cards' / NAME}.md: differs from its metadata: run `nox -s cards`"
+    ]
