@@ -352,8 +352,9 @@ def test_drift_checks_cover_the_plugin_with_no_edit(installed: Installed) -> Non
     # from the committed ones, so both checks fail and name them
     done = installed.module("neghub.evaluator.submissions.schemas", "--check", ROOT / "schemas")
     assert done.returncode == 1
+    # the submission schema too: it lists the tasks a run may name, the plugin's among them
     assert done.stderr == (
-        "schemas out of date (run `nox -s schemas`): "
+        "schemas out of date (run `nox -s schemas`): submission.schema.json, "
         f"prediction-{NAME}-completion.schema.json, prediction-{NAME}-option.schema.json\n"
     )
     done = installed.module("neghub.evaluator.releases.cards", "--check", "--out", ROOT / "datasets_cards")
