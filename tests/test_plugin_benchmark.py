@@ -15,6 +15,7 @@ the registry.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -44,10 +45,18 @@ ANSWERS = ("b", "a", "c", "b", "a", "c", "b", "a", "c", "b")
 BUILTINS = ("jnli-neg", "jsts-neg", "nubench", "scn")
 
 
+def _setuptools_builds_wheels() -> bool:
+    """Whether this environment's setuptools builds a wheel alone (70.1 and later carry bdist_wheel)."""
+    if importlib.util.find_spec("setuptools") is None:
+        return False
+    major, minor = (int(part) for part in importlib.metadata.version("setuptools").split(".")[:2])
+    return (major, minor) >= (70, 1)
+
+
 def pip_install(source: Path, target: Path) -> None:
-    """`pip install --no-deps --target`: offline with the environment's own setuptools where it has one
-    (Python 3.11's venv does), else pip's isolated build fetches the backend from the index."""
-    offline = ["--no-build-isolation", "--no-index"] if importlib.util.find_spec("setuptools") else []
+    """`pip install --no-deps --target`: offline with the environment's own setuptools where it can build the
+    wheel, else pip's isolated build fetches the backend from the index."""
+    offline = ["--no-build-isolation", "--no-index"] if _setuptools_builds_wheels() else []
     done = subprocess.run(
         [sys.executable, "-m", "pip", "install", "-q", "--no-deps", *offline, "--target", str(target), str(source)],
         capture_output=True,
