@@ -146,6 +146,7 @@ def test_front_matter_model_refuses_unknown_keys_and_values() -> None:
         {**good, "licence": "mit"},  # misspelt key
         {**good, "license": "cc-by-sa"},  # not in the Hub vocabulary
         {**good, "task_categories": ["nli"]},
+        {**good, "language": ["Korean"]},  # a language code (ko), not its name
         {**good, "size_categories": ["1K-10K"]},
         {**good, "configs": [{"config_name": "default", "data_files": [{"split": "a b", "path": "x.jsonl"}]}]},
     ):

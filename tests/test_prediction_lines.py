@@ -7,6 +7,11 @@ The schema is applied twice: by the jsonschema package as it is (Python `re`), a
 
 One rule of the gate is not a rule of a line and is applied here by hand: NUBench's choice2 is null
 exactly on the split's non-applicable items (the item's record decides, which a schema cannot see).
+
+The lines come from hand-written cases, hypothesis, every prediction line of tests/catalogue/ and a sample
+of the committed runs' lines, the last two read as written (bytes): where the JSON text itself breaks a
+rule of fileio/jsonl.py (encoding, BOM, CR, length, duplicate keys, NaN, long numbers), which no schema
+can state, the reader alone refuses, on that line.
 """
 
 from __future__ import annotations
@@ -20,13 +25,16 @@ from typing import Any
 import jsonschema
 import pytest
 import regress
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from neghub.evaluator.benchmarks import jnli_neg, jsts_neg, nubench, scn
 from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
 from neghub.evaluator.families import minimal_pairs
+from neghub.evaluator.fileio.jsonl import MAX_LINE_BYTES, loads_strict
 from neghub.evaluator.submissions.schemas import prediction_models
 from tests.conftest import FIXTURES
 from tests.test_minimal_pairs import RECORDS, write_jsonl
@@ -69,12 +77,16 @@ def gate(tmp_path_factory: pytest.TempPathFactory) -> Gate:
 
 def reader_problems(gate: Gate, kind: str, line: Any) -> list[str]:
     """The problems the task's reader places on the line, as `neghub evaluate` prints them."""
-    text = json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n"
+    return reader_problems_of_text(gate, kind, (json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n").encode())
+
+
+def reader_problems_of_text(gate: Gate, kind: str, text: bytes) -> list[str]:
+    """The problems the task's reader places on line 1 of a file of these bytes."""
     if kind == "scn":
-        _, problems = scn.parse_predictions(text.encode("utf-8"), LINE_FILE)
+        _, problems = scn.parse_predictions(text, LINE_FILE)
         return [str(p) for p in problems]
     path = gate.folder / LINE_FILE
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(text)
     try:
         if kind == "jnli-neg":
             minimal_pairs.read_predictions(path, gate.jnli, jnli_neg.parse_prediction, display_name=LINE_FILE)
@@ -100,10 +112,12 @@ def pydantic_accepts(kind: str, line: Any) -> bool:
     return True
 
 
-def verdicts(gate: Gate, kind: str, line: Any) -> dict[str, bool]:
+def verdicts(gate: Gate, kind: str, line: Any, text: bytes | None = None) -> dict[str, bool]:
+    """Each judge's verdict on a line; the reader reads `text` (the line as written) where it is given."""
     document = schema(kind)
+    problems = reader_problems(gate, kind, line) if text is None else reader_problems_of_text(gate, kind, text)
     return {
-        "reader": not reader_problems(gate, kind, line),
+        "reader": not problems,
         "pydantic": pydantic_accepts(kind, line),
         "jsonschema": jsonschema.Draft202012Validator(document).is_valid(line),
         "ecma": EcmaValidator(document).is_valid(line),
@@ -116,8 +130,8 @@ def choice2_fits_item(gate: Gate, line: Any) -> bool:
     return (line["loglikelihoods"]["choice2"] is None) is (not record.has_local_negation)
 
 
-def assert_one_verdict(gate: Gate, kind: str, line: Any) -> bool:
-    seen = verdicts(gate, kind, line)
+def assert_one_verdict(gate: Gate, kind: str, line: Any, text: bytes | None = None) -> bool:
+    seen = verdicts(gate, kind, line, text)
     line_rules = {seen["pydantic"], seen["jsonschema"], seen["ecma"]}
     assert len(line_rules) == 1, (line, seen)
     expected = seen["pydantic"]
@@ -351,3 +365,122 @@ def test_generated_lines_get_one_verdict(gate: Gate, kind: str) -> None:
 
     check()
     assert True in seen and False in seen, "the strategy reaches both verdicts"
+
+
+# --- the same verdict on the catalogue's lines and the committed runs' lines, as written -----------------
+
+CATALOGUE = Path(__file__).parent / "catalogue"
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def line_kind(folder: Path, file: Path) -> str | None:
+    """The schema a prediction file of a submission folder is read by: its run's task, and mode where the task
+    has modes (from metadata.yaml); None for a file of no registered task or of a run the metadata lacks."""
+    parts = file.relative_to(folder / "predictions").parts
+    if parts[0] not in benchmark_names():
+        return None
+    benchmark = get_benchmark(parts[0])
+    if not benchmark.modes:
+        return benchmark.name
+    try:
+        runs = yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8"))["runs"]
+    except (OSError, ValueError, TypeError, KeyError, yaml.YAMLError):
+        return None
+    rel = file.relative_to(folder).as_posix()
+    modes = [run.get("mode") for run in runs if isinstance(run, dict) and run.get("file") == rel]
+    return f"{benchmark.name}-{modes[0]}" if modes and modes[0] in benchmark.modes else None
+
+
+def json_text_value(raw: bytes) -> tuple[bool, Any]:
+    """(True, value) where the line is JSON text NegHub reads (fileio/jsonl.py); (False, None) where the text
+    itself breaks a rule no schema can state (encoding, BOM, CR, length, duplicate keys, NaN, long numbers).
+    A CRLF line end is tolerated by the reader and is taken off here too."""
+    raw = raw.removesuffix(b"\r")
+    if len(raw) > MAX_LINE_BYTES:
+        return False, None
+    try:
+        return True, loads_strict(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return False, None
+
+
+def assert_line_verdict(gate: Gate, kind: str, raw: bytes) -> str:
+    """One line as written: its JSON text refused by the reader, or one verdict from every judge."""
+    readable, value = json_text_value(raw)
+    if not readable:
+        # the schema is looser here, by design (schemas.py): the reader alone refuses, on this line
+        assert reader_problems_of_text(gate, kind, raw + b"\n"), raw[:200]
+        return "text refused"
+    return "accepted" if assert_one_verdict(gate, kind, value, raw + b"\n") else "refused"
+
+
+def catalogue_files() -> list[tuple[Path, Path]]:
+    return [
+        (folder, file)
+        for folder in sorted(p for p in CATALOGUE.iterdir() if p.is_dir())
+        for file in sorted((folder / "predictions").rglob("*.jsonl"))
+        if file.is_file() and not file.is_symlink()
+    ]
+
+
+@pytest.mark.parametrize(
+    ("folder", "file"), catalogue_files(), ids=lambda p: p.name if p.name != "run.jsonl" else p.parent.name
+)
+def test_catalogue_lines_get_one_verdict(gate: Gate, folder: Path, file: Path) -> None:
+    kind = line_kind(folder, file)
+    assert kind is not None, f"{file}: no run of a registered task"
+    for raw in file.read_bytes().split(b"\n"):
+        if raw.strip():
+            assert_line_verdict(gate, kind, raw)
+
+
+def test_catalogue_reaches_every_verdict(gate: Gate) -> None:
+    seen = {
+        assert_line_verdict(gate, str(line_kind(folder, file)), raw)
+        for folder, file in catalogue_files()
+        for raw in file.read_bytes().split(b"\n")
+        if raw.strip()
+    }
+    assert seen == {"accepted", "refused", "text refused"}
+
+
+@pytest.fixture(scope="module")
+def committed_gate(gate: Gate) -> Gate:
+    """The splits of the committed runs: the real JNLI-Neg valid split (its ids), the NUBench sample."""
+    try:
+        real = jnli_neg.load("valid")
+    except InputError as exc:
+        pytest.skip(f"the real JNLI-Neg release is not here: {exc.problems[0]}")
+    return Gate(folder=gate.folder, jnli=real, jsts=gate.jsts, nubench=gate.nubench)
+
+
+COMMITTED_LINES_PER_FILE = 20  # and every null prediction, up to as many again: the committed runs are long
+
+
+@pytest.mark.parametrize(
+    "file", sorted(REPOSITORY.glob("submissions/*/predictions/*/*.jsonl")), ids=lambda p: p.parent.parent.parent.name
+)
+def test_committed_run_lines_get_one_verdict(committed_gate: Gate, file: Path) -> None:
+    folder = file.parents[2]
+    kind = line_kind(folder, file)
+    assert kind is not None
+    lines = [raw for raw in file.read_bytes().split(b"\n") if raw.strip()]
+    nulls = [raw for raw in lines if b'"prediction": null' in raw][:COMMITTED_LINES_PER_FILE]
+    for raw in lines[:COMMITTED_LINES_PER_FILE] + nulls:
+        assert assert_line_verdict(committed_gate, kind, raw) == "accepted"
+
+
+# Two lines the readers and the schemas once judged apart, as written, byte for byte.
+HISTORIC_LINES: list[tuple[str, bytes, str]] = [
+    # the reader's cap on a raw option output, 10,000 characters: the schema publishes it as maxLength
+    ("nubench-option", b'{"id": 3, "output": "' + b"x" * 20_001 + b'"}', "refused"),
+    ("nubench-option", b'{"id": 3, "output": "' + b"x" * 10_000 + b'"}', "accepted"),
+    # an answer the runner could not parse: null with the model's raw output (README), which the schema refused
+    ("jnli-neg", '{"id": 1, "prediction": null, "raw_output": "わかりません"}'.encode(), "accepted"),
+    ("jnli-neg", b'{"id": 1, "prediction": null}', "refused"),
+]
+
+
+@pytest.mark.parametrize(("kind", "raw", "expected"), HISTORIC_LINES, ids=lambda v: str(v)[:30])
+def test_historic_disagreements_get_one_verdict(gate: Gate, kind: str, raw: bytes, expected: str) -> None:
+    assert assert_line_verdict(gate, kind, raw) == expected

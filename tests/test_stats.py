@@ -152,3 +152,79 @@ def test_rates_are_fractions_and_sets_partition_m(predicted: list[int]) -> None:
     weighted = (m["M_i"]["acc"] * m["M_i"]["n"] + m["M_u"]["acc"] * m["M_u"]["n"]) / m["M"]["n"]
     assert m["M"]["acc"] == pytest.approx(weighted)
     assert 0.0 <= m["M_i"]["ignored_rate"] <= 1.0 and 0.0 <= m["M_u"]["distracted_rate"] <= 1.0
+
+
+# --- the bootstrap's seed, through a real evaluation ------------------------------------------------------
+
+NUBENCH_SAMPLE = (
+    Path(__file__).parents[1] / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
+)
+
+
+def _intervals(metrics: object, prefix: str = "") -> dict[str, tuple[float, float]]:
+    """Every 95% interval of a result's metrics, by its dot-path."""
+    found: dict[str, tuple[float, float]] = {}
+    if isinstance(metrics, dict):
+        for key, value in metrics.items():
+            path = f"{prefix}{key}"
+            if key.endswith("_ci95") and value is not None:
+                found[path] = (value[0], value[1])
+            else:
+                found.update(_intervals(value, path + "."))
+    return found
+
+
+def _scored_with_seed(task: str, path: Path, seed: int) -> tuple[dict[str, tuple[float, float]], int]:
+    from neghub.evaluator.core.benchmark import EvalOptions
+    from neghub.evaluator.core.registry import get_benchmark
+
+    # 50 resamples: few enough that the percentile interval moves from seed to seed
+    bootstrap = BootstrapConfig(resamples=50, seed=seed)
+    if task == "jsts-neg":
+        options = EvalOptions(split="test", data_dir=MIRROR, unverified=True, bootstrap=bootstrap)
+    else:
+        options = EvalOptions(mode="completion", bootstrap=bootstrap)
+    result = get_benchmark(task).evaluate(path, options)
+    return _intervals(result.metrics), result.provenance.bootstrap.seed
+
+
+def _prediction_file(task: str, folder: Path) -> Path:
+    """Predictions right on about half the items (no randomness: the item's position decides)."""
+    from neghub.evaluator.fileio.jsonl import write_jsonl
+
+    rows: list[dict[str, object]]
+    if task == "jsts-neg":
+        rows = [{"id": int(i), "prediction": int(n % 6)} for n, i in enumerate(DATASET.ids)]
+    else:
+        import json
+
+        rows = []
+        for n, line in enumerate(NUBENCH_SAMPLE.read_text(encoding="utf-8").splitlines()):
+            item = json.loads(line)
+            scores: dict[str, float | None] = {"choice1": -2.0, "choice2": -3.0, "choice3": -2.5, "choice4": -4.0}
+            if item["choice2_type"] == "non-applicable":
+                scores["choice2"] = None
+            scores["choice1" if n % 2 else "choice3"] = -1.0
+            rows.append({"id": item["index"], "loglikelihoods": scores})
+    path = folder / f"{task}.jsonl"
+    write_jsonl(path, rows)
+    return path
+
+
+@pytest.mark.parametrize("task", ["nubench", "jsts-neg"])
+def test_bootstrap_seed_changes_the_intervals_and_the_same_seed_reproduces_them(task: str, tmp_path: Path) -> None:
+    path = _prediction_file(task, tmp_path)
+    by_seed = {}
+    for seed in range(8):
+        intervals, recorded = _scored_with_seed(task, path, seed)
+        assert recorded == seed  # the result says which seed drew its intervals
+        assert intervals, "the result has intervals"
+        by_seed[seed] = intervals
+    # the same seed again: the very same intervals, to the last bit
+    assert _scored_with_seed(task, path, 3)[0] == by_seed[3]
+    # another seed draws other resamples: eight seeds cannot all give one set of intervals
+    distinct = {tuple(sorted(intervals.items())) for intervals in by_seed.values()}
+    assert len(distinct) > 1, "every seed gave the same intervals: the seed is ignored"
+    # and the headline's own interval moves with the seed too
+    headline = "acc_ci95" if task == "nubench" else "pair_metrics.M.acc_chg_ci95"
+    assert len({intervals[headline] for intervals in by_seed.values()}) > 1

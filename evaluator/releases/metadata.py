@@ -16,7 +16,9 @@ Revision = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
 HubRepoId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")]
 # a benchmark's name (the registry decides which exist): lowercase letters, digits and hyphens
 TaskName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{1,39}$")]
-Language = Literal["ja", "en"]
+# an ISO 639-1 (or 639-3) code, as the Hub's dataset cards write languages: any language a benchmark may come in
+# (a plugin's Korean release is "ko"), not only those of the built-in benchmarks
+Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}$")]
 License = Literal["cc-by-sa-4.0", "cc-by-nc-sa-4.0", "cc-by-4.0", "apache-2.0", "mit"]
 # An upstream file's URL names the commit it was taken from (a branch name can move), e.g.
 # https://raw.githubusercontent.com/ORG/REPO/<40-hex commit>/path/to/file
