@@ -15,6 +15,7 @@ from typing import Any
 
 from neghub.evaluator import __version__
 from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError, bounded
+from neghub.evaluator.core.registry import DuplicateBenchmark
 from neghub.evaluator.core.stats import BootstrapConfig
 
 MAX_PROBLEMS_SHOWN = 50
@@ -159,6 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: {problem}", file=sys.stderr)
         if len(shown) > MAX_PROBLEMS_SHOWN:
             print(f"error: … and problems in {len(shown) - MAX_PROBLEMS_SHOWN} more lines", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except DuplicateBenchmark as exc:  # two installed plugins (or a plugin and a folder) claim one name
+        print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

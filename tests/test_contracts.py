@@ -23,7 +23,7 @@ from neghub.evaluator.fileio.jsonl import write_jsonl
 from neghub.evaluator.releases.loading import DatasetUnavailable
 from neghub.evaluator.runners.plans import RunSettings
 from neghub.leaderboard.collect import collect, flatten_metrics
-from neghub.leaderboard.pages import build_pages
+from neghub.leaderboard.site import build_pages
 from tests.conftest import FIXTURES, ROOT
 
 REGISTERED = benchmark_names()
