@@ -150,47 +150,44 @@ def scatter(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
 
 
 def by_setting(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
-    """One small multiple per mode: the metric across the setting's values, one line per model (the best
-    MAX_SERIES by their best value), every other model's line in grey without a legend entry."""
+    """The metric across the setting's values, one line per model (the best MAX_SERIES by their best value),
+    every other model's line in grey without a legend entry. The rows given differ in that setting alone."""
     assert spec.setting is not None
     series = spec.series[0]
+    # The caller gives one protocol (the board but its plotted setting) per call.
     figures = []
-    modes = sorted({r.key.mode or "" for r in rows})
-    for mode in modes:
-        lines: dict[str, list[tuple[float, float]]] = {}
-        for row in rows:
-            if (row.key.mode or "") != mode:
-                continue
-            x = getattr(row.key, spec.setting, None)
-            y = _value(row, series.path, spec.unit)
-            if x is None or y is None:
-                continue
-            lines.setdefault(label(row), []).append((float(x), y))
-        ranked = sorted(lines, key=lambda name: -max(y for _, y in lines[name]))
-        traces = []
-        for index, name in enumerate(ranked):
-            points = sorted(lines[name])
-            highlighted = index < MAX_SERIES
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines+markers",
-                    "name": name if highlighted else "others",
-                    "showlegend": highlighted,
-                    "x": [p[0] for p in points],
-                    "y": [p[1] for p in points],
-                    "line": {"dash": DASHES[index % len(DASHES)]} if highlighted else {"color": GREY, "width": 1},
-                    "marker": {"symbol": SYMBOLS[index % len(SYMBOLS)], "size": 7} if highlighted else {"size": 4},
-                    "opacity": 1.0 if highlighted else 0.5,
-                }
-            )
-        if traces:
-            layout = _layout(
-                xaxis={"title": {"text": html.escape(spec.x_title or spec.setting)}},
-                yaxis={"title": {"text": axis_title(spec.y_title or series.label, spec.unit)}, "range": [0, 100]},
-                height=420,
-            )
-            figures.append({"data": traces, "layout": layout, "facet": mode})
+    lines: dict[str, list[tuple[float, float]]] = {}
+    for row in rows:
+        x = getattr(row.key, spec.setting, None)
+        y = _value(row, series.path, spec.unit)
+        if x is None or y is None:
+            continue
+        lines.setdefault(label(row), []).append((float(x), y))
+    ranked = sorted(lines, key=lambda name: -max(y for _, y in lines[name]))
+    traces = []
+    for index, name in enumerate(ranked):
+        points = sorted(lines[name])
+        highlighted = index < MAX_SERIES
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "name": name if highlighted else "others",
+                "showlegend": highlighted,
+                "x": [p[0] for p in points],
+                "y": [p[1] for p in points],
+                "line": {"dash": DASHES[index % len(DASHES)]} if highlighted else {"color": GREY, "width": 1},
+                "marker": {"symbol": SYMBOLS[index % len(SYMBOLS)], "size": 7} if highlighted else {"size": 4},
+                "opacity": 1.0 if highlighted else 0.5,
+            }
+        )
+    if traces:
+        layout = _layout(
+            xaxis={"title": {"text": html.escape(spec.x_title or spec.setting)}},
+            yaxis={"title": {"text": axis_title(spec.y_title or series.label, spec.unit)}, "range": [0, 100]},
+            height=420,
+        )
+        figures.append({"data": traces, "layout": layout})
     return figures
 
 

@@ -10,6 +10,7 @@ The MkDocs hook (`leaderboard.mkdocs_hooks`) turns this mapping into virtual fil
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -144,11 +145,13 @@ def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any
     out: list[dict[str, Any]] = []
     for index, spec in enumerate(display.charts):
         if spec.kind == "by_setting":
-            by_data: dict[str, list[Row]] = {}
+            # one figure per board-but-the-plotted-setting: its x axis is that setting, nothing else differs
+            by_protocol: dict[str, list[Row]] = {}
             for board, rows in tables.items():
-                if not board.fine_tuned:
-                    by_data.setdefault(board.dataset_label, []).extend(rows)
-            groups = list(by_data.items())
+                if spec.setting is not None and not board.fine_tuned:
+                    others = dataclasses.replace(board, **{spec.setting: None})
+                    by_protocol.setdefault(others.title, []).extend(rows)
+            groups = list(by_protocol.items())
         else:
             groups = [(board.title, rows) for board, rows in tables.items()]
         for label, rows in groups:

@@ -67,7 +67,7 @@ class ChartSpec(BaseModel):
 
     - dot_interval: each series' value and interval per model (one row per model);
     - scatter: x_path against path per model, a diagonal for "no change";
-    - by_setting: the first series across the values of `setting` (say shots), one line per model;
+    - by_setting: the first series across the values of `setting` (shots, mode or split), one line per model;
     - heatmap: models by the series' metrics;
     - bars: the series per model, one panel per facet; a path holding "{facet}" takes each facet in turn.
     """
@@ -77,7 +77,8 @@ class ChartSpec(BaseModel):
     title: str
     series: tuple[ChartSeries, ...]
     unit: Unit = "percent"
-    setting: str | None = None
+    # a protocol setting a board fixes (by_setting draws the rows that differ in it alone)
+    setting: Literal["shots", "mode", "split"] | None = None
     facets: tuple[str, ...] = ()
     x_title: str = ""
     y_title: str = ""
