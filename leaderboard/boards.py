@@ -8,8 +8,10 @@ custom prompt is one style, `custom`, on a board of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from neghub.evaluator.core.registry import get_benchmark
 
@@ -57,6 +59,14 @@ class Board:
             parts.append(f"chat template: {self.chat_template}")
         protocol = " · ".join(parts) or "default setting"
         return f"{protocol} — {self.dataset_label}"
+
+    def without(self, setting: Literal["shots", "mode", "split"]) -> Board:
+        """The board but one protocol setting: what the boards a by-setting chart draws together share."""
+        if setting == "shots":
+            return dataclasses.replace(self, shots=None)
+        if setting == "mode":
+            return dataclasses.replace(self, mode=None)
+        return dataclasses.replace(self, split=None)
 
     @property
     def label(self) -> str:

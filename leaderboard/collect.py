@@ -232,6 +232,12 @@ def rank_rows(rows: list[Row]) -> list[Row]:
             and row.trust != "reproduced"
         ):
             row.unranked = "ranked only once NegHub has reproduced it (its items depend on the model)"
+        if row.unranked is None and benchmark is not None and benchmark.display.items_path is not None:
+            count = row.metrics.get(benchmark.display.items_path)
+            display = benchmark.display
+            if count is None or count < display.min_items:
+                shown = "no" if count is None else f"{count:.0f}"
+                row.unranked = f"scored on {shown} {display.items_noun} (ranked from {display.min_items})"
         ci = row.headline_ci
         bound = benchmark.display.max_ci_half_width if benchmark else None
         if row.unranked is None and ci is not None and bound is not None and (ci[1] - ci[0]) / 2 > bound:

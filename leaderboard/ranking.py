@@ -2,6 +2,7 @@
 
 A valid prediction file is not enough to be ranked. A row is ranked only when:
 - its trust level allows it (a benchmark whose items depend on the model ranks only reproduced rows);
+- it rests on enough items, where rows may rest on different numbers of them (the benchmark's minimum);
 - its headline's 95% interval is informative (half as wide as the benchmark's bound or less);
 - its predictions are not byte-identical to an earlier submission's;
 - the runs it averages have distinct seeds and distinct predictions;
@@ -25,6 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from neghub.evaluator.core.benchmark import Benchmark
+
 RESAMPLES = 2000
 SEED = 0
 LEVEL = 0.95
@@ -33,6 +36,26 @@ INTERVAL_METHOD = (
     "a row is placed above another only when the paired bootstrap of their difference over the same items "
     "excludes zero."
 )
+
+
+def ranking_rules(benchmark: Benchmark) -> list[str]:
+    """The rules above with this benchmark's numbers, as its page states them."""
+    display = benchmark.display
+    rules = []
+    if benchmark.item_scores is None:
+        rules.append("NegHub has reproduced it: its items depend on the model, so re-scoring alone proves little")
+    if display.items_path is not None and display.min_items:
+        rules.append(f"it rests on {display.min_items} {display.items_noun} or more")
+    unit = "points" if display.headline.unit in ("percent", "points") else display.headline.unit
+    scale = 100 if display.headline.unit in ("percent", "points") else 1
+    rules += [
+        f"its headline's 95% interval is ±{scale * display.max_ci_half_width:g} {unit} wide or less",
+        "its predictions are not byte-identical to an earlier submission's",
+        "the runs it averages have distinct seeds and distinct predictions",
+        "its model name does not read as another submitter's (NFKC, case folding, Unicode confusables)",
+        "it is the model's first row on the board (one row per model and board)",
+    ]
+    return rules
 
 
 def name_key(name: str) -> str:

@@ -10,7 +10,6 @@ The MkDocs hook (`leaderboard.mkdocs_hooks`) turns this mapping into virtual fil
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import re
@@ -25,7 +24,7 @@ from neghub.evaluator.core.registry import benchmark_names, get_benchmark
 from neghub.leaderboard import charts, exports
 from neghub.leaderboard.boards import Board
 from neghub.leaderboard.collect import Leaderboard, Row, headline
-from neghub.leaderboard.ranking import INTERVAL_METHOD
+from neghub.leaderboard.ranking import INTERVAL_METHOD, ranking_rules
 
 TEMPLATES = Path(__file__).parent / "templates"
 LOW_PARSED_SHARE = 0.5  # rows under this share of parsed answers carry a flag
@@ -146,15 +145,15 @@ def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any
     for index, spec in enumerate(display.charts):
         if spec.kind == "by_setting":
             # one figure per board-but-the-plotted-setting: its x axis is that setting, nothing else differs
-            by_protocol: dict[str, list[Row]] = {}
+            by_protocol: dict[Board, list[Row]] = {}
             for board, rows in tables.items():
                 if spec.setting is not None and not board.fine_tuned:
-                    others = dataclasses.replace(board, **{spec.setting: None})
-                    by_protocol.setdefault(others.title, []).extend(rows)
-            groups = list(by_protocol.items())
+                    others = board.without(spec.setting)
+                    by_protocol.setdefault(others, []).extend(rows)
+            groups = [(others.title, others.slug, rows) for others, rows in by_protocol.items()]
         else:
-            groups = [(board.title, rows) for board, rows in tables.items()]
-        for label, rows in groups:
+            groups = [(board.title, board.slug, rows) for board, rows in tables.items()]
+        for label, slug, rows in groups:
             if len(rows) < 2:
                 continue  # one row compares with nothing: its table says it all
             for number, figure in enumerate(charts.figures(rows, spec)):
@@ -162,7 +161,7 @@ def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any
                 shown = charts.top_rows(rows, limit=50)
                 out.append(
                     {
-                        "id": f"chart-{task}-{index}-{_slug(label)}-{number}",
+                        "id": f"chart-{index}-{slug}-{number}",
                         "title": " — ".join(part for part in (spec.title, facet, label) if part),
                         "figure": figure,
                         "headers": ["model", "trust", "board", *(s.label for s in spec.series)],
@@ -174,10 +173,6 @@ def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any
                     }
                 )
     return out
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
 
 
 def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[Row]]) -> str:
@@ -203,6 +198,7 @@ def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[
         boards=boards,
         charts=chart_views(task, tables),
         interval_method=INTERVAL_METHOD,
+        ranking_rules=ranking_rules(benchmark),
         trust_words=TRUST_WORDS,
         base="../",
     )

@@ -285,7 +285,50 @@ def test_the_text_report_prints_percent(tmp_path: Path, neghub: Any) -> None:
     assert "pronoun: 4 triplets" in result.out
     # CpTn: repetition 25.00 %, drop 75.00 %
     assert "  CpTn          25.00   75.00" in result.out
-    assert "50.00 points; passes (margin 10.00)" in result.out
+    assert "50.00 points [" in result.out and "]; passes (margin 10.00)" in result.out
+
+
+def test_the_negation_contrast_interval_resamples_triplets(tmp_path: Path) -> None:
+    # 400 triplets: half answer ideally (repeat only in CpTp, CnTn, CpTv: "10011"), half never repeat the verb
+    # after CpTp ("10000"). With q the share of "never" triplets, drops are CpTn = CnTp = 1 and CnTn = CpTv =
+    # q, so the contrast is 1 - q = 0.5. Resampling 400 triplets, q is Binomial(400, 1/2) / 400 with SD
+    # sqrt(.25 / 400) = 0.025: the 95% interval is 0.5 -+ 1.96 * 0.025 = [0.451, 0.549].
+    rows = []
+    for index in range(400):
+        name, verb = f"name{index // 10}", f"verb{index % 10}"
+        rows += triplet(name, "teacher", verb, "pronoun", "10011" if index % 2 == 0 else "10000")
+    predictions = scn.load_predictions(write(tmp_path / "p.jsonl", rows))
+    pronoun = scn.score(predictions, BootstrapConfig(resamples=4000))["variants"]["pronoun"]
+    assert pronoun["negation_contrast"] == 0.5
+    low, high = pronoun["negation_contrast_ci95"]
+    assert low == pytest.approx(0.451, abs=0.01) and high == pytest.approx(0.549, abs=0.01)
+
+
+def test_the_contrast_interval_of_identical_triplets_is_the_point(tmp_path: Path) -> None:
+    # every triplet the same outcome: every resample is the same file, so the interval is [c, c] (and says
+    # nothing: the leaderboard asks for a minimum of triplets besides a narrow interval)
+    rows = [r for index in range(5) for r in triplet(f"name{index}", "teacher", "act", "pronoun", "10011")]
+    pronoun = scn.score(scn.load_predictions(write(tmp_path / "p.jsonl", rows)), BootstrapConfig())["variants"][
+        "pronoun"
+    ]
+    assert pronoun["negation_contrast"] == 1.0 and pronoun["negation_contrast_ci95"] == [1.0, 1.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(outcomes=st.lists(st.sampled_from(["10000", "10011", "11111", "10101", "11010"]), min_size=1, max_size=60))
+def test_the_contrast_interval_lies_within_the_contrasts_range(outcomes: list[str]) -> None:
+    # any resample is a multiset of the file's triplets, so its contrast lies between the contrasts of the
+    # extreme files: [-1, 1] always, and a single-outcome file gives back its own contrast
+    import tempfile
+
+    rows = [r for index, o in enumerate(outcomes) for r in triplet(f"name{index}", "teacher", "act", "pronoun", o)]
+    with tempfile.TemporaryDirectory() as folder:
+        predictions = scn.load_predictions(write(Path(folder) / "p.jsonl", rows))
+    pronoun = scn.score(predictions, BootstrapConfig(resamples=200))["variants"]["pronoun"]
+    low, high = pronoun["negation_contrast_ci95"]
+    assert -1.0 <= low <= high <= 1.0
+    if len(set(outcomes)) == 1:
+        assert low == high == pronoun["negation_contrast"]
 
 
 def test_pass_margin_reads_table_6_as_the_paper_does() -> None:

@@ -98,6 +98,12 @@ class Display(BaseModel):
     charts: tuple[ChartSpec, ...] = ()
     # rows are ranked only when the headline's 95% interval is informative: half as wide as this or less
     max_ci_half_width: float = 0.10
+    # where rows may rest on different numbers of items (a cloze test keeps the triplets the model selects):
+    # the metric counting them, and the fewest a ranked row needs (fewer, and a bootstrap interval over a
+    # handful of 0/1 outcomes says nothing, however narrow it comes out)
+    items_path: str | None = None
+    items_noun: str = "items"
+    min_items: int = 0
     prompt_styles: tuple[str, ...] = Field(
         default=("default",), description="the prompt styles a run may name; anything else is shown as custom"
     )

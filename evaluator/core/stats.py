@@ -5,6 +5,7 @@ All of it is vectorised numpy; none of it loops over pairs in Python.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,6 +91,24 @@ def bootstrap_rows_ci(values: FloatArray, config: BootstrapConfig) -> tuple[floa
         idx = rng.integers(0, n, size=(stop - start, n))
         means[start:stop] = values[idx].mean(axis=1)
     return _percentile_interval(means, config.level)
+
+
+def bootstrap_categories_ci(
+    counts: NDArray[np.int64], statistic: Callable[[FloatArray], FloatArray], config: BootstrapConfig
+) -> tuple[float, float] | None:
+    """Percentile interval of a statistic of items that fall into a few categories, resampling items.
+
+    A resample of n items changes any statistic of them only through how many land in each category, and
+    those counts follow Multinomial(n, counts / n) exactly: drawing them directly is the ordinary bootstrap
+    at O(resamples x categories) however many items there are. `statistic` maps a (resamples x categories)
+    matrix of counts to one value per resample.
+    """
+    n = int(counts.sum())
+    if n == 0:
+        return None
+    rng = np.random.default_rng(config.seed)
+    drawn = rng.multinomial(n, counts / n, size=config.resamples).astype(np.float64)
+    return _percentile_interval(statistic(drawn), config.level)
 
 
 def _percentile_interval(samples: FloatArray, level: float) -> tuple[float, float]:

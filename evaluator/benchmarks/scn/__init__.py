@@ -37,7 +37,7 @@ from neghub.evaluator.core.benchmark import (
 )
 from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
 from neghub.evaluator.core.results import Result, assemble_result
-from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_proportion_ci
+from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_categories_ci, bootstrap_proportion_ci
 from neghub.evaluator.fileio.files import read_bytes
 from neghub.evaluator.fileio.jsonl import JsonlReader, flat_string_rows, json_type_name
 from neghub.evaluator.releases.loading import Release
@@ -622,6 +622,13 @@ def score(predictions: Predictions, bootstrap: BootstrapConfig, *, margin: float
     cell = predictions.variant.astype(np.int64) * len(PATTERNS) + predictions.pattern
     n = np.bincount(cell, minlength=n_cells).reshape(len(VARIANTS), len(PATTERNS))
     hits = np.bincount(cell[predictions.repeated], minlength=n_cells).reshape(len(VARIANTS), len(PATTERNS))
+    # each triplet's outcome as bits (bit p: pattern p repeated the verb): the contrast's interval resamples
+    # triplets, and a resample changes it only through how many triplets show each of the 32 outcomes
+    n_all = len(predictions.triplet_keys)
+    bits = predictions.repeated.astype(np.int64) << predictions.pattern.astype(np.int64)
+    outcome = np.bincount(predictions.triplet, weights=bits, minlength=n_all).astype(np.int64)
+    triplet_variant = np.zeros(n_all, dtype=np.int64)
+    triplet_variant[predictions.triplet] = predictions.variant
     variants: dict[str, Any] = {}
     for v, variant in enumerate(VARIANTS):
         patterns: dict[str, Any] = {}
@@ -637,10 +644,13 @@ def score(predictions: Predictions, bootstrap: BootstrapConfig, *, margin: float
                 "drop_ci95": None if ci is None else [1.0 - ci[1], 1.0 - ci[0]],
             }
         contrast = negation_contrast({p: patterns[p]["drop"] for p in PATTERNS})
+        outcomes = np.bincount(outcome[triplet_variant == v], minlength=2 ** len(PATTERNS))
+        contrast_ci = bootstrap_categories_ci(outcomes, _contrast_of_outcome_counts, bootstrap)
         variants[variant] = {
             "n_triplets": int(n[v, 0]),
             "patterns": patterns,
             "negation_contrast": contrast,
+            "negation_contrast_ci95": None if contrast_ci is None else [contrast_ci[0], contrast_ci[1]],
             "passes": None if contrast is None else contrast > margin,
         }
     return {
@@ -649,6 +659,20 @@ def score(predictions: Predictions, bootstrap: BootstrapConfig, *, margin: float
         "pass_margin": margin,
         "passes": variants["pronoun"]["passes"],
     }
+
+
+# OUTCOME_REPEATS[k, p]: whether outcome k (a triplet's bits) has pattern p repeating the verb
+OUTCOME_REPEATS = ((np.arange(2 ** len(PATTERNS))[:, None] >> np.arange(len(PATTERNS))[None, :]) & 1).astype(np.float64)
+
+
+def _contrast_of_outcome_counts(counts: NDArray[np.float64]) -> NDArray[np.float64]:
+    """negation_contrast of each resample, from its (resamples x 32) counts of triplet outcomes."""
+    drops = 1.0 - (counts @ OUTCOME_REPEATS) / counts.sum(axis=1, keepdims=True)
+    column = {p: drops[:, i] for i, p in enumerate(PATTERNS)}
+    contrast: NDArray[np.float64] = np.minimum(column["CpTn"], column["CnTp"]) - np.maximum(
+        column["CnTn"], column["CpTv"]
+    )
+    return contrast
 
 
 def negation_contrast(drops: dict[str, float | None]) -> float | None:
@@ -684,8 +708,10 @@ def report(full: Result) -> str:
             ci_text = "n/a" if ci is None else f"[{pct(ci[0])}, {pct(ci[1])}]"
             lines.append(f"  {pattern:<8}{pct(m['repetition']):>11}{pct(m['drop']):>8}  {ci_text}")
         verdict = "n/a" if entry["passes"] is None else ("passes" if entry["passes"] else "does not pass")
+        contrast_ci = entry.get("negation_contrast_ci95")
+        interval = "" if contrast_ci is None else f" [{pct(contrast_ci[0])}, {pct(contrast_ci[1])}]"
         lines.append(
-            f"  min(CpTn, CnTp) - max(CnTn, CpTv) drop: {pct(entry['negation_contrast'])} points; "
+            f"  min(CpTn, CnTp) - max(CnTn, CpTv) drop: {pct(entry['negation_contrast'])} points{interval}; "
             f"{verdict} (margin {pct(result['pass_margin'])})"
         )
     lines.append("")
@@ -813,6 +839,7 @@ DISPLAY = Display(
         path="variants.pronoun.negation_contrast",
         label="negation contrast",
         unit="points",
+        ci_path="variants.pronoun.negation_contrast_ci95",
         higher_is_better=True,
         description="min(drop CpTn, drop CnTp) − max(drop CnTn, drop CpTv), in points: how much more the "
         "negated patterns stop the repetition than the controls do (NegHub's criterion passes above "
@@ -847,6 +874,9 @@ DISPLAY = Display(
         ),
     ),
     max_ci_half_width=0.10,
+    items_path="variants.pronoun.n_triplets",
+    items_noun="triplets",
+    min_items=30,
     prompt_styles=("masked", "causal"),
 )
 
