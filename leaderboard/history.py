@@ -7,11 +7,12 @@ history (an sdist, a copy of the folder), no landing date is known and the site 
 from __future__ import annotations
 
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
 
 def landing_dates(submissions: Path) -> dict[str, str]:
-    """Submission id -> the ISO date-time of the commit that first added submissions/<id>/metadata.yaml."""
+    """Submission id -> the ISO date-time (UTC) of the commit that first added submissions/<id>/metadata.yaml."""
     try:
         done = subprocess.run(
             [
@@ -21,7 +22,7 @@ def landing_dates(submissions: Path) -> dict[str, str]:
                 "log",
                 "--reverse",
                 "--diff-filter=A",
-                "--format=%x00%cI",
+                "--format=%x00%ct",  # seconds since the epoch: ISO dates in other offsets would not sort
                 "--name-only",
                 "--relative",
                 "--",
@@ -40,7 +41,7 @@ def landing_dates(submissions: Path) -> dict[str, str]:
     current = ""
     for line in done.stdout.splitlines():
         if line.startswith("\x00"):
-            current = line[1:]
+            current = datetime.fromtimestamp(int(line[1:]), tz=UTC).isoformat()
         elif line.endswith("/metadata.yaml") and line.count("/") == 1:
             dates.setdefault(line.split("/", 1)[0], current)  # the first commit that added it
     return dates

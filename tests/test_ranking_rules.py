@@ -401,3 +401,52 @@ def test_the_smollm2_jnli_neg_row_says_its_answers_did_not_parse(
     assert cells[2:4] == ["—", "—"]  # negation ignored, distracted: not claimed
     assert int(cells[4].replace(",", "")) > 0  # every pair left out, and counted
     assert cells[5] == "0%"
+
+
+# --- latest submissions -------------------------------------------------------------------------
+
+
+def _git(folder: Path, *args: str, when: str) -> None:
+    import os
+    import subprocess
+
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    identity = ["-c", "user.name=T", "-c", "user.email=t@example.org", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", *identity, "-C", str(folder), *args], check=True, capture_output=True, env=env)
+
+
+def test_latest_submissions_are_ordered_by_landing_not_by_the_typed_date(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    subs = repo / "submissions"
+    subs.mkdir(parents=True)
+    _git(repo, "init", "-q", when="2025-01-01T00:00:00+00:00")
+    # landed first (January), though it types the later date
+    submission(subs, "typed-late", "Typed Late", [always("choice1")])
+    (subs / "typed-late" / "metadata.yaml").write_text(
+        (subs / "typed-late" / "metadata.yaml").read_text().replace('date: "2025-05-01"', 'date: "2026-01-01"')
+    )
+    _git(repo, "add", ".", when="2025-01-10T12:00:00+00:00")
+    _git(repo, "commit", "-q", "-m", "first", when="2025-01-10T12:00:00+00:00")
+    # landed in June, committed from a time zone east of UTC (the local time reads as 6 June, 01:00)
+    submission(subs, "typed-early", "Typed Early", [always("choice3")])
+    (subs / "typed-early" / "metadata.yaml").write_text(
+        (subs / "typed-early" / "metadata.yaml").read_text().replace('date: "2025-05-01"', 'date: "2020-01-01"')
+    )
+    _git(repo, "add", ".", when="2025-06-06T01:00:00+09:00")
+    _git(repo, "commit", "-q", "-m", "second", when="2025-06-06T01:00:00+09:00")
+    board = collect(subs, reported=False, reproductions_dir=None)
+    assert board.landed == {"typed-late": "2025-01-10T12:00:00+00:00", "typed-early": "2025-06-05T16:00:00+00:00"}
+    home = build_pages(board)["index.md"]
+    assert isinstance(home, str)
+    latest = home.split('id="latest"', 1)[1]
+    assert latest.index("Typed Early") < latest.index("Typed Late")
+    assert "2025-06-05" in latest and "2025-01-10" in latest
+
+
+def test_the_pages_workflow_clones_the_whole_history() -> None:
+    # a shallow clone would date every submission to the last commit
+    import yaml
+
+    workflow = yaml.safe_load((Path(__file__).parents[1] / ".github" / "workflows" / "pages.yml").read_text())
+    steps = [s for job in workflow["jobs"].values() for s in job["steps"] if "checkout" in str(s.get("uses"))]
+    assert steps and all(s["with"]["fetch-depth"] == 0 for s in steps)
