@@ -435,8 +435,7 @@ def dataset_page(env: jinja2.Environment, task: str, cards_dir: Path) -> str:
         text = _strip_front_matter(card.read_text(encoding="utf-8"))
         # the card's own H1 is dropped (the page title names the dataset); braces are written as entities so
         # that MkDocs' attr_list cannot read `{sentence, neg}` in a field's type as HTML attributes
-        body = re.sub(r"^# [^\n]*\n", "", text, count=1, flags=re.MULTILINE)
-        body = body.replace("{", "&#123;").replace("}", "&#125;")
+        body = _braces_as_entities(re.sub(r"^# [^\n]*\n", "", text, count=1, flags=re.MULTILINE))
     metadata = benchmark.metadata
     return env.get_template("dataset.md.j2").render(
         title=f"{benchmark.display.name} dataset",
@@ -444,6 +443,22 @@ def dataset_page(env: jinja2.Environment, task: str, cards_dir: Path) -> str:
         metadata=metadata,
         base="../",
     )
+
+
+# fenced blocks and code spans, where Markdown shows characters as they are (and attr_list reads nothing)
+_CODE = re.compile(r"^(```|~~~)[^\n]*\n.*?^\1[ \t]*$|(`+)(?!`).+?(?<!`)\2(?!`)", re.MULTILINE | re.DOTALL)
+
+
+def _braces_as_entities(markdown: str) -> str:
+    """Braces outside code as entities: attr_list would read `{sentence, neg}` in a field's type as HTML
+    attributes and drop it. Inside code they stay braces (an entity there would show as `&#123;`)."""
+    out, last = [], 0
+    for match in _CODE.finditer(markdown):
+        out.append(markdown[last : match.start()].replace("{", "&#123;").replace("}", "&#125;"))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(markdown[last:].replace("{", "&#123;").replace("}", "&#125;"))
+    return "".join(out)
 
 
 def _strip_front_matter(text: str) -> str:

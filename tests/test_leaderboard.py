@@ -266,3 +266,29 @@ def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submissi
     (subs / "baseline-random" / "predictions" / "nubench" / "test-option.jsonl").write_text('{"id": 0}\n')
     board = collect(subs, data_dir=mirror, reported=False)
     assert board.rows == [] and [n.level for n in board.notes] == ["refused"]
+
+
+@pytest.mark.parametrize("task", ["jnli-neg", "jsts-neg", "nubench", "scn"])
+def test_dataset_pages_render_every_field_definition_and_code_as_written(task: str) -> None:
+    """Rendered with the site's Markdown extensions (mkdocs.yml, plus MkDocs' own tables and fenced code)."""
+    import html
+
+    import markdown
+    import yaml
+
+    from neghub.leaderboard.site import dataset_page
+
+    config = yaml.safe_load((Path(__file__).parents[1] / "mkdocs.yml").read_text(encoding="utf-8"))
+    extensions = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
+    page = dataset_page(environment(), task, Path(__file__).parents[1] / "datasets_cards")
+    rendered = html.unescape(markdown.markdown(page, extensions=[*extensions, "tables", "fenced_code"]))
+    card = (Path(__file__).parents[1] / "datasets_cards" / f"{task}.md").read_text(encoding="utf-8")
+    # every brace of the card survives: attr_list ate `{sentence, neg}` once, and entities must not show in code
+    assert rendered.count("{") >= card.count("{") - card.split("\n---", 1)[0].count("{")
+    assert "&#123;" not in rendered and "&#125;" not in rendered
+    if task in ("jnli-neg", "jsts-neg"):
+        assert "{sentence, neg}" in rendered
+        assert f"{{neg_id_in_{task.split('-')[0]}_sentence, neg_position: end|mid" in rendered
+    if task == "jnli-neg":
+        assert 'data_files={"train": "jnli-neg/jnli-neg-train-v1.1.jsonl"' in rendered
+        assert "@misc{yoshida-jnlineg," in rendered
