@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     from neghub.evaluator.runners.run import add_run_parser  # argparse only; torch is imported when a run starts
 
     add_run_parser(sub)
+    from neghub.evaluator.runners.reproduce import add_reproduce_parser  # argparse only, as above
+
+    add_reproduce_parser(sub)
     return parser
 
 
@@ -112,6 +115,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         from neghub.evaluator.submissions.validation import run_validate
 
         return run_validate(args.submissions, data_dir=args.data_dir, as_json=args.json)
+    if args.command == "reproduce":
+        from neghub.evaluator.runners.reproduce import reproduce_command
+
+        return reproduce_command(args)
     if args.command == "run":
         from neghub.evaluator.runners.run import run_command
 

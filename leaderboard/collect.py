@@ -34,7 +34,9 @@ from neghub.leaderboard.history import landing_dates
 from neghub.leaderboard.paper_results import ReportedRow, ReportedTable, load_reported
 from neghub.leaderboard.ranking import Candidate, name_key, rank_ranges
 
-REPRODUCTIONS_DIR = Path(__file__).parent / "reproductions"
+# reproduction records are repository data, like the submissions: `neghub reproduce` writes them to
+# leaderboard/reproductions/ of the checkout, beside submissions/ (read from there, never from the package)
+REPRODUCTIONS_FOLDER = Path("leaderboard") / "reproductions"
 FINE_TUNED = "fine-tuned"  # the prompt style of a classifier run
 
 SUBMISSIONS_ENV = "NEGHUB_SUBMISSIONS_DIR"
@@ -44,9 +46,18 @@ RowKind = Literal["verified", "reported"]
 
 def load_reproductions(folder: Path) -> dict[str, Reproduction]:
     """Submission id -> its reproduction record (`neghub reproduce` writes leaderboard/reproductions/<id>.json)."""
+    from pydantic import ValidationError
+
     records = {}
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        record = Reproduction.model_validate_json(path.read_text(encoding="utf-8"))
+        try:
+            record = Reproduction.model_validate_json(path.read_bytes())
+        except (ValidationError, OSError) as error:
+            first = error.errors()[0] if isinstance(error, ValidationError) else {"loc": (), "msg": str(error)}
+            where = ".".join(str(part) for part in first["loc"])
+            raise InputError.single(str(path), f"not a reproduction record: {where} {first['msg']}".strip()) from None
+        if record.submission != path.stem:
+            raise InputError.single(str(path), f"records submission {record.submission!r}, not {path.stem!r}")
         records[record.submission] = record
     return records
 
@@ -463,10 +474,13 @@ def collect(
     *,
     data_dir: Path | None = None,
     reported: bool = True,
-    reproductions_dir: Path | None = REPRODUCTIONS_DIR,
+    reproductions_dir: Path | None = None,
 ) -> Leaderboard:
-    """Re-score every submission folder and add the paper-reported rows."""
+    """Re-score every submission folder and add the paper-reported rows. Reproduction records are read from
+    `reproductions_dir`, by default leaderboard/reproductions/ of the repository holding the submissions."""
     folder = submissions_dir() if submissions is None else submissions
+    if reproductions_dir is None:
+        reproductions_dir = folder.resolve().parent / REPRODUCTIONS_FOLDER
     known = benchmark_names()
     rows: list[Row] = []
     notes: list[Note] = []
@@ -490,9 +504,9 @@ def collect(
     return board
 
 
-def apply_reproductions(rows: list[Row], folder: Path | None) -> None:
+def apply_reproductions(rows: list[Row], folder: Path) -> None:
     """Each NegHub row's trust: reproduced when NegHub's re-run of a sample of every run's items agreed."""
-    records = load_reproductions(folder) if folder is not None else {}
+    records = load_reproductions(folder)
     for row in rows:
         if row.kind != "verified" or row.submission_id is None:
             continue
@@ -510,11 +524,13 @@ def apply_reproductions(rows: list[Row], folder: Path | None) -> None:
             continue
         checked = sum(r.items_checked for r in mine if r is not None)
         agreeing = sum(r.items_agreeing for r in mine if r is not None)
-        if checked and agreeing == checked:
+        unexpected = sum(r.unexpected_items for r in mine if r is not None)
+        if checked and agreeing == checked and not unexpected:
             row.trust = "reproduced"
             row.reproduction = f"reproduced: {agreeing}/{checked} sampled items agree ({record.date})"
         else:
-            row.reproduction = f"disagrees on {checked - agreeing}/{checked} sampled items ({record.date})"
+            extra = f"; {unexpected} items its recorded settings would not run" if unexpected else ""
+            row.reproduction = f"disagrees on {checked - agreeing}/{checked} sampled items{extra} ({record.date})"
 
 
 def apply_rules(rows: list[Row], landed: dict[str, str]) -> None:

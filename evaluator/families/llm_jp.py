@@ -91,6 +91,7 @@ def generation_plans(task: LlmJpTask, settings: RunSettings, backend_kind: str) 
                 prompt=PROMPT_STYLE,
                 mode=None,
                 items=items,
+                item_key=lambda item: item[0],
                 process=process,
                 batch_size=settings.batch_size,
                 settings={"max_new_tokens": task.max_new_tokens, "decoding": "greedy", "chat_template": False},

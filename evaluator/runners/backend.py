@@ -38,11 +38,37 @@ class ModelSource:
     def gguf_sha256(self) -> str | None:
         if self.source != "gguf":
             return None
-        digest = hashlib.sha256()
-        with open(self.location, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        return digest.hexdigest()
+        return file_sha256(Path(self.location))
+
+    @property
+    def local_sha256(self) -> str | None:
+        """What pins local weights: the GGUF file's sha256, or the folder's (`folder_sha256`)."""
+        if self.source == "gguf":
+            return self.gguf_sha256
+        if self.source == "folder":
+            return folder_sha256(Path(self.location))
+        return None
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def folder_sha256(folder: Path) -> str:
+    """A model folder's pin: the sha256 of its `<sha256>  <path>` lines, as `sha256sum` prints them, for every
+    file but hidden ones, sorted by path (relative, with /). By hand, in the folder:
+    `find . -type f ! -path '*/.*' -printf '%P\\n' | LC_ALL=C sort | xargs sha256sum | sha256sum`."""
+    files = sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+    )
+    listing = "".join(f"{file_sha256(folder / name)}  {name}\n" for name in files)
+    return hashlib.sha256(listing.encode("utf-8")).hexdigest()
 
 
 def resolve_source(model: str, revision: str | None) -> ModelSource:

@@ -8,7 +8,7 @@ way that changes between runs: either it is fixed by the plan, or it follows the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +59,10 @@ class RunPlan:
     # partial file can only be resumed by the model that wrote it, which run.py checks.
     token_lengths: Callable[[Backend, Sequence[Any]], list[int]] | None = None
     protocol: str = "default"  # how answers are obtained (generation, loglikelihood, ...), recorded in the run
+    # for `neghub reproduce`: an item's key, and the key of the item a written line belongs to (default: its
+    # "id"), so that a sample of items can be re-run and compared with the submitted lines of those items
+    item_key: Callable[[Any], Hashable] | None = None
+    line_item: Callable[[dict[str, Any]], Hashable] | None = None
 
     def ordered_items(self, backend: Backend) -> Sequence[Any]:
         if self.token_lengths is None:

@@ -153,7 +153,7 @@ def model_entry(source: ModelSource, backend: Backend, name: str | None, license
         "kind": "local",
         "name": label,
         "file": Path(source.location).name,
-        "sha256": sha,
+        "sha256": source.local_sha256,
         "parameters": parameters,
         "open_weights": True,
         "license": license_,

