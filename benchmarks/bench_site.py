@@ -1,23 +1,42 @@
-"""Site build time against the number of submissions: 0 (the baseline, timed in the same run), 200 and 800.
+"""The site at scale: build time against the number of submissions, and what each page costs to load.
 
-The submissions are synthetic NUBench completion-mode runs on the sample shipped in the package
-(two seeds each), written to a temp folder; the build is the real `mkdocs build` from the
-repository root with NEGHUB_SUBMISSIONS_DIR pointing at them. Growth must be no faster than
-linear: the cost above the empty build, per submission, must not rise from 200 to 800. (At 10
-submissions that cost, about 10 ms each, is smaller than the empty build's run-to-run noise, so a
-ratio taken there says nothing.)
+Build time: 0 submissions (the baseline, timed in the same run), 200 and 800. Growth must be no faster than
+linear: the cost above the empty build, per submission, must not rise from 200 to 800. (At 10 submissions that
+cost, about 10 ms each, is smaller than the empty build's run-to-run noise, so a ratio taken there says nothing.)
+
+Page weights at 10, 100 and 1,000 submissions. A page's first load is its HTML and every script, stylesheet and
+font it loads: the <script src> and <link rel="stylesheet"> it names, the fonts their CSS names, and the search
+worker the theme starts (named in the page's __config). Reported uncompressed and gzip-compressed (what GitHub
+Pages sends); data a page fetches later (its charts' plotly.js is a script and counts; the theme's search index,
+the answers, a long board's further rows do not) is reported apart. Bounds (issue 16):
+- no page without a chart over 300 KB of first load, compressed as served (uncompressed, mkdocs-material's own
+  CSS, JS and search worker alone are 316 KB: every page would be over the bound before it says a word);
+- no page without a chart references plotly.js;
+- a benchmark page stays under 1 MB of HTML (uncompressed) at 1,000 submissions.
+
+The submissions are synthetic NUBench completion-mode runs on the sample shipped in the package (two seeds each),
+written to a temp folder beside a copy of submissions/ (the committed ones and the papers' rows); the build is
+the real `mkdocs build` from the repository root with NEGHUB_SUBMISSIONS_DIR pointing at them.
+`--only time` or `--only weight` runs one half.
 """
 
 from __future__ import annotations
 
+import argparse
+import gzip
 import json
 import os
 import platform
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 NUBENCH_TEST = ROOT / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
@@ -25,6 +44,10 @@ SIZES = (200, 800)
 REPEATS = 3
 # the cost per submission at 800 may exceed the one at 200 by this factor (timing noise) and still be linear
 TOLERANCE = 1.25
+WEIGHT_SIZES = (10, 100, 1000)
+FIRST_LOAD_LIMIT = 300_000  # bytes, compressed, of a page without a chart
+BENCHMARK_HTML_LIMIT = 1_000_000  # bytes of a benchmark page's HTML
+FONTS = (".woff2", ".woff", ".ttf", ".otf")
 
 
 def write_submissions(folder: Path, count: int) -> None:
@@ -59,10 +82,10 @@ def write_submissions(folder: Path, count: int) -> None:
         )
 
 
-def build_seconds(submissions: Path, out: Path) -> float:
+def build_seconds(submissions: Path, out: Path, repeats: int = REPEATS) -> float:
     env = {**os.environ, "NEGHUB_SUBMISSIONS_DIR": str(submissions), "NO_MKDOCS_2_WARNING": "1"}
     best = float("inf")
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         start = time.perf_counter()
         subprocess.run(
             [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
@@ -75,20 +98,184 @@ def build_seconds(submissions: Path, out: Path) -> float:
     return best
 
 
-def main() -> int:
+class References(HTMLParser):
+    """The scripts and stylesheets a page names, whether it draws a chart, and the theme's search worker."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.files: list[str] = []
+        self.charts = False
+        self._config = False
+        self.config = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        if tag == "script" and named.get("src"):
+            self.files.append(str(named["src"]))
+        elif (
+            tag == "link"
+            and named.get("href")
+            and ("stylesheet" in (named.get("rel") or "").split() or named.get("as") == "font")
+        ):
+            self.files.append(str(named["href"]))
+        elif tag == "div" and "neghub-chart" in (named.get("class") or "").split():
+            self.charts = True
+        self._config = tag == "script" and named.get("id") == "__config"
+
+    def handle_data(self, data: str) -> None:
+        if self._config:
+            self.config += data
+
+
+@dataclass(frozen=True)
+class Weight:
+    page: str
+    html: int
+    first_load: int
+    first_load_gzip: int
+    charts: bool
+    plotly: bool
+
+
+def _local(site: Path, page: Path, reference: str, site_path: str) -> Path | None:
+    """The file of the built site a page's reference names (None: another site's)."""
+    parts = urlsplit(reference)
+    if parts.scheme or parts.netloc:
+        return None
+    if parts.path.startswith("/"):  # absolute under the site's path (the 404 page)
+        return site / parts.path.removeprefix(site_path).lstrip("/")
+    return (page.parent / parts.path).resolve()
+
+
+def page_weight(site: Path, page: Path, site_path: str, cache: dict[Path, tuple[int, int]]) -> Weight:
+    html = page.read_bytes()
+    references = References()
+    references.feed(html.decode("utf-8"))
+    files = [_local(site, page, r, site_path) for r in references.files]
+    if references.config:  # mkdocs-material starts its search worker on every page
+        config = json.loads(references.config)
+        if config.get("search"):
+            files.append(_local(site, page, config["search"], site_path))  # relative to the page, as its scripts
+    styles = [f for f in files if f is not None and f.suffix == ".css"]
+    for sheet in styles:  # the fonts a stylesheet loads
+        for url in re.findall(r"url\(['\"]?([^'\")]+)['\"]?\)", sheet.read_text(encoding="utf-8")):
+            if urlsplit(url).path.endswith(FONTS):
+                files.append((sheet.parent / urlsplit(url).path).resolve())
+    raw, compressed = len(html), len(gzip.compress(html, 6))
+    for file in dict.fromkeys(f for f in files if f is not None):
+        if file not in cache:
+            data = file.read_bytes()
+            cache[file] = (len(data), len(gzip.compress(data, 6)))
+        raw += cache[file][0]
+        compressed += cache[file][1]
+    plotly = any("plotly" in r for r in references.files)
+    return Weight(page.relative_to(site).as_posix(), len(html), raw, compressed, references.charts, plotly)
+
+
+def site_weights(site: Path) -> list[Weight]:
+    site_url = re.search(r"^site_url: (\S+)$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    site_path = urlsplit(site_url.group(1)).path if site_url else "/"
+    cache: dict[Path, tuple[int, int]] = {}
+    # every page of the site; data/rows/ holds rows a page loads later, not pages
+    pages = [p for p in sorted(site.rglob("*.html")) if "data" not in p.relative_to(site).parts]
+    return [page_weight(site, page, site_path, cache) for page in pages]
+
+
+def theme_files(site: Path, folder: str) -> list[Path]:
+    """The theme's own scripts or stylesheets that every page loads (not their source maps, not search's
+    language packs, which load only for a site in another language)."""
+    root = site / "assets" / folder
+    return [
+        f
+        for f in root.rglob("*")
+        if f.is_file() and f.suffix in (".js", ".css") and "lunr" not in f.relative_to(root).parts
+    ]
+
+
+def kind_of(page: str) -> str:
+    if page.startswith("benchmarks/"):
+        return page
+    if page.startswith("models/"):
+        return "models/index.html" if page == "models/index.html" else "models/<submission>.html"
+    if page.startswith("datasets/"):
+        return "datasets/<benchmark>.html"
+    return page
+
+
+def kb(size: float) -> str:
+    return f"{size / 1000:7.1f}"
+
+
+def report_weights(count: int, site: Path) -> list[str]:
+    """Print the weights of one built site by kind of page (the heaviest page of each kind); the bounds broken."""
+    weights = site_weights(site)
+    print(f"\n{count} submissions ({len(weights)} pages): KB, the heaviest page of each kind")
+    print(f"  {'page':32} {'HTML':>7} {'first load':>10} {'gzip':>7}  charts")
+    by_kind: dict[str, Weight] = {}
+    for weight in weights:
+        kind = kind_of(weight.page)
+        if kind not in by_kind or weight.first_load > by_kind[kind].first_load:
+            by_kind[kind] = weight
+    for kind, weight in sorted(by_kind.items()):
+        charts = "yes" if weight.charts else "no"
+        print(f"  {kind:32} {kb(weight.html)} {kb(weight.first_load):>10} {kb(weight.first_load_gzip)}  {charts}")
+    search = site / "search" / "search_index.json"
+    if search.is_file():
+        data = search.read_bytes()
+        print(
+            f"  the theme's search index, fetched by every page after it loads: {kb(len(data)).strip()} KB "
+            f"({kb(len(gzip.compress(data, 6))).strip()} KB gzip)"
+        )
+    rows = sorted((site / "data" / "rows").glob("*.html")) if (site / "data" / "rows").is_dir() else []
+    if rows:
+        print(f"  a long board's further rows, loaded when asked: up to {kb(max(p.stat().st_size for p in rows))} KB")
+    broken = []
+    plain = [w for w in weights if not w.charts]
+    heaviest = max(plain, key=lambda w: w.first_load_gzip)
+    theme = sum(f.stat().st_size for folder in ("javascripts", "stylesheets") for f in theme_files(site, folder))
     print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}"
+        f"  pages without a chart: heaviest first load {kb(heaviest.first_load_gzip).strip()} KB gzip "
+        f"({heaviest.page}); uncompressed, {sum(w.first_load > FIRST_LOAD_LIMIT for w in plain)} of {len(plain)} "
+        f"are over {FIRST_LOAD_LIMIT // 1000} KB (mkdocs-material's CSS, JS and search worker: {kb(theme).strip()} KB)"
     )
-    with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp)
-        timings: dict[int, float] = {}
-        for count in (0, *SIZES):
-            folder = base / f"subs-{count}"
-            folder.mkdir()
-            write_submissions(folder, count)
-            timings[count] = build_seconds(folder, base / f"out-{count}")
-            print(f"{count:4d} submissions: {timings[count]:7.2f} s (best of {REPEATS})")
+    broken += [
+        f"{count}: {w.page}: first load {w.first_load_gzip} bytes gzip > {FIRST_LOAD_LIMIT}"
+        for w in plain
+        if w.first_load_gzip > FIRST_LOAD_LIMIT
+    ]
+    broken += [f"{count}: {w.page}: loads plotly.js without a chart" for w in plain if w.plotly]
+    broken += [
+        f"{count}: {w.page}: {w.html} bytes of HTML > {BENCHMARK_HTML_LIMIT}"
+        for w in weights
+        if w.page.startswith("benchmarks/") and w.html > BENCHMARK_HTML_LIMIT
+    ]
+    return broken
+
+
+def weights(base: Path) -> bool:
+    broken: list[str] = []
+    for count in WEIGHT_SIZES:
+        folder = base / f"weight-{count}"
+        shutil.copytree(ROOT / "submissions", folder, ignore=shutil.ignore_patterns(".*"))
+        write_submissions(folder, count)
+        out = base / f"weight-out-{count}"
+        build_seconds(folder, out, repeats=1)
+        broken += report_weights(count, out)
+        shutil.rmtree(out)
+    print("\npage weights within the bounds: " + ("yes" if not broken else "NO"))
+    for line in broken:
+        print("  " + line)
+    return not broken
+
+
+def timing(base: Path) -> bool:
+    timings: dict[int, float] = {}
+    for count in (0, *SIZES):
+        folder = base / f"subs-{count}"
+        folder.mkdir()
+        write_submissions(folder, count)
+        timings[count] = build_seconds(folder, base / f"out-{count}")
+        print(f"{count:4d} submissions: {timings[count]:7.2f} s (best of {REPEATS})")
     small, large = SIZES
     per_small = (timings[small] - timings[0]) / small
     per_large = (timings[large] - timings[0]) / large
@@ -101,7 +288,24 @@ def main() -> int:
     )
     linear = per_large <= per_small * TOLERANCE
     print("growth no faster than linear: " + ("yes" if linear else "NO"))
-    return 0 if linear else 1
+    return linear
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=("time", "weight"), help="run one half of the benchmark")
+    args = parser.parse_args()
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
+    )
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.only != "weight":
+            ok = timing(Path(tmp)) and ok
+        if args.only != "time":
+            ok = weights(Path(tmp)) and ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

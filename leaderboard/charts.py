@@ -21,6 +21,9 @@ from neghub.leaderboard.collect import Row, headline
 
 Figure = dict[str, Any]
 MAX_SERIES = 10
+# grey context lines of a by_setting chart past the MAX_SERIES it names: a figure's size must not grow with the
+# number of submissions (at 1,000 it was 180 KB of one page's HTML); the tables have every row
+MAX_CONTEXT_LINES = 40
 SYMBOLS = ("circle", "square-open", "diamond", "triangle-up-open", "x", "star-open", "cross", "hexagon-open")
 PATTERNS = ("", "/", "\\", "x", ".", "-", "|", "+", "/", "\\")
 DASHES = ("solid", "dot", "dash", "longdash", "dashdot")
@@ -78,7 +81,9 @@ def axis_title(text: str, unit: str) -> str:
 
 
 def dot_interval(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
-    shown = top_rows(rows, limit=20)
+    shown = top_rows([r for r in rows if any(r.metrics.get(s.path) is not None for s in spec.series)], limit=20)
+    if not shown:
+        return []
     names = [label(r) for r in shown]
     traces = []
     for index, series in enumerate(spec.series):
@@ -151,7 +156,8 @@ def scatter(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
 
 def by_setting(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
     """The metric across the setting's values, one line per model (the best MAX_SERIES by their best value),
-    every other model's line in grey without a legend entry. The rows given differ in that setting alone."""
+    the next MAX_CONTEXT_LINES models' lines in grey without a legend entry. The rows given differ in that
+    setting alone."""
     assert spec.setting is not None
     series = spec.series[0]
     # The caller gives one protocol (the board but its plotted setting) per call.
@@ -163,7 +169,7 @@ def by_setting(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
         if x is None or y is None:
             continue
         lines.setdefault(label(row), []).append((float(x), y))
-    ranked = sorted(lines, key=lambda name: -max(y for _, y in lines[name]))
+    ranked = sorted(lines, key=lambda name: -max(y for _, y in lines[name]))[: MAX_SERIES + MAX_CONTEXT_LINES]
     traces = []
     for index, name in enumerate(ranked):
         points = sorted(lines[name])
@@ -192,9 +198,19 @@ def by_setting(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
 
 
 def heatmap(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
-    shown = top_rows(rows, limit=20)
+    # rows with none of the series (a paper that printed the headline only) have nothing to show: a board of
+    # such rows has no heatmap at all, rather than an empty one
+    shown = top_rows([r for r in rows if any(r.metrics.get(s.path) is not None for s in spec.series)], limit=20)
+    if not shown:
+        return []
     z = [[_value(r, s.path, spec.unit) for s in spec.series] for r in shown]
-    names = [f"{label(r)} · {html.escape(r.key.label)}" for r in shown]
+    # one board per heatmap (its heading names it): the rows are named by their model alone; the board's long
+    # title on every row once squeezed the plot to a sliver. Two rows of one name are told apart by their source.
+    names = [label(r) for r in shown]
+    names = [
+        f"{name} · {html.escape(r.source or r.key.dataset_label)}" if names.count(name) > 1 else name
+        for name, r in zip(names, shown, strict=True)
+    ]
     trace = {
         "type": "heatmap",
         "x": [html.escape(s.label) for s in spec.series],
@@ -205,12 +221,14 @@ def heatmap(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
         "colorscale": "Greys",
         "texttemplate": "%{z:.1f}",
         "hovertemplate": "%{y}<br>%{x}: %{z:.1f}<extra></extra>",
-        "colorbar": {"title": {"text": "%" if spec.unit == "percent" else ""}},
+        "colorbar": {"title": {"text": "%" if spec.unit == "percent" else ""}, "thickness": 12},
     }
+    # the column labels below the plot: above it, turned upright on a narrow screen, they ran under plotly's
+    # toolbar
     layout = _layout(
-        xaxis={"side": "top"},
+        xaxis={"automargin": True},
         yaxis={"automargin": True, "autorange": "reversed"},
-        height=max(300, 120 + 26 * len(shown)),
+        height=max(300, 140 + 26 * len(shown)),
     )
     return [{"data": [trace], "layout": layout}]
 

@@ -29,6 +29,9 @@ from neghub.leaderboard.ranking import INTERVAL_METHOD, ranking_rules
 TEMPLATES = Path(__file__).parent / "templates"
 LOW_PARSED_SHARE = 0.5  # rows under this share of parsed answers carry a flag
 MAX_ANSWERS = 2000  # answers shown per run in the answers view (loaded lazily)
+# rows of a board in its page; the rest load when asked (data/rows/<board>.html), so that a benchmark page stays
+# light however many submissions a board has (at 1,000 rows the whole table alone was 0.5 MB of HTML)
+ROWS_IN_PAGE = 50
 TRUST_WORDS = {
     "reported": "printed in a paper; NegHub checked nothing",
     "re-scored": "NegHub re-scored the submitted predictions against the pinned data",
@@ -185,7 +188,10 @@ def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[
                 "title": board.title,
                 "slug": board.slug,
                 "is_sample": board.is_sample,
-                "rows": [row_view(r, display, "../") for r in rows],
+                "rows": [row_view(r, display, "../") for r in rows[:ROWS_IN_PAGE]],
+                "n_rows": len(rows),
+                "more": max(0, len(rows) - ROWS_IN_PAGE),
+                "more_url": f"../{rows_path(board)}",
                 "n_ranked": sum(1 for r in rows if r.rank_range is not None),
             }
         )
@@ -202,6 +208,22 @@ def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[
         trust_words=TRUST_WORDS,
         base="../",
     )
+
+
+def rows_path(board: Board) -> str:
+    return f"data/rows/{board.slug}.html"
+
+
+def more_rows_files(env: jinja2.Environment, tables: dict[Board, list[Row]]) -> dict[str, str]:
+    """The rows of each long board past the first ROWS_IN_PAGE, rendered by the page's own row macro (the page
+    loads them when asked)."""
+    files = {}
+    for board, rows in tables.items():
+        if len(rows) > ROWS_IN_PAGE:
+            display = get_benchmark(board.task).display
+            views = [row_view(r, display, "../") for r in rows[ROWS_IN_PAGE:]]
+            files[rows_path(board)] = env.get_template("rows.html.j2").render(title=board.title, rows=views)
+    return files
 
 
 def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
@@ -512,6 +534,7 @@ def build_pages(
         files[f"models/{sid}.md"] = model_page(env, sid, board)
     files["profile.md"] = profile_page(env, board)
     files["maintainers.md"] = maintainers_page(env, board)
+    files.update(more_rows_files(env, tables))
     files.update(answers_files(board, submissions, data_dir))
     files.update(exports.files(board, tables))
     return files

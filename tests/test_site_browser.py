@@ -1,28 +1,45 @@
-"""The built site in a real browser: headless Chromium (Selenium with Debian's chromedriver).
+"""The built site in a real browser: headless Chromium (Selenium with Debian's chromedriver), at a laptop's
+width (1366 px) and a phone's (390 px).
 
-The site is built with `mkdocs build` from the repository root into a temp folder, from a temp
-copy of submissions/ plus two synthetic submissions: one whose model name is Markdown markup (it
-validates, and must show as literal text) and one whose name is HTML (the validator refuses it;
-the refusal note must show it as text, never as an element). Screenshots of every page go to
-artifacts/screenshots/.
+The site is built once with `mkdocs build` from the repository root into a temp folder, from a temp copy of
+submissions/ plus synthetic ones: one whose model name is Markdown markup (it validates, and must show as literal
+text), one whose name is HTML (the validator refuses it; the build report must show it as text), one whose
+answers are HTML (the answers view must show them as text), and enough others on one board that its page carries
+only its first rows and loads the rest when asked.
+
+On every benchmark page (the registry's list) at both widths: the ranked table comes first, with its headline
+column in view without scrolling sideways and its model column sticky; the tables of chart numbers are collapsed;
+no legend lies over a plot or its axis labels, no label under plotly's toolbar; pages load plotly.js only when
+they draw a chart; axe-core finds no violation at serious or above outside the theme's chrome (THEME_CHROME).
+Full-page screenshots of every page kind at both widths go to artifacts/screenshots/.
+
+axe-core comes from the npm registry through `npm pack` (pinned version and tarball digest).
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import functools
+import gzip
+import hashlib
 import http.server
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
-from tests.test_leaderboard import write_submission
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+from tests.test_leaderboard import NUBENCH_TEST, write_submission
 
 ROOT = Path(__file__).parents[1]
 # Debian's chromium and chromium-driver (what .ci/run installs); on GitHub's Ubuntu runners, the Google Chrome
@@ -44,7 +61,33 @@ CHROMEDRIVER = next(
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 MARKDOWN_NAME = "**NegBold** _under_ [x] model"
 HTML_NAME = '<img id="neghub-injected" src=x onerror="document.title=1">'
-BENCHMARKS = ("jnli-neg", "jsts-neg", "nubench", "scn")
+HTML_ANSWER = '<img id="neghub-injected-answer" src=x onerror="document.title=2"><b>bold</b>'
+BENCHMARKS = benchmark_names()
+# the viewports (CSS pixels): a common laptop, and a phone (iPhone 12 to 15)
+WIDTHS = {1366: 768, 390: 844}
+# pages of each kind other than benchmark pages (path, screenshot name)
+OTHER_PAGES = (
+    ("index.html", "home"),
+    ("profile.html", "profile"),
+    ("models/index.html", "models"),
+    ("models/smollm2-135m-instruct.html", "model"),
+    (f"datasets/{BENCHMARKS[0]}.html", "dataset"),
+    ("submit.html", "submit"),
+    ("maintainers.html", "maintainers"),
+)
+# No page without a chart may cost more than this to load: its HTML and every script, stylesheet and font it
+# loads, compressed as GitHub Pages serves them (gzip). Uncompressed, mkdocs-material's own CSS, JS and search
+# worker alone are 0.32 MB (benchmarks/bench_site.py reports both).
+FIRST_LOAD_LIMIT = 300_000
+AXE_VERSION = "4.14.1"
+AXE_INTEGRITY = "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
+# What axe-core does not check: mkdocs-material's chrome around every page, which NegHub does not make. The header
+# (the top bar with its search dialog: axe finds the dialog has no accessible name), both sidebars (the site's
+# navigation and the page's table of contents), the footer (axe finds its copyright line's grey below 4.5:1
+# contrast) and the theme's "copied" notice. Everything in the page's content, the theme's markup in it included,
+# is checked.
+THEME_CHROME = (".md-header", ".md-sidebar", ".md-footer", ".md-dialog")
+SERIOUS = ("serious", "critical")
 
 pytest.importorskip("mkdocs", reason="the site extra is not installed (pip install -e '.[site]')")
 selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
@@ -59,6 +102,60 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from neghub.leaderboard.charts import MAX_SERIES  # noqa: E402
+from neghub.leaderboard.exports import LONG_COLUMNS  # noqa: E402
+from neghub.leaderboard.site import ROWS_IN_PAGE  # noqa: E402
+
+CROWD = ROWS_IN_PAGE + 3  # submissions on one board beyond what its page carries
+
+
+def _sample_items() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def write_crowd(root: Path, count: int) -> None:
+    """`count` NUBench completion runs on the sample, each right on its own share of the items (no two alike)."""
+    items = _sample_items()
+    for number in range(count):
+        folder = root / f"crowd-{number:03d}"
+        lines = []
+        for position, item in enumerate(items):
+            best = "choice1" if (position * (number + 3)) % 7 < 3 + number % 4 else "choice3"
+            scores = {"choice1": -3.0, "choice2": -3.0, "choice3": -3.0, "choice4": -3.0, best: -1.0}
+            if item["choice2_type"] == "non-applicable":
+                scores["choice2"] = None
+            lines.append(json.dumps({"id": item["index"], "loglikelihoods": scores}))
+        (folder / "predictions" / "nubench").mkdir(parents=True)
+        (folder / "predictions" / "nubench" / "test.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (folder / "metadata.yaml").write_text(
+            "model:\n  kind: baseline\n"
+            f'  name: "Crowd model {number}"\n'
+            "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
+            "submitter:\n  name: Tester\n  contact: https://example.org/tester\n"
+            'date: "2025-01-01"\ndescription: Synthetic predictions for the browser test.\n'
+            "runs:\n  - task: nubench\n    split: test\n    file: predictions/nubench/test.jsonl\n    shots: 0\n"
+            "    seed: 0\n    mode: completion\n",
+            encoding="utf-8",
+        )
+
+
+def write_markup_answers(root: Path) -> None:
+    """A NUBench option-mode run whose every answer is HTML: no letter, so every item is answered wrong."""
+    folder = root / "markup-answers"
+    (folder / "predictions" / "nubench").mkdir(parents=True)
+    lines = [json.dumps({"id": item["index"], "output": HTML_ANSWER}) for item in _sample_items()]
+    (folder / "predictions" / "nubench" / "option.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "metadata.yaml").write_text(
+        "model:\n  kind: baseline\n"
+        '  name: "Markup answers"\n'
+        "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
+        "submitter:\n  name: Tester\n  contact: https://example.org/tester\n"
+        'date: "2025-01-01"\ndescription: Answers that are HTML.\n'
+        "runs:\n  - task: nubench\n    split: test\n    file: predictions/nubench/option.jsonl\n    shots: 0\n"
+        "    seed: 0\n    mode: option\n",
+        encoding="utf-8",
+    )
+
 
 @pytest.fixture(scope="module")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -69,6 +166,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         submissions, "markdown-name", MARKDOWN_NAME, ["choice1", "choice4"], date=dt.date.today().isoformat()
     )
     write_submission(submissions, "html-name", HTML_NAME, ["choice1"])
+    write_markup_answers(submissions)
+    write_crowd(submissions, CROWD)
     out = work / "public"
     env = {**os.environ, "NEGHUB_SUBMISSIONS_DIR": str(submissions), "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
@@ -104,137 +203,468 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 def browser() -> Iterator[webdriver.Chrome]:
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--window-size=1400,1000",
-    ):
+    # --hide-scrollbars: as on a phone, a scroll bar takes no width from the page
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"):
         options.add_argument(flag)
+    options.add_argument("--hide-scrollbars")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_script_timeout(120)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     yield driver
     driver.quit()
 
 
-def open_page(browser: webdriver.Chrome, url: str, shot: str) -> list[dict[str, object]]:
-    """Load a page, wait for its charts, save a full-height screenshot; the console's errors."""
+@pytest.fixture(scope="module")
+def axe_source(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """axe.min.js of the pinned axe-core, packed by `npm pack` from the npm registry into a folder of this test
+    session (npm keeps its own cache, so a second session downloads nothing), the tarball checked against the
+    pinned digest before anything is read from it."""
+    npm = shutil.which("npm")
+    if npm is None:
+        if os.environ.get("CI"):
+            pytest.fail("npm is missing in CI: the browser test gets axe-core with npm", pytrace=False)
+        pytest.skip("npm is not installed: the accessibility check needs axe-core from the npm registry")
+    folder = tmp_path_factory.mktemp("axe-core")
+    subprocess.run(
+        [npm, "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", str(folder), "--silent"],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    tarball = folder / f"axe-core-{AXE_VERSION}.tgz"
+    digest = "sha512-" + base64.b64encode(hashlib.sha512(tarball.read_bytes()).digest()).decode()
+    assert digest == AXE_INTEGRITY, f"axe-core {AXE_VERSION} from npm is not the pinned tarball: {digest}"
+    with tarfile.open(tarball) as archive:
+        member = archive.extractfile("package/axe.min.js")
+        assert member is not None
+        return member.read().decode("utf-8")
+
+
+# --- helpers -----------------------------------------------------------------------------------------------
+
+
+def set_viewport(browser: webdriver.Chrome, width: int, height: int) -> None:
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+
+
+def open_page(browser: webdriver.Chrome, url: str, width: int) -> list[dict[str, object]]:
+    """Load a page in a viewport of this width, wait for its charts; the console's errors."""
+    set_viewport(browser, width, WIDTHS[width])
     browser.get_log("browser")  # drop what earlier pages logged
     browser.get(url)
-    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
-    WebDriverWait(browser, 20).until(
+    WebDriverWait(browser, 30).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    WebDriverWait(browser, 30).until(
         lambda d: d.execute_script(
             "return Array.from(document.querySelectorAll('.neghub-chart')).every(e => e.querySelector('.main-svg'))"
         )
     )
-    height = browser.execute_script("return document.body.scrollHeight")
-    browser.set_window_size(1400, min(max(int(height), 1000), 6000))
-    browser.save_screenshot(str(SCREENSHOTS / f"{shot}.png"))
-    browser.set_window_size(1400, 1000)
     return [entry for entry in browser.get_log("browser") if entry.get("level") == "SEVERE"]
 
 
+def screenshot(browser: webdriver.Chrome, name: str, width: int) -> None:
+    """A full-height screenshot (up to 8,000 px), then the viewport as it was."""
+    height = int(browser.execute_script("return document.documentElement.scrollHeight"))
+    set_viewport(browser, width, min(max(height, WIDTHS[width]), 8000))
+    browser.save_screenshot(str(SCREENSHOTS / f"{name}-{width}.png"))
+    set_viewport(browser, width, WIDTHS[width])
+
+
+def axe_violations(browser: webdriver.Chrome, axe_source: str) -> list[str]:
+    """axe-core's violations at serious or above outside THEME_CHROME, one line each (rule, impact, element)."""
+    if not browser.execute_script("return typeof axe !== 'undefined'"):
+        browser.execute_script(axe_source)
+    found = browser.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        axe.run({exclude: arguments[0].map(s => [s])}, {resultTypes: ["violations"]})
+          .then(r => done(r.violations.flatMap(v => v.nodes.map(n => [v.id, n.impact || v.impact, n.target.join(" "),
+                                                                      v.help]))))
+          .catch(e => done([["axe-error", "critical", String(e), ""]]));
+        """,
+        list(THEME_CHROME),
+    )
+    return [f"{rule} ({impact}): {target}: {help}" for rule, impact, target, help in found if impact in SERIOUS]
+
+
+# The boxes plotly draws, from the page: `.legend` against the plot area (`.nsewdrag`) and the axes' labels; the
+# toolbar (`.modebar`) against every title, axis label and legend entry. Every figure has some number to draw.
+CHART_PROBLEMS_JS = """
+function box(e) { const r = e.getBoundingClientRect(); return r; }
+function meet(a, b) {
+  return a.width > 0 && b.width > 0 && a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+}
+const problems = [];
+document.querySelectorAll(".neghub-chart").forEach(chart => {
+  const name = chart.id;
+  const figure = JSON.parse(document.getElementById(chart.dataset.figure).textContent);
+  const numbers = figure.data.flatMap(t => ["x", "y", "z"].flatMap(k => (t[k] || []).flat()))
+    .filter(v => typeof v === "number");
+  if (!numbers.length) problems.push(name + ": nothing to draw");
+  if (!chart.querySelector(".main-svg")) problems.push(name + ": not drawn");
+  const legend = chart.querySelector(".legend");
+  const plot = chart.querySelector(".nsewdrag");
+  const labels = Array.from(chart.querySelectorAll(".g-xtitle text, .g-ytitle text, .xtick text, .ytick text"));
+  if (legend) {
+    if (plot && meet(box(legend), box(plot))) problems.push(name + ": the legend is over the plot");
+    labels.filter(l => meet(box(l), box(legend)))
+      .forEach(l => problems.push(name + ": the legend is over the axis label " + l.textContent));
+    const entries = chart.querySelectorAll(".legend .traces").length;
+    // MAX_SERIES models and a reference line ("no change")
+    if (entries > arguments[0] + 1) problems.push(name + ": " + entries + " legend entries");
+  }
+  const toolbar = chart.querySelector(".modebar");
+  if (toolbar) {
+    const texts = labels.concat(Array.from(chart.querySelectorAll(".gtitle, .cbtitle text, .legendtext")));
+    texts.filter(t => meet(box(t), box(toolbar)))
+      .forEach(t => problems.push(name + ": '" + t.textContent + "' is under the toolbar"));
+  }
+  if (plot && box(plot).width < 100) problems.push(name + ": the plot is " + box(plot).width + " px wide");
+});
+return problems;
+"""
+
+
+def chart_problems(browser: webdriver.Chrome) -> list[str]:
+    problems: list[str] = browser.execute_script(CHART_PROBLEMS_JS, MAX_SERIES)
+    return problems
+
+
+def loaded_files(browser: webdriver.Chrome) -> list[str]:
+    """The URLs this page loaded: the document and every resource (Chromium's performance entries)."""
+    urls: list[str] = browser.execute_script(
+        "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+        ".map(e => e.name)"
+    )
+    return urls
+
+
+def first_load(built_site: Path, base_url: str, urls: list[str]) -> tuple[int, int]:
+    """(bytes, gzip bytes) of the page's HTML and every script, stylesheet and font among what it loaded."""
+    raw = compressed = 0
+    for url in urls:
+        path = urlsplit(url).path
+        if url.startswith(base_url) and (url == urls[0] or path.endswith((".js", ".css", ".woff2", ".woff", ".ttf"))):
+            data = (built_site / path.lstrip("/")).read_bytes()
+            raw += len(data)
+            compressed += len(gzip.compress(data, 6))
+    return raw, compressed
+
+
+def check_common(browser: webdriver.Chrome, base_url: str, built_site: Path, axe_source: str) -> None:
+    """What every page must do: no horizontal scrolling of the page, links in text underlined, plotly.js only
+    with charts, scripts from the site itself, a light first load without charts, no serious axe finding."""
+    state = browser.execute_script(
+        """
+        const links = Array.from(document.querySelectorAll("article p a, article li a, article td a"));
+        return {
+          overflow: document.documentElement.scrollWidth - window.innerWidth,
+          charts: document.querySelectorAll(".neghub-chart").length,
+          plotly: typeof Plotly !== "undefined",
+          scripts: Array.from(document.scripts).map(s => s.src).filter(Boolean),
+          plain: links.filter(a => !getComputedStyle(a).textDecorationLine.includes("underline"))
+                      .map(a => a.textContent),
+        };
+        """
+    )
+    assert state["overflow"] <= 0, f"the page scrolls sideways by {state['overflow']} px"
+    assert state["plain"] == [], "links in text must be underlined"
+    assert all(s.startswith(base_url) for s in state["scripts"]), state["scripts"]
+    urls = loaded_files(browser)
+    loads_plotly = any("plotly" in u for u in urls)
+    assert loads_plotly == bool(state["charts"]) == state["plotly"], state
+    if not state["charts"]:
+        raw, compressed = first_load(built_site, base_url, urls)
+        assert compressed <= FIRST_LOAD_LIMIT, f"first load {compressed} bytes compressed ({raw} uncompressed)"
+    assert axe_violations(browser, axe_source) == []
+
+
+# --- every benchmark page, at both widths ------------------------------------------------------------------
+
+RANKING_JS = """
+const [tables, first] = [Array.from(document.querySelectorAll("article table.neghub-ranking")),
+                         document.querySelector("article table")];
+const chart = document.querySelector(".neghub-chart");
+const row = tables.length ? tables[0].tBodies[0].rows[0] : null;
+return {
+  first_is_ranking: first !== null && first.classList.contains("neghub-ranking"),
+  chart_before: chart !== null && tables.length > 0
+    && !!(chart.compareDocumentPosition(tables[0]) & Node.DOCUMENT_POSITION_FOLLOWING),
+  first_row_bottom: row ? row.getBoundingClientRect().bottom : null,
+  viewport: [window.innerWidth, window.innerHeight],
+  headline_out: tables.filter(t => {
+    // the headline's column: its header names the benchmark's headline (the registry's display block)
+    const header = Array.from(t.tHead.rows[0].cells).find(c => c.textContent.trim().startsWith(arguments[0]));
+    if (!header) return true;
+    const th = header.getBoundingClientRect();
+    const wrap = t.closest(".neghub-table-wrap").getBoundingClientRect();
+    return th.right > Math.min(wrap.right, window.innerWidth) + 0.5 || th.left < wrap.left - 0.5;
+  }).map(t => t.id),
+  numbers_open: Array.from(document.querySelectorAll("details.neghub-numbers"))
+    .filter(d => d.open || d.querySelector("table").checkVisibility()).length,
+};
+"""
+
+STICKY_JS = """
+const out = {scrolled: 0, drifted: []};
+document.querySelectorAll("article table.neghub-ranking").forEach(t => {
+  const wrap = t.closest(".neghub-table-wrap");
+  if (wrap.scrollWidth <= wrap.clientWidth) return;
+  out.scrolled += 1;
+  wrap.scrollLeft = wrap.scrollWidth;
+  const model = t.querySelector("th.neghub-model-col").getBoundingClientRect();
+  const cell = t.querySelector("td.neghub-model-col").getBoundingClientRect();
+  const left = wrap.getBoundingClientRect().left;
+  if (Math.abs(model.left - left) > 1 || Math.abs(cell.left - left) > 1) out.drifted.push(t.id);
+  wrap.scrollLeft = 0;
+});
+return out;
+"""
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
 @pytest.mark.parametrize("task", BENCHMARKS)
-def test_benchmark_page_renders_tables_and_charts(browser: webdriver.Chrome, base_url: str, task: str) -> None:
-    errors = open_page(browser, f"{base_url}benchmarks/{task}.html", f"benchmark-{task}")
+def test_benchmark_page(
+    browser: webdriver.Chrome, base_url: str, built_site: Path, axe_source: str, task: str, width: int
+) -> None:
+    errors = open_page(browser, f"{base_url}benchmarks/{task}.html", width)
     assert errors == []
-    tables = browser.find_elements(By.CSS_SELECTOR, "table.neghub-table")
-    assert tables and all(t.find_elements(By.CSS_SELECTOR, "tbody tr") for t in tables)
-    charts = browser.find_elements(By.CSS_SELECTOR, ".neghub-chart")
-    assert charts, "every benchmark has reported rows, so every benchmark page has charts"
-    # plotly drew every chart: an SVG with at least one trace
-    assert all(c.find_elements(By.CSS_SELECTOR, ".main-svg") for c in charts)
-    assert browser.execute_script("return typeof Plotly") == "object"
-    # plotly.js came from the site itself
-    scripts = browser.execute_script("return Array.from(document.scripts).map(s => s.src).filter(Boolean)")
-    assert any(s.startswith(base_url) and s.endswith("plotly.min.js") for s in scripts)
-    assert all(s.startswith(base_url) for s in scripts)
+    screenshot(browser, f"benchmark-{task}", width)
+    ranking = browser.execute_script(RANKING_JS, get_benchmark(task).display.headline.label)
+    # the ranked table first: before any other table and any chart, its first row on the first screen
+    assert ranking["first_is_ranking"], "the first table of a benchmark page is a ranked board"
+    assert not ranking["chart_before"]
+    assert ranking["first_row_bottom"] <= ranking["viewport"][1], ranking
+    # the headline column in view without scrolling sideways, on every board
+    assert ranking["headline_out"] == []
+    assert ranking["numbers_open"] == 0, "the tables of chart numbers are collapsed"
+    sticky = browser.execute_script(STICKY_JS)
+    assert sticky["drifted"] == [], "the model column stays in view when a table scrolls sideways"
+    if width < 500:
+        assert sticky["scrolled"], "on a phone, some board is wider than the screen (the sticky column is tested)"
+    assert browser.find_elements(By.CSS_SELECTOR, ".neghub-chart"), "every benchmark has rows, so charts"
+    assert chart_problems(browser) == []
+    # the downloads of each board are files of the site
+    links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, ".neghub-downloads a")]
+    assert any(h.endswith(".csv") for h in links) and any(h.endswith(".json") for h in links)
+    assert all((built_site / h.removeprefix(base_url)).is_file() for h in links)
+    check_common(browser, base_url, built_site, axe_source)
 
 
-def _column_values(table: object, index: int) -> list[str]:
-    cells = table.find_elements(By.CSS_SELECTOR, f"tbody tr td:nth-child({index + 1})")  # type: ignore[attr-defined]
-    return [c.get_attribute("data-value") for c in cells]
+# --- every other kind of page, at both widths --------------------------------------------------------------
 
 
-def test_clicking_a_header_sorts_the_rows(browser: webdriver.Chrome, base_url: str) -> None:
-    open_page(browser, f"{base_url}benchmarks/jsts-neg.html", "benchmark-jsts-neg")
-    table = browser.find_element(By.CSS_SELECTOR, "table.neghub-table[id^='table-']")
-    headers = table.find_elements(By.CSS_SELECTOR, "thead th")
-    index = next(i for i, h in enumerate(headers) if h.text.strip() == "M_i Acc′")
-    before = _column_values(table, index)
-    numbers = [float(v) for v in before if v]
-    assert len(numbers) > 2 and numbers != sorted(numbers), "the paper's order is not already sorted"
-    headers[index].click()
-    after = [float(v) for v in _column_values(table, index) if v]
-    assert after == sorted(numbers)
-    headers[index].click()
-    assert [float(v) for v in _column_values(table, index) if v] == sorted(numbers, reverse=True)
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize(("path", "shot"), OTHER_PAGES, ids=[shot for _, shot in OTHER_PAGES])
+def test_other_page(
+    browser: webdriver.Chrome, base_url: str, built_site: Path, axe_source: str, path: str, shot: str, width: int
+) -> None:
+    assert open_page(browser, base_url + path, width) == []
+    screenshot(browser, shot, width)
+    assert browser.find_element(By.CSS_SELECTOR, "article h1").text
+    assert chart_problems(browser) == []
+    check_common(browser, base_url, built_site, axe_source)
 
 
-def test_filter_menu_hides_reported_rows(browser: webdriver.Chrome, base_url: str) -> None:
-    open_page(browser, f"{base_url}benchmarks/nubench.html", "benchmark-nubench")
-    table = browser.find_element(By.ID, "table-nubench--test--0shot--completion")
-    wrap = table.find_element(By.XPATH, "..")
-    select = next(
+def test_pages_without_charts_reference_no_plotly(built_site: Path) -> None:
+    """Every page of the built site: plotly.js is loaded by exactly the pages that draw a chart."""
+    pages = [p for p in built_site.rglob("*.html") if "data" not in p.relative_to(built_site).parts]
+    assert len(pages) > 20
+    with_charts = set()
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        charts = 'class="neghub-chart"' in text
+        assert ("plotly.min.js" in text) == charts, page
+        if charts:
+            with_charts.add(page.relative_to(built_site).as_posix())
+    assert {f"benchmarks/{task}.html" for task in BENCHMARKS} <= with_charts
+    assert not any(p.startswith(("models/", "datasets/")) for p in with_charts)
+
+
+# --- what the pages do -------------------------------------------------------------------------------------
+
+
+def _column(browser: webdriver.Chrome, table_id: str, index: int) -> list[str]:
+    values: list[str] = browser.execute_script(
+        "return Array.from(document.getElementById(arguments[0]).tBodies[0].rows)"
+        ".map(r => r.cells[arguments[1]].getAttribute('data-value'))",
+        table_id,
+        index,
+    )
+    return values
+
+
+def _board_of(built_site: Path, model: str) -> tuple[str, list[dict[str, Any]]]:
+    """The slug and the JSON download of the NUBench board that has this model."""
+    for path in sorted((built_site / "data").glob("nubench--*.json")):
+        records = json.loads(path.read_text(encoding="utf-8"))
+        if any(r["model"] == model for r in records):
+            return path.stem, records
+    raise AssertionError(f"no board has {model}")
+
+
+def test_a_long_board_shows_its_first_rows_and_loads_the_rest(
+    browser: webdriver.Chrome, base_url: str, built_site: Path
+) -> None:
+    slug, records = _board_of(built_site, "Crowd model 0")
+    assert len(records) > ROWS_IN_PAGE
+    open_page(browser, f"{base_url}benchmarks/nubench.html", 1366)
+    table = f"table-{slug}"
+    assert len(_column(browser, table, 0)) == ROWS_IN_PAGE
+    # sorting loads every row first, then sorts them all (empty values last)
+    label = get_benchmark("nubench").display.headline.label
+    headers = browser.find_elements(By.CSS_SELECTOR, f"#{table} thead th")
+    header = next(h for h in headers if h.text.startswith(label))
+    column = headers.index(header)
+    header.click()
+    WebDriverWait(browser, 20).until(lambda d: len(_column(d, table, column)) == len(records))
+    values = [float(v) for v in _column(browser, table, column) if v]
+    assert values == sorted(r["headline"] for r in records if r["headline"] is not None)
+    header.click()
+    assert [float(v) for v in _column(browser, table, column) if v] == sorted(values, reverse=True)
+    # the rows loaded are rows of the page's own kind: every model once, the markup one as text
+    names = browser.execute_script(
+        "return Array.from(document.getElementById(arguments[0]).tBodies[0].rows)"
+        ".map(r => r.cells[1].querySelector('a') ? r.cells[1].querySelector('a').textContent : '')",
+        table,
+    )
+    assert sorted(names) == sorted(r["model"] for r in records)
+    assert MARKDOWN_NAME in names[ROWS_IN_PAGE:] or MARKDOWN_NAME in names  # text, wherever it ranks
+    assert not browser.find_elements(By.XPATH, "//strong[text()='NegBold']")
+    # and the button says no more
+    assert not browser.find_element(By.CSS_SELECTOR, f"button[data-table='{table}']").is_displayed()
+    # on a fresh page, the button alone loads them
+    open_page(browser, f"{base_url}benchmarks/nubench.html", 390)
+    browser.find_element(By.CSS_SELECTOR, f"button[data-table='{table}']").click()
+    WebDriverWait(browser, 20).until(lambda d: len(_column(d, table, column)) == len(records))
+    screenshot(browser, "benchmark-nubench-every-row", 390)
+
+
+def test_a_menu_filters_a_tables_rows(browser: webdriver.Chrome, base_url: str) -> None:
+    open_page(browser, base_url + "models/index.html", 390)
+    table = browser.find_element(By.ID, "models")
+    menu = next(
         s
-        for s in wrap.find_elements(By.CSS_SELECTOR, ".neghub-filters select")
+        for s in browser.find_elements(By.CSS_SELECTOR, ".neghub-filters select")
         if s.find_element(By.XPATH, "..").text.startswith("kind")
     )
-    select.find_element(By.CSS_SELECTOR, "option[value='verified']").click()
-    visible = [r for r in table.find_elements(By.CSS_SELECTOR, "tbody tr") if r.is_displayed()]
-    assert visible and all("verified" in r.text for r in visible)
+    options = [o.get_attribute("value") for o in menu.find_elements(By.TAG_NAME, "option")]
+    assert options[0] == "" and {"baseline", "pypi-gguf"} <= set(options)
+    menu.find_element(By.CSS_SELECTOR, "option[value='pypi-gguf']").click()
+    visible = [r.text for r in table.find_elements(By.CSS_SELECTOR, "tbody tr") if r.is_displayed()]
+    assert len(visible) == 1 and visible[0].startswith("SmolLM2-135M-Instruct")
+    menu.find_element(By.CSS_SELECTOR, "option[value='']").click()
+    assert all(r.is_displayed() for r in table.find_elements(By.CSS_SELECTOR, "tbody tr"))
+
+
+def test_the_profile_sorts_by_any_benchmark(browser: webdriver.Chrome, base_url: str) -> None:
+    open_page(browser, base_url + "profile.html", 390)
+    headers = browser.find_elements(By.CSS_SELECTOR, "#profile thead th")
+    assert [h.text.split(":")[0] for h in headers[2:]] == [get_benchmark(t).display.name for t in BENCHMARKS]
+    for index in range(2, 2 + len(BENCHMARKS)):
+        before = [float(v) for v in _column(browser, "profile", index) if v]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", headers[index])
+        headers[index].click()
+        column = _column(browser, "profile", index)
+        numbers = [float(v) for v in column if v]
+        assert numbers == sorted(before)
+        assert column[: len(numbers)] == [v for v in column if v], "models without a score come last"
+        headers[index].click()
+        assert [float(v) for v in _column(browser, "profile", index) if v] == sorted(before, reverse=True)
+    # the model column is sortable too, and a reported row names its paper
+    cells = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#profile tbody td:first-child')).map(td => td.textContent)"
+    )
+    assert any(MARKDOWN_NAME in c for c in cells) and any("paper:" in c for c in cells)
+
+
+def test_the_answers_view_loads_a_runs_answers_as_text(browser: webdriver.Chrome, base_url: str) -> None:
+    open_page(browser, base_url + "models/markup-answers.html", 390)
+    runs = browser.find_elements(By.CSS_SELECTOR, ".neghub-answers-run option")
+    assert [r.text for r in runs] == ["NUBench · predictions/nubench/option.jsonl"]
+    assert not browser.find_elements(By.CSS_SELECTOR, ".neghub-answer"), "nothing is loaded before it is asked for"
+    runs[0].click()
+    browser.find_element(By.CSS_SELECTOR, ".neghub-answers-load").click()
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".neghub-answer"))
+    answers = browser.find_elements(By.CSS_SELECTOR, ".neghub-answer")
+    # no answer names a letter, so every item of the sample is wrong, for its format
+    assert len(answers) == len(_sample_items())
+    assert all(a.find_element(By.TAG_NAME, "strong").text.startswith("answer format wrong") for a in answers)
+    assert f"answered: {HTML_ANSWER}" in answers[0].text
+    assert not browser.find_elements(By.ID, "neghub-injected-answer")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".neghub-answers-out b")
+    assert browser.title != "2"
+    screenshot(browser, "model-answers", 390)
+    # a real model's page offers each of its runs
+    open_page(browser, base_url + "models/smollm2-135m-instruct.html", 1366)
+    options = browser.find_elements(By.CSS_SELECTOR, ".neghub-answers-run option")
+    assert len(options) >= 2
+    options[-1].click()
+    browser.find_element(By.CSS_SELECTOR, ".neghub-answers-load").click()
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".neghub-answer, .neghub-answers-out p")
+    )
+    assert "could not be loaded" not in browser.find_element(By.CSS_SELECTOR, ".neghub-answers-out").text
 
 
 def test_markup_in_a_model_name_is_plain_text(browser: webdriver.Chrome, base_url: str) -> None:
-    open_page(browser, f"{base_url}benchmarks/nubench.html", "benchmark-nubench")
-    # one script call, not one WebDriver round trip per cell (the page has thousands)
-    cells = browser.execute_script(
-        "return Array.from(document.querySelectorAll('table.neghub-table td')).map(td => td.textContent.trim())"
-    )
-    assert MARKDOWN_NAME in cells
-    assert not browser.find_elements(By.XPATH, "//strong[text()='NegBold']")
-    errors = open_page(browser, f"{base_url}models/markdown-name.html", "model-markdown-name")
-    assert errors == []
+    # (on the benchmark page, among a long board's rows loaded later: test_a_long_board_...)
+    for path in ("profile.html", "models/index.html", "index.html"):
+        open_page(browser, base_url + path, 1366)
+        text = browser.find_element(By.TAG_NAME, "article").text
+        assert MARKDOWN_NAME in text, path
+        assert not browser.find_elements(By.XPATH, "//strong[text()='NegBold'] | //em[text()='under']"), path
+    open_page(browser, base_url + "models/markdown-name.html", 1366)
     assert browser.find_element(By.CSS_SELECTOR, "article h1").text == MARKDOWN_NAME
     # readers never see refusal messages: the home page has none, the maintainers' build report lists them,
     # and the refused HTML name is text there, never an element
-    open_page(browser, base_url + "index.html", "home")
+    open_page(browser, base_url + "index.html", 390)
     assert not browser.find_elements(By.ID, "neghub-injected")
     assert not browser.find_elements(By.CSS_SELECTOR, ".neghub-notes")
     assert "html-name" not in browser.find_element(By.TAG_NAME, "article").text
-    assert MARKDOWN_NAME in browser.find_element(By.TAG_NAME, "article").text  # among the latest submissions
-    open_page(browser, base_url + "maintainers.html", "maintainers")
+    open_page(browser, base_url + "maintainers.html", 390)
     assert not browser.find_elements(By.ID, "neghub-injected")
     notes = browser.find_element(By.CSS_SELECTOR, ".neghub-notes").text
     assert "html-name (refused)" in notes
     assert "metadata.yaml:3: model.name: contains markup" in notes  # the field, not the union tag
 
 
-def test_other_pages_render(browser: webdriver.Chrome, base_url: str) -> None:
-    for path, shot in (
-        ("submit.html", "submit"),
-        ("datasets/jnli-neg.html", "dataset-jnli-neg"),
-        ("datasets/nubench.html", "dataset-nubench"),
-        ("models/baseline-random.html", "model-baseline-random"),
-    ):
-        assert open_page(browser, base_url + path, shot) == []
-        assert browser.find_element(By.CSS_SELECTOR, "article h1").text
+# --- the downloads -----------------------------------------------------------------------------------------
 
 
-def test_tables_download_as_csv_and_json(browser: webdriver.Chrome, base_url: str, built_site: Path) -> None:
-    open_page(browser, f"{base_url}benchmarks/scn.html", "benchmark-scn")
-    links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, ".neghub-downloads a")]
-    assert any(h.endswith(".csv") for h in links) and any(h.endswith(".json") for h in links)
-    for href in links:
-        assert (built_site / href.removeprefix(base_url)).is_file()
+def test_the_tidy_long_file_and_every_board_file_load_with_pandas(built_site: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    long_csv = pd.read_csv(built_site / "data" / "results-long.csv")
+    long_parquet = pd.read_parquet(built_site / "data" / "results-long.parquet")
+    assert list(long_csv.columns) == list(long_parquet.columns) == list(LONG_COLUMNS)
+    assert len(long_csv) == len(long_parquet) > 0
+    assert long_csv["value"].dtype.kind == "f" and long_parquet["value"].dtype.kind == "f"
+    # the markdown-named model: seed 0 picks choice1, NUBench's answer on every item (accuracy 1), seed 1
+    # choice4 (accuracy 0): the mean 0.5, the sample SD sqrt(((1 - 0.5)^2 + (0 - 0.5)^2) / 1) = sqrt(0.5)
+    for frame in (long_csv, long_parquet):
+        (row,) = frame[(frame["model"] == MARKDOWN_NAME) & (frame["metric"] == "acc")].itertuples()
+        assert (row.task, row.trust, row.n_runs, row.unit) == ("nubench", "re-scored", 2, "percent")
+        assert row.value == pytest.approx(0.5)
+        assert row.sd == pytest.approx(0.5**0.5)
+    boards = sorted((built_site / "data").glob("*.json"))
+    assert {p.stem.split("--")[0] for p in boards} == set(BENCHMARKS)
+    for path in boards:
+        board = pd.read_json(path)
+        assert len(board) > 0 and {"model", "trust", "headline"} <= set(board.columns), path.name
+        rows = long_csv[long_csv["board"] == path.stem][["model", "source", "submission_id"]].drop_duplicates()
+        assert len(board) == len(rows), path.name
+
+
+# --- the built files ---------------------------------------------------------------------------------------
 
 
 def test_schema_ids_resolve_on_the_built_site(built_site: Path) -> None:
     """Every published schema is served at the URL its $id names, under the site_url of mkdocs.yml."""
-    import json
     import re
 
     site_url = re.search(r"^site_url: (\S+)$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
@@ -252,7 +682,7 @@ def test_404_page_and_sitemap_use_the_site_url(built_site: Path) -> None:
     page = (built_site / "404.html").read_text(encoding="utf-8")
     assert 'href="/neghub/assets/stylesheets/' in page  # absolute under the project's Pages path
     sitemap = (built_site / "sitemap.xml").read_text(encoding="utf-8")
-    assert "<loc>https://neghub.github.io/neghub/benchmarks/jnli-neg.html</loc>" in sitemap
+    assert f"<loc>https://neghub.github.io/neghub/benchmarks/{BENCHMARKS[0]}.html</loc>" in sitemap
 
 
 def test_every_top_level_name_of_the_built_site_is_reserved_for_submission_ids(built_site: Path) -> None:
@@ -261,9 +691,11 @@ def test_every_top_level_name_of_the_built_site_is_reserved_for_submission_ids(b
     from neghub.evaluator.submissions.validation import RESERVED_IDS
 
     own = {p.name.split(".")[0].lower() for p in built_site.iterdir()}
+    synthetic = {"markdown-name", "html-name", "markup-answers"}
     own |= (
         {p.name.split(".")[0].lower() for p in (built_site / "models").iterdir()}
         - set(os.listdir(ROOT / "submissions"))
-        - {"markdown-name", "html-name"}
+        - synthetic
+        - {f"crowd-{n:03d}" for n in range(CROWD)}
     )
     assert own <= RESERVED_IDS, sorted(own - RESERVED_IDS)

@@ -1,9 +1,45 @@
 /* NegHub's own scripts: draw the plotly charts from the JSON beside them (on the pages that load plotly.js),
    make tables sortable (click a header) and filterable (a text box, and a menu per categorical column),
    load a board's every column and a model's answers when asked (JSON files beside the pages). Everything
-   read from a file is shown with textContent: never parsed as HTML. */
+   read from a JSON file is shown with textContent: never parsed as HTML. The one HTML read from a file is a
+   long board's further rows (data/rows/): the site's own build renders them with the page's own autoescaped
+   row template; they are parsed inert (DOMParser runs no script, loads nothing) and only their <tr> nodes move
+   into the table. */
 (function () {
   "use strict";
+
+  /* On a narrow screen, long category labels (model names on a dot plot or a heatmap) would take the whole
+     width and leave the plot a sliver: they are shortened on the axis (the full name stays in the hover text
+     and in the chart's table of numbers). */
+  function fitToWidth(figure, width) {
+    var longest = width < 480 ? 14 : width < 760 ? 24 : 0;
+    if (!longest) return;
+    [["x", "xaxis"], ["y", "yaxis"]].forEach(function (pair) {
+      var values = [];
+      figure.data.forEach(function (trace) {
+        (trace[pair[0]] || []).forEach(function (v) {
+          if (typeof v === "string" && values.indexOf(v) === -1) values.push(v);
+        });
+      });
+      if (!values.some(function (v) { return v.length > longest; })) return;
+      var axis = figure.layout[pair[1]] = figure.layout[pair[1]] || {};
+      axis.tickmode = "array";
+      axis.tickvals = values;
+      axis.ticktext = values.map(function (v) { return v.length > longest ? v.slice(0, longest - 1) + "…" : v; });
+    });
+  }
+
+  /* The legend sits at the bottom of the figure, under the x axis, in the bottom margin (charts.py keeps 110 px
+     for one row of entries and the axis's labels). On a narrow screen its entries stack into more rows; plotly
+     then pushes the plot up only as far as the legend's top, and the axis's labels would sit under the
+     legend: the margin and the figure grow by the legend's extra rows. */
+  function clearLegend(el) {
+    var legend = el.querySelector(".legend"), layout = el.layout;
+    if (!legend || !layout.margin) return;
+    var needed = Math.ceil(legend.getBoundingClientRect().height) + 90;
+    if (needed <= layout.margin.b) return;
+    Plotly.relayout(el, { "margin.b": needed, height: layout.height + needed - layout.margin.b });
+  }
 
   function drawCharts() {
     document.querySelectorAll(".neghub-chart[data-figure]").forEach(function (el) {
@@ -11,7 +47,13 @@
       var source = document.getElementById(el.dataset.figure);
       if (!source || typeof Plotly === "undefined") return;
       var figure = JSON.parse(source.textContent);
-      Plotly.newPlot(el, figure.data, figure.layout, { responsive: true, displaylogo: false });
+      fitToWidth(figure, el.clientWidth);
+      /* a short toolbar (download, zoom, pan, reset): it sits at the top right, clear of the column labels */
+      Plotly.newPlot(el, figure.data, figure.layout, {
+        responsive: true,
+        displaylogo: false,
+        modeBarButtonsToRemove: ["select2d", "lasso2d", "zoomIn2d", "zoomOut2d", "autoScale2d"]
+      }).then(function () { clearLegend(el); });
       el.dataset.drawn = "1";
     });
   }
@@ -58,6 +100,48 @@
     });
   }
 
+  /* a long board's rows past the first ones its page carries: loaded once, when asked or before the table is
+     sorted or filtered (so that both act on every row) */
+  function loadMoreRows(table) {
+    if (!table.dataset.more) return Promise.resolve();
+    if (table.neghubMore) return table.neghubMore;
+    var button = document.querySelector('button.neghub-more-rows[data-table="' + table.id + '"]');
+    if (button) button.disabled = true;
+    table.neghubMore = fetch(table.dataset.more).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    }).then(function (text) {
+      var doc = new DOMParser().parseFromString(text, "text/html");
+      var body = table.tBodies[0];
+      doc.querySelectorAll("tbody > tr").forEach(function (tr) { body.appendChild(document.importNode(tr, true)); });
+      delete table.dataset.more;
+      if (table.neghubControls) fillMenus(table, table.neghubControls);
+      if (button) button.parentNode.hidden = true;
+    }).catch(function () {
+      table.neghubMore = null;
+      if (button) { button.disabled = false; button.parentNode.appendChild(el("span", " The rows could not be loaded.")); }
+    });
+    return table.neghubMore;
+  }
+
+  function fillMenus(table, controls) {
+    controls.menus.forEach(function (menu) {
+      var present = {};
+      Array.prototype.forEach.call(menu.select.options, function (o) { present[o.value] = true; });
+      var values = {};
+      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+        if (row.cells[menu.index]) values[row.cells[menu.index].textContent.trim()] = true;
+      });
+      Object.keys(values).sort().forEach(function (k) {
+        if (present[k]) return;
+        var option = document.createElement("option");
+        option.value = k;
+        option.textContent = k; /* textContent: values are shown as text, never parsed as HTML */
+        menu.select.appendChild(option);
+      });
+    });
+  }
+
   function enhance(table) {
     if (table.dataset.enhanced) return;
     table.dataset.enhanced = "1";
@@ -73,15 +157,16 @@
     Array.prototype.forEach.call(headers, function (th, index) {
       th.tabIndex = 0;
       th.title = "Sort by " + th.textContent;
-      th.addEventListener("click", function () { sortBy(table, index, th); });
-      th.addEventListener("keydown", function (e) { if (e.key === "Enter") sortBy(table, index, th); });
+      var sort = function () { loadMoreRows(table).then(function () { sortBy(table, index, th); }); };
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter") sort(); });
       if (th.dataset.filter !== "1") return;
       var values = {};
       Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
         if (row.cells[index]) values[row.cells[index].textContent.trim()] = true;
       });
-      var keys = Object.keys(values).sort();
-      if (keys.length < 2) return;
+      /* one value in the page's rows is no choice, unless more rows may bring others */
+      if (Object.keys(values).length < 2 && !table.dataset.more) return;
       var label = document.createElement("label");
       label.textContent = th.textContent + " ";
       var select = document.createElement("select");
@@ -89,20 +174,16 @@
       all.value = "";
       all.textContent = "all";
       select.appendChild(all);
-      keys.forEach(function (k) {
-        var option = document.createElement("option");
-        option.value = k;
-        option.textContent = k; /* textContent: values are shown as text, never parsed as HTML */
-        select.appendChild(option);
-      });
       label.appendChild(select);
       bar.appendChild(label);
       controls.menus.push({ index: index, select: select });
     });
-    var refresh = function () { applyFilters(table, controls); };
+    fillMenus(table, controls);
+    table.neghubControls = controls;
+    var refresh = function () { loadMoreRows(table).then(function () { applyFilters(table, controls); }); };
     search.addEventListener("input", refresh);
     controls.menus.forEach(function (m) { m.select.addEventListener("change", refresh); });
-    table.parentNode.insertBefore(bar, table);
+    table.parentNode.parentNode.insertBefore(bar, table.parentNode.classList.contains("neghub-table-wrap") ? table.parentNode : table);
   }
 
   function el(tag, text, className) {
@@ -193,6 +274,16 @@
 
   function init() {
     drawCharts();
+    /* a code block that scrolls sideways must take the keyboard's focus to be scrolled without a mouse */
+    document.querySelectorAll(".md-content pre > code").forEach(function (code) {
+      if (!code.hasAttribute("tabindex")) code.tabIndex = 0;
+    });
+    document.querySelectorAll("button.neghub-more-rows").forEach(function (b) {
+      var table = document.getElementById(b.dataset.table);
+      if (!table || b.dataset.bound) return;
+      b.dataset.bound = "1";
+      b.addEventListener("click", function () { loadMoreRows(table); });
+    });
     document.querySelectorAll("table.neghub-table").forEach(enhance);
     document.querySelectorAll("button.neghub-all-columns").forEach(function (b) {
       if (b.dataset.bound) return;
