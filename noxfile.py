@@ -165,6 +165,18 @@ def slow(session: nox.Session) -> None:
 
 
 @nox.session
+def interop(session: nox.Session) -> None:
+    """lm-evaluation-harness both ways (tests/interop): `neghub export lm-eval` writes every benchmark's tasks,
+    lm-eval 0.4.x runs them with --log_samples on a tiny random model folder built by the test, `neghub import
+    lm-eval` turns the samples into a submission that `neghub validate` accepts, and `neghub run` on the same
+    folder must give the same answer on at least 99.5% of each run's items. ci.yml and .ci/run run it."""
+    session.install(TORCH)  # first, as in `tests`: the models extra then pulls no CUDA build
+    install_project(session, "test,models")
+    session.install("lm-eval==0.4.13")
+    session.run("pytest", "-m", "interop", "tests/interop", "-s", *session.posargs, env=_test_data_env())
+
+
+@nox.session
 def lock(session: nox.Session) -> None:
     """Re-lock the GPU job's packages, exact versions with their sha256s, for the GPU runner (Linux x86_64,
     Python 3.11), not this machine: requirements/gpu-eval.txt (NegHub's dependencies, the `models` extra, and

@@ -82,6 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
     from neghub.evaluator.runners.reproduce import add_reproduce_parser  # argparse only, as above
 
     add_reproduce_parser(sub)
+
+    from neghub.evaluator.runners.interop import add_parsers as add_interop_parsers
+    from neghub.evaluator.runners.lm_eval import add_export_parser
+
+    add_interop_parsers(sub)  # prompts, import
+    add_export_parser(sub)
     return parser
 
 
@@ -123,6 +129,22 @@ def run(argv: Sequence[str] | None = None) -> int:
         from neghub.evaluator.runners.run import run_command
 
         return run_command(args, list(argv) if argv is not None else sys.argv[1:])
+    if args.command == "prompts":
+        from neghub.evaluator.runners.interop import prompts_command
+
+        return prompts_command(args)
+    if args.command == "import":
+        if args.task == "lm-eval":
+            from neghub.evaluator.runners.lm_eval import import_command as import_lm_eval
+
+            return import_lm_eval(args)
+        from neghub.evaluator.runners.interop import import_command
+
+        return import_command(args)
+    if args.command == "export":
+        from neghub.evaluator.runners.lm_eval import export_command
+
+        return export_command(args)
     if args.command == "datasets":
         from neghub.evaluator.releases.commands import run as run_datasets
 

@@ -417,8 +417,16 @@ def test_jsts_neg_few_shot_run_on_the_fixture_mirror(causal_dir: Path, tmp_path:
     assert main([*argv, "--data-dir", str(mirror), "-o", str(out), "--no-progress"]) == 0
     # JSTS-Neg has no pinned release yet, so the leaderboard's validator would refuse it: check the parts
     meta = Metadata.model_validate(safe_yaml.load((out / "metadata.yaml").read_text()).value)
-    assert [(r.shots, r.seed) for r in meta.runs] == [(4, 1), (4, 2)]
+    # both protocols by default: generation, then each score's log-likelihood, per seed
+    assert [(r.prompt, r.shots, r.seed) for r in meta.runs] == [
+        ("llm-jp-eval", 4, 1),
+        ("llm-jp-eval", 4, 2),
+        ("llm-jp-eval-loglikelihood", 4, 1),
+        ("llm-jp-eval-loglikelihood", 4, 2),
+    ]
     assert meta.provenance is not None and meta.provenance["data_unverified"] is True
+    assert meta.provenance["jsts-neg.llm-jp-eval.default.protocol"] == "generation"
+    assert meta.provenance["jsts-neg.llm-jp-eval-loglikelihood.default.protocol"] == "loglikelihood"
     for run in meta.runs:
         options = EvalOptions(split="test", data_dir=mirror, unverified=True)
         result = get_benchmark("jsts-neg").evaluate(out / run.file, options).metrics

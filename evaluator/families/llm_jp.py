@@ -1,10 +1,17 @@
 """llm-jp-eval's way of asking a generative model a Japanese NLI or STS question, shared by the
-minimal-pair benchmarks (their papers evaluate LLMs "following Han et al." with llm-jp-eval's settings).
+minimal-pair benchmarks (their papers evaluate LLMs "following Han et al." with llm-jp-eval's settings),
+and a second protocol on the same prompt: each label word scored by log-likelihood (lm-eval's way).
 
 The template is llm-jp-eval's Alpaca-style prompt (Han et al., 2024): a fixed preamble, `### 指示:` with the
 task's instruction, few-shot examples as `### 入力:` / `### 応答:` blocks, then the item. Greedy decoding of a
 few tokens; the answer is llm-jp-eval's extraction (NFKC, up to the first blank line, stripped), parsed by
 the benchmark. Each benchmark's folder supplies its instruction, its input format and its answer parser.
+
+The log-likelihood protocol (prompt style `llm-jp-eval-loglikelihood`, its own board) scores every label
+word as the continuation of the same prompt and takes the arg-max, so every answer parses.
+
+With a chat template (`--chat-template auto|on|off`; auto: where the model's tokenizer has one) the whole
+prompt is one user message and the answer follows the template's assistant turn; the run records it.
 """
 
 from __future__ import annotations
@@ -15,13 +22,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.families.classifier import PROMPT_STYLE as CLASSIFIER_STYLE
+from neghub.evaluator.families.classifier import ClassifierTask, classifier_plans
 from neghub.evaluator.runners.plans import Rows, RunPlan, RunSettings, prompt_lengths
+from neghub.evaluator.runners.requests import Answer, Request, requests_process
 
 if TYPE_CHECKING:
     from neghub.evaluator.runners.backend import Backend
 
 LLM_JP_PREAMBLE = "以下は、タスクを説明する指示と、文脈のある入力の組み合わせです。要求を適切に満たす応答を書きなさい。"
 PROMPT_STYLE = "llm-jp-eval"
+LOGLIKELIHOOD_STYLE = "llm-jp-eval-loglikelihood"
 
 
 def llm_jp_prompt(instruction: str, item_input: str, shots: Sequence[tuple[str, str]] = ()) -> str:
@@ -41,7 +52,7 @@ def extract_llm_jp_answer(text: str) -> str:
 
 @dataclass(frozen=True)
 class LlmJpTask:
-    """What a minimal-pair benchmark gives the shared generation protocol."""
+    """What a minimal-pair benchmark gives the shared protocols."""
 
     name: str
     default_split: str
@@ -52,15 +63,52 @@ class LlmJpTask:
     choose_shots: Callable[[list[dict[str, Any]], int, int], list[dict[str, Any]]]  # train, shots, seed
     records: Callable[[str, Any, bool], list[dict[str, Any]]]  # split, data dir, unverified -> records
     max_new_tokens: int
+    # the log-likelihood protocol's answers: (the word scored after the prompt, the prediction it stands for),
+    # in the benchmark's label order (the arg-max takes the first on ties)
+    label_words: tuple[tuple[str, Any], ...] = ()
 
 
-def generation_plans(task: LlmJpTask, settings: RunSettings, backend_kind: str) -> list[RunPlan]:
-    """One run per seed (one run at zero shots): the llm-jp-eval prompt of every item, greedy decoding."""
+UNTIL = ("\n\n",)  # llm-jp-eval's answer ends at the first blank line: generation may stop there
+
+
+def sentence_pair_plans(
+    task: LlmJpTask, classifier: ClassifierTask, settings: RunSettings, backend_kind: str
+) -> list[RunPlan]:
+    """A minimal-pair benchmark's runs: a fine-tuned classifier's (prompt style `fine-tuned`), or a causal
+    LM's (`llm_jp_plans`)."""
+    if backend_kind == "classifier":
+        if settings.prompt not in (None, CLASSIFIER_STYLE):
+            raise InputError.single("--prompt", f"a fine-tuned classifier runs {task.name} as {CLASSIFIER_STYLE} only")
+        return classifier_plans(classifier, settings, backend_kind)
+    if settings.prompt == CLASSIFIER_STYLE:
+        raise InputError.single("--prompt", f"{CLASSIFIER_STYLE} runs need a sequence-classification model")
+    return llm_jp_plans(task, settings, backend_kind)
+
+
+def llm_jp_plans(task: LlmJpTask, settings: RunSettings, backend_kind: str) -> list[RunPlan]:
+    """The runs of a causal LM: llm-jp-eval's generation protocol, the log-likelihood label protocol, or both
+    (`--prompt llm-jp-eval | llm-jp-eval-loglikelihood`; both by default)."""
     if backend_kind != "causal":
-        raise InputError.single("--tasks", f"{task.name} needs a causal LM (generation); this model is {backend_kind}")
+        raise InputError.single(
+            "--tasks", f"{task.name} needs a causal LM or a fine-tuned classifier; this model is {backend_kind}"
+        )
+    styles = (PROMPT_STYLE, LOGLIKELIHOOD_STYLE)
+    if settings.prompt is not None and settings.prompt not in styles:
+        raise InputError.single("--prompt", f"{task.name} prompt styles are {', '.join(styles)} (and fine-tuned)")
+    chosen = styles if settings.prompt is None else (settings.prompt,)
+    plans: list[RunPlan] = []
+    if PROMPT_STYLE in chosen:
+        plans += generation_plans(task, settings, backend_kind)
+    if LOGLIKELIHOOD_STYLE in chosen:
+        plans += loglikelihood_plans(task, settings)
+    return plans
+
+
+def _items_per_seed(task: LlmJpTask, settings: RunSettings) -> list[tuple[int | None, list[tuple[Any, str]]]]:
+    """(seed, items) per run: each item is (id, llm-jp-eval prompt), shortest prompt first."""
     split = settings.split or task.default_split
     records = task.records(split, settings.data_dir, settings.unverified)
-    plans: list[RunPlan] = []
+    out: list[tuple[int | None, list[tuple[Any, str]]]] = []
     for seed in settings.seeds if settings.shots else [None]:
         examples: list[dict[str, Any]] = []
         if settings.shots:
@@ -70,33 +118,111 @@ def generation_plans(task: LlmJpTask, settings: RunSettings, backend_kind: str) 
         shot_pairs = [(task.make_input(r), task.gold_answer(r)) for r in examples]
         items = [(r["id"], llm_jp_prompt(task.instruction, task.make_input(r), shot_pairs)) for r in records]
         items.sort(key=lambda item: len(item[1]))  # batch by length: little padding (the order is still fixed)
+        out.append((seed, items))
+    return out
 
-        def process(backend: Backend, batch: Sequence[Any]) -> list[Rows]:
-            outputs = backend.generate([p for _, p in batch], task.max_new_tokens, special_tokens=True)
-            rows: list[Rows] = []
-            for (item_id, _), text in zip(batch, outputs, strict=True):
-                value = task.parse_answer(text)
-                line: dict[str, Any] = {"id": item_id, "prediction": value}
-                if value is None:
-                    line["raw_output"] = text
-                rows.append([line])
-            return rows
 
-        plans.append(
-            RunPlan(
-                task=task.name,
-                split=split,
-                shots=settings.shots,
-                seed=seed,
-                prompt=PROMPT_STYLE,
-                mode=None,
-                items=items,
-                item_key=lambda item: item[0],
-                process=process,
-                batch_size=settings.batch_size,
-                settings={"max_new_tokens": task.max_new_tokens, "decoding": "greedy", "chat_template": False},
-                token_lengths=prompt_lengths(special_tokens=True),
-                protocol="generation",
+def generation_plans(task: LlmJpTask, settings: RunSettings, backend_kind: str) -> list[RunPlan]:
+    """One run per seed (one run at zero shots): the llm-jp-eval prompt of every item, greedy decoding."""
+    if backend_kind != "causal":
+        raise InputError.single("--tasks", f"{task.name} needs a causal LM (generation); this model is {backend_kind}")
+    chat = settings.chat
+
+    def requests(item: Any) -> list[Request]:
+        item_id, prompt = item
+        return [
+            Request(
+                id=item_id,
+                kind="generate",
+                prompt=prompt,
+                chat=chat,
+                add_special_tokens=True,  # llm-jp-eval tokenizes through a transformers pipeline, specials on
+                max_new_tokens=task.max_new_tokens,
+                until=UNTIL,
             )
+        ]
+
+    def lines(item: Any, answers: list[Answer]) -> Rows:
+        (text,) = answers
+        assert isinstance(text, str)
+        value = task.parse_answer(text)
+        line: dict[str, Any] = {"id": item[0], "prediction": value}
+        if value is None:
+            line["raw_output"] = text
+        return [line]
+
+    return [
+        RunPlan(
+            task=task.name,
+            split=settings.split or task.default_split,
+            shots=settings.shots,
+            seed=seed,
+            prompt=PROMPT_STYLE,
+            mode=None,
+            items=items,
+            item_key=lambda item: item[0],
+            process=requests_process(requests, lines),
+            batch_size=settings.batch_size,
+            settings={
+                "max_new_tokens": task.max_new_tokens,
+                "decoding": "greedy",
+                "until": "\\n\\n",
+                "chat_template": chat,
+            },
+            token_lengths=prompt_lengths(special_tokens=True),
+            protocol="generation",
+            requests=requests,
+            lines=lines,
         )
-    return plans
+        for seed, items in _items_per_seed(task, settings)
+    ]
+
+
+def loglikelihood_plans(task: LlmJpTask, settings: RunSettings) -> list[RunPlan]:
+    """lm-evaluation-harness's way with the same prompt: each label word is scored as the continuation of
+    the llm-jp-eval prompt (no delimiter: the prompt ends in a newline, which lm-eval's token boundaries
+    move to the continuation), and the prediction is the arg-max of the summed log-likelihoods (lm-eval's
+    `acc`; the first label on ties). Every item gets a prediction: nothing is left unparsed."""
+    chat = settings.chat
+    words = tuple(word for word, _ in task.label_words)
+    if not words:
+        raise InputError.single("--prompt", f"{task.name} has no label words to score")
+
+    def requests(item: Any) -> list[Request]:
+        item_id, prompt = item
+        return [Request(id=item_id, kind="loglikelihood", prompt=prompt, chat=chat, continuations=words)]
+
+    def lines(item: Any, answers: list[Answer]) -> Rows:
+        (scores,) = answers
+        assert isinstance(scores, list)
+        best = max(range(len(scores)), key=lambda i: (scores[i], -i))  # the first of equal maxima
+        return [{"id": item[0], "prediction": task.label_words[best][1]}]
+
+    def token_lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
+        return [n + len(words) for n in backend.token_lengths([p for _, p in items])]
+
+    return [
+        RunPlan(
+            task=task.name,
+            split=settings.split or task.default_split,
+            shots=settings.shots,
+            seed=seed,
+            prompt=LOGLIKELIHOOD_STYLE,
+            mode=None,
+            items=items,
+            item_key=lambda item: item[0],
+            process=requests_process(requests, lines),
+            batch_size=settings.batch_size,
+            settings={
+                "scoring": "loglikelihood of each label word after the prompt, lm-eval token boundaries, "
+                "no target delimiter; arg-max, first on ties",
+                "labels": "|".join(words),
+                "chat_template": chat,
+            },
+            token_lengths=token_lengths,
+            protocol="loglikelihood",
+            requests=requests,
+            lines=lines,
+        )
+        for seed, items in _items_per_seed(task, settings)
+    ]

@@ -740,6 +740,7 @@ def multiple_choice_plans(
     """One run per mode and seed: completion (log-likelihood of every option after the prompt, with
     lm-eval's token boundaries) and option (greedy letters after the shuffled, lettered options)."""
     from neghub.evaluator.runners.plans import Rows, RunPlan, prompt_lengths
+    from neghub.evaluator.runners.requests import Answer, Request, requests_process
 
     if backend_kind != "causal":
         raise InputError.single("--tasks", f"{spec.name} needs a causal LM; this model is {backend_kind}")
@@ -774,13 +775,22 @@ def multiple_choice_plans(
             ]
             items.sort(key=lambda item: len(item[1]))
 
-            def process(backend: Backend, batch: Sequence[Any]) -> list[Rows]:
-                outputs = backend.generate([p for _, p in batch], OPTION_MAX_NEW_TOKENS, special_tokens=False)
+            def requests(item: Any) -> list[Request]:
+                record, prompt = item
                 # lm-eval's generate_until stops at the first newline
                 return [
-                    [{"id": spec.item_id(r), "output": o.split("\n", 1)[0]}]
-                    for (r, _), o in zip(batch, outputs, strict=True)
+                    Request(
+                        id=spec.item_id(record),
+                        kind="generate",
+                        prompt=prompt,
+                        max_new_tokens=OPTION_MAX_NEW_TOKENS,
+                        until=("\n",),
+                    )
                 ]
+
+            def lines(item: Any, answers: list[Answer]) -> Rows:
+                (text,) = answers
+                return [{"id": spec.item_id(item[0]), "output": text}]
 
             plans.append(
                 RunPlan(
@@ -792,11 +802,13 @@ def multiple_choice_plans(
                     mode=mode,
                     items=items,
                     item_key=lambda item: spec.item_id(item[0]),
-                    process=process,
+                    process=requests_process(requests, lines),
                     batch_size=settings.batch_size,
                     settings={"max_new_tokens": OPTION_MAX_NEW_TOKENS, "decoding": "greedy", "until": "\\n"},
                     token_lengths=prompt_lengths(special_tokens=False),
                     protocol="generation",
+                    requests=requests,
+                    lines=lines,
                 )
             )
     return plans
@@ -813,24 +825,25 @@ def _completion_plan(
     default_split: str,
 ) -> RunPlan:
     from neghub.evaluator.runners.plans import Rows, RunPlan
+    from neghub.evaluator.runners.requests import Answer, Request, requests_process
 
     prefix = "".join(f"{prompts.completion(d, style)} {spec.option_text(d, spec.answer(d))}\n\n" for d in shot_docs)
     items = [(r, prefix + prompts.completion(r, style)) for r in test]
     # batch by length (prompt and options): the packed rows of a batch pad little
     items.sort(key=lambda item: len(item[1]) + sum(len(spec.option_text(item[0], k)) for k in spec.offered(item[0])))
 
-    def process(backend: Backend, batch: Sequence[Any]) -> list[Rows]:
-        keys = [spec.offered(record) for record, _ in batch]
-        requests = [
-            (context, [" " + spec.option_text(record, k) for k in record_keys])
-            for (record, context), record_keys in zip(batch, keys, strict=True)
-        ]
-        out: list[Rows] = []
-        for (record, _), record_keys, scores in zip(batch, keys, backend.loglikelihood_batch(requests), strict=True):
-            ll: dict[str, float | None] = dict.fromkeys(spec.option_keys)
-            ll.update({k: s for k, (s, _) in zip(record_keys, scores, strict=True)})
-            out.append([{"id": spec.item_id(record), "loglikelihoods": ll}])
-        return out
+    def requests(item: Any) -> list[Request]:
+        record, context = item
+        options = tuple(" " + spec.option_text(record, k) for k in spec.offered(record))
+        return [Request(id=spec.item_id(record), kind="loglikelihood", prompt=context, continuations=options)]
+
+    def lines(item: Any, answers: list[Answer]) -> Rows:
+        record = item[0]
+        (scores,) = answers
+        assert isinstance(scores, list)
+        ll: dict[str, float | None] = dict.fromkeys(spec.option_keys)
+        ll.update(zip(spec.offered(record), scores, strict=True))
+        return [{"id": spec.item_id(record), "loglikelihoods": ll}]
 
     def token_lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
         """Token lengths of completion items as packed: the context and every option."""
@@ -853,9 +866,11 @@ def _completion_plan(
         mode="completion",
         items=items,
         item_key=lambda item: spec.item_id(item[0]),
-        process=process,
+        process=requests_process(requests, lines),
         batch_size=settings.batch_size,
         settings={"scoring": "loglikelihood, lm-eval token boundaries, target delimiter ' '"},
         token_lengths=token_lengths,
         protocol="loglikelihood",
+        requests=requests,
+        lines=lines,
     )

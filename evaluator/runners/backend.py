@@ -8,6 +8,10 @@
 - `generate`: greedy decoding of a few tokens, batched with left padding after the common prefix.
 - `top1`: the arg-max token at the mask (masked LMs) or after the text (causal LMs, after the
   common prefix), the output head applied at that one position only.
+- `classify`: a sequence-classification head's outputs for sentence pairs (fine-tuned NLI or STS models).
+
+Text comes back through `decode_complete`: special tokens dropped, and never a broken character at the
+end (the U+FFFD a byte-level tokenizer decodes a character's first bytes to, when the budget cuts it).
 
 On CPU in float32, `load_backend` also runs the linear layers through oneDNN (`pack_linear_layers`).
 """
@@ -23,7 +27,8 @@ from typing import Any, Literal
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.submissions.format import REVISION_PATTERN
 
-ModelKind = Literal["causal", "masked"]
+ModelKind = Literal["causal", "masked", "classifier"]
+BROKEN_CHARACTER = "\ufffd"  # what a tokenizer decodes a partial UTF-8 sequence to
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,39 @@ class Backend:
     def token_lengths(self, texts: list[str], *, special_tokens: bool = False) -> list[int]:
         """How many tokens each text encodes to."""
         return [len(ids) for ids in self.encode_many(texts, special_tokens=special_tokens)]
+
+    def decode_complete(self, ids: list[int]) -> str:
+        """The text of `ids` without special tokens, and without a broken character at the end: a byte-level
+        tokenizer decodes the first bytes of a character cut off by the token budget to U+FFFD, which is
+        dropped (the whole characters before it, in the same token too, are kept; lm-eval's text with its
+        U+FFFD stripped reads the same)."""
+        return str(self.tokenizer.decode(ids, skip_special_tokens=True)).rstrip(BROKEN_CHARACTER)
+
+    def word_after_space(self, word: str) -> list[int]:
+        """The tokens of `word` as the tokenizer writes it after a space, inside a sentence: "Ġrun" for a
+        byte-level BPE, "▁run" for SentencePiece, "run" for WordPiece (the form a model predicts after "to")."""
+        anchor = self.encode("a")
+        whole = self.encode("a " + word)
+        if whole[: len(anchor)] == anchor:
+            return whole[len(anchor) :]
+        return self.encode(" " + word)  # a tokenizer that merges across the space: the word with its space
+
+    @property
+    def has_chat_template(self) -> bool:
+        return bool(getattr(self.tokenizer, "chat_template", None))
+
+    def chat_text(self, content: str) -> str:
+        """`content` as one user message through the model's chat template, ready for the assistant's answer."""
+        messages = [{"role": "user", "content": content}]
+        return str(self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
+
+    def head_labels(self) -> tuple[str, ...]:
+        """A sequence-classification head's labels in output order (its config's id2label); one output is a
+        regression head (the empty tuple)."""
+        config = self.model.config
+        if config.problem_type == "regression" or config.num_labels == 1:
+            return ()
+        return tuple(str(config.id2label[i]) for i in range(config.num_labels))
 
     def _head(self) -> Any:
         """The module that maps final hidden states to vocabulary logits."""
@@ -367,7 +405,7 @@ class Backend:
                 positions = next_pos
                 next_pos = next_pos + 1
                 mask = torch.cat([mask, torch.ones((n, 1), dtype=torch.long, device=device)], dim=1)
-        return [str(tok.decode(g, skip_special_tokens=True)) for g in generated]
+        return [self.decode_complete(g) for g in generated]
 
     def _after_common_prefix(self, rows: list[list[int]]) -> tuple[Any, Any, Any, Any]:
         """Inputs for a batch of causal-LM rows whose common token prefix has already run: (input ids,
@@ -401,7 +439,10 @@ class Backend:
         tok = self.tokenizer
         with torch.inference_mode():
             if self.kind == "masked":
-                batch = tok(texts, add_special_tokens=True, padding=True, return_tensors="pt").to(self.device)
+                # right padding: BERT-style models number positions from the first token, padding included
+                batch = tok(texts, add_special_tokens=True, padding=True, padding_side="right", return_tensors="pt").to(
+                    self.device
+                )
                 hidden = self._body(**batch).last_hidden_state
                 rows, cols = (batch["input_ids"] == tok.mask_token_id).nonzero(as_tuple=True)
                 if rows.numel() != len(texts):
@@ -416,15 +457,36 @@ class Backend:
                 picked = hidden[:, -1]  # left padding: the last position is every row's last real token
             return [int(i) for i in self._head()(picked).argmax(-1)]
 
+    # --- fine-tuned classifiers ---------------------------------------------------------------
+    def classify(self, pairs: list[tuple[str, str]]) -> list[list[float]]:
+        """The head's outputs (logits, or the regression value) for each sentence pair, as the model was
+        fine-tuned on them: the tokenizer's pair encoding, right padding, truncated to the model's length."""
+        import torch
+
+        first, second = [a for a, _ in pairs], [b for _, b in pairs]
+        with torch.inference_mode():
+            batch = self.tokenizer(
+                first, second, padding=True, padding_side="right", truncation=True, return_tensors="pt"
+            ).to(self.device)
+            logits = self.model(**batch).logits.float()
+        return [[float(x) for x in row] for row in logits.tolist()]
+
 
 def load_backend(
     source: ModelSource, *, device: str = "cpu", dtype: str = "float32", pack_linears: bool = True
 ) -> Backend:
-    """Load a causal or masked LM (trust_remote_code off; safetensors only for Hub models); on CPU in
-    float32 its linear layers run through oneDNN (`pack_linear_layers`) unless `pack_linears` is off."""
+    """Load a causal or masked LM or a sequence classifier (trust_remote_code off; safetensors only for Hub
+    models); on CPU in float32 its linear layers run through oneDNN (`pack_linear_layers`) unless `pack_linears`
+    is off."""
     import torch
     import transformers
-    from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
+    from transformers import (
+        AutoConfig,
+        AutoModelForCausalLM,
+        AutoModelForMaskedLM,
+        AutoModelForSequenceClassification,
+        AutoTokenizer,
+    )
 
     kwargs: dict[str, Any] = {"trust_remote_code": False}
     location = source.location
@@ -434,8 +496,15 @@ def load_backend(
         kwargs["gguf_file"] = Path(location).name
         location = str(Path(location).parent)
     config = AutoConfig.from_pretrained(location, **kwargs)
-    masked = any(arch.endswith("ForMaskedLM") for arch in (config.architectures or []))
-    loader = AutoModelForMaskedLM if masked else AutoModelForCausalLM
+    architectures = config.architectures or []
+    masked = any(arch.endswith("ForMaskedLM") for arch in architectures)
+    classifier = any(arch.endswith("ForSequenceClassification") for arch in architectures)
+    kind: ModelKind = "classifier" if classifier else "masked" if masked else "causal"
+    loader = {
+        "causal": AutoModelForCausalLM,
+        "masked": AutoModelForMaskedLM,
+        "classifier": AutoModelForSequenceClassification,
+    }[kind]
     torch_dtype = getattr(torch, dtype)
     model: Any = loader.from_pretrained(location, dtype=torch_dtype, **kwargs)
     model = model.to(device).eval()
@@ -456,9 +525,7 @@ def load_backend(
         "trust_remote_code": False,
         "cpu_matmul": f"oneDNN, {packed} linear layers pre-packed" if packed else "torch default",
     }
-    return Backend(
-        model=model, tokenizer=tokenizer, kind="masked" if masked else "causal", device=device, dtype=dtype, info=info
-    )
+    return Backend(model=model, tokenizer=tokenizer, kind=kind, device=device, dtype=dtype, info=info)
 
 
 def pack_linear_layers(model: Any) -> int:

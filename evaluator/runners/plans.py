@@ -4,6 +4,12 @@ A benchmark's folder builds its runs (`Benchmark.plans`) from `RunSettings`; `ru
 resuming after the items a run already wrote. The item order never depends on the data order alone in a
 way that changes between runs: either it is fixed by the plan, or it follows the model's token lengths
 (then only the model that wrote a partial file may resume it, which run.py checks).
+
+Each item is also expressible as engine-neutral requests (`RunPlan.requests`, see requests.py) and its
+answers become lines through `RunPlan.lines`: `neghub prompts` writes the requests, `neghub import` applies
+the post-processing to another engine's answers, and `process` is, for most runs, the backend answering
+the requests then that same post-processing. `protocol` says how answers are obtained ("generation",
+"loglikelihood", "top1", "classify"); it is recorded with the run.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from neghub.evaluator.runners.backend import Backend
+    from neghub.evaluator.runners.requests import Answer, Request
 
 # the few-shot seeds of the papers (five seeds, as the multiple-choice and STS papers use)
 DEFAULT_SEEDS = (42, 1234, 3000, 5000, 7000)
@@ -37,7 +44,17 @@ class RunSettings:
     unverified: bool = False
     max_items: int | None = None  # sample this many items (the cloze test: name/profession pairs), seeded
     sample_seed: int = 0
-    chat_template: str = "auto"  # auto | on | off
+    chat_template: str = "auto"  # auto | on | off; `neghub run` resolves auto to on or off for the model
+    # a fine-tuned classifier's head: its labels in output order (empty: a regression head), and the
+    # --label-map pairs (head label, benchmark label) that name them
+    head_labels: tuple[str, ...] | None = None
+    label_map: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def chat(self) -> bool:
+        """Whether prompts go through the model's chat template (auto counts as on where no model is loaded:
+        the engine that answers applies its model's template, if it has one)."""
+        return self.chat_template != "off"
 
 
 @dataclass
@@ -59,6 +76,12 @@ class RunPlan:
     # partial file can only be resumed by the model that wrote it, which run.py checks.
     token_lengths: Callable[[Backend, Sequence[Any]], list[int]] | None = None
     protocol: str = "default"  # how answers are obtained (generation, loglikelihood, ...), recorded in the run
+    # the item's engine-neutral requests and how their answers become its lines (None: not expressible)
+    requests: Callable[[Any], list[Request]] | None = None
+    lines: Callable[[Any, list[Answer]], Rows] | None = None
+    # how `neghub prompts` / `neghub import` differ from `neghub run` for this run, in a sentence (the cloze
+    # test's adaptive selection), or "" when they ask exactly the same
+    requests_note: str = ""
     # for `neghub reproduce`: an item's key, and the key of the item a written line belongs to (default: its
     # "id"), so that a sample of items can be re-run and compared with the submitted lines of those items
     item_key: Callable[[Any], Hashable] | None = None

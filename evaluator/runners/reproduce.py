@@ -146,16 +146,19 @@ def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
 def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, batch_size: int) -> Any:
     """The RunSettings `neghub run` had for this run, from what the metadata records."""
     from neghub.evaluator.runners.plans import DEFAULT_SEEDS, RunSettings
+    from neghub.evaluator.runners.run import parse_label_map
 
     provenance = metadata.provenance or {}
-    recorded = {
-        key.split(".", 2)[2]: value
-        for key, value in provenance.items()
-        if key.startswith(f"{run.task}.{run.mode or 'default'}.")
-    }
+    # `neghub run` keys a run's settings TASK.PROMPT.MODE.KEY; submissions made before prompts were part of
+    # the key recorded TASK.MODE.KEY
+    prefixes = (f"{run.task}.{run.prompt}.{run.mode or 'default'}.", f"{run.task}.{run.mode or 'default'}.")
+    recorded: dict[str, Any] = {}
+    for prefix in reversed(prefixes):
+        recorded.update({k[len(prefix) :]: v for k, v in provenance.items() if k.startswith(prefix)})
     chat = run.chat_template if run.chat_template is not None else recorded.get("chat_template")
     max_items = provenance.get("max_items", recorded.get("scn_max_pairs"))
     sample_seed = provenance.get("sample_seed", recorded.get("scn_seed", 0))
+    label_map = recorded.get("label_map")
     return RunSettings(
         split=run.split,
         shots=run.shots,
@@ -167,15 +170,19 @@ def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, batch_siz
         max_items=max_items if isinstance(max_items, int) else None,
         sample_seed=sample_seed if isinstance(sample_seed, int) else 0,
         chat_template="auto" if chat is None else ("on" if chat else "off"),
+        # a classifier's head labels as the run named them (the head recorded, HEAD=LABEL,...)
+        label_map=parse_label_map(label_map) if isinstance(label_map, str) else (),
     )
 
 
-def plan_for(run: Run, metadata: Metadata, backend_kind: str, data_dir: Path | None, batch_size: int) -> RunPlan:
+def plan_for(run: Run, metadata: Metadata, backend: Backend, data_dir: Path | None, batch_size: int) -> RunPlan:
+    from neghub.evaluator.runners.run import for_model
+
     benchmark = get_benchmark(run.task)
     if benchmark.plans is None:
         raise InputError.single(run.file, f"{run.task} cannot be run by NegHub, so it cannot be reproduced")
-    settings = _settings_for(run, metadata, data_dir, batch_size)
-    for plan in benchmark.plans(settings, backend_kind):
+    settings = for_model(_settings_for(run, metadata, data_dir, batch_size), backend)
+    for plan in benchmark.plans(settings, backend.kind):
         same = (plan.split, plan.shots, plan.mode) == (run.split, run.shots, run.mode)
         if same and (plan.seed == run.seed or plan.seed is None) and (run.prompt in (None, plan.prompt)):
             return plan
@@ -293,7 +300,7 @@ def reproduce(
         backend = load_backend(pinned_source(metadata, model_path), device=device, dtype=dtype)
         versions = _library_versions()
         for run in chosen_runs:
-            plan = plan_for(run, metadata, backend.kind, data_dir, batch_size)
+            plan = plan_for(run, metadata, backend, data_dir, batch_size)
             path = sub_dir / run.file
             runs.append(
                 compare_run(

@@ -8,6 +8,7 @@ renames the partial file into place; `metadata.yaml` is written last, when every
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import importlib.metadata
 import importlib.util
@@ -160,8 +161,22 @@ def model_entry(source: ModelSource, backend: Backend, name: str | None, license
     }
 
 
+def parse_label_map(text: str | None) -> tuple[tuple[str, str], ...]:
+    """`--label-map HEAD=LABEL,HEAD=LABEL,...` as pairs; a pair without "=" is refused."""
+    if not text:
+        return ()
+    pairs: list[tuple[str, str]] = []
+    for part in text.split(","):
+        head, sep, label = part.partition("=")
+        if not sep or not head.strip() or not label.strip():
+            raise InputError.single("--label-map", f"expected HEAD=LABEL pairs separated by commas, got {part!r}")
+        pairs.append((head.strip(), label.strip()))
+    return tuple(pairs)
+
+
 def settings_from(args: Any) -> RunSettings:
     """The command line's options, as every benchmark's runs take them."""
+    head_labels = getattr(args, "head_labels", None)
     return RunSettings(
         split=args.split,
         shots=args.shots,
@@ -174,11 +189,24 @@ def settings_from(args: Any) -> RunSettings:
         max_items=args.max_items,
         sample_seed=args.sample_seed,
         chat_template=getattr(args, "chat_template", "auto"),
+        label_map=parse_label_map(getattr(args, "label_map", None)),
+        head_labels=None if head_labels is None else tuple(h for h in head_labels.split(",") if h),
     )
 
 
-def build_plans(args: Any, backend_kind: str) -> list[RunPlan]:
-    settings = settings_from(args)
+def for_model(settings: RunSettings, backend: Backend) -> RunSettings:
+    """The settings as this model runs them: a chat template where `auto` finds one, a classifier's labels."""
+    chat = settings.chat_template
+    if chat == "auto":
+        chat = "on" if backend.has_chat_template else "off"
+    elif chat == "on" and not backend.has_chat_template:
+        raise InputError.single("--chat-template", "on, but the model's tokenizer has no chat template")
+    head = backend.head_labels() if backend.kind == "classifier" else None
+    return dataclasses.replace(settings, chat_template=chat, head_labels=head)
+
+
+def build_plans(args: Any, backend_kind: str, settings: RunSettings | None = None) -> list[RunPlan]:
+    settings = settings or settings_from(args)
     plans: list[RunPlan] = []
     runnable = [name for name in benchmark_names() if get_benchmark(name).plans is not None]
     for task in runnable if args.tasks == ["all"] else args.tasks:
@@ -189,6 +217,17 @@ def build_plans(args: Any, backend_kind: str) -> list[RunPlan]:
     return plans
 
 
+def run_provenance(plans: Sequence[RunPlan], **extra: Any) -> dict[str, Any]:
+    """Each run's protocol and settings, keyed TASK.PROMPT.MODE.KEY (the seeds of a run share them)."""
+    prov: dict[str, Any] = {}
+    for plan in plans:
+        prefix = f"{plan.task}.{plan.prompt}.{plan.mode or 'default'}"
+        prov[f"{prefix}.protocol"] = plan.protocol
+        for key, value in {**plan.settings, **extra}.items():
+            prov[f"{prefix}.{key}"] = value
+    return prov
+
+
 def run_command(args: Any, argv: Sequence[str]) -> int:
     out: Path = args.output
     require_models_extra()
@@ -197,7 +236,8 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     made = prepare_output_folder(out)
     try:
         backend = load_backend(source, device=args.device, dtype=args.dtype)
-        plans = build_plans(args, backend.kind)
+        settings = for_model(settings_from(args), backend)
+        plans = build_plans(args, backend.kind, settings)
     except BaseException:
         if made and not any(out.iterdir()):
             out.rmdir()  # nothing was written: leave no empty submission folder behind
@@ -226,9 +266,8 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     prov["python_version"] = platform.python_version()
     prov["machine"] = " ".join(x for x in (platform.machine(), platform.processor(), f"{os.cpu_count()} cores") if x)
     prov["command"] = "neghub " + shlex.join(list(argv))
-    for plan in plans:
-        for key, value in plan.settings.items():
-            prov[f"{plan.task}.{plan.mode or 'default'}.{key}"] = value
+    prov["chat_template"] = settings.chat_template
+    prov.update(run_provenance(plans))
     prov["data_unverified"] = args.unverified
     if args.max_items is not None:
         prov["max_items"] = args.max_items
@@ -249,6 +288,16 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     return 0
 
 
+def add_chat_template_option(parser: Any) -> None:
+    parser.add_argument(
+        "--chat-template",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="send prompts through the model's chat template (auto: where the model has one; recorded). "
+        "Applies to the minimal-pair benchmarks' prompts",
+    )
+
+
 def add_run_parser(sub: Any) -> None:
     """The `neghub run` sub-command (argparse only: nothing heavy is imported here)."""
     rp = sub.add_parser("run", help="run an open-weight model on the benchmarks and write a submission folder")
@@ -266,7 +315,19 @@ def add_run_parser(sub: Any) -> None:
         "--seeds", type=int, nargs="+", default=None, help="few-shot seeds (default 42 1234 3000 5000 7000)"
     )
     rp.add_argument("--mode", action="append", help="for benchmarks with modes: run these (default: every mode)")
-    rp.add_argument("--prompt", default=None, help="the prompt style, for benchmarks that have several")
+    rp.add_argument(
+        "--prompt",
+        default=None,
+        help="the prompt style, for benchmarks that have several (default: every style of the minimal-pair "
+        "benchmarks, the first of the others)",
+    )
+    add_chat_template_option(rp)
+    rp.add_argument(
+        "--label-map",
+        default=None,
+        metavar="HEAD=LABEL,...",
+        help="a fine-tuned NLI classifier's labels named as the benchmark's (default: its id2label)",
+    )
     rp.add_argument("--batch-size", type=int, default=8)
     rp.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     rp.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "float16"))

@@ -1,11 +1,13 @@
-"""How `neghub run` asks a model JNLI-Neg: llm-jp-eval's JNLI prompt, greedy decoding, its answer parsing."""
+"""How `neghub run` asks a model JNLI-Neg: llm-jp-eval's JNLI prompt with greedy decoding and its answer
+parsing, or the same prompt with each label scored by log-likelihood; a fine-tuned NLI classifier's head."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from neghub.evaluator.families.llm_jp import LlmJpTask, extract_llm_jp_answer, generation_plans
+from neghub.evaluator.families.classifier import ClassifierTask
+from neghub.evaluator.families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
 from neghub.evaluator.runners.plans import RunPlan, RunSettings
 
 LABELS = ("entailment", "neutral", "contradiction")
@@ -50,5 +52,13 @@ def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
         choose_shots=choose_shots,
         records=records,
         max_new_tokens=MAX_NEW_TOKENS,
+        label_words=tuple((label, label) for label in LABELS),
     )
-    return generation_plans(task, settings, backend_kind)
+    classifier = ClassifierTask(
+        name=NAME,
+        default_split="valid",
+        pair=lambda r: (r["sentence1"]["sentence"], r["sentence2"]["sentence"]),
+        records=records,
+        labels=LABELS,
+    )
+    return sentence_pair_plans(task, classifier, settings, backend_kind)

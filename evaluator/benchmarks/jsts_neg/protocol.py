@@ -1,5 +1,7 @@
 """How `neghub run` asks a model JSTS-Neg: llm-jp-eval's template with the JSTS guideline (Figure 7 of the
-JSTS-Neg paper) as the instruction, greedy decoding, an integer 0..5 as the answer, the paper's shot rule."""
+JSTS-Neg paper) as the instruction, greedy decoding, an integer 0..5 as the answer, the paper's shot rule; or
+the scores "0".."5" ranked by log-likelihood after the same prompt; or a fine-tuned STS regression head
+(its value rounded half up and clipped to 0..5)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import re
 from typing import Any
 
 from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.families.llm_jp import LlmJpTask, extract_llm_jp_answer, generation_plans
+from neghub.evaluator.families.classifier import ClassifierTask
+from neghub.evaluator.families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
 from neghub.evaluator.runners.plans import RunPlan, RunSettings
 
 SHOTS = (0, 4, 11)  # the paper's settings
@@ -71,5 +74,13 @@ def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
         choose_shots=choose_shots,
         records=records,
         max_new_tokens=MAX_NEW_TOKENS,
+        label_words=tuple((str(score), score) for score in range(6)),
     )
-    return generation_plans(task, settings, backend_kind)
+    classifier = ClassifierTask(
+        name=NAME,
+        default_split="test",
+        pair=lambda r: (r["sentence1"]["sentence"], r["sentence2"]["sentence"]),
+        records=records,
+        scale=(0, 5),
+    )
+    return sentence_pair_plans(task, classifier, settings, backend_kind)

@@ -1,22 +1,67 @@
 """How `neghub run` runs the SCN test on a model: triplet selection (CpTp's top-1 must be the verb), then the
-top-1 of the other four patterns; masked LMs at the mask, causal LMs after the target (NegHub's extension)."""
+top-1 of the other four patterns; masked LMs at the mask, causal LMs after the target (NegHub's extension).
+
+The verbs asked are those the model's tokenizer writes as one token after a space ("Ġrun" for a byte-level
+BPE, "▁run" for SentencePiece, "run" for WordPiece), the form a model predicts inside a sentence; a top-1 is
+the decoded token, stripped, and a triplet is kept when it reads as the verb.
+
+The selection is adaptive: `neghub run` asks the four other patterns only of the kept triplets. As
+engine-neutral requests (`neghub prompts`) every verb of the list gets all five patterns' requests, since
+no tokenizer is known there, and `neghub import` makes the same selection from the answers: per (NAME,
+PROF) pair and variant, the verbs whose CpTp top-1 is the verb, at most 20 of them sampled with the run's
+seed. The two agree where the engine's top-1 of an out-of-vocabulary verb never reads as that verb.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from neghub.evaluator.runners.plans import Rows, RunPlan, RunSettings, batches
+from neghub.evaluator.runners.requests import MASK_PLACEHOLDER, Answer, Request
 
 if TYPE_CHECKING:
     from neghub.evaluator.runners.backend import Backend
 
 SCN_MAX_VERBS = 20
+_SEPARATOR = "|"  # request ids: NAME|PROF|variant|verb|pattern (the word lists hold no "|")
 
 
 def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
     return [scn_plan(backend_kind, settings.sample_seed, settings.max_items, settings.batch_size)]
+
+
+def request_id(name: str, profession: str, variant: str, verb: str, pattern: str) -> str:
+    return _SEPARATOR.join((name, profession, variant, verb, pattern))
+
+
+def select_rows(
+    name: str,
+    profession: str,
+    variant: str,
+    verbs: Sequence[str],
+    cptp_top1: Sequence[str],
+    others_top1: Callable[[list[str]], dict[tuple[str, str], str]],
+    seed: int,
+) -> Rows:
+    """The lines of one (NAME, PROF) pair in one variant: the verbs whose CpTp top-1 reads as the verb (at
+    most 20, sampled with the seed), each with the top-1 of the other patterns (`others_top1` of the kept
+    verbs: (verb, pattern) -> top-1)."""
+    from neghub.evaluator.benchmarks import scn
+
+    kept = [v for v, top in zip(verbs, cptp_top1, strict=True) if top == v]
+    rng = random.Random(f"{seed}\x1f{variant}\x1f{name}\x1f{profession}")
+    if len(kept) > SCN_MAX_VERBS:
+        kept = sorted(rng.sample(kept, SCN_MAX_VERBS), key=list(verbs).index)
+    others = [p for p in scn.PATTERNS if p != scn.REFERENCE]
+    answers = others_top1(kept)
+    rows: Rows = []
+    for v in kept:
+        base = {"name": name, "profession": profession, "verb": v, "variant": variant}
+        rows.append({**base, "pattern": scn.REFERENCE, "top1": v})
+        rows += [{**base, "pattern": p, "top1": answers[(v, p)]} for p in others]
+    return rows
 
 
 def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: int) -> RunPlan:
@@ -28,39 +73,54 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
     pairs = [(n, p) for n in (*lists.female_names, *lists.male_names) for p in lists.professions]
     if max_pairs is not None and max_pairs < len(pairs):
         pairs = random.Random(seed).sample(pairs, max_pairs)
+    masked = backend_kind == "masked"
+
+    def texts(name: str, profession: str, variant: str, verb: str, mask: str | None) -> dict[str, str]:
+        return scn.instantiate(name, profession, verb, variant, mask_token=mask, lists=lists, seed=seed)
 
     def process(backend: Backend, batch: Sequence[Any]) -> list[Rows]:
         tok = backend.tokenizer
-        mask = tok.mask_token if backend.kind == "masked" else None
-        verb_ids: dict[str, int] = {}
-        for verb in lists.verbs:
-            ids = backend.encode(verb if mask else " " + verb)
-            if len(ids) == 1 and ids[0] != tok.unk_token_id:
-                verb_ids[verb] = ids[0]
+        mask = tok.mask_token if masked else None
+        verbs = [v for v in lists.verbs if _one_token(backend, v)]
         out: list[Rows] = []
         for name, profession in batch:
             rows: Rows = []
             for variant in scn.VARIANTS:
-                texts = {
-                    v: scn.instantiate(name, profession, v, variant, mask_token=mask, lists=lists, seed=seed)
-                    for v in verb_ids
-                }
-                verbs = list(verb_ids)
-                top = _top1_batched(backend, [texts[v]["CpTp"] for v in verbs], batch_size)
-                kept = [v for v, t in zip(verbs, top, strict=True) if t == verb_ids[v]]
-                rng = random.Random(f"{seed}\x1f{variant}\x1f{name}\x1f{profession}")
-                if len(kept) > SCN_MAX_VERBS:
-                    kept = sorted(rng.sample(kept, SCN_MAX_VERBS), key=verbs.index)
-                others = [p for p in scn.PATTERNS if p != scn.REFERENCE]
-                queries = [texts[v][p] for v in kept for p in others]
-                answers = iter(_top1_batched(backend, queries, batch_size))
-                for v in kept:
-                    base = {"name": name, "profession": profession, "verb": v, "variant": variant}
-                    rows.append({**base, "pattern": scn.REFERENCE, "top1": v})
-                    for p in others:
-                        rows.append({**base, "pattern": p, "top1": tok.decode([next(answers)]).strip()})
+                by_verb = {v: texts(name, profession, variant, v, mask) for v in verbs}
+                cptp = _top1_batched(backend, [by_verb[v][scn.REFERENCE] for v in verbs], batch_size)
+
+                def others_top1(kept: list[str], by_verb: dict[str, dict[str, str]] = by_verb) -> dict[Any, str]:
+                    keys = [(v, p) for v in kept for p in scn.PATTERNS if p != scn.REFERENCE]
+                    tops = _top1_batched(backend, [by_verb[v][p] for v, p in keys], batch_size)
+                    return dict(zip(keys, tops, strict=True))
+
+                rows += select_rows(name, profession, variant, verbs, cptp, others_top1, seed)
             out.append(rows)
         return out
+
+    def requests(item: Any) -> list[Request]:
+        name, profession = item
+        mask = MASK_PLACEHOLDER if masked else None
+        return [
+            Request(id=request_id(name, profession, variant, verb, pattern), kind="top1", prompt=text, mask=mask)
+            for variant in scn.VARIANTS
+            for verb in lists.verbs
+            for pattern, text in texts(name, profession, variant, verb, mask).items()
+        ]
+
+    def lines(item: Any, answers: list[Answer]) -> Rows:
+        name, profession = item
+        top = iter(answers)
+        rows: Rows = []
+        for variant in scn.VARIANTS:
+            table = {(verb, pattern): str(next(top)).strip() for verb in lists.verbs for pattern in scn.PATTERNS}
+            cptp = [table[(v, scn.REFERENCE)] for v in lists.verbs]
+
+            def answered(kept: list[str], table: dict[tuple[str, str], str] = table) -> dict[tuple[str, str], str]:
+                return table  # every pattern of every verb was asked
+
+            rows += select_rows(name, profession, variant, lists.verbs, cptp, answered, seed)
+        return rows
 
     return RunPlan(
         task="scn",
@@ -80,16 +140,27 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
             "scn_pairs": len(pairs),
             "scn_seed": seed,
             "scn_max_verbs": SCN_MAX_VERBS,
+            "verbs": "one token after a space; top-1 decoded and stripped",
         },
         protocol="top1",
+        requests=requests,
+        lines=lines,
+        requests_note="every verb's five patterns are requested; import selects the triplets (CpTp top-1 == verb, "
+        f"at most {SCN_MAX_VERBS} verbs per pair and variant, seeded), as the run does",
     )
 
 
-def _top1_batched(backend: Backend, texts: list[str], batch_size: int) -> list[int]:
-    # sorted by length so a batch pads little; results restored to the input order
+def _one_token(backend: Backend, verb: str) -> bool:
+    ids = backend.word_after_space(verb)
+    return len(ids) == 1 and ids[0] != backend.tokenizer.unk_token_id
+
+
+def _top1_batched(backend: Backend, texts: list[str], batch_size: int) -> list[str]:
+    """The top-1 of each text as text (decoded, stripped); sorted by length so a batch pads little, results
+    restored to the input order."""
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    result = [0] * len(texts)
+    result = [""] * len(texts)
     for chunk in batches(order, batch_size):
         for i, token in zip(chunk, backend.top1([texts[i] for i in chunk]), strict=True):
-            result[i] = token
+            result[i] = backend.decode_complete([token]).strip()
     return result

@@ -1,0 +1,340 @@
+"""Prompts for any engine: `neghub prompts` and `neghub import`.
+
+`neghub prompts TASK` writes the exact requests of one run (a protocol, a mode, a shot count and seed) as
+JSONL, one request a line, in NegHub's order (requests.py says what each kind asks and the answer it
+takes). Any engine answers them; `neghub import TASK ANSWERS.jsonl -o SUBMISSION_DIR`, given the same
+options, applies NegHub's own post-processing (answer parsing, arg-max, the cloze test's triplet
+selection) and writes the run's prediction file into a submission folder, adding the run and its
+protocol to `metadata.yaml` (written when the folder has none yet).
+
+Nothing here loads a model: the runs are built from the dataset and the options alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.registry import get_benchmark
+from neghub.evaluator.fileio import safe_yaml
+from neghub.evaluator.fileio.files import atomic_write, read_bytes
+from neghub.evaluator.runners.plans import DEFAULT_SEEDS, Rows, RunPlan, RunSettings
+from neghub.evaluator.runners.requests import Answer, Request, dumps, read_answers, request_json
+from neghub.evaluator.submissions.format import Metadata
+
+MAX_ANSWERS_BYTES = 1024 * 1024 * 1024
+MODEL_KINDS = ("causal", "masked", "classifier")
+
+
+def settings_from_args(args: Any) -> RunSettings:
+    """The run options of `prompts`, `import` and `export`, as `neghub run` takes them (one seed)."""
+    from neghub.evaluator.runners.run import parse_label_map
+
+    seed = getattr(args, "seed", None)
+    head = getattr(args, "head_labels", None)
+    return RunSettings(
+        split=getattr(args, "split", None),
+        shots=getattr(args, "shots", 0),
+        seeds=(seed if seed is not None else DEFAULT_SEEDS[0],),
+        modes=(args.mode,) if getattr(args, "mode", None) else (),
+        prompt=getattr(args, "prompt", None),
+        data_dir=getattr(args, "data_dir", None),
+        unverified=getattr(args, "unverified", False),
+        max_items=getattr(args, "max_items", None),
+        sample_seed=seed if seed is not None else 0,
+        chat_template=getattr(args, "chat_template", "auto"),
+        label_map=parse_label_map(getattr(args, "label_map", None)),
+        head_labels=None if head is None else tuple(h for h in head.split(",") if h),
+    )
+
+
+def expressible_plans(task: str, settings: RunSettings, model_kind: str) -> list[RunPlan]:
+    """The runs of a task for these settings whose items are engine-neutral requests."""
+    benchmark = get_benchmark(task)
+    if benchmark.plans is None:
+        raise InputError.single("TASK", f"{task} has no runs (submit its predictions instead)")
+    return [plan for plan in benchmark.plans(settings, model_kind) if plan.requests is not None]
+
+
+def describe(plan: RunPlan) -> str:
+    parts = [f"--prompt {plan.prompt}"]
+    if plan.mode:
+        parts.append(f"--mode {plan.mode}")
+    if plan.seed is not None and plan.shots:
+        parts.append(f"--seed {plan.seed}")
+    return " ".join(parts)
+
+
+def select_plan(task: str, args: Any) -> RunPlan:
+    """The one run the options name; several (two protocols, two modes) are refused with their options."""
+    plans = expressible_plans(task, settings_from_args(args), args.model_kind)
+    if not plans:
+        raise InputError.single("TASK", f"{task} has no run these options can express as requests")
+    if len(plans) > 1:
+        choices = "; ".join(describe(p) for p in plans)
+        raise InputError.single("TASK", f"{task} has {len(plans)} runs for these options: choose one ({choices})")
+    return plans[0]
+
+
+def item_requests(plan: RunPlan) -> Iterator[tuple[Any, list[Request]]]:
+    assert plan.requests is not None
+    for item in plan.items:
+        yield item, plan.requests(item)
+
+
+def prompts_command(args: Any) -> int:
+    """`neghub prompts`: the run's requests as JSONL, to a file (written whole or not at all) or stdout."""
+    plan = select_plan(args.task, args)
+    count = 0
+
+    def write(handle: Any) -> None:
+        nonlocal count
+        for _, requests in item_requests(plan):
+            for request in requests:
+                handle.write(dumps(request_json(request)) + "\n")
+                count += 1
+
+    if args.output is None:
+        write(sys.stdout)
+    else:
+        atomic_write(args.output, write)
+    where = "stdout" if args.output is None else str(args.output)
+    print(f"wrote {count:,} {plan.protocol} requests to {where} (the run {plan.file})", file=sys.stderr)
+    if plan.requests_note:
+        print(f"note: {plan.requests_note}", file=sys.stderr)
+    return 0
+
+
+def lines_from_answers(plan: RunPlan, answers: Sequence[Answer]) -> Rows:
+    """Every item's prediction lines from the answers of all its requests, in request order."""
+    assert plan.lines is not None
+    rows: Rows = []
+    start = 0
+    for item, requests in item_requests(plan):
+        rows += plan.lines(item, list(answers[start : start + len(requests)]))
+        start += len(requests)
+    return rows
+
+
+def check_lines(plan: RunPlan, rows: Rows, source: str) -> None:
+    """Every line as the validator will see it (the benchmark's line model): an import that would be refused
+    later is refused now, before anything is written."""
+    model = get_benchmark(plan.task).prediction_line(plan.mode)
+    problems: list[Problem] = []
+    for number, row in enumerate(rows, start=1):
+        try:
+            model.model_validate(row)
+        except ValidationError as exc:
+            problems.append(
+                Problem(source, number, None, f"the line made from it is refused: {exc.errors()[0]['msg']}")
+            )
+            if len(problems) >= 20:
+                break
+    if problems:
+        raise InputError(problems)
+
+
+def import_command(args: Any) -> int:
+    """`neghub import TASK ANSWERS.jsonl`: an engine's answers through NegHub's post-processing."""
+    plan = select_plan(args.task, args)
+    path: Path = args.answers
+    data = read_bytes(path, max_bytes=MAX_ANSWERS_BYTES)
+    requests = [r for _, rs in item_requests(plan) for r in rs]
+    answers = read_answers(str(path), data, requests)
+    rows = lines_from_answers(plan, answers)
+    check_lines(plan, rows, str(path))
+    provenance = {
+        "engine": args.engine,
+        "answers": f"{path.name} (sha256 {hashlib.sha256(data).hexdigest()}), imported by neghub import",
+    }
+    write_runs(args.output, [(plan, rows)], provenance, model=model_from_args(args), args=args)
+    print(f"wrote {args.output / plan.file} ({len(rows):,} lines, protocol {plan.protocol})", file=sys.stderr)
+    return 0
+
+
+# --- the submission folder an import writes into -------------------------------------------------------
+
+
+def write_lines(path: Path, lines: Iterable[str]) -> None:
+    """Write text to `path` whole or not at all (a temporary file renamed into place)."""
+
+    def write(handle: Any) -> None:
+        handle.writelines(lines)
+
+    atomic_write(path, write)
+
+
+def model_from_args(args: Any) -> dict[str, Any] | None:
+    """metadata.yaml's model entry from --model-name/--parameters (with --repo-id/--revision for a Hub
+    model), or None when they are not given (then the folder's metadata.yaml must exist already)."""
+    name = getattr(args, "model_name", None)
+    parameters = getattr(args, "parameters", None)
+    if name is None or parameters is None:
+        return None
+    repo_id = getattr(args, "repo_id", None)
+    if repo_id is not None:
+        return {
+            "kind": "hub",
+            "name": name,
+            "repo_id": repo_id,
+            "revision": getattr(args, "revision", None),
+            "parameters": parameters,
+            "open_weights": True,
+            "license": args.license,
+        }
+    return {
+        "kind": "local",
+        "name": name,
+        "file": name,
+        "parameters": parameters,
+        "open_weights": True,
+        "license": args.license,
+    }
+
+
+def write_runs(
+    out: Path,
+    runs: Sequence[tuple[RunPlan, Rows]],
+    provenance: dict[str, Any],
+    *,
+    model: dict[str, Any] | None,
+    args: Any,
+    run_provenance: dict[str, dict[str, Any]] | None = None,
+) -> None:
+    """Write the runs' prediction files into the submission folder `out` and add them to its metadata.yaml
+    (a run with the same file is replaced); the metadata is checked before anything is written."""
+    from neghub.evaluator.runners.run import run_provenance as settings_provenance
+
+    meta_path = out / "metadata.yaml"
+    if meta_path.exists():
+        loaded = safe_yaml.load(meta_path.read_text(encoding="utf-8"))
+        metadata: dict[str, Any] = dict(loaded.value) if isinstance(loaded.value, dict) else {}
+        if model is not None:
+            metadata["model"] = model
+    else:
+        if model is None:
+            raise InputError.single(
+                "-o",
+                f"{out} has no metadata.yaml: give --model-name and --parameters (and --repo-id with --revision "
+                "for a Hub model) to start one",
+            )
+        metadata = {
+            "model": model,
+            "submitter": {"name": args.submitter_name, "contact": args.submitter_contact},
+            "date": dt.date.today().isoformat(),
+            "description": "Answers of another engine imported by neghub import; protocols in provenance.",
+            "links": [],
+            "runs": [],
+            "provenance": {},
+        }
+    files = {plan.file for plan, _ in runs}
+    metadata["runs"] = [r for r in metadata.get("runs") or [] if r.get("file") not in files] + [
+        {
+            "task": p.task,
+            "split": p.split,
+            "file": p.file,
+            "shots": p.shots,
+            "seed": p.seed,
+            "prompt": p.prompt,
+            "mode": p.mode,
+        }
+        for p, _ in runs
+    ]
+    prov = dict(metadata.get("provenance") or {})
+    prov.update(settings_provenance([p for p, _ in runs], **provenance))
+    for plan, _ in runs:
+        prefix = f"{plan.task}.{plan.prompt}.{plan.mode or 'default'}"
+        for key, value in (run_provenance or {}).get(plan.file, {}).items():
+            prov[f"{prefix}.{key}"] = value
+    if getattr(args, "unverified", False):
+        prov["data_unverified"] = True
+    metadata["provenance"] = prov
+    try:
+        Metadata.model_validate(metadata)
+    except ValidationError as exc:
+        raise InputError(
+            [Problem(str(meta_path), None, ".".join(map(str, e["loc"])) or None, e["msg"]) for e in exc.errors()]
+        ) from None
+    out.mkdir(parents=True, exist_ok=True)
+    for plan, rows in runs:
+        target = out / plan.file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_lines(target, (dumps(row) + "\n" for row in rows))
+    text = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True, width=1000)
+    write_lines(meta_path, [text])
+
+
+# --- command line ---------------------------------------------------------------------------------
+
+
+def add_run_options(parser: Any, *, task: bool = True) -> None:
+    """The options that pick one run, shared by `prompts`, `import` and `export`."""
+    from neghub.evaluator.runners.run import add_chat_template_option
+
+    if task:
+        parser.add_argument("task", metavar="TASK")
+    parser.add_argument("--split", default=None)
+    parser.add_argument("--mode", default=None, help="for benchmarks with modes: which one")
+    parser.add_argument("--prompt", default=None, help="the prompt style (the protocol, for minimal-pair benchmarks)")
+    parser.add_argument("--shots", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=None, help="the few-shot seed (the cloze test: its sample seed)")
+    add_chat_template_option(parser)
+    parser.add_argument(
+        "--model-kind",
+        choices=MODEL_KINDS,
+        default="causal",
+        help="the kind of model that answers (the cloze test: masked or causal; classifier: fine-tuned heads)",
+    )
+    parser.add_argument("--head-labels", default=None, metavar="L0,L1,...", help="a classifier's labels in order")
+    parser.add_argument("--label-map", default=None, metavar="HEAD=LABEL,...")
+    parser.add_argument("--max-pairs", "--max-items", dest="max_items", type=int, default=None)
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--unverified", action="store_true", help="read dataset files that differ from their pins")
+
+
+def add_model_options(parser: Any) -> None:
+    """What metadata.yaml says of the model when an import starts a submission folder."""
+    parser.add_argument("--model-name", default=None, help="display name (starts metadata.yaml with --parameters)")
+    parser.add_argument("--parameters", type=int, default=None, help="the model's parameter count")
+    parser.add_argument("--repo-id", default=None, help="a Hub model's repo id (with --revision)")
+    parser.add_argument("--revision", default=None, help="its 40-hex commit")
+    parser.add_argument("--license", default="unknown")
+    parser.add_argument("--submitter-name", default="NegHub maintainers")
+    parser.add_argument("--submitter-contact", default="https://github.com/neghub/neghub")
+
+
+def add_parsers(sub: Any) -> None:
+    pp = sub.add_parser("prompts", help="write the exact requests of one run as JSONL, for any engine")
+    add_run_options(pp)
+    pp.add_argument("-o", "--output", type=Path, default=None, help="the JSONL file (default: stdout)")
+
+    ip = sub.add_parser(
+        "import",
+        help="turn an engine's answers (TASK ANSWERS.jsonl) or lm-eval's --log_samples output (lm-eval "
+        "RESULTS_DIR) into a submission run",
+    )
+    ip.add_argument("task", metavar="TASK|lm-eval")
+    ip.add_argument("answers", type=Path, metavar="ANSWERS.jsonl|RESULTS_DIR")
+    add_run_options(ip, task=False)
+    add_model_options(ip)
+    ip.add_argument("--engine", default="unknown engine", help="what answered (name and version), recorded")
+    ip.add_argument(
+        "--tasks",
+        type=lambda s: s.split(","),
+        default=["all"],
+        help="lm-eval: import only the runs of these benchmarks (default: every exported task found)",
+    )
+    ip.add_argument("-o", "--output", type=Path, required=True, help="the submission folder to write into")
+
+
+def replace_settings(settings: RunSettings, **changes: Any) -> RunSettings:
+    return dataclasses.replace(settings, **changes)

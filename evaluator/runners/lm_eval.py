@@ -1,0 +1,435 @@
+"""lm-evaluation-harness both ways: `neghub export lm-eval DIR` and `neghub import lm-eval RESULTS_DIR`.
+
+Export writes, for every benchmark and run lm-eval can express, a task YAML and its documents (JSONL, one
+per request, holding NegHub's exact prompt and continuations), with one `utils.py` beside them that the
+YAMLs name with `!function` (nothing else needed: lm-eval users need not install NegHub):
+
+- a log-likelihood run (NUBench completion, the minimal-pair benchmarks' label scoring) is a
+  `multiple_choice` task whose choices are NegHub's continuations with no target delimiter (they carry
+  their own leading space where the protocol has one);
+- a generation run (llm-jp-eval prompts, NUBench option letters) is a `generate_until` task, greedy, with
+  NegHub's token budget and stop strings;
+- the cloze test's top-1 on a causal LM is a `generate_until` task of one token, one document per pattern
+  and verb (`--max-pairs` pairs; the selection is made on import, as `neghub import` makes it).
+
+Fine-tuned classifiers and masked LMs are not lm-eval models: those runs are not exported. Every task is
+tagged `neghub`, so `lm_eval ... --include_path DIR --tasks neghub` runs them all; lm-eval's own metric is
+`bypass` (NegHub re-scores). Import reads lm-eval's `--log_samples` output (its results JSON, which names
+the tasks, their NegHub runs in `metadata.neghub`, the lm-eval version and the task hashes, and each task's
+samples JSONL), parses the log-likelihoods from the strings lm-eval writes, and hands the answers to the
+same post-processing as `neghub import`.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from neghub.evaluator.core.errors import InputError, Problem
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+from neghub.evaluator.fileio.files import read_bytes
+from neghub.evaluator.fileio.jsonl import JsonlReader
+from neghub.evaluator.runners.interop import (
+    check_lines,
+    expressible_plans,
+    item_requests,
+    lines_from_answers,
+    settings_from_args,
+    write_lines,
+    write_runs,
+)
+from neghub.evaluator.runners.plans import Rows, RunPlan, RunSettings
+from neghub.evaluator.runners.requests import BROKEN_CHARACTER, Answer, Request, dumps
+
+TAG = "neghub"
+LM_EVAL_TESTED = "0.4.13"  # the version `nox -s interop` runs
+UTILS = '''"""Written by `neghub export lm-eval`: each document holds NegHub's exact request."""
+
+
+def doc_to_text(doc):
+    return doc["query"]
+
+
+def doc_to_choice(doc):
+    return list(doc["choices"])
+
+
+def doc_to_target(doc):
+    # NegHub re-scores the samples (`neghub import lm-eval`): lm-eval's own metric here is `bypass`
+    return 0 if doc["choices"] else ""
+'''
+
+
+def task_name(plan: RunPlan) -> str:
+    """lm-eval's name of a run: neghub_ and the prediction file's stem, in lowercase and underscores."""
+    stem = Path(plan.file).stem
+    return f"{TAG}_" + re.sub(r"[^a-z0-9]+", "_", stem.lower()).strip("_")
+
+
+def expressible(plan: RunPlan, requests: list[Request]) -> str | None:
+    """Why lm-eval cannot express a run, or None when it can."""
+    kinds = {r.kind for r in requests}
+    if "classify" in kinds:
+        return "a fine-tuned classifier's head is not an lm-eval model"
+    if any(r.mask is not None for r in requests):
+        return "lm-eval has no top-1 at a mask"
+    if any(r.chat for r in requests):
+        return "chat templates are lm-eval's own option (--apply_chat_template)"
+    return None
+
+
+def _document(request: Request) -> dict[str, Any]:
+    doc: dict[str, Any] = {"neghub_id": request.id, "query": request.prompt, "choices": []}
+    if request.kind == "loglikelihood":
+        doc["choices"] = list(request.continuations)
+    return doc
+
+
+def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path) -> dict[str, Any]:
+    config: dict[str, Any] = {
+        "task": name,
+        "tag": [TAG],
+        "dataset_path": "json",
+        "dataset_kwargs": {"data_files": {"test": str(docs_file.resolve())}},
+        "test_split": "test",
+        "doc_to_text": "!function utils.doc_to_text",
+        "doc_to_target": "!function utils.doc_to_target",
+        "num_fewshot": 0,  # NegHub's own demonstrations are in the query already
+        "metric_list": [{"metric": "bypass"}],
+        "metadata": {
+            "version": 1.0,
+            TAG: {
+                "task": plan.task,
+                "split": plan.split,
+                "file": plan.file,
+                "prompt": plan.prompt,
+                "mode": plan.mode,
+                "shots": plan.shots,
+                "seed": plan.seed,
+                "protocol": plan.protocol,
+                "max_pairs": plan.settings.get("scn_max_pairs"),
+            },
+        },
+    }
+    if request.kind == "loglikelihood":
+        config.update(output_type="multiple_choice", doc_to_choice="!function utils.doc_to_choice", target_delimiter="")
+    else:
+        top1 = request.kind == "top1"
+        config.update(
+            output_type="generate_until",
+            generation_kwargs={
+                "until": [] if top1 else list(request.until),
+                "max_gen_toks": 1 if top1 else request.max_new_tokens,
+                "do_sample": False,
+                "temperature": 0.0,
+            },
+        )
+    return config
+
+
+class _FunctionTag(str):
+    """A YAML scalar written as lm-eval's `!function` tag."""
+
+
+def _represent_function(dumper: yaml.SafeDumper, value: _FunctionTag) -> Any:
+    return dumper.represent_scalar("!function", str(value).removeprefix("!function "))
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(_FunctionTag, _represent_function)
+
+
+def _tag_functions(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _tag_functions(v) for k, v in value.items()}
+    if isinstance(value, str) and value.startswith("!function "):
+        return _FunctionTag(value)
+    return value
+
+
+def export_command(args: Any) -> int:
+    """`neghub export lm-eval DIR`: task YAMLs, their documents and utils.py."""
+    if args.target != "lm-eval":
+        raise InputError.single("FORMAT", f"unknown export format {args.target!r} (expected lm-eval)")
+    out: Path = args.output
+    settings = settings_from_args(args)
+    settings = RunSettings(**{**settings.__dict__, "chat_template": "off"})
+    names = benchmark_names() if args.tasks == ["all"] else args.tasks
+    written: list[str] = []
+    for task in names:
+        benchmark = get_benchmark(task)
+        if benchmark.plans is None:
+            continue
+        try:
+            plans = expressible_plans(task, settings, "causal")
+        except InputError as exc:
+            if args.tasks != ["all"]:
+                raise
+            print(f"skipped {task}: {exc.problems[0].message}", file=sys.stderr)
+            continue
+        for plan in plans:
+            name = task_name(plan)
+            if plan.protocol == "top1" and settings.max_items is None:
+                print(f"skipped {name}: give --max-pairs N to export the cloze test's requests", file=sys.stderr)
+                continue
+            requests = [r for _, rs in item_requests(plan) for r in rs]
+            why = expressible(plan, requests)
+            if why is not None:
+                print(f"skipped {name}: {why}", file=sys.stderr)
+                continue
+            out.mkdir(parents=True, exist_ok=True)
+            docs_file = out / f"{name}.jsonl"
+            write_lines(docs_file, (dumps(_document(r)) + "\n" for r in requests))
+            config = _tag_functions(_task_yaml(name, plan, requests[0], docs_file))
+            text = yaml.dump(config, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
+            write_lines(out / f"{name}.yaml", [text])
+            written.append(name)
+    if not written:
+        raise InputError.single("--tasks", "no run of these tasks can be expressed as an lm-eval task")
+    write_lines(out / "utils.py", [UTILS])
+    print(f"wrote {len(written)} lm-eval tasks (tag {TAG}) to {out}: {', '.join(written)}", file=sys.stderr)
+    return 0
+
+
+# --- import ----------------------------------------------------------------------------------------
+
+
+def _number(text: Any) -> float | None:
+    """A log-likelihood as lm-eval's samples write it: a number, or its string ("-12.5")."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int | float):
+        value = float(text)
+    elif isinstance(text, str):
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+    else:
+        return None
+    return value if math.isfinite(value) and value <= 0 else None
+
+
+def _loglikelihood(resp: Any) -> float | None:
+    """One choice's response: [["-1.25", "False"]], ["-1.25", "False"], or "(-1.25, False)" as written."""
+    while isinstance(resp, list) and len(resp) == 1 and isinstance(resp[0], list):
+        resp = resp[0]
+    if isinstance(resp, str) and resp.startswith("("):
+        try:
+            resp = list(ast.literal_eval(resp))
+        except (ValueError, SyntaxError):
+            return None
+    if isinstance(resp, list) and resp:
+        return _number(resp[0])
+    return _number(resp)
+
+
+def _text(resp: Any) -> str | None:
+    while isinstance(resp, list) and len(resp) == 1:
+        resp = resp[0]
+    return resp if isinstance(resp, str) else None
+
+
+def sample_answer(request: Request, sample: dict[str, Any]) -> tuple[Answer | None, str | None]:
+    """(a request's answer from its lm-eval sample, None), or (None, what is wrong with the sample)."""
+    resps = sample.get("resps")
+    if not isinstance(resps, list):
+        return None, "resps: expected a list"
+    if request.kind == "loglikelihood":
+        if len(resps) != len(request.continuations):
+            return None, f"resps: expected {len(request.continuations)} responses (one per choice), got {len(resps)}"
+        numbers = [_loglikelihood(r) for r in resps]
+        if any(n is None for n in numbers):
+            return None, "resps: expected a log-likelihood (a number <= 0) for every choice"
+        return [n for n in numbers if n is not None], None
+    text = _text(sample.get("filtered_resps", resps))
+    if text is None:
+        return None, "filtered_resps: expected the generated text"
+    return text.rstrip(BROKEN_CHARACTER), None
+
+
+def _results_files(root: Path) -> list[Path]:
+    found = sorted(root.rglob("results_*.json")) if root.is_dir() else []
+    if not found:
+        raise InputError.single(str(root), "no lm-eval results_*.json found (run lm_eval with --output_path)")
+    return found
+
+
+def _neghub_tasks(results_file: Path) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """Task name -> (its neghub metadata, the results JSON) for the exported tasks of one results file."""
+    try:
+        results = json.loads(read_bytes(results_file))
+    except ValueError as exc:
+        raise InputError.single(str(results_file), f"not JSON: {exc}") from None
+    if not isinstance(results, dict):
+        raise InputError.single(str(results_file), "expected lm-eval's results object")
+    out: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+    for name, config in (results.get("configs") or {}).items():
+        meta = (config.get("metadata") or {}).get(TAG) if isinstance(config, dict) else None
+        if isinstance(meta, dict):
+            out[name] = (meta, results)
+    return out
+
+
+def _samples_file(results_file: Path, name: str) -> Path:
+    stamp = results_file.stem.removeprefix("results_")
+    path = results_file.parent / f"samples_{name}_{stamp}.jsonl"
+    if not path.exists():
+        raise InputError.single(str(path), f"missing: run lm_eval with --log_samples (the samples of {name})")
+    return path
+
+
+def _plan_for(meta: dict[str, Any], args: Any) -> RunPlan:
+    settings = settings_from_args(args)
+    settings = RunSettings(
+        **{
+            **settings.__dict__,
+            "split": meta.get("split"),
+            "shots": int(meta.get("shots") or 0),
+            "seeds": (meta["seed"],) if meta.get("seed") is not None else settings.seeds,
+            "sample_seed": meta["seed"] if meta.get("seed") is not None else 0,
+            "modes": (meta["mode"],) if meta.get("mode") else (),
+            "prompt": meta.get("prompt"),
+            "max_items": meta.get("max_pairs"),
+            "chat_template": "off",
+        }
+    )
+    plans = [p for p in expressible_plans(str(meta.get("task")), settings, "causal") if p.file == meta.get("file")]
+    if len(plans) != 1:
+        raise InputError.single(
+            "lm-eval", f"no NegHub run makes {meta.get('file')!r} (was it exported by this version?)"
+        )
+    return plans[0]
+
+
+def import_command(args: Any) -> int:
+    """`neghub import lm-eval RESULTS_DIR`: every exported task found in lm-eval's output, as submission runs."""
+    tasks: dict[str, tuple[Path, dict[str, Any], dict[str, Any]]] = {}
+    for results_file in _results_files(args.answers):
+        for name, (meta, results) in _neghub_tasks(results_file).items():
+            if args.tasks == ["all"] or meta.get("task") in args.tasks:
+                tasks[name] = (results_file, meta, results)  # a later results file (sorted by time) wins
+    if not tasks:
+        raise InputError.single(
+            str(args.answers), f"no task exported by neghub export lm-eval (tag {TAG}) in the results"
+        )
+    runs: list[tuple[RunPlan, Rows]] = []
+    per_run: dict[str, dict[str, Any]] = {}
+    versions: set[str] = set()
+    for name in sorted(tasks):
+        results_file, meta, results = tasks[name]
+        plan = _plan_for(meta, args)
+        requests = [r for _, rs in item_requests(plan) for r in rs]
+        samples_path = _samples_file(results_file, name)
+        answers = _read_samples(samples_path, requests)
+        rows = lines_from_answers(plan, answers)
+        check_lines(plan, rows, str(samples_path))
+        runs.append((plan, rows))
+        version = str(results.get("lm_eval_version") or "unknown")
+        versions.add(version)
+        chat = results.get("chat_template")
+        per_run[plan.file] = {
+            "engine": f"lm-evaluation-harness {version}",
+            "lm_eval_task": name,
+            "lm_eval_task_hash": (results.get("task_hashes") or {}).get(name),
+            "lm_eval_model": str(results.get("model_name") or (results.get("config") or {}).get("model") or ""),
+            "chat_template": bool(chat),
+        }
+    model = _model_entry(args, next(iter(tasks.values()))[2])
+    provenance = {"answers": f"lm-eval --log_samples output, imported by neghub import lm-eval ({len(runs)} tasks)"}
+    write_runs(args.output, runs, provenance, model=model, args=args, run_provenance=per_run)
+    for plan, rows in runs:
+        print(f"wrote {args.output / plan.file} ({len(rows):,} lines, protocol {plan.protocol})", file=sys.stderr)
+    if any(v != LM_EVAL_TESTED for v in versions):
+        print(
+            f"note: lm-eval {', '.join(sorted(versions))}; NegHub's interop test runs {LM_EVAL_TESTED}", file=sys.stderr
+        )
+    return 0
+
+
+def _read_samples(path: Path, requests: list[Request]) -> list[Answer]:
+    problems: list[Problem] = []
+    index = {str(r.id): i for i, r in enumerate(requests)}
+    answers: list[Answer | None] = [None] * len(requests)
+    name = str(path)
+    for number, sample in JsonlReader(read_bytes(path), name, problems):
+        doc = sample.get("doc")
+        key = str(doc.get("neghub_id")) if isinstance(doc, dict) else None
+        i = index.get(key) if key is not None else None
+        if i is None:
+            problems.append(Problem(name, number, "doc.neghub_id", f"no request has the id {key!r}"))
+        else:
+            answer, wrong = sample_answer(requests[i], sample)
+            if wrong is not None:
+                problems.append(Problem(name, number, None, wrong))
+            answers[i] = answer
+        if len(problems) >= 50:
+            break
+    missing = sum(a is None for a in answers)
+    if missing and not problems:
+        problems.append(
+            Problem(name, None, None, f"no sample for {missing:,} of {len(requests):,} requests (was --limit used?)")
+        )
+    if problems:
+        raise InputError(problems)
+    return [a for a in answers if a is not None]
+
+
+def _model_entry(args: Any, results: dict[str, Any]) -> dict[str, Any] | None:
+    """The model entry from the options, else from lm-eval's config (`pretrained=` and its parameter count)."""
+    from neghub.evaluator.runners.interop import model_from_args
+
+    given = model_from_args(args)
+    if given is not None or (args.output / "metadata.yaml").exists():
+        return given
+    config = results.get("config") or {}
+    model_args = config.get("model_args") or {}
+    if isinstance(model_args, str):  # "pretrained=X,revision=Y" in some versions, a mapping in 0.4.13
+        model_args = dict(part.split("=", 1) for part in model_args.split(",") if "=" in part)
+    fields = {str(k): str(v) for k, v in model_args.items()} if isinstance(model_args, dict) else {}
+    pretrained = fields.get("pretrained")
+    parameters = args.parameters or config.get("model_num_parameters")
+    if not pretrained or not isinstance(parameters, int) or parameters <= 0:
+        return None
+    revision = args.revision or fields.get("revision")
+    name = args.model_name or Path(pretrained).name
+    if not Path(pretrained).exists() and revision and re.fullmatch(r"[0-9a-f]{40}", revision):
+        return {
+            "kind": "hub",
+            "name": name,
+            "repo_id": pretrained,
+            "revision": revision,
+            "parameters": parameters,
+            "open_weights": True,
+            "license": args.license,
+        }
+    return {
+        "kind": "local",
+        "name": name,
+        "file": Path(pretrained).name,
+        "parameters": parameters,
+        "open_weights": True,
+        "license": args.license,
+    }
+
+
+def add_export_parser(sub: Any) -> None:
+    from neghub.evaluator.runners.interop import add_run_options
+
+    ep = sub.add_parser("export", help="write lm-evaluation-harness task files for the benchmarks' runs")
+    ep.add_argument("target", metavar="lm-eval", help="the format (lm-eval)")
+    ep.add_argument("output", type=Path, metavar="DIR")
+    ep.add_argument(
+        "--tasks", type=lambda s: s.split(","), default=["all"], help="comma-separated benchmark names, or all"
+    )
+    add_run_options(ep, task=False)
