@@ -243,7 +243,7 @@ def test_causal_top1_after_a_shared_prefix_is_each_texts_own_arg_max(causal_dir:
 
 @pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="this torch build has no oneDNN")
 def test_packed_linear_layers_compute_what_the_plain_model_computes(causal_dir: Path) -> None:
-    backend = load_backend(ModelSource("folder", str(causal_dir)))
+    backend = load_backend(ModelSource("folder", str(causal_dir)), pack_linears=True)
     plain = transformers.AutoModelForCausalLM.from_pretrained(causal_dir, dtype=torch.float32).eval()
     linears = [m for m in plain.modules() if type(m) is torch.nn.Linear]
     # two layers x (q, k, v, o, gate, up, down) + the output head
@@ -252,6 +252,25 @@ def test_packed_linear_layers_compute_what_the_plain_model_computes(causal_dir: 
     ids = torch.tensor([backend.encode("Negate the sentence .\nSentence : She is happy\nNegation:")] * 2)
     with torch.no_grad():
         assert torch.allclose(backend.model(ids).logits, plain(ids).logits, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="this torch build has no oneDNN")
+def test_pack_linears_flag_reaches_the_backend_and_the_provenance(causal_dir: Path, tmp_path: Path) -> None:
+    scores = {}
+    for flag, matmul in (("--no-pack-linears", "torch default"), ("--pack-linears", "oneDNN, 15 linear layers")):
+        out = tmp_path / flag.strip("-")
+        argv = ["run", str(causal_dir), "--tasks", "nubench", "--mode", "completion", flag, "-o", str(out)]
+        assert main([*argv, "--no-progress"]) == 0
+        meta = _check_folder(out)
+        assert meta.provenance is not None and str(meta.provenance["cpu_matmul"]).startswith(matmul)
+        lines = (out / meta.runs[0].file).read_text().splitlines()
+        scores[flag] = {row["id"]: row["loglikelihoods"] for row in map(json.loads, lines)}
+    packed, plain = scores["--pack-linears"], scores["--no-pack-linears"]
+    assert packed.keys() == plain.keys()
+    for item, options in plain.items():  # the same products in another order: rounding apart, the same scores
+        assert [k for k, v in packed[item].items() if v is None] == [k for k, v in options.items() if v is None]
+        offered = [k for k, v in options.items() if v is not None]
+        assert [packed[item][k] for k in offered] == pytest.approx([options[k] for k in offered], rel=1e-4, abs=1e-4)
 
 
 def test_greedy_flag_is_true_when_every_token_is_the_arg_max(tmp_path: Path) -> None:

@@ -767,30 +767,21 @@ def _completion_plan(
     # batch by length (prompt and options): the packed rows of a batch pad little
     items.sort(key=lambda item: len(item[1]) + sum(len(spec.option_text(item[0], k)) for k in spec.offered(item[0])))
 
+    def request(record: Any, context: str) -> tuple[str, list[str]]:
+        return context, [" " + spec.option_text(record, k) for k in spec.offered(record)]
+
     def process(backend: Backend, batch: Sequence[Any]) -> list[Rows]:
-        keys = [spec.offered(record) for record, _ in batch]
-        requests = [
-            (context, [" " + spec.option_text(record, k) for k in record_keys])
-            for (record, context), record_keys in zip(batch, keys, strict=True)
-        ]
+        requests = [request(record, context) for record, context in batch]
         out: list[Rows] = []
-        for (record, _), record_keys, scores in zip(batch, keys, backend.loglikelihood_batch(requests), strict=True):
+        for (record, _), scores in zip(batch, backend.loglikelihood_batch(requests), strict=True):
             ll: dict[str, float | None] = dict.fromkeys(spec.option_keys)
-            ll.update({k: s for k, (s, _) in zip(record_keys, scores, strict=True)})
+            ll.update({k: s for k, (s, _) in zip(spec.offered(record), scores, strict=True)})
             out.append([{"id": spec.item_id(record), "loglikelihoods": ll}])
         return out
 
     def token_lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
-        """Token lengths of completion items as packed: the context and every option."""
-        contexts = backend.token_lengths([context for _, context in items], special_tokens=False)
-        options = backend.token_lengths(
-            [" " + spec.option_text(record, key) for record, _ in items for key in spec.offered(record)],
-            special_tokens=False,
-        )
-        counts = iter(options)
-        return [
-            n + sum(next(counts) for _ in spec.offered(record)) for n, (record, _) in zip(contexts, items, strict=True)
-        ]
+        """Each item's length as packed: its context and its options' prefix tree (`Backend.packed_lengths`)."""
+        return backend.packed_lengths([request(record, context) for record, context in items])
 
     return RunPlan(
         task=spec.name,

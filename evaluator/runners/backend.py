@@ -3,13 +3,15 @@
 - `loglikelihood_batch`: lm-evaluation-harness's `loglikelihood` for several (context, continuations)
   requests, with its token boundary handling (trailing spaces of the context move to the continuation;
   the continuation's tokens are those of `encode(context + continuation)` after `len(encode(context))`),
-  but each context runs once for all its options (one packed row per request), the requests' common
-  prefix runs once, and the output head is applied only at the positions whose next token is scored.
+  but each context runs once for all its options (one packed row per request, the options as a prefix
+  tree: tokens that options share at their start run once), the requests' common prefix runs once, and
+  the output head runs once per position whose next token is scored.
 - `generate`: greedy decoding of a few tokens, batched with left padding after the common prefix.
 - `top1`: the arg-max token at the mask (masked LMs) or after the text (causal LMs, after the
   common prefix), the output head applied at that one position only.
 
-On CPU in float32, `load_backend` also runs the linear layers through oneDNN (`pack_linear_layers`).
+On CPU in float32, `load_backend(pack_linears=True)` runs the linear layers through oneDNN with
+pre-packed weights (`pack_linear_layers`); off by default (`DEFAULT_PACK_LINEARS`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.submissions.format import REVISION_PATTERN
 
 ModelKind = Literal["causal", "masked"]
+
+# whether `load_backend` runs the linear layers through oneDNN with pre-packed weights (CPU, float32) unless told
+# otherwise (`neghub run --pack-linears`): off, because on the machine NegHub's figures come from (2-core AMD EPYC,
+# Zen 3) it does not pay: no faster end to end (benchmarks/bench_runner_vs_lmeval.py), and it keeps a second copy
+# of every linear weight (SmolLM2-135M: about 500 MiB more). It may pay on other processors: measure there.
+DEFAULT_PACK_LINEARS = False
 
 
 @dataclass(frozen=True)
@@ -144,6 +152,16 @@ class Backend:
     def loglikelihoods(self, context: str, continuations: list[str]) -> list[tuple[float, bool]]:
         """(sum of log-probabilities, is-greedy) of each continuation after the context, as lm-eval computes them."""
         return self.loglikelihood_batch([(context, continuations)])[0]
+
+    def packed_lengths(self, requests: list[tuple[str, list[str]]]) -> list[int]:
+        """How many positions each (context, continuations) request fills in its packed row: the context's
+        tokens and its continuations' prefix-tree nodes; items ordered by it share batches with items of
+        their own length, so the packed rows pad little."""
+        lengths = []
+        for context, continuations in requests:
+            context_ids, conts = self._split_context(context, continuations)
+            lengths.append(len(context_ids) + len(OptionTree.build(conts).tokens))
+        return lengths
 
     def _split_context(self, context: str, continuations: list[str]) -> tuple[list[int], list[list[int]]]:
         # lm-eval's token boundaries: trailing spaces of the context move to the continuation, and the
@@ -447,10 +465,10 @@ class Backend:
 
 
 def load_backend(
-    source: ModelSource, *, device: str = "cpu", dtype: str = "float32", pack_linears: bool = True
+    source: ModelSource, *, device: str = "cpu", dtype: str = "float32", pack_linears: bool = DEFAULT_PACK_LINEARS
 ) -> Backend:
-    """Load a causal or masked LM (trust_remote_code off; safetensors only for Hub models); on CPU in
-    float32 its linear layers run through oneDNN (`pack_linear_layers`) unless `pack_linears` is off."""
+    """Load a causal or masked LM (trust_remote_code off; safetensors only for Hub models); with `pack_linears`,
+    on CPU in float32, its linear layers run through oneDNN with pre-packed weights (`pack_linear_layers`)."""
     import torch
     import transformers
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
@@ -493,11 +511,12 @@ def load_backend(
 def pack_linear_layers(model: Any) -> int:
     """On CPU in float32, run every linear layer through oneDNN with its weight packed once, in place.
 
-    torch's default CPU matmul (MKL's sgemm) runs two to three times slower than oneDNN on some
-    processors (AMD's among them) for the shapes of small language models; oneDNN computes the same
-    float32 products (in another order: results differ by rounding only). The packed weight is a
-    second copy, so memory for the linear weights doubles. Nothing is packed (returns 0) where the
-    oneDNN operators are missing or disagree with the plain layer on a probe; else returns how many.
+    oneDNN computes the same float32 products as torch's default CPU matmul (MKL's sgemm; in another
+    order: results differ by rounding only), faster for some shapes on some processors, no faster end to
+    end on others (2-core AMD EPYC, Zen 3: see `DEFAULT_PACK_LINEARS`). The packed weight is a second
+    copy, so memory for the linear weights doubles (4 bytes per parameter more in float32). Nothing is
+    packed (returns 0) where the oneDNN operators are missing or disagree with the plain layer on a
+    probe; else returns how many.
     """
     import torch
 
