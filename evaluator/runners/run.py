@@ -8,6 +8,7 @@ renames the partial file into place; `metadata.yaml` is written last, when every
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import datetime as dt
 import importlib.metadata
@@ -27,7 +28,13 @@ import yaml
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.core.registry import benchmark_names, get_benchmark
 from neghub.evaluator.fileio.files import atomic_write, prepare_output_folder
-from neghub.evaluator.runners.backend import Backend, ModelSource, load_backend, resolve_source
+from neghub.evaluator.runners.backend import (
+    DEFAULT_PACK_LINEARS,
+    Backend,
+    ModelSource,
+    load_backend,
+    resolve_source,
+)
 from neghub.evaluator.runners.plans import DEFAULT_SEEDS, RunPlan, RunSettings
 from neghub.evaluator.submissions.format import Metadata
 
@@ -235,7 +242,8 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     # an unwritable -o is reported before the model is loaded, not after minutes of loading
     made = prepare_output_folder(out)
     try:
-        backend = load_backend(source, device=args.device, dtype=args.dtype)
+        pack = getattr(args, "pack_linears", DEFAULT_PACK_LINEARS)
+        backend = load_backend(source, device=args.device, dtype=args.dtype, pack_linears=pack)
         settings = for_model(settings_from(args), backend)
         plans = build_plans(args, backend.kind, settings)
     except BaseException:
@@ -331,6 +339,13 @@ def add_run_parser(sub: Any) -> None:
     rp.add_argument("--batch-size", type=int, default=8)
     rp.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     rp.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "float16"))
+    rp.add_argument(
+        "--pack-linears",
+        action=argparse.BooleanOptionalAction,
+        default=DEFAULT_PACK_LINEARS,
+        help="on CPU in float32, run the linear layers through oneDNN with pre-packed weights: a second copy "
+        "of the linear weights in memory (about 4 bytes per parameter); recorded as cpu_matmul",
+    )
     rp.add_argument(
         "--max-items",
         "--max-pairs",
