@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import tarfile
@@ -286,6 +287,110 @@ def gpu_eval(session: nox.Session) -> None:
     session.run(neghub, "validate", str(out), env=env)
 
 
+# Prints the Hub repository and revision a submission pins, for the download step of gpu-reproduce.yml
+# (the submission is validated first, by `neghub validate` in the same environment).
+PINNED_HUB_MODEL = (
+    "import sys, yaml; model = yaml.safe_load(open(sys.argv[1], encoding='utf-8'))['model']; "
+    "sys.exit(f\"{sys.argv[1]}: model.kind is {model.get('kind')!r}; gpu-reproduce re-runs Hub models (others: "
+    "neghub reproduce by hand)\") if model.get('kind') != 'hub' or model.get('file') else "
+    "print(f\"repo_id={model['repo_id']}\\nrevision={model['revision']}\")"
+)
+
+
+# Reads every record as the site does (one line and exit 2 for a record that is not one, or names another id).
+READ_REPRODUCTIONS = (
+    "import sys; from pathlib import Path; from neghub.evaluator.core.errors import InputError; "
+    "from neghub.leaderboard.collect import load_reproductions\n"
+    "try: load_reproductions(Path(sys.argv[1]))\n"
+    "except InputError as error: sys.exit(print(error, file=sys.stderr) or 2)"
+)
+
+
+def _submission_id_argument(session: nox.Session, value: str) -> str:
+    """A submission id given to a GPU session: the id pattern, and a folder under submissions/."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9._-]{1,78}[a-z0-9_-]", value) or not (ROOT / "submissions" / value).is_dir():
+        session.error(f"{value!r} is not a submission id with a folder under submissions/")
+    return value
+
+
+@nox.session(venv_backend="none")
+def gpu_reproduce_model(session: nox.Session) -> None:
+    """Validate submissions/<id>/ and write the Hub model it pins (repo_id=, revision=, submission_id=) to
+    $GITHUB_OUTPUT (printed when it is unset), for gpu-reproduce.yml's download step. Runs no model and holds no
+    secret. Argument: SUBMISSION_ID."""
+    if len(session.posargs) != 1:
+        session.error("usage: nox -s gpu_reproduce_model -- SUBMISSION_ID")
+    submission_id = _submission_id_argument(session, session.posargs[0])
+    folder = ROOT / "submissions" / submission_id
+    session.run(_gpu_venv_program(session, "neghub"), "validate", str(folder), env=_data_env())
+    pinned = session.run(
+        _gpu_venv_program(session, "python"), "-c", PINNED_HUB_MODEL, str(folder / "metadata.yaml"), silent=True
+    )
+    outputs = f"{pinned}submission_id={submission_id}\n"
+    if os.environ.get("GITHUB_OUTPUT"):
+        with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as handle:
+            handle.write(outputs)
+    else:
+        print(outputs, end="")
+
+
+@nox.session(venv_backend="none")
+def gpu_reproduce(session: nox.Session) -> None:
+    """Re-run a seeded sample of a submission's items on the GPU (`neghub reproduce --device cuda`) and write its
+    record to leaderboard/reproductions/<id>.json; gpu-reproduce.yml. Offline (the model comes from the cache
+    gpu_download filled) and without the Hub token, which it refuses to see. Arguments: SUBMISSION_ID ITEMS."""
+    if len(session.posargs) != 2:
+        session.error("usage: nox -s gpu_reproduce -- SUBMISSION_ID ITEMS")
+    leaked = [name for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN") if os.environ.get(name)]
+    if leaked:
+        session.error(f"{', '.join(leaked)} is set: only `nox -s gpu_download` may hold the Hub token")
+    submission_id = _submission_id_argument(session, session.posargs[0])
+    items = session.posargs[1]
+    if not items.isdigit():
+        session.error(f"ITEMS must be a whole number, got {items!r}")
+    session.run(
+        _gpu_venv_program(session, "neghub"),
+        "reproduce",
+        str(ROOT / "submissions" / submission_id),
+        "--items",
+        items,
+        "--device",
+        "cuda",
+        "-o",
+        str(ROOT / "leaderboard" / "reproductions"),
+        env={**_data_env(), "HF_HUB_OFFLINE": "1"},
+    )
+
+
+@nox.session
+def open_reproduction_pr(session: nox.Session) -> None:
+    """Check leaderboard/reproductions/<id>.json against its submission (the site's own reader), commit it to a
+    new branch and open a pull request (gh, $GH_TOKEN); gpu-reproduce.yml. Argument: SUBMISSION_ID."""
+    if len(session.posargs) != 1:
+        session.error("usage: nox -s open_reproduction_pr -- SUBMISSION_ID")
+    submission_id = _submission_id_argument(session, session.posargs[0])
+    install_project(session)
+    record = f"leaderboard/reproductions/{submission_id}.json"
+    session.run("neghub", "validate", f"submissions/{submission_id}", env=_data_env())
+    session.run("python", "-c", READ_REPRODUCTIONS, "leaderboard/reproductions")
+    body = f"neghub reproduce of submissions/{submission_id} on the self-hosted GPU runner (workflow gpu-reproduce)."
+    _open_pull_request(
+        session, f"reproduce/{submission_id}", record, f"Reproduction of {submission_id} (gpu-reproduce)", body
+    )
+
+
+def _open_pull_request(session: nox.Session, branch: str, path: str, message: str, body: str) -> None:
+    """Commit `path` to a new branch, push it and open a pull request (gh, $GH_TOKEN) titled by the message."""
+    git = ("git", "-c", "user.name=neghub-gpu-runner", "-c", "user.email=gpu-eval@users.noreply.github.com")
+    session.run(*git, "switch", "-c", branch, external=True)
+    session.run(*git, "add", "--", path, external=True)
+    session.run(*git, "commit", "-m", message, external=True)
+    # push through gh's credential (the job's GITHUB_TOKEN); checkout persisted no credential
+    session.run("gh", "auth", "setup-git", external=True)
+    session.run("git", "push", "origin", branch, external=True)
+    session.run("gh", "pr", "create", "--head", branch, "--title", message, "--body", body, external=True)
+
+
 @nox.session
 def open_submission_pr(session: nox.Session) -> None:
     """Validate submissions/<id>/, commit it to a new branch and open a pull request (gh, $GH_TOKEN); gpu-eval.yml.
@@ -298,18 +403,9 @@ def open_submission_pr(session: nox.Session) -> None:
     install_project(session)
     folder = f"submissions/{submission_id}"
     session.run("neghub", "validate", folder, env=_data_env())
-    branch = f"gpu-eval/{submission_id}"
-    git = ("git", "-c", "user.name=neghub-gpu-eval", "-c", "user.email=gpu-eval@users.noreply.github.com")
-    session.run(*git, "switch", "-c", branch, external=True)
-    session.run(*git, "add", "--", folder, external=True)
-    session.run(*git, "commit", "-m", f"Submission {submission_id}: {model}@{revision} (gpu-eval)", external=True)
-    # push through gh's credential (the job's GITHUB_TOKEN); checkout persisted no credential
-    session.run("gh", "auth", "setup-git", external=True)
-    session.run("git", "push", "origin", branch, external=True)
     body = f"neghub run of {model} at {revision} on the self-hosted GPU runner (workflow gpu-eval)."
-    session.run(
-        "gh", "pr", "create", "--head", branch, "--title", f"Submission: {submission_id}", "--body", body, external=True
-    )
+    message = f"Submission {submission_id}: {model}@{revision} (gpu-eval)"
+    _open_pull_request(session, f"gpu-eval/{submission_id}", folder, message, body)
 
 
 @nox.session

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import sysconfig
 import tomllib
 from pathlib import Path
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 ACTIONLINT_CONFIG = ROOT / ".github" / "actionlint.yaml"
 GPU_WORKFLOW = ROOT / ".github" / "workflows" / "gpu-eval.yml"
+GPU_REPRODUCE_WORKFLOW = ROOT / ".github" / "workflows" / "gpu-reproduce.yml"
 GPU_LOCK = ROOT / "requirements" / "gpu-eval.txt"
 NOX_LOCK = ROOT / "requirements" / "nox.txt"
 RUNNER_SCRIPT = ROOT / ".github" / "gpu-runner" / "one-job.sh"
@@ -111,8 +113,15 @@ def test_every_job_grants_its_own_permissions_each_with_its_reason_inline(path: 
             assert reason and len(reason[1].split()) >= 3, f"{path.name}:{key.start_mark.line + 1}: {key.value}: why?"
 
 
-def gpu_job() -> dict[str, Any]:
-    job = load(GPU_WORKFLOW)["jobs"]["run"]
+# each GPU workflow, and the one step it runs after the Hub token's step (the model offline, without the token)
+GPU_WORKFLOWS = {
+    GPU_WORKFLOW: 'nox -s gpu_eval -- "$MODEL" "$REVISION" "$TASKS" "$SUBMISSION_ID"',
+    GPU_REPRODUCE_WORKFLOW: 'nox -s gpu_reproduce -- "$SUBMISSION_ID" "$ITEMS"',
+}
+
+
+def gpu_job(path: Path = GPU_WORKFLOW) -> dict[str, Any]:
+    job = load(path)["jobs"]["run"]
     assert isinstance(job, dict)
     return job
 
@@ -121,8 +130,9 @@ def mentions_a_secret(value: object) -> bool:
     return "secrets." in json.dumps(value)
 
 
-def test_the_gpu_job_holds_the_hub_token_in_one_step_which_downloads_the_model() -> None:
-    job = gpu_job()
+@pytest.mark.parametrize("path", GPU_WORKFLOWS, ids=lambda path: path.name)
+def test_the_gpu_job_holds_the_hub_token_in_one_step_which_downloads_the_model(path: Path) -> None:
+    job = gpu_job(path)
     assert not mentions_a_secret({key: value for key, value in job.items() if key != "steps"})
     with_secrets = [step for step in job["steps"] if mentions_a_secret(step)]
     assert len(with_secrets) == 1
@@ -131,8 +141,9 @@ def test_the_gpu_job_holds_the_hub_token_in_one_step_which_downloads_the_model()
     assert [name for name, value in step["env"].items() if mentions_a_secret(value)] == ["HF_TOKEN"]
 
 
-def test_the_gpu_job_installs_only_hashed_locks_and_all_before_the_token() -> None:
-    steps = gpu_job()["steps"]
+@pytest.mark.parametrize("path", GPU_WORKFLOWS, ids=lambda path: path.name)
+def test_the_gpu_job_installs_only_hashed_locks_and_all_before_the_token(path: Path) -> None:
+    steps = gpu_job(path)["steps"]
     token_step = next(index for index, step in enumerate(steps) if mentions_a_secret(step))
     runs = [(index, step["run"]) for index, step in enumerate(steps) if "run" in step]
     pip_installs = [run for _index, run in runs if "pip install" in run]
@@ -141,13 +152,13 @@ def test_the_gpu_job_installs_only_hashed_locks_and_all_before_the_token() -> No
     installs = [index for index, run in runs if "pip install" in run or run == "nox -s gpu_install"]
     assert len(installs) == 2 and max(installs) < token_step
     after = [run for index, run in runs if index > token_step]
-    assert after == ['nox -s gpu_eval -- "$MODEL" "$REVISION" "$TASKS" "$SUBMISSION_ID"']
+    assert after == [GPU_WORKFLOWS[path]]
 
 
 def test_the_sessions_that_run_with_or_after_the_token_install_nothing() -> None:
     tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
     sessions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
-    for name in ("gpu_download", "gpu_eval"):
+    for name in ("gpu_download", "gpu_eval", "gpu_reproduce_model", "gpu_reproduce"):
         calls = [node for node in ast.walk(sessions[name]) if isinstance(node, ast.Call)]
         called = {call.func.attr for call in calls if isinstance(call.func, ast.Attribute)}
         assert "install" not in called, name
@@ -290,3 +301,27 @@ def test_a_model_as_gpu_download_caches_it_runs_offline_without_its_other_weight
     (snapshot / "model.safetensors").unlink()
     failed = neghub_run(tmp_path / "sub-without-weights")
     assert failed.returncode != 0 and "model.safetensors" in failed.stderr
+
+
+def test_gpu_reproduce_downloads_the_hub_model_a_submission_pins_and_refuses_other_kinds(tmp_path: Path) -> None:
+    program = noxfile_constant("PINNED_HUB_MODEL")
+    hub = tmp_path / "hub.yaml"
+    hub.write_text(f"model: {{kind: hub, repo_id: org/model-1, revision: '{'ab' * 20}'}}\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", program, str(hub)], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (0, f"repo_id=org/model-1\nrevision={'ab' * 20}\n")
+    smollm2 = ROOT / "submissions" / "smollm2-135m-instruct" / "metadata.yaml"
+    done = subprocess.run([sys.executable, "-c", program, str(smollm2)], capture_output=True, text=True, check=False)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip().endswith(
+        "model.kind is 'pypi-gguf'; gpu-reproduce re-runs Hub models (others: neghub reproduce by hand)"
+    )
+
+
+def test_open_reproduction_pr_reads_the_records_as_the_site_does(tmp_path: Path) -> None:
+    program = noxfile_constant("READ_REPRODUCTIONS")
+    committed = ROOT / "leaderboard" / "reproductions"
+    done = subprocess.run([sys.executable, "-c", program, str(committed)], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    (tmp_path / "some-model.json").write_text((committed / "baseline-first.json").read_text(encoding="utf-8"))
+    done = subprocess.run([sys.executable, "-c", program, str(tmp_path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "some-model.json" in done.stderr
