@@ -107,12 +107,30 @@ def test_run_output_that_is_a_file_is_one_line(tmp_path: Path, neghub: Any) -> N
     assert result.err == f"error: {output}: cannot be written: is a file (expected a folder)\n"
 
 
-def test_run_leaves_no_empty_folder_when_the_model_does_not_load(tmp_path: Path, neghub: Any) -> None:
-    not_a_model = tmp_path / "empty-model"  # a folder without config.json: transformers refuses it
+def test_run_of_a_folder_without_config_json_is_one_line(tmp_path: Path, neghub: Any) -> None:
+    not_a_model = tmp_path / "empty-model"
     not_a_model.mkdir()
     output = tmp_path / "submission"
-    with pytest.raises(Exception):  # noqa: B017 (which exception is transformers' business)
-        neghub("run", str(not_a_model), "--tasks", "scn", "--no-progress", "-o", str(output))
+    result = neghub("run", str(not_a_model), "--tasks", "scn", "--no-progress", "-o", str(output))
+    assert (result.code, result.out) == (2, "")
+    assert result.err == (
+        f"error: MODEL: {not_a_model}: a model folder holds a config.json (transformers' save_pretrained)\n"
+    )
+    assert not output.exists()
+
+
+def test_run_of_a_model_transformers_does_not_know_is_one_line_and_leaves_no_folder(
+    tmp_path: Path, neghub: Any
+) -> None:
+    pytest.importorskip("transformers")
+    not_a_model = tmp_path / "odd-model"
+    not_a_model.mkdir()
+    (not_a_model / "config.json").write_text("{}\n")  # no model_type: transformers cannot tell what it is
+    output = tmp_path / "submission"
+    result = neghub("run", str(not_a_model), "--tasks", "scn", "--no-progress", "-o", str(output))
+    assert (result.code, result.out) == (2, "")
+    assert result.err.startswith("error: MODEL: transformers cannot read the model's configuration: ")
+    assert result.err.count("\n") == 1
     assert not output.exists()
 
 

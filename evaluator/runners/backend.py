@@ -92,6 +92,10 @@ def resolve_source(model: str, revision: str | None) -> ModelSource:
             raise InputError.single("MODEL", f"{model}: a file must be a .gguf file")
         return ModelSource("gguf", str(path.resolve()))
     if path.is_dir():
+        if not (path / "config.json").is_file():
+            raise InputError.single(
+                "MODEL", f"{model}: a model folder holds a config.json (transformers' save_pretrained)"
+            )
         return ModelSource("folder", str(path.resolve()))
     if re.fullmatch(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*", model):
         if revision is None or not re.fullmatch(REVISION_PATTERN, revision):
@@ -568,7 +572,11 @@ def load_backend(
     if source.source == "gguf":
         kwargs["gguf_file"] = Path(location).name
         location = str(Path(location).parent)
-    config = AutoConfig.from_pretrained(location, **kwargs)
+    try:
+        config = AutoConfig.from_pretrained(location, **kwargs)
+    except (ValueError, OSError) as error:  # not a model transformers knows: one line, not its traceback
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise InputError.single("MODEL", f"transformers cannot read the model's configuration: {first}") from None
     architectures = config.architectures or []
     masked = any(arch.endswith("ForMaskedLM") for arch in architectures)
     classifier = any(arch.endswith("ForSequenceClassification") for arch in architectures)
