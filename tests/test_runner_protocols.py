@@ -376,6 +376,8 @@ def test_a_chat_template_is_applied_where_the_model_has_one(tmp_path: Path, caps
     meta = _metadata(out)
     assert meta["provenance"]["chat_template"] == "on"
     assert meta["provenance"]["jsts-neg.llm-jp-eval-loglikelihood.default.chat_template"] is True
+    # the run says so itself: the leaderboard puts it on the board of runs with a chat template
+    assert meta["runs"][0]["chat_template"] is True
     # the template's text, written out: the whole prompt is one user message, the label follows the assistant tag
     chats = {i: f"<|user|>{p}<|end|><|assistant|>" for i, p in _jsts_prompts().items()}
     expected = _expected_scores(folder, chats)
@@ -386,6 +388,7 @@ def test_a_chat_template_is_applied_where_the_model_has_one(tmp_path: Path, caps
     argv = ["run", str(folder), *JSTS, "--prompt", "llm-jp-eval-loglikelihood", "--chat-template", "off"]
     assert main([*argv, "-o", str(plain)]) == 0
     assert _metadata(plain)["provenance"]["chat_template"] == "off"
+    assert _metadata(plain)["runs"][0]["chat_template"] is False
     assert {i: line["prediction"] for i, line in _lines(plain / meta["runs"][0]["file"]).items()} == _expected_scores(
         folder, _jsts_prompts()
     )

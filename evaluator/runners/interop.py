@@ -237,18 +237,12 @@ def write_runs(
             "provenance": {},
         }
     files = {plan.file for plan, _ in runs}
-    metadata["runs"] = [r for r in metadata.get("runs") or [] if r.get("file") not in files] + [
-        {
-            "task": p.task,
-            "split": p.split,
-            "file": p.file,
-            "shots": p.shots,
-            "seed": p.seed,
-            "prompt": p.prompt,
-            "mode": p.mode,
-        }
-        for p, _ in runs
-    ]
+    entries = [p.run_entry() for p, _ in runs]
+    if getattr(args, "chat_template", "auto") == "auto":
+        # whether the engine applied its model's template is not known here: not stated, rather than guessed
+        for entry in entries:
+            entry.pop("chat_template", None)
+    metadata["runs"] = [r for r in metadata.get("runs") or [] if r.get("file") not in files] + entries
     prov = dict(metadata.get("provenance") or {})
     prov.update(settings_provenance([p for p, _ in runs], **provenance))
     for plan, _ in runs:

@@ -87,6 +87,23 @@ class RunPlan:
     item_key: Callable[[Any], Hashable] | None = None
     line_item: Callable[[dict[str, Any]], Hashable] | None = None
 
+    def run_entry(self) -> dict[str, Any]:
+        """The run as metadata.yaml lists it; `chat_template` where the run's prompts could go through one
+        (the leaderboard puts runs with and without a chat template on different boards)."""
+        entry: dict[str, Any] = {
+            "task": self.task,
+            "split": self.split,
+            "file": self.file,
+            "shots": self.shots,
+            "seed": self.seed,
+            "prompt": self.prompt,
+            "mode": self.mode,
+        }
+        chat = self.settings.get("chat_template")
+        if isinstance(chat, bool):
+            entry["chat_template"] = chat
+        return entry
+
     def ordered_items(self, backend: Backend) -> Sequence[Any]:
         if self.token_lengths is None:
             return self.items

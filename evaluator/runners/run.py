@@ -257,18 +257,7 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
             rate = t["items"] / t["seconds"] if t["seconds"] else 0.0
             timings[plan.file] = round(rate, 3)
             print(f"{plan.file}: {t['items']} items in {t['seconds']:.1f}s ({rate:.2f} items/s)", file=sys.stderr)
-    runs = [
-        {
-            "task": p.task,
-            "split": p.split,
-            "file": p.file,
-            "shots": p.shots,
-            "seed": p.seed,
-            "prompt": p.prompt,
-            "mode": p.mode,
-        }
-        for p in plans
-    ]
+    runs = [p.run_entry() for p in plans]
     prov: dict[str, Any] = {**backend.info, **_library_versions()}
     prov["gguf_sha256"] = source.gguf_sha256
     prov["python_version"] = platform.python_version()
