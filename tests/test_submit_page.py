@@ -4,11 +4,15 @@ Every fenced block of the page is one of:
 
 - ```bash: run, block after block in the page's order, with `bash -euo pipefail` in a temporary copy of
   the repository (the files `git ls-files` lists, tracked and untracked-but-not-ignored: a fresh clone), and
-  must exit 0. The page's placeholders are replaced by a tiny model of the test's own (SUBSTITUTIONS, the
+  must exit 0. The page's placeholders are replaced by a tiny model of the test's own (`substitutions`, the
   only edits); `pip install ...` lines are checked against this test environment instead of run (nothing is
   installed by a test);
 - ```console: shown but not run, each line one of NOT_RUN with the reason;
 - ```yaml: validated against the submission models (a `model:` block inside the page's full example).
+
+Commands written inline in the text are parsed by the `neghub` argument parser (their full forms run in the
+blocks). The list of model kinds (generated into the page by the MkDocs hook), the line and answer formats,
+the by-hand sha256 recipe and NUBench's option letters are checked against what NegHub accepts and writes.
 
 The data are the test's: the mirror ../shared/datasets (NEGHUB_DATA_DIR, as the test session reads it),
 and, marked slow, the pinned upstream served by tests/upstream_server.py with no mirror at all, as a
