@@ -3,7 +3,8 @@
 Nothing is written into `site/`: the pages, the CSV/JSON exports and plotly.js become virtual
 files of the build, so a plain `mkdocs build` (or `mkdocs serve`) from the repository root
 re-scores every submission and produces the complete site. NEGHUB_SUBMISSIONS_DIR points it
-at another submissions folder (the tests and the benchmark use one in a temp directory).
+at another submissions folder (the tests and the benchmark use one in a temp directory). The hand-written
+Submit page gets its list of model kinds from the submission models (leaderboard/submit_page.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from mkdocs.structure.files import File, Files
 from neghub.evaluator.fileio.logs import log_safe
 from neghub.leaderboard.collect import collect, submissions_dir
 from neghub.leaderboard.site import build_pages
+from neghub.leaderboard.submit_page import SUBMIT_PAGE, with_model_kinds
 
 log = logging.getLogger("mkdocs.plugins.neghub")
 PLOTLY_JS = "assets/plotly.min.js"
@@ -48,3 +50,10 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
     for schema in sorted((repository / "schemas").glob("*.json")):
         files.append(File.generated(config, f"schemas/{schema.name}", abs_src_path=str(schema)))
     return files
+
+
+def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
+    """The Submit page gets its list of model kinds, generated from the submission models."""
+    if page.file.src_uri == SUBMIT_PAGE:
+        return with_model_kinds(markdown)
+    return markdown

