@@ -341,7 +341,8 @@ def add_run_parser(sub: Any) -> None:
         dest="max_items",
         type=int,
         default=None,
-        help="run a seeded sample of this many items (for the cloze test: name/profession pairs)",
+        help="for the benchmarks that sample their items (the cloze test: name/profession pairs), a seeded "
+        "sample of this many; the other benchmarks always run every item",
     )
     rp.add_argument(
         "--sample-seed",
