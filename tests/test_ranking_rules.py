@@ -25,6 +25,8 @@ from neghub.leaderboard.ranking import INTERVAL_METHOD, name_key
 from neghub.leaderboard.site import build_pages, chart_views
 from tests.test_leaderboard import _items
 
+ROOT = Path(__file__).resolve().parent.parent
+
 Pick = Callable[[int, dict[str, object]], str]
 
 
@@ -381,14 +383,20 @@ def test_the_smollm2_jnli_neg_row_says_its_answers_did_not_parse(
     built_site: tuple[dict[str, str | bytes], dict[Board, list[Row]]],
 ) -> None:
     files, tables = built_site
-    (row,) = [
-        r
+    smollm2 = {
+        board.prompt: (board, r)
         for board, rows in tables.items()
         for r in rows
         if board.task == "jnli-neg" and r.submission_id == "smollm2-135m-instruct"
-    ]
-    # all 1,363 answers of the committed run are unparseable (a 135M model does not follow the format)
+    }
+    assert sorted(smollm2) == ["llm-jp-eval", "llm-jp-eval-loglikelihood"]
+    # the committed runs went through the model's chat template (metadata: TASK.PROMPT.MODE.chat_template)
+    assert {board.chat_template for board, _ in smollm2.values()} == {"yes"}
+    _board, row = smollm2["llm-jp-eval"]
+    # all 1,363 generated answers are unparseable (a 135M model does not follow the format)...
     assert row.parsed_share == 0.0
+    # ...while the log-likelihood protocol answers every item (it picks the likeliest label word)
+    assert smollm2["llm-jp-eval-loglikelihood"][1].parsed_share == 1.0
     text = files["benchmarks/jnli-neg.md"]
     assert isinstance(text, str)
     assert "only 0% of its answers parsed" in text
@@ -396,11 +404,24 @@ def test_the_smollm2_jnli_neg_row_says_its_answers_did_not_parse(
     assert isinstance(model, str)
     # the flip analysis: with no parsed answer there is no pair to compare, so no share is claimed at all
     flips = model.split("## Flip analysis", 1)[1].split("\n## ", 1)[0]
-    (jnli,) = [line for line in flips.splitlines() if line.startswith("<tr><td>JNLI-Neg</td>")]
-    cells = re.findall(r"<td[^>]*>(.*?)</td>", jnli)
+    lines = {
+        re.findall(r"<td[^>]*>(.*?)</td>", line)[1].split(" · ")[2]: re.findall(r"<td[^>]*>(.*?)</td>", line)
+        for line in flips.splitlines()
+        if line.startswith("<tr><td>JNLI-Neg</td>")
+    }
+    cells = lines["prompt llm-jp-eval"]
     assert cells[2:4] == ["—", "—"]  # negation ignored, distracted: not claimed
     assert int(cells[4].replace(",", "")) > 0  # every pair left out, and counted
     assert cells[5] == "0%"
+    # the log-likelihood run answers "contradiction" to every item: no pair's answer changes, so on M_i
+    # every pair ignored the negation (100%) and on M_u none was distracted (0%); no pair is left out
+    answers = ROOT / "submissions" / "smollm2-135m-instruct" / "predictions" / "jnli-neg"
+    predictions = {
+        json.loads(line)["prediction"]
+        for line in (answers / "jnli-neg-valid-llm-jp-eval-loglikelihood-0shot.jsonl").read_text().splitlines()
+    }
+    assert predictions == {"contradiction"}
+    assert lines["prompt llm-jp-eval-loglikelihood"][2:6] == ["100.00", "0.00", "0", "100%"]
 
 
 # --- latest submissions -------------------------------------------------------------------------
