@@ -337,7 +337,7 @@ def gpu_reproduce_model(session: nox.Session) -> None:
 @nox.session(venv_backend="none")
 def gpu_reproduce(session: nox.Session) -> None:
     """Re-run a seeded sample of a submission's items on the GPU (`neghub reproduce --device cuda`) and write its
-    record to leaderboard/reproductions/<id>.json; gpu-reproduce.yml. Offline (the model comes from the cache
+    record to reproductions/<id>.json; gpu-reproduce.yml. Offline (the model comes from the cache
     gpu_download filled) and without the Hub token, which it refuses to see. Arguments: SUBMISSION_ID ITEMS."""
     if len(session.posargs) != 2:
         session.error("usage: nox -s gpu_reproduce -- SUBMISSION_ID ITEMS")
@@ -357,22 +357,22 @@ def gpu_reproduce(session: nox.Session) -> None:
         "--device",
         "cuda",
         "-o",
-        str(ROOT / "leaderboard" / "reproductions"),
+        str(ROOT / "reproductions"),
         env={**_data_env(), "HF_HUB_OFFLINE": "1"},
     )
 
 
 @nox.session
 def open_reproduction_pr(session: nox.Session) -> None:
-    """Check leaderboard/reproductions/<id>.json against its submission (the site's own reader), commit it to a
+    """Check reproductions/<id>.json against its submission (the site's own reader), commit it to a
     new branch and open a pull request (gh, $GH_TOKEN); gpu-reproduce.yml. Argument: SUBMISSION_ID."""
     if len(session.posargs) != 1:
         session.error("usage: nox -s open_reproduction_pr -- SUBMISSION_ID")
     submission_id = _submission_id_argument(session, session.posargs[0])
     install_project(session)
-    record = f"leaderboard/reproductions/{submission_id}.json"
+    record = f"reproductions/{submission_id}.json"
     session.run("neghub", "validate", f"submissions/{submission_id}", env=_data_env())
-    session.run("python", "-c", READ_REPRODUCTIONS, "leaderboard/reproductions")
+    session.run("python", "-c", READ_REPRODUCTIONS, "reproductions")
     body = f"neghub reproduce of submissions/{submission_id} on the self-hosted GPU runner (workflow gpu-reproduce)."
     _open_pull_request(
         session, f"reproduce/{submission_id}", record, f"Reproduction of {submission_id} (gpu-reproduce)", body

@@ -35,8 +35,8 @@ from neghub.leaderboard.paper_results import ReportedRow, ReportedTable, load_re
 from neghub.leaderboard.ranking import Candidate, name_key, rank_ranges
 
 # reproduction records are repository data, like the submissions: `neghub reproduce` writes them to
-# leaderboard/reproductions/ of the checkout, beside submissions/ (read from there, never from the package)
-REPRODUCTIONS_FOLDER = Path("leaderboard") / "reproductions"
+# reproductions/ of the checkout, beside submissions/ (read from there, never from the package)
+REPRODUCTIONS_FOLDER = Path("reproductions")
 FINE_TUNED = "fine-tuned"  # the prompt style of a classifier run
 
 SUBMISSIONS_ENV = "NEGHUB_SUBMISSIONS_DIR"
@@ -45,7 +45,7 @@ RowKind = Literal["verified", "reported"]
 
 
 def load_reproductions(folder: Path) -> dict[str, Reproduction]:
-    """Submission id -> its reproduction record (`neghub reproduce` writes leaderboard/reproductions/<id>.json)."""
+    """Submission id -> its reproduction record (`neghub reproduce` writes reproductions/<id>.json)."""
     from pydantic import ValidationError
 
     records = {}
@@ -482,7 +482,7 @@ def collect(
     reproductions_dir: Path | None = None,
 ) -> Leaderboard:
     """Re-score every submission folder and add the paper-reported rows. Reproduction records are read from
-    `reproductions_dir`, by default leaderboard/reproductions/ of the repository holding the submissions."""
+    `reproductions_dir`, by default reproductions/ of the repository holding the submissions."""
     folder = submissions_dir() if submissions is None else submissions
     if reproductions_dir is None:
         reproductions_dir = folder.resolve().parent / REPRODUCTIONS_FOLDER

@@ -260,7 +260,7 @@ def test_a_broken_reproduction_record_is_one_line_naming_its_file(tmp_path: Path
     from neghub.leaderboard.collect import collect
 
     (tmp_path / "submissions").mkdir()
-    records = tmp_path / "leaderboard" / "reproductions"
+    records = tmp_path / "reproductions"
     records.mkdir(parents=True)
     (records / "some-model.json").write_text('{"submission": "some-model", "runs": "all"}')
     with pytest.raises(InputError) as info:

@@ -363,7 +363,7 @@ def ran_page(models: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_every_command_on_the_page_succeeds(ran_page: Path) -> None:
     written = {p.name for p in (ran_page / "submissions").iterdir()}
     assert {"my-model", "my-local-model", "my-engine-model"} <= written
-    assert (ran_page / "leaderboard" / "reproductions" / "my-model.json").is_file()
+    assert (ran_page / "reproductions" / "my-model.json").is_file()
 
 
 def test_the_hand_sha256_recipe_gives_the_pin_neghub_run_writes(ran_page: Path, models: Path) -> None:

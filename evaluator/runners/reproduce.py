@@ -12,7 +12,7 @@ and compares, item by item, the lines it gets with the submitted lines of that i
 - an item agrees only when its lines agree one for one (the cloze test: the triplets the model selects, too);
 - a file naming items that the recorded settings would not run (a hand-picked triplet, say) cannot agree.
 
-The record (evaluator/submissions/reproduction.py) goes to `leaderboard/reproductions/<id>.json`; the site
+The record (evaluator/submissions/reproduction.py) goes to `reproductions/<id>.json`; the site
 reads it to say "reproduced: 50/50 sampled items agree" or "disagrees on 7/50".
 """
 
@@ -417,8 +417,8 @@ def add_reproduce_parser(sub: Any) -> None:
         "-o",
         "--output",
         type=Path,
-        default=Path("leaderboard") / "reproductions",
-        help="the folder of reproduction records (default leaderboard/reproductions)",
+        default=Path("reproductions"),
+        help="the folder of reproduction records (default reproductions)",
     )
 
 

@@ -1,7 +1,7 @@
 """The record `neghub reproduce` writes: NegHub re-ran a seeded sample of a submission's items with the model
 pin and settings its metadata records, and compared the answers with the submitted predictions.
 
-Records live in `leaderboard/reproductions/<submission>.json`; the leaderboard reads them to say what it
+Records live in `reproductions/<submission>.json`; the leaderboard reads them to say what it
 checked of a row: *reproduced* (every sampled item of every run agrees), or "disagrees on 7/50".
 """
 
