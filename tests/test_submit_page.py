@@ -299,7 +299,7 @@ def temp_clone(target: Path) -> Path:
     )
     if listed.returncode != 0:  # an unpacked sdist (nox -s wheel): no git, and no build outputs either
         ignore = shutil.ignore_patterns(".*", "build", "public", "*.egg-info", "__pycache__")
-        shutil.copytree(ROOT, target, ignore=ignore)
+        shutil.copytree(ROOT, target, ignore=ignore, dirs_exist_ok=True)  # mktemp made the folder
         return target
     for name in listed.stdout.decode().split("\0"):
         if name and (ROOT / name).is_file():

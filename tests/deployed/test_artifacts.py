@@ -18,8 +18,9 @@ from .conftest import ROOT, tracked_files
 pytestmark = pytest.mark.deployed
 
 PACKAGE_FOLDERS = ("evaluator", "leaderboard")  # installed as neghub.evaluator and neghub.leaderboard
-# tracked files that only the repository needs (CI and GitHub settings); the sdist leaves them out
-REPOSITORY_ONLY = (".github/", ".ci/", ".gitignore")
+# tracked files that only the repository needs; the sdist leaves them out (the workflows and .ci/run travel
+# with it: the tests that check them run from the unpacked sdist too)
+REPOSITORY_ONLY = (".gitignore",)
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 DIST_INFO = f"{PROJECT['name']}-{PROJECT['version']}.dist-info"
 SDIST_ROOT = f"{PROJECT['name']}-{PROJECT['version']}"
