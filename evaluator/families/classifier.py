@@ -144,7 +144,6 @@ def classifier_plans(task: ClassifierTask, settings: RunSettings, backend_kind: 
             prompt=PROMPT_STYLE,
             mode=None,
             items=items,
-            item_key=lambda item: item[0],
             process=requests_process(requests, lines),
             batch_size=settings.batch_size,
             settings=run_settings,

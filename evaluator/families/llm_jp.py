@@ -160,7 +160,6 @@ def generation_plans(task: LlmJpTask, settings: RunSettings, backend_kind: str) 
             prompt=PROMPT_STYLE,
             mode=None,
             items=items,
-            item_key=lambda item: item[0],
             process=requests_process(requests, lines),
             batch_size=settings.batch_size,
             settings={
@@ -210,7 +209,6 @@ def loglikelihood_plans(task: LlmJpTask, settings: RunSettings) -> list[RunPlan]
             prompt=LOGLIKELIHOOD_STYLE,
             mode=None,
             items=items,
-            item_key=lambda item: item[0],
             process=requests_process(requests, lines),
             batch_size=settings.batch_size,
             settings={

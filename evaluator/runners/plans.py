@@ -82,8 +82,9 @@ class RunPlan:
     # how `neghub prompts` / `neghub import` differ from `neghub run` for this run, in a sentence (the cloze
     # test's adaptive selection), or "" when they ask exactly the same
     requests_note: str = ""
-    # for `neghub reproduce`: an item's key, and the key of the item a written line belongs to (default: its
-    # "id"), so that a sample of items can be re-run and compared with the submitted lines of those items
+    # for `neghub reproduce`: an item's key (default: the id of its one request), and the key of the item a
+    # written line belongs to (default: its "id"), so that a sample of items can be re-run and compared with
+    # the submitted lines of those items
     item_key: Callable[[Any], Hashable] | None = None
     line_item: Callable[[dict[str, Any]], Hashable] | None = None
 

@@ -256,6 +256,9 @@ def _line_item(plan: RunPlan) -> Callable[[Line], Hashable]:
 def _item_key(plan: RunPlan) -> Callable[[Any], Hashable]:
     if plan.item_key is not None:
         return plan.item_key
+    requests = plan.requests
+    if requests is not None:  # one request per item, named by the id its line carries (as `neghub import` reads)
+        return lambda item: requests(item)[0].id
     raise InputError.single(plan.file, "this run's items carry no key to compare by: it cannot be reproduced yet")
 
 
