@@ -181,23 +181,33 @@ def model_from_args(args: Any) -> dict[str, Any] | None:
     if name is None or parameters is None:
         return None
     repo_id = getattr(args, "repo_id", None)
-    if repo_id is not None:
+    hub = (repo_id, getattr(args, "revision", None)) if repo_id is not None else None
+    return model_entry(name, parameters, args.license, hub=hub, file=name)
+
+
+def model_entry(
+    name: str, parameters: int, model_license: str, *, hub: tuple[str, str | None] | None, file: str
+) -> dict[str, Any]:
+    """An open-weight model's entry in metadata.yaml: a Hub model (`hub`: repo id and revision), else a
+    local one named by `file`."""
+    if hub is not None:
+        repo_id, revision = hub
         return {
             "kind": "hub",
             "name": name,
             "repo_id": repo_id,
-            "revision": getattr(args, "revision", None),
+            "revision": revision,
             "parameters": parameters,
             "open_weights": True,
-            "license": args.license,
+            "license": model_license,
         }
     return {
         "kind": "local",
         "name": name,
-        "file": name,
+        "file": file,
         "parameters": parameters,
         "open_weights": True,
-        "license": args.license,
+        "license": model_license,
     }
 
 

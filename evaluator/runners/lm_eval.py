@@ -41,6 +41,7 @@ from neghub.evaluator.runners.interop import (
     expressible_plans,
     item_requests,
     lines_from_answers,
+    model_entry,
     settings_from_args,
     write_lines,
     write_runs,
@@ -403,24 +404,12 @@ def _model_entry(args: Any, results: dict[str, Any]) -> dict[str, Any] | None:
         return None
     revision = args.revision or fields.get("revision")
     name = args.model_name or Path(pretrained).name
-    if not Path(pretrained).exists() and revision and re.fullmatch(r"[0-9a-f]{40}", revision):
-        return {
-            "kind": "hub",
-            "name": name,
-            "repo_id": pretrained,
-            "revision": revision,
-            "parameters": parameters,
-            "open_weights": True,
-            "license": args.license,
-        }
-    return {
-        "kind": "local",
-        "name": name,
-        "file": Path(pretrained).name,
-        "parameters": parameters,
-        "open_weights": True,
-        "license": args.license,
-    }
+    hub = (
+        (pretrained, revision)
+        if not Path(pretrained).exists() and revision and re.fullmatch(r"[0-9a-f]{40}", revision)
+        else None
+    )
+    return model_entry(name, parameters, args.license, hub=hub, file=Path(pretrained).name)
 
 
 def add_export_parser(sub: Any) -> None:
