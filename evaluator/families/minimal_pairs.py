@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, with_config
+from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
 
 from neghub.evaluator.core.benchmark import (
     BaselineRun,
@@ -36,7 +37,7 @@ from neghub.evaluator.core.stats import (
 )
 from neghub.evaluator.fileio.files import read_bytes
 from neghub.evaluator.fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
-from neghub.evaluator.fileio.lines import LineGate
+from neghub.evaluator.fileio.lines import STRICT_LINE, LineGate
 from neghub.evaluator.releases.loading import Release, ResolvedFile
 from neghub.evaluator.releases.metadata import ReleaseFile
 
@@ -60,6 +61,21 @@ class Negation(BaseModel):
     neg_id: int
     neg_position: Literal["end", "mid"]
     target_pos: Literal["動詞", "形容詞", "形容動詞"]
+
+
+# --- what a prediction line of every minimal-pair benchmark shares (each benchmark adds its parsed line) ------
+
+ItemId = Annotated[int, Field(ge=0, le=2**53 - 1, description="the dataset's id of the instance")]
+RawOutput = Annotated[str, Field(description="the model's answer as generated")]
+
+
+@with_config(STRICT_LINE)
+class UnparseableLine(TypedDict):
+    """A model answer that could not be parsed: no prediction, the text kept; it is scored wrong, never dropped."""
+
+    id: ItemId
+    prediction: None
+    raw_output: RawOutput
 
 
 @dataclass(frozen=True)

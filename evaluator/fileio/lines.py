@@ -10,9 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from neghub.evaluator.core.errors import Problem
+
+# what every benchmark's prediction-line models are: no key beyond theirs, no type coerced, no NaN or infinity
+STRICT_LINE = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
 
 @dataclass(frozen=True)

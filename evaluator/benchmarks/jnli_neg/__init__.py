@@ -7,25 +7,29 @@ M, M_i, M_u; Acc, Acc′, AccChg; instance accuracy on D_orig, D_neg and D (the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal, NotRequired
+from typing import Any, Literal, NotRequired
 
 import numpy as np
 from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, Field, RootModel, with_config
+from pydantic import BaseModel, ConfigDict, RootModel, with_config
 from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
 
 from neghub.evaluator.core.benchmark import BaselineRun
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.evaluator.families.minimal_pairs import (
     Instance,
+    ItemId,
     MinimalPairDataset,
     Negation,
+    RawOutput,
+    UnparseableLine,
     load_split,
     minimal_pair_benchmark,
     minimal_pair_display,
     raw_records,
     score_pairs,
 )
+from neghub.evaluator.fileio.lines import STRICT_LINE
 from neghub.evaluator.releases.loading import find_release
 
 from . import protocol
@@ -105,27 +109,14 @@ def score(
 
 # --- one prediction line (what the validator runs on every line, and schemas/ publishes) ---------------
 
-_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
-ItemId = Annotated[int, Field(ge=0, le=2**53 - 1, description="the dataset's id of the instance")]
-RawOutput = Annotated[str, Field(description="the model's answer as generated")]
 
-
-@with_config(_STRICT)
+@with_config(STRICT_LINE)
 class ParsedLine(TypedDict):
     """A JNLI-Neg answer parsed into a label; the runner may keep the model's text beside it."""
 
     id: ItemId
     prediction: Literal["entailment", "neutral", "contradiction"]
     raw_output: NotRequired[RawOutput]
-
-
-@with_config(_STRICT)
-class UnparseableLine(TypedDict):
-    """A model answer that could not be parsed: no prediction, the text kept; it is scored wrong, never dropped."""
-
-    id: ItemId
-    prediction: None
-    raw_output: RawOutput
 
 
 class PredictionLine(RootModel[ParsedLine | UnparseableLine]):

@@ -23,14 +23,18 @@ from neghub.evaluator.core.benchmark import MetricDisplay
 from neghub.evaluator.core.stats import BootstrapConfig, pearson, spearman
 from neghub.evaluator.families.minimal_pairs import (
     Instance,
+    ItemId,
     MinimalPairDataset,
     Negation,
+    RawOutput,
+    UnparseableLine,
     load_split,
     minimal_pair_benchmark,
     minimal_pair_display,
     raw_records,
     score_pairs,
 )
+from neghub.evaluator.fileio.lines import STRICT_LINE
 from neghub.evaluator.releases.loading import find_release
 
 from . import protocol
@@ -118,27 +122,14 @@ def score(
 
 # --- one prediction line (what the validator runs on every line, and schemas/ publishes) ---------------
 
-_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
-ItemId = Annotated[int, Field(ge=0, le=2**53 - 1, description="the dataset's id of the instance")]
-RawOutput = Annotated[str, Field(description="the model's answer as generated")]
 
-
-@with_config(_STRICT)
+@with_config(STRICT_LINE)
 class ParsedLine(TypedDict):
     """A JSTS-Neg answer parsed into an integer score 0..5 (STS as six-way classification)."""
 
     id: ItemId
     prediction: Annotated[int, Field(ge=0, le=5)]
     raw_output: NotRequired[RawOutput]
-
-
-@with_config(_STRICT)
-class UnparseableLine(TypedDict):
-    """A model answer that could not be parsed: no prediction, the text kept; it is scored wrong, never dropped."""
-
-    id: ItemId
-    prediction: None
-    raw_output: RawOutput
 
 
 class PredictionLine(RootModel[ParsedLine | UnparseableLine]):

@@ -47,6 +47,7 @@ from neghub.evaluator.families.multiple_choice import (
     read_release_file,
     validation_problem,
 )
+from neghub.evaluator.fileio.lines import STRICT_LINE
 
 from . import protocol
 from .metadata import METADATA, MULTIPLE_CHOICE, SENTENCE_NEGATION
@@ -218,7 +219,6 @@ def baseline_choices(kind: str, dataset: MultipleChoiceSplit, seed: int) -> NDAr
 
 # --- one prediction line per mode (what the validator runs on every line, and schemas/ publishes) -------
 
-_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 ItemId = Annotated[int, Field(ge=0, le=2**53 - 1, description="the dataset's id of the instance")]
 LogLikelihood = Annotated[float, Field(le=0.0)]
 
@@ -226,7 +226,7 @@ LogLikelihood = Annotated[float, Field(le=0.0)]
 class Loglikelihoods(BaseModel):
     """The log-likelihood of each option as the continuation; choice2 is null exactly on three-option items."""
 
-    model_config = _STRICT
+    model_config = STRICT_LINE
     choice1: LogLikelihood
     choice2: LogLikelihood | None
     choice3: LogLikelihood
@@ -236,7 +236,7 @@ class Loglikelihoods(BaseModel):
 class NubenchCompletionPrediction(BaseModel):
     """One line of a NUBench prediction file in completion mode (`--mode completion`)."""
 
-    model_config = _STRICT
+    model_config = STRICT_LINE
     id: ItemId = Field(description="the item's `index`")
     loglikelihoods: Loglikelihoods
 
@@ -244,7 +244,7 @@ class NubenchCompletionPrediction(BaseModel):
 class NubenchOptionPrediction(BaseModel):
     """One line of a NUBench prediction file in option-selection mode (`--mode option`): the raw output."""
 
-    model_config = _STRICT
+    model_config = STRICT_LINE
     id: ItemId = Field(description="the item's `index`")
     output: Annotated[str, StringConstraints(max_length=MAX_OUTPUT_CHARS)]
 

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import BaseModel, StringConstraints
 
 from neghub.evaluator.core.benchmark import (
     BaselineRun,
@@ -40,6 +40,7 @@ from neghub.evaluator.core.results import Result, assemble_result
 from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_categories_ci, bootstrap_proportion_ci
 from neghub.evaluator.fileio.files import read_bytes
 from neghub.evaluator.fileio.jsonl import JsonlReader, flat_string_rows, json_type_name
+from neghub.evaluator.fileio.lines import STRICT_LINE
 from neghub.evaluator.releases.loading import Release
 
 from . import protocol
@@ -811,7 +812,6 @@ def derive_metrics(metrics: dict[str, float]) -> dict[str, float]:
 
 # --- one prediction line (what the validator runs on every line, and schemas/ publishes) ---------------
 
-_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 # The characters Python's str.strip() removes (str.isspace), spelled out: the reader refuses a word that
 # strip() empties, and \s would mean a different set in each regex engine (see submissions/format.py).
 PYTHON_WHITESPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -822,7 +822,7 @@ Word = Annotated[str, StringConstraints(min_length=1, max_length=MAX_WORD_CHARS,
 class PredictionLine(BaseModel):
     """One line of an SCN prediction file: the top-1 token at the mask for one (triplet, variant, pattern)."""
 
-    model_config = _STRICT
+    model_config = STRICT_LINE
     name: Word
     profession: Word
     verb: Word
