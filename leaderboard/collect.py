@@ -305,13 +305,8 @@ def _chat_template(metadata: Metadata, run: Run) -> bool | None:
         return False  # a rule reads no prompt at all
     if run.chat_template is not None:
         return run.chat_template
-    # `neghub run` records its settings under TASK.PROMPT.MODE (earlier versions: TASK.MODE)
-    provenance = metadata.provenance or {}
-    for key in (f"{run.task}.{run.prompt}.{run.mode or 'default'}", f"{run.task}.{run.mode or 'default'}"):
-        recorded = provenance.get(f"{key}.chat_template")
-        if isinstance(recorded, bool):
-            return recorded
-    return None
+    recorded = metadata.recorded_settings(run).get("chat_template")
+    return recorded if isinstance(recorded, bool) else None
 
 
 def collect_submission(

@@ -29,7 +29,7 @@ from neghub.evaluator.fileio import safe_yaml
 from neghub.evaluator.fileio.files import atomic_write, read_bytes
 from neghub.evaluator.runners.plans import DEFAULT_SEEDS, Rows, RunPlan, RunSettings
 from neghub.evaluator.runners.requests import Answer, Request, dumps, read_answers, request_json
-from neghub.evaluator.submissions.format import Metadata
+from neghub.evaluator.submissions.format import Metadata, settings_prefix
 
 MAX_ANSWERS_BYTES = 1024 * 1024 * 1024
 MODEL_KINDS = ("causal", "masked", "classifier")
@@ -256,7 +256,7 @@ def write_runs(
     prov = dict(metadata.get("provenance") or {})
     prov.update(settings_provenance([p for p, _ in runs], **provenance))
     for plan, _ in runs:
-        prefix = f"{plan.task}.{plan.prompt}.{plan.mode or 'default'}"
+        prefix = settings_prefix(plan.task, plan.prompt, plan.mode)
         for key, value in (run_provenance or {}).get(plan.file, {}).items():
             prov[f"{prefix}.{key}"] = value
     if getattr(args, "unverified", False):

@@ -149,12 +149,7 @@ def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, batch_siz
     from neghub.evaluator.runners.run import parse_label_map
 
     provenance = metadata.provenance or {}
-    # `neghub run` keys a run's settings TASK.PROMPT.MODE.KEY; submissions made before prompts were part of
-    # the key recorded TASK.MODE.KEY
-    prefixes = (f"{run.task}.{run.prompt}.{run.mode or 'default'}.", f"{run.task}.{run.mode or 'default'}.")
-    recorded: dict[str, Any] = {}
-    for prefix in reversed(prefixes):
-        recorded.update({k[len(prefix) :]: v for k, v in provenance.items() if k.startswith(prefix)})
+    recorded = metadata.recorded_settings(run)
     chat = run.chat_template if run.chat_template is not None else recorded.get("chat_template")
     max_items = provenance.get("max_items", recorded.get("scn_max_pairs"))
     sample_seed = provenance.get("sample_seed", recorded.get("scn_seed", 0))

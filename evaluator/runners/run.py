@@ -36,7 +36,7 @@ from neghub.evaluator.runners.backend import (
     resolve_source,
 )
 from neghub.evaluator.runners.plans import DEFAULT_SEEDS, RunPlan, RunSettings
-from neghub.evaluator.submissions.format import Metadata
+from neghub.evaluator.submissions.format import Metadata, settings_prefix
 
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")
@@ -228,7 +228,7 @@ def run_provenance(plans: Sequence[RunPlan], **extra: Any) -> dict[str, Any]:
     """Each run's protocol and settings, keyed TASK.PROMPT.MODE.KEY (the seeds of a run share them)."""
     prov: dict[str, Any] = {}
     for plan in plans:
-        prefix = f"{plan.task}.{plan.prompt}.{plan.mode or 'default'}"
+        prefix = settings_prefix(plan.task, plan.prompt, plan.mode)
         prov[f"{prefix}.protocol"] = plan.protocol
         for key, value in {**plan.settings, **extra}.items():
             prov[f"{prefix}.{key}"] = value

@@ -302,3 +302,18 @@ class Metadata(BaseModel):
         default=None,
         description="what the runner records: model revision, dtype, device, library versions, command line",
     )
+
+    def recorded_settings(self, run: Run) -> dict[str, Any]:
+        """The protocol settings the provenance records for one run, by name (keys TASK.PROMPT.MODE.NAME,
+        `settings_prefix`; submissions made before the prompt was part of the key recorded TASK.MODE.NAME)."""
+        provenance = self.provenance or {}
+        recorded: dict[str, Any] = {}
+        for prefix in (f"{run.task}.{run.mode or 'default'}.", settings_prefix(run.task, run.prompt, run.mode) + "."):
+            recorded.update({key[len(prefix) :]: value for key, value in provenance.items() if key.startswith(prefix)})
+        return recorded
+
+
+def settings_prefix(task: str, prompt: str, mode: str | None) -> str:
+    """Where the runner records a run's protocol settings in provenance: TASK.PROMPT.MODE (the seeds of a run
+    share them)."""
+    return f"{task}.{prompt}.{mode or 'default'}"
