@@ -253,6 +253,13 @@ def gpu_download(session: nox.Session) -> None:
     session.run(python, "-c", SNAPSHOT_DOWNLOAD, model, revision, *UNREAD_WEIGHT_FORMATS, env={"HF_HUB_OFFLINE": None})
 
 
+def _refuse_the_hub_token(session: nox.Session) -> None:
+    """The sessions that run a model never see the Hub token: only gpu_download holds it."""
+    leaked = [name for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN") if os.environ.get(name)]
+    if leaked:
+        session.error(f"{', '.join(leaked)} is set: only `nox -s gpu_download` may hold the Hub token")
+
+
 @nox.session(venv_backend="none")
 def gpu_eval(session: nox.Session) -> None:
     """Run a downloaded Hub model on the GPU (`neghub run --device cuda`) into submissions/<id>/ and validate it;
@@ -260,9 +267,7 @@ def gpu_eval(session: nox.Session) -> None:
     Hub token, which it refuses to see. Arguments: MODEL REVISION TASKS SUBMISSION_ID (the workflow's inputs)."""
     if len(session.posargs) != 4:
         session.error("usage: nox -s gpu_eval -- MODEL REVISION TASKS SUBMISSION_ID")
-    leaked = [name for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN") if os.environ.get(name)]
-    if leaked:
-        session.error(f"{', '.join(leaked)} is set: only `nox -s gpu_download` may hold the Hub token")
+    _refuse_the_hub_token(session)
     model, revision, tasks, submission_id = session.posargs
     neghub = _gpu_venv_program(session, "neghub")
     out = ROOT / "submissions" / submission_id
@@ -306,9 +311,13 @@ READ_REPRODUCTIONS = (
 )
 
 
+# format.SUBMISSION_ID_PATTERN (nox's own environment has no NegHub to import it from; a test keeps them equal)
+SUBMISSION_ID = r"[a-z0-9][a-z0-9._-]{1,78}[a-z0-9_-]"
+
+
 def _submission_id_argument(session: nox.Session, value: str) -> str:
     """A submission id given to a GPU session: the id pattern, and a folder under submissions/."""
-    if not re.fullmatch(r"[a-z0-9][a-z0-9._-]{1,78}[a-z0-9_-]", value) or not (ROOT / "submissions" / value).is_dir():
+    if not re.fullmatch(SUBMISSION_ID, value) or not (ROOT / "submissions" / value).is_dir():
         session.error(f"{value!r} is not a submission id with a folder under submissions/")
     return value
 
@@ -341,9 +350,7 @@ def gpu_reproduce(session: nox.Session) -> None:
     gpu_download filled) and without the Hub token, which it refuses to see. Arguments: SUBMISSION_ID ITEMS."""
     if len(session.posargs) != 2:
         session.error("usage: nox -s gpu_reproduce -- SUBMISSION_ID ITEMS")
-    leaked = [name for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN") if os.environ.get(name)]
-    if leaked:
-        session.error(f"{', '.join(leaked)} is set: only `nox -s gpu_download` may hold the Hub token")
+    _refuse_the_hub_token(session)
     submission_id = _submission_id_argument(session, session.posargs[0])
     items = session.posargs[1]
     if not items.isdigit():

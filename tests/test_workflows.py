@@ -325,3 +325,9 @@ def test_open_reproduction_pr_reads_the_records_as_the_site_does(tmp_path: Path)
     (tmp_path / "some-model.json").write_text((committed / "baseline-first.json").read_text(encoding="utf-8"))
     done = subprocess.run([sys.executable, "-c", program, str(tmp_path)], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "some-model.json" in done.stderr
+
+
+def test_the_gpu_sessions_check_submission_ids_with_the_format_s_pattern() -> None:
+    from neghub.evaluator.submissions.format import SUBMISSION_ID_PATTERN
+
+    assert f"^{noxfile_constant('SUBMISSION_ID')}$" == SUBMISSION_ID_PATTERN
