@@ -29,6 +29,7 @@ from neghub.evaluator.families.llm_jp import LLM_JP_PREAMBLE  # noqa: E402
 from neghub.evaluator.fileio import safe_yaml  # noqa: E402
 from neghub.evaluator.runners.backend import ModelSource, load_backend  # noqa: E402
 from tests.test_runners import SHARED, _check_folder  # noqa: E402
+from tests.tiny_models import byte_level_bpe, tiny_llama  # noqa: E402
 
 MIRROR = Path(__file__).parent / "fixtures" / "mirror"  # JSTS-Neg: 40 test and some train instances
 JSTS = ["--tasks", "jsts-neg", "--data-dir", str(MIRROR), "--unverified", "--no-progress"]
@@ -286,28 +287,11 @@ def _bpe_causal(folder: Path, corpus: list[str], *, chat_template: str | None = 
     from neghub.evaluator.benchmarks.jsts_neg import protocol
     from neghub.evaluator.families.llm_jp import llm_jp_prompt
 
-    bpe = tokenizers.ByteLevelBPETokenizer()
-    bpe.train_from_iterator(corpus, vocab_size=1500, min_frequency=2, special_tokens=["<|endoftext|>"])
-    tok = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=bpe._tokenizer, eos_token="<|endoftext|>", pad_token="<|endoftext|>"
-    )
+    tok = byte_level_bpe(corpus, 1500)
     if chat_template is not None:
         tok.chat_template = chat_template
     torch.manual_seed(1)
-    config = transformers.LlamaConfig(
-        vocab_size=len(tok),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=2048,
-        tie_word_embeddings=False,
-        eos_token_id=tok.eos_token_id,
-        pad_token_id=tok.pad_token_id,
-        bos_token_id=None,
-    )
-    model = transformers.LlamaForCausalLM(config)
+    model = tiny_llama(tok, hidden_size=32)
     template = tok(llm_jp_prompt(protocol.INSTRUCTION, "文1：\n文2："), add_special_tokens=False)["input_ids"]
     with torch.no_grad():  # larger output weights: labels' log-likelihoods differ by more than rounding
         model.lm_head.weight.normal_(0.0, 1.0)
@@ -499,19 +483,7 @@ def _partial_byte_causal(folder: Path) -> Path:
         pad_token="<|endoftext|>",
     )
     assert tok.convert_ids_to_tokens(0) == first_byte and tok.decode([0]) == "\ufffd"
-    config = transformers.LlamaConfig(
-        vocab_size=len(tok),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        tie_word_embeddings=False,
-        eos_token_id=tok.eos_token_id,
-        pad_token_id=tok.pad_token_id,
-        bos_token_id=None,
-    )
-    model = transformers.LlamaForCausalLM(config)
+    model = tiny_llama(tok, hidden_size=16, layers=1)
     torch.nn.init.zeros_(model.model.norm.weight)
     model.save_pretrained(folder)
     tok.save_pretrained(folder)

@@ -26,6 +26,7 @@ from neghub.evaluator.core.registry import get_benchmark  # noqa: E402
 from neghub.evaluator.fileio import safe_yaml  # noqa: E402
 from neghub.evaluator.runners.backend import Backend, ModelSource, OptionTree, load_backend  # noqa: E402
 from neghub.evaluator.submissions.format import Metadata  # noqa: E402
+from tests.tiny_models import tiny_llama  # noqa: E402
 
 SHARED = Path(__file__).parents[2] / "shared" / "datasets"
 _WORD_TEXT = (
@@ -61,20 +62,7 @@ def _tokenizer(masked: bool) -> transformers.PreTrainedTokenizerFast:
 def _causal(folder: Path, *, constant: bool = False) -> Path:
     tok = _tokenizer(masked=False)
     torch.manual_seed(0)
-    config = transformers.LlamaConfig(
-        vocab_size=len(tok),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=512,
-        tie_word_embeddings=False,
-        pad_token_id=tok.pad_token_id,
-        eos_token_id=tok.eos_token_id,
-        bos_token_id=None,
-    )
-    model = transformers.LlamaForCausalLM(config)
+    model = tiny_llama(tok, hidden_size=16, max_position_embeddings=512)
     if constant:  # final norm 0: every logit is 0, so the top-1 is always id 0 ("run")
         torch.nn.init.zeros_(model.model.norm.weight)
     model.save_pretrained(folder)

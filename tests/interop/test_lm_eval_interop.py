@@ -22,6 +22,7 @@ import pytest
 
 from neghub.evaluator.cli import main
 from neghub.evaluator.fileio import safe_yaml
+from tests.tiny_models import byte_level_bpe, tiny_llama
 
 pytestmark = pytest.mark.interop
 torch = pytest.importorskip("torch")
@@ -41,26 +42,9 @@ def _tiny_model(folder: Path, corpus: list[str]) -> Path:
     to" is the verb, which a random model never is, and an empty prediction file is refused. So " to" gets
     an embedding that dominates the residual stream (and that no other token shares a direction with), and
     the output row of " run" points along its final hidden state: after " to" the model says " run"."""
-    bpe = tokenizers.ByteLevelBPETokenizer()
-    bpe.train_from_iterator(corpus, vocab_size=4000, min_frequency=2, special_tokens=["<|endoftext|>"])
-    tok = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=bpe._tokenizer, eos_token="<|endoftext|>", pad_token="<|endoftext|>"
-    )
+    tok = byte_level_bpe(corpus, 4000)
     torch.manual_seed(0)
-    config = transformers.LlamaConfig(
-        vocab_size=len(tok),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=2048,
-        tie_word_embeddings=False,
-        eos_token_id=tok.eos_token_id,
-        pad_token_id=tok.pad_token_id,
-        bos_token_id=None,
-    )
-    model = transformers.LlamaForCausalLM(config).eval()
+    model = tiny_llama(tok, hidden_size=32).eval()
     to, run = tok.convert_tokens_to_ids(["Ġto", "Ġrun"])
     with torch.no_grad():
         embeddings = model.model.embed_tokens.weight
