@@ -4,7 +4,9 @@ The repository keeps NegHub's code in two folders, evaluator/ and leaderboard/; 
 installs them under one import name, `neghub` (`neghub.evaluator`, `neghub.leaderboard`), so that
 nothing generic lands at the top level of site-packages. pyproject.toml's `find` directive cannot add
 that prefix, so the packages are found here, under each folder, and mapped with `package_dir`:
-a new subpackage is picked up by the build without being listed anywhere.
+a new subpackage is picked up by the build without being listed anywhere. Inside the packages, imports are
+relative; neghub/ in the tree holds two links (neghub/evaluator -> evaluator/, neghub/leaderboard ->
+leaderboard/) so that editors, mypy and other readers resolve `neghub.*` in the sources as they are imported.
 """
 
 from setuptools import find_namespace_packages, setup

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from neghub.evaluator import __version__
-from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError, bounded
-from neghub.evaluator.core.registry import DuplicateBenchmark
-from neghub.evaluator.core.stats import BootstrapConfig
+from . import __version__
+from .core.errors import EXIT_BAD_INPUT, InputError, bounded
+from .core.registry import DuplicateBenchmark
+from .core.stats import BootstrapConfig
 
 MAX_PROBLEMS_SHOWN = 50
 
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("tasks", help="list the registered tasks")
 
-    from neghub.evaluator.releases.commands import add_parser as add_datasets_parser
+    from .releases.commands import add_parser as add_datasets_parser
 
     add_datasets_parser(sub)
 
@@ -76,15 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("--data-dir", type=Path, default=None, help="local mirror folder (default: $NEGHUB_DATA_DIR)")
     va.add_argument("--json", action="store_true", help="print one JSON object with every problem")
 
-    from neghub.evaluator.runners.run import add_run_parser  # argparse only; torch is imported when a run starts
+    from .runners.run import add_run_parser  # argparse only; torch is imported when a run starts
 
     add_run_parser(sub)
-    from neghub.evaluator.runners.reproduce import add_reproduce_parser  # argparse only, as above
+    from .runners.reproduce import add_reproduce_parser  # argparse only, as above
 
     add_reproduce_parser(sub)
 
-    from neghub.evaluator.runners.interop import add_parsers as add_interop_parsers
-    from neghub.evaluator.runners.lm_eval import add_export_parser
+    from .runners.interop import add_parsers as add_interop_parsers
+    from .runners.lm_eval import add_export_parser
 
     add_interop_parsers(sub)  # prompts, import
     add_export_parser(sub)
@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _options(args: argparse.Namespace) -> Any:
-    from neghub.evaluator.core.benchmark import EvalOptions
+    from .core.benchmark import EvalOptions
 
     bootstrap = BootstrapConfig(resamples=getattr(args, "bootstrap_resamples", 1000), seed=getattr(args, "seed", 0))
     if bootstrap.resamples < 1:
@@ -112,41 +112,41 @@ def _dumps(result: Any) -> str:
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    from neghub.evaluator.core.registry import benchmark_names, get_benchmark
-    from neghub.evaluator.fileio.files import atomic_write
-    from neghub.evaluator.fileio.jsonl import write_jsonl
+    from .core.registry import benchmark_names, get_benchmark
+    from .fileio.files import atomic_write
+    from .fileio.jsonl import write_jsonl
 
     args = build_parser().parse_args(argv)
     if args.command == "validate":
-        from neghub.evaluator.submissions.validation import run_validate
+        from .submissions.validation import run_validate
 
         return run_validate(args.submissions, data_dir=args.data_dir, as_json=args.json)
     if args.command == "reproduce":
-        from neghub.evaluator.runners.reproduce import reproduce_command
+        from .runners.reproduce import reproduce_command
 
         return reproduce_command(args)
     if args.command == "run":
-        from neghub.evaluator.runners.run import run_command
+        from .runners.run import run_command
 
         return run_command(args, list(argv) if argv is not None else sys.argv[1:])
     if args.command == "prompts":
-        from neghub.evaluator.runners.interop import prompts_command
+        from .runners.interop import prompts_command
 
         return prompts_command(args)
     if args.command == "import":
         if args.task == "lm-eval":
-            from neghub.evaluator.runners.lm_eval import import_command as import_lm_eval
+            from .runners.lm_eval import import_command as import_lm_eval
 
             return import_lm_eval(args)
-        from neghub.evaluator.runners.interop import import_command
+        from .runners.interop import import_command
 
         return import_command(args)
     if args.command == "export":
-        from neghub.evaluator.runners.lm_eval import export_command
+        from .runners.lm_eval import export_command
 
         return export_command(args)
     if args.command == "datasets":
-        from neghub.evaluator.releases.commands import run as run_datasets
+        from .releases.commands import run as run_datasets
 
         return run_datasets(args)
     if args.command == "tasks":

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from neghub.evaluator.core.registry import get_benchmark
+from ..evaluator.core.registry import get_benchmark
 
 CUSTOM_PROMPT = "custom"
 

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from neghub.evaluator.core.benchmark import ChartSpec
-from neghub.leaderboard.collect import Row, headline
+from ..evaluator.core.benchmark import ChartSpec
+from .collect import Row, headline
 
 Figure = dict[str, Any]
 MAX_SERIES = 10
@@ -290,7 +290,7 @@ def profile_bars(entries: list[tuple[str, float, str]], title: str) -> Figure:
 def size_against_score(rows: Sequence[Row], tasks: Sequence[str]) -> list[dict[str, Any]]:
     """Per benchmark, each model's headline (its best row) against its size in parameters (log scale); paper
     rows marked apart. Models of unknown or zero size are left out (the profile table has them)."""
-    from neghub.evaluator.core.registry import get_benchmark
+    from ..evaluator.core.registry import get_benchmark
 
     out = []
     for task in tasks:

@@ -22,17 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from neghub.evaluator.core.benchmark import EvalOptions
-from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.core.registry import benchmark_names, get_benchmark
-from neghub.evaluator.core.results import Result, release_digest
-from neghub.evaluator.core.stats import BootstrapConfig
-from neghub.evaluator.submissions.format import Metadata, Run
-from neghub.evaluator.submissions.reproduction import Reproduction
-from neghub.leaderboard.boards import CUSTOM_PROMPT, Board, neghub_dataset, prompt_style, verified_board
-from neghub.leaderboard.history import landing_dates
-from neghub.leaderboard.paper_results import ReportedRow, ReportedTable, load_reported
-from neghub.leaderboard.ranking import Candidate, name_key, rank_ranges
+from ..evaluator.core.benchmark import EvalOptions
+from ..evaluator.core.errors import InputError
+from ..evaluator.core.registry import benchmark_names, get_benchmark
+from ..evaluator.core.results import Result, release_digest
+from ..evaluator.core.stats import BootstrapConfig
+from ..evaluator.submissions.format import Metadata, Run
+from ..evaluator.submissions.reproduction import Reproduction
+from .boards import CUSTOM_PROMPT, Board, neghub_dataset, prompt_style, verified_board
+from .history import landing_dates
+from .paper_results import ReportedRow, ReportedTable, load_reported
+from .ranking import Candidate, name_key, rank_ranges
 
 # reproduction records are repository data, like the submissions: `neghub reproduce` writes them to
 # reproductions/ of the checkout, beside submissions/ (read from there, never from the package)
@@ -313,7 +313,7 @@ def collect_submission(
     sub_dir: Path, data_dir: Path | None, known_tasks: Iterable[str]
 ) -> tuple[Metadata | None, list[Row], list[Note]]:
     """Validate and re-score one submission: its rows, or a refusal note (and notes for skipped runs)."""
-    from neghub.evaluator.submissions.validation import check_submission
+    from ..evaluator.submissions.validation import check_submission
 
     sid = sub_dir.name
     # the validator reads and scores every prediction file anyway: keep its results instead of scoring twice

@@ -16,9 +16,9 @@ import json
 import re
 from typing import Any
 
-from neghub.evaluator.core.registry import get_benchmark
-from neghub.leaderboard.boards import Board
-from neghub.leaderboard.collect import Leaderboard, Row, headline
+from ..evaluator.core.registry import get_benchmark
+from .boards import Board
+from .collect import Leaderboard, Row, headline
 
 LONG_COLUMNS = (
     "task",

@@ -15,6 +15,7 @@ from typing import Any
 
 from mkdocs.structure.files import File, Files
 
+# MkDocs loads this file by its path (mkdocs.yml `hooks:`), outside the package: its imports are absolute
 from neghub.evaluator.fileio.logs import log_safe
 from neghub.leaderboard.collect import collect, submissions_dir
 from neghub.leaderboard.site import build_pages

@@ -14,7 +14,7 @@ from typing import Annotated
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from neghub.evaluator.core.errors import InputError, Problem
+from ..evaluator.core.errors import InputError, Problem
 
 SettingValue = str | int | float | bool | None
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
@@ -106,7 +106,7 @@ def load_reported(directory: Path | None = None) -> list[tuple[Path, ReportedTab
     """Every transcribed table: each registered benchmark's `reported/*.yaml` (or the `*.yaml` of one
     `directory`), validated; any problem raises one InputError listing them all. A table must belong to the
     benchmark whose folder holds it."""
-    from neghub.evaluator.core.registry import benchmark_names, benchmarks
+    from ..evaluator.core.registry import benchmark_names, benchmarks
 
     folders: list[tuple[Path, str | None]] = (
         [(directory, None)]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from neghub.evaluator.core.benchmark import Benchmark
+from ..evaluator.core.benchmark import Benchmark
 
 RESAMPLES = 2000
 SEED = 0

@@ -19,12 +19,12 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from neghub.evaluator.core.benchmark import Display
-from neghub.evaluator.core.registry import benchmark_names, get_benchmark
-from neghub.leaderboard import charts, exports
-from neghub.leaderboard.boards import Board
-from neghub.leaderboard.collect import Leaderboard, Row, headline
-from neghub.leaderboard.ranking import INTERVAL_METHOD, ranking_rules
+from ..evaluator.core.benchmark import Display
+from ..evaluator.core.registry import benchmark_names, get_benchmark
+from . import charts, exports
+from .boards import Board
+from .collect import Leaderboard, Row, headline
+from .ranking import INTERVAL_METHOD, ranking_rules
 
 TEMPLATES = Path(__file__).parent / "templates"
 LOW_PARSED_SHARE = 0.5  # rows under this share of parsed answers carry a flag
@@ -493,8 +493,8 @@ def _strip_front_matter(text: str) -> str:
 
 def answers_files(board: Leaderboard, submissions: Path | None, data_dir: Path | None) -> dict[str, str]:
     """Per model and run, the answers worth reading (JSON, loaded lazily by the model page)."""
-    from neghub.evaluator.core.benchmark import EvalOptions
-    from neghub.evaluator.core.errors import InputError
+    from ..evaluator.core.benchmark import EvalOptions
+    from ..evaluator.core.errors import InputError
 
     files: dict[str, str] = {}
     if submissions is None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from neghub.evaluator.submissions.format import Metadata
+from ..evaluator.submissions.format import Metadata
 
 SUBMIT_PAGE = "submit.md"
 MODEL_KINDS_MARKER = "<!-- neghub:model-kinds -->"
@@ -63,7 +63,7 @@ def model_kinds() -> list[ModelKind]:
 
 def model_kinds_list() -> str:
     """The Markdown list of model kinds (a Jinja2 template: no markup is built from strings here)."""
-    from neghub.leaderboard.site import environment
+    from .site import environment
 
     return environment().get_template("model_kinds.md.j2").render(kinds=model_kinds())
 

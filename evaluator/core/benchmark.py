@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from neghub.evaluator.core.stats import BootstrapConfig
-from neghub.evaluator.releases.metadata import DatasetMetadata
+from ..releases.metadata import DatasetMetadata
+from .stats import BootstrapConfig
 
 if TYPE_CHECKING:
-    from neghub.evaluator.core.results import Result
-    from neghub.evaluator.runners.plans import RunPlan, RunSettings
+    from ..runners.plans import RunPlan, RunSettings
+    from .results import Result
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 

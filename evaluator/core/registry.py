@@ -13,8 +13,8 @@ import importlib
 import importlib.metadata
 import pkgutil
 
-from neghub.evaluator.core.benchmark import Benchmark
-from neghub.evaluator.core.errors import InputError
+from .benchmark import Benchmark
+from .errors import InputError
 
 ENTRY_POINT_GROUP = "neghub.benchmarks"
 BUILTIN_PACKAGE = "neghub.evaluator.benchmarks"

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from neghub.evaluator import __version__
-from neghub.evaluator.core.stats import BootstrapConfig
+from .. import __version__
+from .stats import BootstrapConfig
 
 if TYPE_CHECKING:
-    from neghub.evaluator.core.benchmark import Benchmark
-    from neghub.evaluator.releases.loading import Release, ResolvedFile
+    from ..releases.loading import Release, ResolvedFile
+    from .benchmark import Benchmark
 
 RESULT_SCHEMA_VERSION = 1
 _CLOSED = ConfigDict(extra="forbid", frozen=True)

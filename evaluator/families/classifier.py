@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.runners.plans import Rows, RunPlan, RunSettings
-from neghub.evaluator.runners.requests import Answer, Request, requests_process
+from ..core.errors import InputError
+from ..runners.plans import Rows, RunPlan, RunSettings
+from ..runners.requests import Answer, Request, requests_process
 
 PROMPT_STYLE = "fine-tuned"
 

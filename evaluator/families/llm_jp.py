@@ -21,14 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.families.classifier import PROMPT_STYLE as CLASSIFIER_STYLE
-from neghub.evaluator.families.classifier import ClassifierTask, classifier_plans
-from neghub.evaluator.runners.plans import Rows, RunPlan, RunSettings, prompt_lengths
-from neghub.evaluator.runners.requests import Answer, Request, requests_process
+from ..core.errors import InputError
+from ..runners.plans import Rows, RunPlan, RunSettings, prompt_lengths
+from ..runners.requests import Answer, Request, requests_process
+from .classifier import PROMPT_STYLE as CLASSIFIER_STYLE
+from .classifier import ClassifierTask, classifier_plans
 
 if TYPE_CHECKING:
-    from neghub.evaluator.runners.backend import Backend
+    from ..runners.backend import Backend
 
 LLM_JP_PREAMBLE = "以下は、タスクを説明する指示と、文脈のある入力の組み合わせです。要求を適切に満たす応答を書きなさい。"
 PROMPT_STYLE = "llm-jp-eval"

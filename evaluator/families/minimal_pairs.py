@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
 
-from neghub.evaluator.core.benchmark import (
+from ..core.benchmark import (
     BaselineRun,
     Benchmark,
     ChartSeries,
@@ -27,19 +27,19 @@ from neghub.evaluator.core.benchmark import (
     Headline,
     MetricDisplay,
 )
-from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from neghub.evaluator.core.results import Result, assemble_result
-from neghub.evaluator.core.stats import (
+from ..core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
+from ..core.results import Result, assemble_result
+from ..core.stats import (
     BootstrapConfig,
     bootstrap_proportion_ci,
     mcnemar_exact_p,
     paired_bootstrap_counts_ci,
 )
-from neghub.evaluator.fileio.files import read_bytes
-from neghub.evaluator.fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
-from neghub.evaluator.fileio.lines import STRICT_LINE, LineGate
-from neghub.evaluator.releases.loading import Release, ResolvedFile
-from neghub.evaluator.releases.metadata import ReleaseFile
+from ..fileio.files import read_bytes
+from ..fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
+from ..fileio.lines import STRICT_LINE, LineGate
+from ..releases.loading import Release, ResolvedFile
+from ..releases.metadata import ReleaseFile
 
 InstanceType = Literal["original", "p_neg", "h_neg", "p_neg_h_neg"]
 

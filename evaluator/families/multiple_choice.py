@@ -26,19 +26,19 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ValidationError
 
-from neghub.evaluator.core.benchmark import BaselineRun, Benchmark, Display, EvalOptions
-from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from neghub.evaluator.core.results import Result, assemble_result
-from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_mean_ci
-from neghub.evaluator.fileio.files import read_bytes
-from neghub.evaluator.fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
-from neghub.evaluator.fileio.lines import LineGate
-from neghub.evaluator.releases.loading import Release, ResolvedFile, find_release
-from neghub.evaluator.releases.metadata import DatasetMetadata
+from ..core.benchmark import BaselineRun, Benchmark, Display, EvalOptions
+from ..core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
+from ..core.results import Result, assemble_result
+from ..core.stats import BootstrapConfig, bootstrap_mean_ci
+from ..fileio.files import read_bytes
+from ..fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
+from ..fileio.lines import LineGate
+from ..releases.loading import Release, ResolvedFile, find_release
+from ..releases.metadata import DatasetMetadata
 
 if TYPE_CHECKING:
-    from neghub.evaluator.runners.backend import Backend
-    from neghub.evaluator.runners.plans import RunPlan, RunSettings
+    from ..runners.backend import Backend
+    from ..runners.plans import RunPlan, RunSettings
 
 MODES = ("completion", "option")
 LETTERS = tuple(string.ascii_uppercase)  # appendix M's label_map, as far as options go
@@ -739,8 +739,8 @@ def multiple_choice_plans(
 ) -> list[RunPlan]:
     """One run per mode and seed: completion (log-likelihood of every option after the prompt, with
     lm-eval's token boundaries) and option (greedy letters after the shuffled, lettered options)."""
-    from neghub.evaluator.runners.plans import Rows, RunPlan, prompt_lengths
-    from neghub.evaluator.runners.requests import Answer, Request, requests_process
+    from ..runners.plans import Rows, RunPlan, prompt_lengths
+    from ..runners.requests import Answer, Request, requests_process
 
     if backend_kind != "causal":
         raise InputError.single("--tasks", f"{spec.name} needs a causal LM; this model is {backend_kind}")
@@ -823,8 +823,8 @@ def _completion_plan(
     settings: RunSettings,
     default_split: str,
 ) -> RunPlan:
-    from neghub.evaluator.runners.plans import Rows, RunPlan
-    from neghub.evaluator.runners.requests import Answer, Request, requests_process
+    from ..runners.plans import Rows, RunPlan
+    from ..runners.requests import Answer, Request, requests_process
 
     prefix = "".join(f"{prompts.completion(d, style)} {spec.option_text(d, spec.answer(d))}\n\n" for d in shot_docs)
     items = [(r, prefix + prompts.completion(r, style)) for r in test]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from neghub.evaluator.core.errors import InputError
+from ..core.errors import InputError
 
 
 def read_bytes(path: Path, *, max_bytes: int | None = None) -> bytes:

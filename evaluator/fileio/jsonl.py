@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from neghub.evaluator.core.errors import Problem
-from neghub.evaluator.fileio.files import atomic_write
+from ..core.errors import Problem
+from .files import atomic_write
 
 MAX_LINE_BYTES = 64 * 1024
 MAX_INT_DIGITS = 20  # ids and scores are small; a 5,000-digit number is an attack, not data

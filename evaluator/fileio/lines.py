@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from neghub.evaluator.core.errors import Problem
+from ..core.errors import Problem
 
 # what every benchmark's prediction-line models are: no key beyond theirs, no type coerced, no NaN or infinity
 STRICT_LINE = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)

@@ -28,11 +28,11 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from neghub.evaluator.core.errors import InputError, Problem
-from neghub.evaluator.fileio.files import atomic_write, read_bytes
-from neghub.evaluator.fileio.jsonl import parse_jsonl
-from neghub.evaluator.releases.loading import Release
-from neghub.evaluator.releases.metadata import DatasetMetadata, Language, License
+from ..core.errors import InputError, Problem
+from ..fileio.files import atomic_write, read_bytes
+from ..fileio.jsonl import parse_jsonl
+from .loading import Release
+from .metadata import DatasetMetadata, Language, License
 
 CARDS_DIR = Path("datasets_cards")  # relative to the repository root, where `nox -s cards` runs
 LOCAL_BUILDERS = {".jsonl": "json", ".txt": "text", ".tsv": "csv"}  # the `datasets` builder of a local file
@@ -472,7 +472,7 @@ def validate_card(card: str, release_root_dir: Path | None) -> CardFrontMatter:
 
 
 def benchmark_of(task: str) -> Any:
-    from neghub.evaluator.core.registry import get_benchmark
+    from ..core.registry import get_benchmark
 
     return get_benchmark(task)
 
@@ -482,7 +482,7 @@ def metadata_of(task: str) -> DatasetMetadata:
 
 
 def available_tasks() -> list[str]:
-    from neghub.evaluator.core.registry import benchmark_names
+    from ..core.registry import benchmark_names
 
     return benchmark_names()
 
@@ -490,7 +490,7 @@ def available_tasks() -> list[str]:
 def metadata_module(task: str) -> Any:
     """The module that defines a benchmark's DatasetMetadata: its folder's metadata.py, else the folder itself."""
 
-    from neghub.evaluator.core.registry import source_of
+    from ..core.registry import source_of
 
     package = source_of(task)
     try:

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from neghub.evaluator.core.errors import InputError, Problem
-from neghub.evaluator.fileio.files import atomic_write
-from neghub.evaluator.releases.cards import (
+from ..core.errors import InputError, Problem
+from ..fileio.files import atomic_write
+from .cards import (
     compute_statistics,
     has_statistics,
     metadata_module,
@@ -33,8 +33,8 @@ from neghub.evaluator.releases.cards import (
     validate_card,
     write_text,
 )
-from neghub.evaluator.releases.loading import DATA_DIR_ENV, sha256_file
-from neghub.evaluator.releases.metadata import DatasetMetadata
+from .loading import DATA_DIR_ENV, sha256_file
+from .metadata import DatasetMetadata
 
 CheckStatus = Literal["OK", "MISMATCH", "MISSING", "UNPINNED"]
 LICENSE_FILE = "LICENSE"
@@ -120,7 +120,7 @@ def cached_upstream(metadata: DatasetMetadata) -> Path | None:
     """The folder of the release's upstream files in NegHub's cache, when any was downloaded (no download here)."""
     if not metadata.upstream:
         return None
-    from neghub.evaluator.releases.upstream import cache_root
+    from .upstream import cache_root
 
     root = cache_root() / "releases" / metadata.name
     return root if any((root / f.path).is_file() for f in metadata.files) else None
@@ -128,7 +128,7 @@ def cached_upstream(metadata: DatasetMetadata) -> Path | None:
 
 def verify(data_dir: Path | None, tasks: list[str]) -> int:
     """Print one line per file; raise InputError (exit 2) naming every file that is missing or differs."""
-    from neghub.evaluator.core.registry import benchmark_names
+    from ..core.registry import benchmark_names
 
     names = tasks or benchmark_names()
     roots: list[tuple[DatasetMetadata, Path]] = []
@@ -294,8 +294,8 @@ def convert(task: str, source: Path, output: Path) -> list[Path]:
 
 def found_release(task: str) -> Path:
     """The folder of `task`'s release as the loader finds it (downloading pinned upstream files if need be)."""
-    from neghub.evaluator.core.registry import get_benchmark
-    from neghub.evaluator.releases.loading import find_release
+    from ..core.registry import get_benchmark
+    from .loading import find_release
 
     entry = get_benchmark(task)
     return find_release(entry.metadata, bundled=entry.bundled_release).materialise()
@@ -303,8 +303,8 @@ def found_release(task: str) -> Path:
 
 def fetch_releases(tasks: list[str]) -> int:
     """Download (or find in the cache) every file of the upstream-pinned releases; one line per file."""
-    from neghub.evaluator.core.registry import benchmark_names, get_benchmark
-    from neghub.evaluator.releases.upstream import cache_root
+    from ..core.registry import benchmark_names, get_benchmark
+    from .upstream import cache_root
 
     names = tasks or [name for name in benchmark_names() if get_benchmark(name).metadata.upstream]
     problems: list[Problem] = []
@@ -313,7 +313,7 @@ def fetch_releases(tasks: list[str]) -> int:
         if not metadata.upstream:
             problems.append(Problem(name, None, None, "has no pinned upstream URL to fetch from"))
             continue
-        from neghub.evaluator.releases.loading import Release
+        from .loading import Release
 
         release = Release(metadata, cache_root() / "releases" / name, "upstream", unverified_allowed=False)
         try:
@@ -366,7 +366,7 @@ def run(args: argparse.Namespace) -> int:
     if args.datasets_command == "publish":
         from pydantic import TypeAdapter, ValidationError
 
-        from neghub.evaluator.releases.metadata import HubRepoId
+        from .metadata import HubRepoId
 
         try:
             TypeAdapter(HubRepoId).validate_python(args.repo_id)

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from neghub.evaluator.core.errors import InputError, Problem
-from neghub.evaluator.releases.metadata import DatasetMetadata, ReleaseFile
+from ..core.errors import InputError, Problem
+from .metadata import DatasetMetadata, ReleaseFile
 
 DATA_DIR_ENV = "NEGHUB_DATA_DIR"
 
@@ -104,7 +104,7 @@ class Release:
         return self.root
 
     def _fetch(self, url: str, sha256: str, path: Path) -> None:
-        from neghub.evaluator.releases.upstream import UpstreamUnavailable, fetch
+        from .upstream import UpstreamUnavailable, fetch
 
         try:
             fetch(url, sha256, path)
@@ -156,7 +156,7 @@ def find_release(
                 raise
             passed_over += exc.problems
     if metadata.upstream:
-        from neghub.evaluator.releases.upstream import cache_root
+        from .upstream import cache_root
 
         root = cache_root() / "releases" / metadata.name
         return Release(metadata, root, "upstream", unverified, passed_over=tuple(passed_over))

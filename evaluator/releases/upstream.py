@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from neghub.evaluator.core.errors import InputError
+from ..core.errors import InputError
 
 CACHE_ENV = "NEGHUB_CACHE"
 OFFLINE_ENVS = ("NEGHUB_OFFLINE", "HF_HUB_OFFLINE")
@@ -59,7 +59,7 @@ def served_url(url: str) -> str:
 
 
 def _verified(path: Path, sha256: str) -> bool:
-    from neghub.evaluator.releases.loading import sha256_file
+    from .loading import sha256_file
 
     return path.is_file() and sha256_file(path) == sha256
 

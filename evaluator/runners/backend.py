@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.submissions.format import REVISION_PATTERN
+from ..core.errors import InputError
+from ..submissions.format import REVISION_PATTERN
 
 ModelKind = Literal["causal", "masked", "classifier"]
 BROKEN_CHARACTER = "\ufffd"  # what a tokenizer decodes a partial UTF-8 sequence to

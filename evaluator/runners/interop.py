@@ -23,13 +23,13 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from neghub.evaluator.core.errors import InputError, Problem
-from neghub.evaluator.core.registry import get_benchmark
-from neghub.evaluator.fileio import safe_yaml
-from neghub.evaluator.fileio.files import atomic_write, read_bytes
-from neghub.evaluator.runners.plans import DEFAULT_SEEDS, Rows, RunPlan, RunSettings
-from neghub.evaluator.runners.requests import Answer, Request, dumps, read_answers, request_json
-from neghub.evaluator.submissions.format import Metadata, settings_prefix
+from ..core.errors import InputError, Problem
+from ..core.registry import get_benchmark
+from ..fileio import safe_yaml
+from ..fileio.files import atomic_write, read_bytes
+from ..submissions.format import Metadata, settings_prefix
+from .plans import DEFAULT_SEEDS, Rows, RunPlan, RunSettings
+from .requests import Answer, Request, dumps, read_answers, request_json
 
 MAX_ANSWERS_BYTES = 1024 * 1024 * 1024
 MODEL_KINDS = ("causal", "masked", "classifier")
@@ -37,7 +37,7 @@ MODEL_KINDS = ("causal", "masked", "classifier")
 
 def settings_from_args(args: Any) -> RunSettings:
     """The run options of `prompts`, `import` and `export`, as `neghub run` takes them (one seed)."""
-    from neghub.evaluator.runners.run import parse_label_map
+    from .run import parse_label_map
 
     seed = getattr(args, "seed", None)
     head = getattr(args, "head_labels", None)
@@ -222,7 +222,7 @@ def write_runs(
 ) -> None:
     """Write the runs' prediction files into the submission folder `out` and add them to its metadata.yaml
     (a run with the same file is replaced); the metadata is checked before anything is written."""
-    from neghub.evaluator.runners.run import run_provenance as settings_provenance
+    from .run import run_provenance as settings_provenance
 
     meta_path = out / "metadata.yaml"
     if meta_path.exists():
@@ -282,7 +282,7 @@ def write_runs(
 
 def add_run_options(parser: Any, *, task: bool = True) -> None:
     """The options that pick one run, shared by `prompts`, `import` and `export`."""
-    from neghub.evaluator.runners.run import add_chat_template_option
+    from .run import add_chat_template_option
 
     if task:
         parser.add_argument("task", metavar="TASK")

@@ -32,11 +32,11 @@ from typing import Any
 
 import yaml
 
-from neghub.evaluator.core.errors import InputError, Problem
-from neghub.evaluator.core.registry import benchmark_names, get_benchmark
-from neghub.evaluator.fileio.files import read_bytes
-from neghub.evaluator.fileio.jsonl import JsonlReader
-from neghub.evaluator.runners.interop import (
+from ..core.errors import InputError, Problem
+from ..core.registry import benchmark_names, get_benchmark
+from ..fileio.files import read_bytes
+from ..fileio.jsonl import JsonlReader
+from .interop import (
     check_lines,
     expressible_plans,
     item_requests,
@@ -46,8 +46,8 @@ from neghub.evaluator.runners.interop import (
     write_lines,
     write_runs,
 )
-from neghub.evaluator.runners.plans import Rows, RunPlan, RunSettings
-from neghub.evaluator.runners.requests import BROKEN_CHARACTER, Answer, Request, dumps
+from .plans import Rows, RunPlan, RunSettings
+from .requests import BROKEN_CHARACTER, Answer, Request, dumps
 
 TAG = "neghub"
 LM_EVAL_TESTED = "0.4.13"  # the version `nox -s interop` runs
@@ -388,7 +388,7 @@ def _read_samples(path: Path, requests: list[Request]) -> list[Answer]:
 
 def _model_entry(args: Any, results: dict[str, Any]) -> dict[str, Any] | None:
     """The model entry from the options, else from lm-eval's config (`pretrained=` and its parameter count)."""
-    from neghub.evaluator.runners.interop import model_from_args
+    from .interop import model_from_args
 
     given = model_from_args(args)
     if given is not None or (args.output / "metadata.yaml").exists():
@@ -413,7 +413,7 @@ def _model_entry(args: Any, results: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def add_export_parser(sub: Any) -> None:
-    from neghub.evaluator.runners.interop import add_run_options
+    from .interop import add_run_options
 
     ep = sub.add_parser("export", help="write lm-evaluation-harness task files for the benchmarks' runs")
     ep.add_argument("target", metavar="lm-eval", help="the format (lm-eval)")

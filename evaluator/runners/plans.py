@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from neghub.evaluator.runners.backend import Backend
-    from neghub.evaluator.runners.requests import Answer, Request
+    from .backend import Backend
+    from .requests import Answer, Request
 
 # the few-shot seeds of the papers (five seeds, as the multiple-choice and STS papers use)
 DEFAULT_SEEDS = (42, 1234, 3000, 5000, 7000)

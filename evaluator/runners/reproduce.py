@@ -30,17 +30,17 @@ from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from neghub.evaluator import __version__
-from neghub.evaluator.core.benchmark import EvalOptions
-from neghub.evaluator.core.errors import InputError, Problem
-from neghub.evaluator.core.registry import get_benchmark
-from neghub.evaluator.fileio.files import atomic_write
-from neghub.evaluator.submissions.format import Metadata, Run
-from neghub.evaluator.submissions.reproduction import ReproducedRun, Reproduction
+from .. import __version__
+from ..core.benchmark import EvalOptions
+from ..core.errors import InputError, Problem
+from ..core.registry import get_benchmark
+from ..fileio.files import atomic_write
+from ..submissions.format import Metadata, Run
+from ..submissions.reproduction import ReproducedRun, Reproduction
 
 if TYPE_CHECKING:
-    from neghub.evaluator.runners.backend import Backend, ModelSource
-    from neghub.evaluator.runners.plans import RunPlan
+    from .backend import Backend, ModelSource
+    from .plans import RunPlan
 
 DEFAULT_ITEMS = 50
 DEFAULT_TOLERANCE = 0.05  # nats per continuation: float32 on a CPU against bfloat16 on a GPU stays well inside
@@ -93,14 +93,14 @@ def lines_agree(mine: list[Line], theirs: list[Line], tolerance: float) -> bool:
 
 
 def _sha256(path: Path) -> str:
-    from neghub.evaluator.runners.backend import file_sha256
+    from .backend import file_sha256
 
     return file_sha256(path)
 
 
 def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
     """The weights the metadata pins, checked: refused (one line) when they cannot be had or do not match."""
-    from neghub.evaluator.runners.backend import ModelSource, resolve_source
+    from .backend import ModelSource, resolve_source
 
     model = metadata.model
     if model.kind == "hub":
@@ -145,8 +145,8 @@ def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
 
 def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, batch_size: int) -> Any:
     """The RunSettings `neghub run` had for this run, from what the metadata records."""
-    from neghub.evaluator.runners.plans import DEFAULT_SEEDS, RunSettings
-    from neghub.evaluator.runners.run import parse_label_map
+    from .plans import DEFAULT_SEEDS, RunSettings
+    from .run import parse_label_map
 
     provenance = metadata.provenance or {}
     recorded = metadata.recorded_settings(run)
@@ -171,7 +171,7 @@ def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, batch_siz
 
 
 def plan_for(run: Run, metadata: Metadata, backend: Backend, data_dir: Path | None, batch_size: int) -> RunPlan:
-    from neghub.evaluator.runners.run import for_model
+    from .run import for_model
 
     benchmark = get_benchmark(run.task)
     if benchmark.plans is None:
@@ -275,7 +275,7 @@ def reproduce(
 ) -> Reproduction:
     """Re-run a sample of every run (of `tasks`, when given) of a valid submission and say what agrees. A row
     counts as reproduced only when every run it averages is in the record."""
-    from neghub.evaluator.submissions.validation import check_submission
+    from ..submissions.validation import check_submission
 
     checked = check_submission(sub_dir, data_dir=data_dir)
     if checked.problems or checked.metadata is None:
@@ -291,8 +291,8 @@ def reproduce(
         for run in chosen_runs:
             runs.append(_baseline_run(sub_dir, metadata, run, items, seed, data_dir))
     else:
-        from neghub.evaluator.runners.backend import load_backend
-        from neghub.evaluator.runners.run import _library_versions, require_models_extra
+        from .backend import load_backend
+        from .run import _library_versions, require_models_extra
 
         require_models_extra()
         backend = load_backend(pinned_source(metadata, model_path), device=device, dtype=dtype)

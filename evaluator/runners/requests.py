@@ -32,11 +32,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from neghub.evaluator.fileio.jsonl import JsonlReader, json_type_name
+from ..core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
+from ..fileio.jsonl import JsonlReader, json_type_name
 
 if TYPE_CHECKING:
-    from neghub.evaluator.runners.backend import Backend
+    from .backend import Backend
 
 RequestKind = Literal["generate", "loglikelihood", "top1", "classify"]
 REQUEST_KINDS: tuple[RequestKind, ...] = ("generate", "loglikelihood", "top1", "classify")

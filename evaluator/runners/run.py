@@ -25,18 +25,18 @@ from typing import Any
 
 import yaml
 
-from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.core.registry import benchmark_names, get_benchmark
-from neghub.evaluator.fileio.files import atomic_write, prepare_output_folder
-from neghub.evaluator.runners.backend import (
+from ..core.errors import InputError
+from ..core.registry import benchmark_names, get_benchmark
+from ..fileio.files import atomic_write, prepare_output_folder
+from ..submissions.format import Metadata, settings_prefix
+from .backend import (
     DEFAULT_PACK_LINEARS,
     Backend,
     ModelSource,
     load_backend,
     resolve_source,
 )
-from neghub.evaluator.runners.plans import DEFAULT_SEEDS, RunPlan, RunSettings
-from neghub.evaluator.submissions.format import Metadata, settings_prefix
+from .plans import DEFAULT_SEEDS, RunPlan, RunSettings
 
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")

@@ -168,7 +168,7 @@ ProvenanceKey = Annotated[str, StringConstraints(min_length=1, max_length=100), 
 
 def _known_task(value: str) -> str:
     """A task is a registered benchmark: the names are the registry's at validation time, not a list here."""
-    from neghub.evaluator.core.registry import benchmark_names, unknown_benchmark
+    from ..core.registry import benchmark_names, unknown_benchmark
 
     if value not in benchmark_names():
         raise ValueError(unknown_benchmark(value))
@@ -177,7 +177,7 @@ def _known_task(value: str) -> str:
 
 def _task_enum(schema: dict[str, Any]) -> None:
     # the published schema lists the benchmarks registered when it was generated (`nox -s schemas`)
-    from neghub.evaluator.core.registry import benchmark_names
+    from ..core.registry import benchmark_names
 
     schema["enum"] = benchmark_names()
 

@@ -35,9 +35,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from neghub.evaluator.core.registry import benchmarks
-from neghub.evaluator.core.results import Result
-from neghub.evaluator.submissions.format import Metadata
+from ..core.registry import benchmarks
+from ..core.results import Result
+from .format import Metadata
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://neghub.github.io/neghub/schemas/"  # the project site's schemas/ folder

@@ -24,15 +24,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from neghub.evaluator.core.benchmark import EvalOptions
-from neghub.evaluator.core.errors import EXIT_BAD_INPUT, InputError, Problem, bounded
-from neghub.evaluator.core.registry import get_benchmark
-from neghub.evaluator.core.results import Result
-from neghub.evaluator.core.stats import BootstrapConfig
-from neghub.evaluator.fileio import safe_yaml
-from neghub.evaluator.fileio.logs import log_safe
-from neghub.evaluator.releases.loading import DatasetUnavailable
-from neghub.evaluator.submissions.format import (
+from ..core.benchmark import EvalOptions
+from ..core.errors import EXIT_BAD_INPUT, InputError, Problem, bounded
+from ..core.registry import get_benchmark
+from ..core.results import Result
+from ..core.stats import BootstrapConfig
+from ..fileio import safe_yaml
+from ..fileio.logs import log_safe
+from ..releases.loading import DatasetUnavailable
+from .format import (
     PATTERN_EXPECTATIONS,
     RESERVED_IDS,
     RUN_FILE_PATTERN,

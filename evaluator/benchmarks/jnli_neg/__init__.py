@@ -14,9 +14,9 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, RootModel, with_config
 from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
 
-from neghub.evaluator.core.benchmark import BaselineRun
-from neghub.evaluator.core.stats import BootstrapConfig
-from neghub.evaluator.families.minimal_pairs import (
+from ...core.benchmark import BaselineRun
+from ...core.stats import BootstrapConfig
+from ...families.minimal_pairs import (
     Instance,
     ItemId,
     MinimalPairDataset,
@@ -29,9 +29,8 @@ from neghub.evaluator.families.minimal_pairs import (
     raw_records,
     score_pairs,
 )
-from neghub.evaluator.fileio.lines import STRICT_LINE
-from neghub.evaluator.releases.loading import find_release
-
+from ...fileio.lines import STRICT_LINE
+from ...releases.loading import find_release
 from . import protocol
 from .metadata import METADATA, UPSTREAM_BASE, UPSTREAM_COMMIT
 

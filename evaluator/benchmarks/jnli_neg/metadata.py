@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, LicenseFile, RecordField, ReleaseFile
+from ...releases.metadata import CardText, DatasetMetadata, LicenseFile, RecordField, ReleaseFile
 
 # The upstream release (../shared/datasets/jnli-neg/SOURCE.md): asahi-y/JNLI-Neg at this commit, folder
 # data/jnli-neg-v1.1/. Raw GitHub URLs name the commit, so the bytes they serve cannot move.

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from neghub.evaluator.families.classifier import ClassifierTask
-from neghub.evaluator.families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
-from neghub.evaluator.runners.plans import RunPlan, RunSettings
+from ...families.classifier import ClassifierTask
+from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
+from ...runners.plans import RunPlan, RunSettings
 
 LABELS = ("entailment", "neutral", "contradiction")
 MAX_NEW_TOKENS = 8  # "contradiction" is 3 to 5 tokens in most English-centred vocabularies
@@ -40,7 +40,7 @@ def choose_shots(train: list[dict[str, Any]], shots: int, seed: int) -> list[dic
 
 
 def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
-    from neghub.evaluator.benchmarks.jnli_neg import NAME, records
+    from . import NAME, records
 
     task = LlmJpTask(
         name=NAME,

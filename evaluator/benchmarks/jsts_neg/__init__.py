@@ -19,9 +19,9 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field, RootModel, with_config
 from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
 
-from neghub.evaluator.core.benchmark import MetricDisplay
-from neghub.evaluator.core.stats import BootstrapConfig, pearson, spearman
-from neghub.evaluator.families.minimal_pairs import (
+from ...core.benchmark import MetricDisplay
+from ...core.stats import BootstrapConfig, pearson, spearman
+from ...families.minimal_pairs import (
     Instance,
     ItemId,
     MinimalPairDataset,
@@ -34,9 +34,8 @@ from neghub.evaluator.families.minimal_pairs import (
     raw_records,
     score_pairs,
 )
-from neghub.evaluator.fileio.lines import STRICT_LINE
-from neghub.evaluator.releases.loading import find_release
-
+from ...fileio.lines import STRICT_LINE
+from ...releases.loading import find_release
 from . import protocol
 from .metadata import METADATA
 

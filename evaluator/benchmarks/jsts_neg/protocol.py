@@ -9,10 +9,10 @@ import random
 import re
 from typing import Any
 
-from neghub.evaluator.core.errors import InputError
-from neghub.evaluator.families.classifier import ClassifierTask
-from neghub.evaluator.families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
-from neghub.evaluator.runners.plans import RunPlan, RunSettings
+from ...core.errors import InputError
+from ...families.classifier import ClassifierTask
+from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
+from ...runners.plans import RunPlan, RunSettings
 
 SHOTS = (0, 4, 11)  # the paper's settings
 MAX_NEW_TOKENS = 4
@@ -62,7 +62,7 @@ def choose_shots(train: list[dict[str, Any]], shots: int, seed: int) -> list[dic
 
 
 def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
-    from neghub.evaluator.benchmarks.jsts_neg import NAME, records
+    from . import NAME, records
 
     task = LlmJpTask(
         name=NAME,

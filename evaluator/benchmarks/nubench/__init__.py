@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from neghub.evaluator.core.benchmark import (
+from ...core.benchmark import (
     BaselineRun,
     ChartSeries,
     ChartSpec,
@@ -32,9 +32,9 @@ from neghub.evaluator.core.benchmark import (
     Headline,
     MetricDisplay,
 )
-from neghub.evaluator.core.errors import InputError, Problem
-from neghub.evaluator.families import multiple_choice as family
-from neghub.evaluator.families.multiple_choice import (
+from ...core.errors import InputError, Problem
+from ...families import multiple_choice as family
+from ...families.multiple_choice import (
     FORMAT_WRONG,
     LETTERS,
     MAX_OUTPUT_CHARS,
@@ -47,8 +47,7 @@ from neghub.evaluator.families.multiple_choice import (
     read_release_file,
     validation_problem,
 )
-from neghub.evaluator.fileio.lines import STRICT_LINE
-
+from ...fileio.lines import STRICT_LINE
 from . import protocol
 from .metadata import METADATA, MULTIPLE_CHOICE, SENTENCE_NEGATION
 

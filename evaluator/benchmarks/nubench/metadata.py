@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
+from ...releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
 
 MULTIPLE_CHOICE = "multiple-choice"
 SENTENCE_NEGATION = "sentence-negation"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from neghub.evaluator.families.multiple_choice import Prompts, multiple_choice_plans
-from neghub.evaluator.runners.plans import RunPlan, RunSettings
+from ...families.multiple_choice import Prompts, multiple_choice_plans
+from ...runners.plans import RunPlan, RunSettings
 
 # Appendix O: the instruction of each prompt style. The completion prompt is
 # "{instruction}\nSentence: {sentence}\nNegation:", the option prompt the lm-eval task of appendix M.
@@ -55,7 +55,7 @@ PROMPTS = Prompts(
 
 
 def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
-    from neghub.evaluator.benchmarks.nubench import SPEC
+    from . import SPEC
 
     return multiple_choice_plans(SPEC, PROMPTS, settings, backend_kind, default_split="test")
 

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, StringConstraints
 
-from neghub.evaluator.core.benchmark import (
+from ...core.benchmark import (
     BaselineRun,
     Benchmark,
     ChartSeries,
@@ -35,14 +35,13 @@ from neghub.evaluator.core.benchmark import (
     Headline,
     MetricDisplay,
 )
-from neghub.evaluator.core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from neghub.evaluator.core.results import Result, assemble_result
-from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_categories_ci, bootstrap_proportion_ci
-from neghub.evaluator.fileio.files import read_bytes
-from neghub.evaluator.fileio.jsonl import JsonlReader, flat_string_rows, json_type_name
-from neghub.evaluator.fileio.lines import STRICT_LINE
-from neghub.evaluator.releases.loading import Release
-
+from ...core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
+from ...core.results import Result, assemble_result
+from ...core.stats import BootstrapConfig, bootstrap_categories_ci, bootstrap_proportion_ci
+from ...fileio.files import read_bytes
+from ...fileio.jsonl import JsonlReader, flat_string_rows, json_type_name
+from ...fileio.lines import STRICT_LINE
+from ...releases.loading import Release
 from . import protocol
 from .metadata import METADATA as METADATA
 from .metadata import PATTERNS as PATTERNS

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from neghub.evaluator.releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
+from ...releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
 
 VARIANTS = ("pronoun", "coref", "noncoref_same", "noncoref_other")
 PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")

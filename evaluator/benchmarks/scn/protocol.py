@@ -18,11 +18,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from neghub.evaluator.runners.plans import Rows, RunPlan, RunSettings, batches
-from neghub.evaluator.runners.requests import MASK_PLACEHOLDER, Answer, Request
+from ...runners.plans import Rows, RunPlan, RunSettings, batches
+from ...runners.requests import MASK_PLACEHOLDER, Answer, Request
 
 if TYPE_CHECKING:
-    from neghub.evaluator.runners.backend import Backend
+    from ...runners.backend import Backend
 
 SCN_MAX_VERBS = 20
 _SEPARATOR = "|"  # request ids: NAME|PROF|variant|verb|pattern (the word lists hold no "|")
@@ -48,7 +48,7 @@ def select_rows(
     """The lines of one (NAME, PROF) pair in one variant: the verbs whose CpTp top-1 reads as the verb (at
     most 20, sampled with the seed), each with the top-1 of the other patterns (`others_top1` of the kept
     verbs: (verb, pattern) -> top-1)."""
-    from neghub.evaluator.benchmarks import scn
+    from .. import scn
 
     kept = [v for v, top in zip(verbs, cptp_top1, strict=True) if top == v]
     rng = random.Random(f"{seed}\x1f{variant}\x1f{name}\x1f{profession}")
@@ -67,7 +67,7 @@ def select_rows(
 def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: int) -> RunPlan:
     """Items are (NAME, PROF) pairs (all of them, or `max_pairs` sampled with `seed`); one item selects the
     triplets of every variant (CpTp top-1 == verb, at most 20 verbs, seeded) and predicts their patterns."""
-    from neghub.evaluator.benchmarks import scn
+    from .. import scn
 
     lists = scn.load_word_lists()
     pairs = [(n, p) for n in (*lists.female_names, *lists.male_names) for p in lists.professions]
