@@ -1,9 +1,11 @@
 """Boards: the rows that may sit side by side.
 
-A board is one benchmark, one dataset release, one split and one protocol (mode, shots, prompt style,
-chat template, fine-tuned or not). Tables, charts, ranks and downloads never mix boards: a row scored on
-NegHub's sample of a dataset sits on another board than the paper's rows on the official release, and a
-custom prompt is one style, `custom`, on a board of its own.
+A board is one benchmark, one dataset release, one split and one protocol (the test, mode, shots, prompt
+style, chat template, what a classifier was fine-tuned on, how many seeds a row averages). Tables, charts,
+ranks and downloads never mix boards: a row scored on NegHub's sample of a dataset sits on another board than
+the paper's rows on the official release; a paper's 5-seed means sit apart from its single runs; a classifier
+fine-tuned on D_JNLI ∪ D_neg apart from one fine-tuned on D_JNLI; and a custom prompt is a board of its own,
+named by the prompt and the sha256 its run records (never one shared `custom` board).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Literal
 
 from ..evaluator.core.registry import get_benchmark
 
-CUSTOM_PROMPT = "custom"
+CUSTOM_PROMPT = "custom"  # the prefix of a custom prompt's board: "custom: NAME (sha256 …)"
+BASE_TEST = "base"  # the benchmark's own test (SCN: the Self-Contained Negation Test), where a paper ran others too
 
 
 @dataclass(frozen=True, order=True)
@@ -32,6 +35,9 @@ class Board:
     prompt: str
     chat_template: str  # "yes", "no" or "not stated"
     fine_tuned: bool
+    fine_tuned_on: str | None = None  # the training data of a fine-tuned classifier, where it is stated
+    test: str = BASE_TEST  # which test of the benchmark (SCN: base, the GH22 replication, co-reference controls)
+    seeds: int = 1  # how many seeds a row's figures average (a paper's 5-seed means are not single runs)
 
     @property
     def slug(self) -> str:
@@ -39,12 +45,25 @@ class Board:
         parts += [self.prompt, "finetuned" if self.fine_tuned else "", _slug(self.dataset)]
         if self.chat_template != "not stated":
             parts.append(f"chat-{self.chat_template}")
+        if self.fine_tuned_on:
+            parts.append(f"on-{self.fine_tuned_on}")
+        if self.test != BASE_TEST:
+            parts.append(self.test)
+        if self.seeds != 1:
+            parts.append(f"{self.seeds}seeds")
         return "--".join(_slug(p) for p in parts if p)
 
     @property
     def title(self) -> str:
         """The board's heading: the protocol, then the data it was scored on."""
+        return f"{self.protocol} — {self.dataset_label}"
+
+    @property
+    def protocol(self) -> str:
+        """The board's protocol alone (its title without the data): where a page names the data already."""
         parts = []
+        if self.test != BASE_TEST:
+            parts.append(self.test)
         if self.split:
             parts.append(f"{self.split} split")
         if self.mode:
@@ -52,13 +71,14 @@ class Board:
         if self.shots is not None:
             parts.append(f"{self.shots}-shot")
         if self.fine_tuned:
-            parts.append("fine-tuned")
+            parts.append(f"fine-tuned on {self.fine_tuned_on}" if self.fine_tuned_on else "fine-tuned")
         if self.prompt not in ("default", "paper"):
             parts.append(f"prompt {self.prompt}")
         if self.chat_template != "not stated":
             parts.append(f"chat template: {self.chat_template}")
-        protocol = " · ".join(parts) or "default setting"
-        return f"{protocol} — {self.dataset_label}"
+        if self.seeds != 1:
+            parts.append(f"mean of {self.seeds} seeds")
+        return " · ".join(parts) or "default setting"
 
     def without(self, setting: Literal["shots", "mode", "split"]) -> Board:
         """The board but one protocol setting: what the boards a by-setting chart draws together share."""
@@ -82,19 +102,35 @@ class Board:
             self.mode or "",
             self.prompt,
             self.chat_template,
+            self.fine_tuned_on or "",
+            self.test != BASE_TEST,
+            self.test,
+            self.seeds,
         )
+
+    @property
+    def is_custom_prompt(self) -> bool:
+        return self.prompt.startswith(CUSTOM_PROMPT + ":")
+
+    def release_key(self) -> tuple[str, str, str | None]:
+        """What a rule baseline's row shares with the boards it is a reference on: the data and the split."""
+        return (self.task, self.dataset, self.split)
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
 
 
-def prompt_style(task: str, prompt: str | None) -> str:
-    """A run's prompt, in the benchmark's vocabulary of styles; anything else is `custom`."""
+def prompt_style(task: str, prompt: str | None, prompt_sha256: str | None = None) -> str:
+    """A run's prompt, in the benchmark's vocabulary of styles; any other is a custom prompt, named by its name
+    and the sha256 of its text as the run records it (two prompts that share a name share no board)."""
     styles = get_benchmark(task).display.prompt_styles
     if prompt is None or prompt == "default":
         return styles[0] if styles else "default"
-    return prompt if prompt in styles else CUSTOM_PROMPT
+    if prompt in styles:
+        return prompt
+    digest = f"sha256 {prompt_sha256[:12]}" if prompt_sha256 else "no sha256 recorded"
+    return f"{CUSTOM_PROMPT}: {prompt} ({digest})"
 
 
 def neghub_dataset(task: str, name: str, version: str, digest: str, is_sample: bool) -> tuple[str, str]:
@@ -114,6 +150,8 @@ def verified_board(
     prompt: str | None,
     chat_template: bool | None,
     fine_tuned: bool,
+    prompt_sha256: str | None = None,
+    seeds: int = 1,
 ) -> Board:
     benchmark = get_benchmark(task)
     return Board(
@@ -125,7 +163,8 @@ def verified_board(
         mode=mode,
         # a benchmark without splits (a cloze test) has no prompt either: its shots mean nothing
         shots=None if benchmark.default_split is None else shots,
-        prompt=prompt_style(task, prompt),
+        prompt=prompt_style(task, prompt, prompt_sha256),
         chat_template="not stated" if chat_template is None else ("yes" if chat_template else "no"),
         fine_tuned=fine_tuned,
+        seeds=seeds,
     )

@@ -287,27 +287,21 @@ def profile_bars(entries: list[tuple[str, float, str]], title: str) -> Figure:
     return {"data": [trace], "layout": layout}
 
 
-def size_against_score(rows: Sequence[Row], tasks: Sequence[str]) -> list[dict[str, Any]]:
-    """Per benchmark, each model's headline (its best row) against its size in parameters (log scale); paper
-    rows marked apart. Models of unknown or zero size are left out (the profile table has them)."""
+def size_against_score(columns: Sequence[tuple[str, str, Sequence[tuple[Row, str]]]]) -> list[dict[str, Any]]:
+    """Per profile column (benchmark and data release), each cell of the profile's table against the model's size
+    in parameters (log scale): exactly the cells the table shows, paper rows marked apart. Models of unknown or
+    zero size are left out (the table has them)."""
     from ..evaluator.core.registry import get_benchmark
 
     out = []
-    for task in tasks:
+    for index_column, (task, dataset_label, cells) in enumerate(columns):
         headline_display = get_benchmark(task).display.headline
-        best: dict[tuple[str, str], Row] = {}
-        for row in rows:
-            value = headline(row)
-            if row.task != task or value is None or not row.parameters:
-                continue
-            key = (row.model, row.kind)
-            if key not in best or (headline(best[key]) or 0.0) < value:
-                best[key] = row
-        if not best:
+        points_of = [(row, name) for row, name in cells if row.parameters and headline(row) is not None]
+        if not points_of:
             continue
         traces = []
         for index, kind in enumerate(("verified", "reported")):
-            points = [r for (_, k), r in best.items() if k == kind]
+            points = [row for row, _ in points_of if (row.kind == "reported") == (kind == "reported")]
             if not points:
                 continue
             traces.append(
@@ -329,8 +323,8 @@ def size_against_score(rows: Sequence[Row], tasks: Sequence[str]) -> list[dict[s
         )
         out.append(
             {
-                "id": f"chart-profile-{task}",
-                "title": get_benchmark(task).display.name,
+                "id": f"chart-profile-{task}-{index_column}",
+                "title": f"{get_benchmark(task).display.name} — {dataset_label}",
                 "figure": {"data": traces, "layout": layout},
             }
         )

@@ -1,19 +1,21 @@
-"""Re-score every submission and build the leaderboard's boards.
+"""Re-score every submission and lay the leaderboard's boards out; verdicts.py then decides every row's status.
 
 Nothing a submission states about its own scores is read: each run's prediction file is scored again
-through the registry against the pinned dataset. A submission whose metadata does not validate, whose
-files are missing or malformed, or whose data is unverified is refused as a whole, with a note for the
-maintainers. Runs whose dataset this build cannot read are left out with a note.
+through the registry against the pinned dataset, and the leaderboard reads nothing but those `Result`s
+(headline, metrics, per-item outcomes). A submission whose metadata does not validate, whose files are
+missing or malformed, or whose data is unverified is refused as a whole, with a note for the maintainers.
+Runs whose dataset this build cannot read are left out with a note.
 
 Every row sits on one board (boards.py: benchmark, dataset release, split, protocol) and says what NegHub
 checked of it: *reported* (printed in a paper), *re-scored* (its predictions re-scored against the pinned
 data), *reproduced* (NegHub re-ran the model on a sample of the items and got the same answers). Runs that
-differ only by seed are averaged (mean and sample standard deviation). Ranking (ranking.py) applies the
-rules that a valid file alone cannot satisfy, then gives each ranked row a rank range.
+differ only by seed are averaged (mean and sample standard deviation). Rule baselines are *reference* rows,
+copied onto every board of their data release.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import statistics
@@ -22,17 +24,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..evaluator.core.benchmark import EvalOptions
+import numpy as np
+from numpy.typing import NDArray
+
 from ..evaluator.core.errors import InputError
 from ..evaluator.core.registry import benchmark_names, get_benchmark
-from ..evaluator.core.results import Result, release_digest
+from ..evaluator.core.results import Result, dig, release_digest
 from ..evaluator.core.stats import BootstrapConfig
 from ..evaluator.submissions.format import Metadata, Run
+from ..evaluator.submissions.identity import model_identity
 from ..evaluator.submissions.reproduction import Reproduction
-from .boards import CUSTOM_PROMPT, Board, neghub_dataset, prompt_style, verified_board
+from .boards import BASE_TEST, Board, neghub_dataset, prompt_style, verified_board
+from .clearances import load_clearances
 from .history import landing_dates
 from .paper_results import ReportedRow, ReportedTable, load_reported
-from .ranking import Candidate, name_key, rank_ranges
+from .ranking import name_key
+from .verdicts import Hold, Leader, apply_rules, leader, published_best
 
 # reproduction records are repository data, like the submissions: `neghub reproduce` writes them to
 # reproductions/ of the checkout, beside submissions/ (read from there, never from the package)
@@ -41,7 +48,8 @@ FINE_TUNED = "fine-tuned"  # the prompt style of a classifier run
 
 SUBMISSIONS_ENV = "NEGHUB_SUBMISSIONS_DIR"
 SettingValue = str | int | float | bool | None
-RowKind = Literal["verified", "reported"]
+RowKind = Literal["verified", "reported", "reference"]
+RowStatus = Literal["ranked", "unranked", "held", "reference", "reported", "confirmation"]
 
 
 def load_reproductions(folder: Path) -> dict[str, Reproduction]:
@@ -74,7 +82,8 @@ SettingKey = Board  # the key rows are grouped by: a board
 
 @dataclass
 class Row:
-    """One model in one setting: a re-scored ("verified") row averaged over seeds, or a paper's ("reported") row."""
+    """One model in one setting: a re-scored ("verified") row averaged over seeds, a rule baseline ("reference"),
+    or a paper's ("reported") row. `status` and its evidence are verdicts.py's."""
 
     kind: RowKind
     task: str
@@ -94,15 +103,29 @@ class Row:
     note: str | None = None
     rank: int | None = None  # the best rank of the range (for sorting); None when unranked
     rank_range: tuple[int, int] | None = None
-    unranked: str | None = None  # why a NegHub-scored row is not ranked
+    unranked: str | None = None  # why a NegHub row is not ranked (held: the holds, in words)
     trust: str = "re-scored"  # reported | re-scored | reproduced
     reproduction: str | None = None  # what the reproduction found, in words
     flags: list[str] = field(default_factory=list)  # what a reader should know (few parsed answers, ...)
     submitter: str | None = None
     landed: str | None = None  # when the submission landed on main (git), ISO
-    verdict: str | None = None  # a paper row: the paper's verdict, in its words
+    verdict: str | None = None  # the benchmark's verdict (a paper row: the paper's, in its words)
     verdict_source: str | None = None
-    items: Any = None  # per-item headline scores, for the paired bootstrap (not shown)
+    status: RowStatus = "unranked"
+    holds: list[Hold] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)  # holds lifted, each with by what
+    confirmed_by: list[str] = field(default_factory=list)
+    confirms: Row | None = None  # the earlier row this one confirms (status "confirmation")
+    identity: str | None = None  # evaluator.submissions.identity: what pins the model
+    identity_words: str | None = None
+    name_owner: str | None = None  # another submitter's model whose name this row's reads as
+    numeric_setting: str | None = None  # dtype and device its runs record, in words
+    floor_comparison: str | None = None  # a ranked row's comparison with the board's floor
+    # what the rules read of the results (not shown): the headline per unit (keys, values averaged over the
+    # runs) and each run's answers by item, keyed by the run's seed
+    headline_items: tuple[tuple[str, ...], NDArray[np.float64]] | None = None
+    answers: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    results: list[Result] = field(default_factory=list)
 
     @property
     def headline_ci(self) -> tuple[float, float] | None:
@@ -133,36 +156,39 @@ class Leaderboard:
     submissions: dict[str, Metadata]
     reported_tables: list[ReportedTable]
     landed: dict[str, str] = field(default_factory=dict)  # submission id -> when it landed on main (git)
+    boards: dict[Board, list[Row]] = field(default_factory=dict)  # in page order, each in table order
+    leaders: dict[str, Leader] = field(default_factory=dict)
 
     def group(self) -> dict[Board, list[Row]]:
-        grouped: dict[Board, list[Row]] = {}
-        for row in self.rows:
-            grouped.setdefault(row.key, []).append(row)
-        return grouped
+        return self.boards
 
     def tables(self) -> dict[Board, list[Row]]:
-        """One table per board: ranked rows by their best rank, then unranked NegHub rows, then paper rows."""
-        grouped: dict[Board, list[Row]] = {}
-        for row in self.rows:
-            grouped.setdefault(row.key, []).append(row)
-        order = benchmark_names()
+        """One table per board: ranked rows by their best rank, then the other NegHub rows, the reference rows,
+        the paper's rows. NegHub's boards first (a reader comes for them), the papers' after."""
+        return self.boards
 
-        def board_order(key: Board) -> tuple[object, ...]:
-            # NegHub's own boards first (a reader comes for them), the papers' after
-            scored = any(r.kind == "verified" for r in grouped[key])
-            return (order.index(key.task), not scored, key.sort_key())
 
-        return {key: _table_order(grouped[key]) for key in sorted(grouped, key=board_order)}
+STATUS_ORDER = {"ranked": 0, "held": 1, "unranked": 1, "confirmation": 1, "reference": 2, "reported": 3}
 
 
 def _table_order(rows: list[Row]) -> list[Row]:
-    def key(row: Row) -> tuple[int, float, float, str]:
-        group = 0 if row.rank is not None else (1 if row.kind == "verified" else 2)
+    def key(row: Row) -> tuple[int, float, float]:
         value = headline(row)
         sign = 1.0 if get_benchmark(row.task).display.headline.higher_is_better else -1.0
-        return (group, float(row.rank or 0), -sign * value if value is not None else math.inf, row.model)
+        # no name in the key: rows that tie keep the order they landed in, never an alphabetical one
+        return (STATUS_ORDER[row.status], float(row.rank or 0), -sign * value if value is not None else math.inf)
 
     return sorted(rows, key=key)
+
+
+def order_boards(grouped: dict[Board, list[Row]]) -> dict[Board, list[Row]]:
+    order = benchmark_names()
+
+    def board_order(key: Board) -> tuple[object, ...]:
+        scored = any(r.kind == "verified" for r in grouped[key])
+        return (order.index(key.task), not scored, key.sort_key())
+
+    return {key: _table_order(grouped[key]) for key in sorted(grouped, key=board_order)}
 
 
 def flatten_metrics(metrics: dict[str, Any]) -> dict[str, float]:
@@ -229,56 +255,7 @@ def or_lowest(value: float | None) -> float:
     return -math.inf if value is None else value
 
 
-def rank_rows(rows: list[Row]) -> list[Row]:
-    """Rank one board's NegHub rows (the rules of ranking.py); paper rows keep no rank. Returns the table order."""
-    verified = [r for r in rows if r.kind == "verified"]
-    benchmark = get_benchmark(rows[0].task) if rows else None
-    for row in verified:
-        if row.unranked is None and headline(row) is None:
-            row.unranked = "no headline figure"
-        if (
-            row.unranked is None
-            and benchmark is not None
-            and benchmark.item_scores is None
-            and row.trust != "reproduced"
-        ):
-            row.unranked = "ranked only once NegHub has reproduced it (its items depend on the model)"
-        if row.unranked is None and benchmark is not None and benchmark.display.items_path is not None:
-            count = row.metrics.get(benchmark.display.items_path)
-            display = benchmark.display
-            if count is None or count < display.min_items:
-                shown = "no" if count is None else f"{count:.0f}"
-                row.unranked = f"scored on {shown} {display.items_noun} (ranked from {display.min_items})"
-        ci = row.headline_ci
-        bound = benchmark.display.max_ci_half_width if benchmark else None
-        if row.unranked is None and ci is not None and bound is not None and (ci[1] - ci[0]) / 2 > bound:
-            half = 100 * (ci[1] - ci[0]) / 2
-            row.unranked = f"interval too wide to rank: ±{half:.1f} points (ranked at ±{100 * bound:.0f} or less)"
-    ranked = [r for r in verified if r.unranked is None]
-    sign = 1.0 if benchmark is None or benchmark.display.headline.higher_is_better else -1.0
-    candidates = []
-    for index, row in enumerate(ranked):
-        value = headline(row)
-        ci = row.headline_ci
-        candidates.append(
-            Candidate(
-                key=index,
-                value=None if value is None else sign * value,
-                ci=None if ci is None else ((sign * ci[0], sign * ci[1]) if sign > 0 else (-ci[1], -ci[0])),
-                items=None if row.items is None else sign * row.items,
-            )
-        )
-    ranges = rank_ranges(candidates)
-    for index, row in enumerate(ranked):
-        row.rank_range = ranges[index]
-        row.rank = ranges[index][0]
-    for row in rows:
-        if row.kind == "verified" and row.unranked is not None:
-            row.rank, row.rank_range = None, None
-    return _table_order(rows)
-
-
-def _verified_board(run: Run, result: Result, chat_template: bool | None) -> Board:
+def _verified_board(run: Run, result: Result, chat_template: bool | None, prompt_sha256: str | None) -> Board:
     dataset = result.provenance.dataset
     if dataset is None:
         identity = (f"{run.task} (no dataset)", "no dataset")
@@ -296,6 +273,7 @@ def _verified_board(run: Run, result: Result, chat_template: bool | None) -> Boa
         prompt=run.prompt,
         chat_template=chat_template,
         fine_tuned=run.prompt == FINE_TUNED,
+        prompt_sha256=prompt_sha256,
     )
 
 
@@ -309,6 +287,20 @@ def _chat_template(metadata: Metadata, run: Run) -> bool | None:
     return recorded if isinstance(recorded, bool) else None
 
 
+def _prompt_sha256(metadata: Metadata, run: Run) -> str | None:
+    recorded = metadata.recorded_settings(run).get("prompt_sha256")
+    return recorded if isinstance(recorded, str) else None
+
+
+def numeric_setting(metadata: Metadata) -> str | None:
+    """The dtype and device a submission's runs record (provenance), in words."""
+    provenance = metadata.provenance or {}
+    dtype, device = provenance.get("dtype"), provenance.get("device_type", provenance.get("device"))
+    if dtype is None and device is None:
+        return None
+    return f"{dtype or 'dtype not stated'} on {device or 'a device not stated'}"
+
+
 def collect_submission(
     sub_dir: Path, data_dir: Path | None, known_tasks: Iterable[str]
 ) -> tuple[Metadata | None, list[Row], list[Note]]:
@@ -316,7 +308,7 @@ def collect_submission(
     from ..evaluator.submissions.validation import check_submission
 
     sid = sub_dir.name
-    # the validator reads and scores every prediction file anyway: keep its results instead of scoring twice
+    # the validator reads and scores every prediction file anyway: its results are all the leaderboard reads
     checked = check_submission(sub_dir, data_dir=data_dir, bootstrap=BootstrapConfig())
     # a run whose dataset this build cannot read says nothing against the submission: it is left out
     # (with a note) and the other runs are shown; any other problem refuses the whole submission
@@ -346,65 +338,89 @@ def collect_submission(
         if not result.provenance.verified:
             refusals.append(f"{run.file}: scored against data that differs from the pinned release (unverified)")
             continue
-        board = _verified_board(run, result, _chat_template(metadata, run))
+        board = _verified_board(run, result, _chat_template(metadata, run), _prompt_sha256(metadata, run))
         groups.setdefault((board, run.prompt), []).append((run, result))
     if refusals:
         return None, [], [Note(sid, "refused", tuple(refusals)), *notes]
+    identity = model_identity(metadata)
+    is_baseline = metadata.model.kind == "baseline"
     rows = []
     for (board, prompt), runs in groups.items():
-        means, sds = mean_and_sd([flatten_metrics(result.metrics) for _, result in runs])
+        runs.sort(key=lambda pair: (pair[0].seed is not None, pair[0].seed or 0))
+        results = [result for _, result in runs]
+        means, sds = mean_and_sd([flatten_metrics(result.metrics) for result in results])
         provenance = [provenance_record(run, result) for run, result in runs]
-        task = board.task
-        rows.append(
-            Row(
-                kind="verified",
-                task=task,
-                key=board,
-                model=metadata.model.name,
-                setting={"split": board.split, "shots": board.shots, "mode": board.mode, "prompt": prompt},
-                metrics=means,
-                sd=sds,
-                submission_id=sid,
-                parameters=metadata.model.parameters,
-                open_weights=metadata.model.open_weights,
-                date=metadata.date,
-                n_runs=len(runs),
-                provenance=provenance,
-                submitter=metadata.submitter.name,
-                items=_item_scores(sub_dir, [run for run, _ in runs], data_dir),
-            )
+        row = Row(
+            kind="reference" if is_baseline else "verified",
+            task=board.task,
+            key=dataclasses.replace(board, seeds=len(runs)),
+            model=metadata.model.name,
+            setting={"split": board.split, "shots": board.shots, "mode": board.mode, "prompt": prompt},
+            metrics=means,
+            sd=sds,
+            submission_id=sid,
+            parameters=metadata.model.parameters,
+            open_weights=metadata.model.open_weights,
+            date=metadata.date,
+            n_runs=len(runs),
+            provenance=provenance,
+            submitter=metadata.submitter.name,
+            identity=None if identity is None else identity.key,
+            identity_words=None if identity is None else identity.words,
+            numeric_setting=numeric_setting(metadata),
+            headline_items=_headline_items(results),
+            answers={run.seed: result.items.answer_of() for run, result in runs},
+            results=results,
+            verdict=_verdict(board.task, results),
         )
         if len({run.seed for run, _ in runs}) < len(runs) or len({p["predictions_sha256"] for p in provenance}) < len(
             runs
         ):
-            rows[-1].unranked = "its runs repeat a seed or the same predictions (an average needs distinct runs)"
-        if board.prompt == CUSTOM_PROMPT:
-            rows[-1].flags.append(f"prompt {prompt!r} is not one of the benchmark's styles: shown as custom")
+            row.unranked = "its runs repeat a seed or the same predictions (an average needs distinct runs)"
+        rows.append(row)
     return metadata, rows, notes
 
 
-def _item_scores(sub_dir: Path, runs: list[Run], data_dir: Path | None) -> Any:
-    """The headline per item, averaged over the runs (seeds) of a row; None where the benchmark has none."""
-    benchmark = get_benchmark(runs[0].task)
-    if benchmark.item_scores is None:
+def _headline_items(results: list[Result]) -> tuple[tuple[str, ...], NDArray[np.float64]] | None:
+    """The headline per unit, averaged over a row's runs (which share their units); None where there are none."""
+    items = [result.headline_items for result in results]
+    if any(item is None for item in items):
         return None
-    vectors = []
-    for run in runs:
-        options = EvalOptions(split=run.split, mode=run.mode, data_dir=data_dir)
-        try:
-            vectors.append(benchmark.item_scores(sub_dir / run.file, options))
-        except InputError:
-            return None
-    return sum(vectors) / len(vectors)
+    keys = {tuple(item.keys) for item in items if item is not None}
+    if len(keys) != 1:
+        return None
+    values = np.mean([np.asarray(item.values, dtype=np.float64) for item in items if item is not None], axis=0)
+    return keys.pop(), values
+
+
+def _verdict(task: str, results: list[Result]) -> str | None:
+    """The benchmark's own verdict of a row (SCN: passes, partially passes, fails), with its reason; where the
+    runs of a row disagree, that they do."""
+    display = get_benchmark(task).display
+    if display.verdict_path is None:
+        return None
+    verdicts = [dig(result.metrics, display.verdict_path) for result in results]
+    if any(not isinstance(v, str) for v in verdicts):
+        return None
+    if len(set(verdicts)) > 1:
+        return "its runs disagree: " + ", ".join(str(v) for v in verdicts)
+    reason = dig(results[0].metrics, display.verdict_reason_path) if display.verdict_reason_path else None
+    return f"{verdicts[0]}: {reason}" if isinstance(reason, str) else str(verdicts[0])
 
 
 def reported_rows(table: ReportedTable) -> list[Row]:
-    """A paper table's rows (not its aggregate rows: group means are not models)."""
+    """A paper table's rows (not its aggregate rows: group means are not models; none of a table that repeats
+    others' rows, or that holds statistics rather than results)."""
+    if table.excerpt_of is not None or table.setting.get("test") == STATISTICS_TEST:
+        return []
     rows = []
     for printed in table.rows:
         setting = {**table.setting, **printed.setting}
         rows.append(_reported_row(table, printed, setting))
     return rows
+
+
+STATISTICS_TEST = "selection statistics"  # a table of how a test was built, not of results (SCN's Table 5)
 
 
 def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str, SettingValue]) -> Row:
@@ -414,13 +430,22 @@ def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str,
 
     shots = setting.get("shots")
     fine_tuned = setting.get("fine_tuned_on") is not None or setting.get("method") == "fine-tuning"
+    seeds = setting.get("seeds")
+    board = reported_board(
+        table, text("split"), shots if isinstance(shots, int) else None, text("mode"), text("prompt"), fine_tuned
+    )
+    board = dataclasses.replace(
+        board,
+        fine_tuned_on=text("fine_tuned_on"),
+        test=text("test") or BASE_TEST,
+        seeds=seeds if isinstance(seeds, int) else 1,
+    )
     return Row(
         kind="reported",
         task=table.task,
-        key=reported_board(
-            table, text("split"), shots if isinstance(shots, int) else None, text("mode"), text("prompt"), fine_tuned
-        ),
+        key=board,
         trust="reported",
+        status="reported",
         verdict=printed.verdict if printed.verdict_en is None else f"{printed.verdict} ({printed.verdict_en})",
         verdict_source=None
         if printed.verdict_source is None
@@ -430,7 +455,7 @@ def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str,
         setting=setting,
         metrics=_with_derived(table.task, dict(printed.metrics)),
         sd={k: v for k, v in printed.sd.items()},
-        n_runs=seeds if isinstance(seeds := setting.get("seeds"), int) else 1,
+        n_runs=seeds if isinstance(seeds, int) else 1,
         source=table.table,
         paper=table.paper.title_en or table.paper.title,
         note=printed.note,
@@ -475,12 +500,17 @@ def collect(
     data_dir: Path | None = None,
     reported: bool = True,
     reproductions_dir: Path | None = None,
+    clearances_file: Path | None = None,
 ) -> Leaderboard:
-    """Re-score every submission folder and add the paper-reported rows. Reproduction records are read from
-    `reproductions_dir`, by default reproductions/ of the repository holding the submissions."""
+    """Re-score every submission folder, add the paper-reported rows, lay the boards out and decide every
+    verdict (verdicts.py). Reproduction records are read from `reproductions_dir`, maintainers' clearances from
+    `clearances_file`, by default reproductions/ and clearances.yaml of the repository holding the submissions."""
     folder = submissions_dir() if submissions is None else submissions
+    repository = folder.resolve().parent
     if reproductions_dir is None:
-        reproductions_dir = folder.resolve().parent / REPRODUCTIONS_FOLDER
+        reproductions_dir = repository / REPRODUCTIONS_FOLDER
+    if clearances_file is None:
+        clearances_file = repository / CLEARANCES_FILE
     known = benchmark_names()
     rows: list[Row] = []
     notes: list[Note] = []
@@ -496,19 +526,73 @@ def collect(
     for table in tables:
         rows.extend(reported_rows(table))
     landed = landing_dates(folder) if folder.is_dir() else {}
+    for row in rows:
+        row.landed = landed.get(row.submission_id or "")
     apply_reproductions(rows, reproductions_dir)
-    apply_rules(rows, landed)
-    board = Leaderboard(rows=rows, notes=notes, submissions=accepted, reported_tables=tables, landed=landed)
-    for table_rows in board.group().values():
-        rank_rows(table_rows)
-    return board
+    _name_owners(rows, landed)
+    grouped = place_references(rows)
+    clearances, accepted_prompts = load_clearances(clearances_file)
+    published = published_best(rows)
+    decided = apply_rules(
+        grouped, published=published, clearances=clearances, accepted_prompts=accepted_prompts, landed=landed
+    )
+    boards = order_boards(decided)
+    leaders = {task: leader(task, boards, published) for task in known}
+    return Leaderboard(
+        rows=rows,
+        notes=notes,
+        submissions=accepted,
+        reported_tables=tables,
+        landed=landed,
+        boards=boards,
+        leaders=leaders,
+    )
+
+
+CLEARANCES_FILE = Path("clearances.yaml")
+
+
+def place_references(rows: list[Row]) -> dict[Board, list[Row]]:
+    """Group rows by board, a rule baseline's row copied onto every board of its data release and split (of its
+    mode, where the benchmark has modes) as a reference row; one no board shares stays on a board of its own."""
+    grouped: dict[Board, list[Row]] = {}
+    for row in rows:
+        if row.kind != "reference":
+            grouped.setdefault(row.key, []).append(row)
+    for reference in (r for r in rows if r.kind == "reference"):
+        homes = [
+            board
+            for board, board_rows in grouped.items()
+            if board.release_key() == reference.key.release_key()
+            and board.mode == reference.key.mode
+            and board.test == reference.key.test
+            and any(r.kind == "verified" for r in board_rows)
+        ]
+        for board in homes or [reference.key]:
+            grouped.setdefault(board, []).append(dataclasses.replace(reference, key=board, status="reference"))
+    return grouped
+
+
+def _name_owners(rows: list[Row], landed: dict[str, str]) -> None:
+    """A model name that reads as an earlier submitter's (NFKC, case folding, Unicode confusables) is that
+    submitter's: a later row of another submitter under it is held (verdicts.py)."""
+    owner_of_name: dict[str, tuple[str, str]] = {}
+    verified = sorted(
+        (r for r in rows if r.kind == "verified"),
+        key=lambda r: (landed.get(r.submission_id or "", "9999"), r.submission_id or ""),
+    )
+    for row in verified:
+        owner = owner_of_name.setdefault(name_key(row.model), (row.model, row.submitter or ""))
+        if owner[1] != (row.submitter or ""):
+            row.name_owner = f"{owner[0]!r}, submitted by {owner[1]}"
 
 
 def apply_reproductions(rows: list[Row], folder: Path) -> None:
-    """Each NegHub row's trust: reproduced when NegHub's re-run of a sample of every run's items agreed."""
+    """Each NegHub row's trust: reproduced when NegHub's re-run of a sample of every run's items agreed, in the
+    run's own numeric setting, on the very files the row shows."""
     records = load_reproductions(folder)
     for row in rows:
-        if row.kind != "verified" or row.submission_id is None:
+        if row.kind == "reported" or row.submission_id is None:
             continue
         record = records.get(row.submission_id)
         if record is None:
@@ -530,32 +614,4 @@ def apply_reproductions(rows: list[Row], folder: Path) -> None:
             row.reproduction = f"reproduced: {agreeing}/{checked} sampled items agree ({record.date})"
         else:
             extra = f"; {unexpected} items its recorded settings would not run" if unexpected else ""
-            row.reproduction = f"disagrees on {checked - agreeing}/{checked} sampled items{extra} ({record.date})"
-
-
-def apply_rules(rows: list[Row], landed: dict[str, str]) -> None:
-    """The rules a valid file cannot satisfy on its own: no copy of another submission's predictions, no
-    model name that reads as another submitter's, one row per model and board. Earlier landings win."""
-    order = sorted(
-        (r for r in rows if r.kind == "verified"),
-        key=lambda r: (landed.get(r.submission_id or "", "9999"), r.submission_id or ""),
-    )
-    first_of_file: dict[str, str] = {}
-    owner_of_name: dict[str, tuple[str, str]] = {}  # name key -> (model name, submitter)
-    seen_on_board: dict[tuple[Board, str, str], str] = {}
-    for row in order:
-        sid = row.submission_id or ""
-        shas = [p["predictions_sha256"] for p in row.provenance]
-        earlier = [first_of_file[sha] for sha in shas if sha in first_of_file and first_of_file[sha] != sid]
-        for sha in shas:
-            first_of_file.setdefault(sha, sid)
-        if earlier and row.unranked is None:
-            row.unranked = f"duplicate of {earlier[0]}: the same predictions, byte for byte"
-        key = name_key(row.model)
-        owner = owner_of_name.setdefault(key, (row.model, row.submitter or ""))
-        if owner[1] != (row.submitter or "") and row.unranked is None:
-            row.unranked = f"its model name reads as {owner[0]!r}, submitted by {owner[1]}"
-        board_key = (row.key, key, row.submitter or "")
-        first = seen_on_board.setdefault(board_key, sid + "/" + str(row.setting.get("prompt")))
-        if first != sid + "/" + str(row.setting.get("prompt")) and row.unranked is None:
-            row.unranked = "another row of this model is on this board already (one row per model and board)"
+            row.reproduction = f"{checked - agreeing}/{checked} sampled items differ{extra} ({record.date})"

@@ -5,6 +5,8 @@
 - `data/results-long.csv` and `data/results-long.parquet`: every row and metric of the site in tidy long
   format (one line per board, model and metric), with the trust level, the dataset's identity, the
   interval bounds and the unit: `pandas.read_csv` / `pandas.read_parquet` in one call.
+Every record carries the rules version its status and rank were given under (`rules_version`, verdicts.py;
+the site's Ranking rules page dates each version), and the licence of the data it was scored on.
 Text cells that a spreadsheet would run as a formula (starting with = + - @) are quoted with '.
 """
 
@@ -19,6 +21,7 @@ from typing import Any
 from ..evaluator.core.registry import get_benchmark
 from .boards import Board
 from .collect import Leaderboard, Row, headline
+from .verdicts import RULES_VERSION
 
 LONG_COLUMNS = (
     "task",
@@ -31,13 +34,20 @@ LONG_COLUMNS = (
     "shots",
     "prompt",
     "chat_template",
+    "fine_tuned_on",
+    "test",
+    "seeds",
+    "seed",
     "model",
     "submission_id",
     "source",
     "trust",
+    "status",
     "rank_low",
     "rank_high",
     "unranked",
+    "holds",
+    "rules_version",
     "parameters",
     "n_runs",
     "metric",
@@ -70,9 +80,20 @@ def record(row: Row) -> dict[str, Any]:
         "source": row.source,
         "trust": row.trust,
         "reproduction": row.reproduction,
+        "status": row.status,
         "rank_low": None if row.rank_range is None else row.rank_range[0],
         "rank_high": None if row.rank_range is None else row.rank_range[1],
         "unranked": row.unranked,
+        "holds": "; ".join(h.reason for h in row.holds) or None,
+        "confirmed_by": "; ".join(row.confirmed_by) or None,
+        "floor_comparison": row.floor_comparison,
+        "identity": row.identity,
+        "fine_tuned_on": row.key.fine_tuned_on,
+        "test": row.key.test,
+        "seeds": row.key.seeds,
+        "seed": _seed(row),
+        "rules_version": RULES_VERSION,
+        "dataset_licence": benchmark.metadata.license,
         "parameters": row.parameters,
         "open_weights": row.open_weights,
         "n_runs": row.n_runs,
@@ -82,6 +103,15 @@ def record(row: Row) -> dict[str, Any]:
         **{f"metric.{path}": value for path, value in sorted(row.metrics.items())},
         **{f"sd.{path}": value for path, value in sorted(row.sd.items())},
     }
+
+
+def _seed(row: Row) -> int | None:
+    """The seed of a single-run row (a paper's printed seed, or the run's): kept, though boards group by count."""
+    seed = row.setting.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return seed
+    seeds = [p.get("seed") for p in row.provenance]
+    return seeds[0] if len(seeds) == 1 and isinstance(seeds[0], int) else None
 
 
 def board_csv(rows: list[Row]) -> str:
@@ -123,13 +153,20 @@ def long_records(tables: dict[Board, list[Row]]) -> list[dict[str, Any]]:
                         "shots": board.shots,
                         "prompt": board.prompt,
                         "chat_template": board.chat_template,
+                        "fine_tuned_on": board.fine_tuned_on,
+                        "test": board.test,
+                        "seeds": board.seeds,
+                        "seed": _seed(row),
                         "model": row.model,
                         "submission_id": row.submission_id,
                         "source": row.source,
                         "trust": row.trust,
+                        "status": row.status,
                         "rank_low": None if row.rank_range is None else row.rank_range[0],
                         "rank_high": None if row.rank_range is None else row.rank_range[1],
                         "unranked": row.unranked,
+                        "holds": "; ".join(h.reason for h in row.holds) or None,
+                        "rules_version": RULES_VERSION,
                         "parameters": row.parameters,
                         "n_runs": row.n_runs,
                         "metric": path,
@@ -157,7 +194,7 @@ def long_parquet(records: list[dict[str, Any]]) -> bytes:
     import pandas as pd
 
     frame = pd.DataFrame.from_records(records, columns=list(LONG_COLUMNS))
-    for column in ("shots", "rank_low", "rank_high", "parameters", "n_runs"):
+    for column in ("shots", "seeds", "seed", "rank_low", "rank_high", "parameters", "n_runs"):
         frame[column] = frame[column].astype("Int64")  # integers with gaps, not floats
     buffer = io.BytesIO()
     frame.to_parquet(buffer, index=False)

@@ -41,7 +41,7 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
     for note in board.notes:  # every line in the build log; the site's build report shows the first few
         for message in note.messages:
             log.info("submission %s %s: %s", log_safe(note.submission), note.level, log_safe(message))
-    pages = build_pages(board, repository / "datasets_cards", submissions=submissions_dir(repository))
+    pages = build_pages(board, repository / "datasets_cards")
     for src_uri, content in pages.items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]

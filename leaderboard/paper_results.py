@@ -96,6 +96,9 @@ class ReportedTable(BaseModel):
     rows: list[ReportedRow]
     aggregate_rows: list[ReportedRow] = Field(default_factory=list)
     notes: str | None = None
+    # a table that only repeats rows of other tables (NUBench's Table 7 of Tables 18 and 19): transcribed and
+    # checked, never drawn (a row drawn twice would be two models on a chart)
+    excerpt_of: str | None = None
 
     def citation(self) -> str:
         year = self.paper.year if self.paper.year is not None else "n.d."

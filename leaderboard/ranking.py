@@ -1,20 +1,11 @@
-"""Which rows of a board are ranked, and their ranks as ranges that respect uncertainty.
+"""Rank ranges that respect uncertainty, and the paired tests that give them (verdicts.py says which rows rank).
 
-A valid prediction file is not enough to be ranked. A row is ranked only when:
-- its trust level allows it (a benchmark whose items depend on the model ranks only reproduced rows);
-- it rests on enough items, where rows may rest on different numbers of them (the benchmark's minimum);
-- its headline's 95% interval is informative (half as wide as the benchmark's bound or less);
-- its predictions are not byte-identical to an earlier submission's;
-- the runs it averages have distinct seeds and distinct predictions;
-- its model name is not another submitter's under NFKC, case folding and Unicode's confusables (TR39);
-- it is the model's first row on the board (one model, one row per board).
-Unranked rows stay on the page with the reason.
-
-Ranks: rows on a board share their items, so every two ranked rows are compared with a paired bootstrap
-over items (seeded, vectorised): row a beats row b when the 95% interval of mean(a_i - b_i) lies above 0.
-A row's rank is the range from 1 + (rows that beat it) to (rows) - (rows it beats), as arena-style
-leaderboards show it. Where rows do not share items (the benchmark gives no per-item scores), two rows are
-told apart only when their own 95% intervals do not overlap.
+Rows on a board share their items, so every two rows are compared with a paired bootstrap over the units of
+their headline (Result.headline_items, aligned by key; seeded, vectorised): row a beats row b when the 95%
+interval of mean(a_i - b_i) lies above 0. A row's rank is the range from 1 + (rows that beat it) to
+(rows) - (rows it beats), as arena-style leaderboards show it. Where rows do not share units (a cloze test
+keeps the triplets each model selects), two rows are told apart only when their own 95% intervals do not
+overlap.
 """
 
 from __future__ import annotations
@@ -26,36 +17,24 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ..evaluator.core.benchmark import Benchmark
+from ..evaluator.core.stats import BootstrapConfig
 
 RESAMPLES = 2000
 SEED = 0
 LEVEL = 0.95
-INTERVAL_METHOD = (
-    "Intervals are 95% percentile bootstrap intervals over the items (2,000 resamples, seed 0); ranks are ranges: "
-    "a row is placed above another only when the paired bootstrap of their difference over the same items "
-    "excludes zero."
-)
 
 
-def ranking_rules(benchmark: Benchmark) -> list[str]:
-    """The rules above with this benchmark's numbers, as its page states them."""
-    display = benchmark.display
-    rules = []
-    if benchmark.item_scores is None:
-        rules.append("NegHub has reproduced it: its items depend on the model, so re-scoring alone proves little")
-    if display.items_path is not None and display.min_items:
-        rules.append(f"it rests on {display.min_items} {display.items_noun} or more")
-    unit = "points" if display.headline.unit in ("percent", "points") else display.headline.unit
-    scale = 100 if display.headline.unit in ("percent", "points") else 1
-    rules += [
-        f"its headline's 95% interval is ±{scale * display.max_ci_half_width:g} {unit} wide or less",
-        "its predictions are not byte-identical to an earlier submission's",
-        "the runs it averages have distinct seeds and distinct predictions",
-        "its model name does not read as another submitter's (NFKC, case folding, Unicode confusables)",
-        "it is the model's first row on the board (one row per model and board)",
-    ]
-    return rules
+def interval_method(bootstrap: BootstrapConfig | None = None) -> str:
+    """How the site's intervals and ranks are computed, from the settings in force."""
+    config = bootstrap or BootstrapConfig()
+    return (
+        f"Intervals are {100 * config.level:.0f}% intervals: Wilson score intervals for a proportion (an accuracy, "
+        f"Acc′, a drop), and percentile bootstrap intervals ({config.resamples:,} resamples, seed {config.seed}) "
+        "for a difference such as AccChg or SCN's contrast (none where no item was answered differently). Ranks "
+        f"are ranges: a row is placed above another only when a paired bootstrap of their difference over the "
+        f"same items ({RESAMPLES:,} resamples, seed {SEED}) excludes zero. A paper's ± is the standard deviation "
+        "over its seeds, not an interval."
+    )
 
 
 def name_key(name: str) -> str:
@@ -77,7 +56,8 @@ class Candidate:
     key: int  # the row's index
     value: float | None  # the headline, in its direction (higher is better after the sign)
     ci: tuple[float, float] | None  # the headline's interval, same direction
-    items: NDArray[np.float64] | None  # per-item scores (signed), in the board's item order
+    items: NDArray[np.float64] | None  # the headline per unit (signed), in the order of item_keys
+    item_keys: tuple[str, ...] | None = None  # the units' keys: rows are paired only over the same units
 
 
 def significantly_better(candidates: Sequence[Candidate]) -> NDArray[np.bool_]:
@@ -85,8 +65,8 @@ def significantly_better(candidates: Sequence[Candidate]) -> NDArray[np.bool_]:
     n = len(candidates)
     better = np.zeros((n, n), dtype=np.bool_)
     paired = [c for c in candidates if c.items is not None]
-    sizes = {c.items.size for c in paired if c.items is not None}
-    if len(paired) == n and n > 1 and len(sizes) == 1:
+    keys = {c.item_keys for c in paired}
+    if len(paired) == n and n > 1 and len(keys) == 1:
         items = np.stack([c.items for c in candidates if c.items is not None])  # rows x items
         size = items.shape[1]
         rng = np.random.default_rng(SEED)
@@ -119,3 +99,18 @@ def rank_ranges(candidates: Sequence[Candidate]) -> dict[int, tuple[int, int]]:
         beats = int(better[index, :].sum())
         out[candidate.key] = (1 + beaten_by, n - beats)
     return out
+
+
+def paired_difference_ci(first: NDArray[np.float64], second: NDArray[np.float64]) -> tuple[float, float]:
+    """Percentile interval of mean(first - second) over units resampled together (the test above, RESAMPLES draws
+    with SEED); (0, 0) when no unit differs."""
+    diffs = first - second
+    size = diffs.size
+    if size == 0 or not np.any(diffs):
+        return (0.0, 0.0)
+    rng = np.random.default_rng(SEED)
+    counts = rng.multinomial(size, np.full(size, 1.0 / size), size=RESAMPLES).astype(np.float64)
+    means = counts @ diffs / size
+    tail = (1.0 - LEVEL) / 2.0
+    low, high = np.quantile(means, [tail, 1.0 - tail])
+    return (float(low), float(high))

@@ -10,6 +10,7 @@ The MkDocs hook (`leaderboard.mkdocs_hooks`) turns this mapping into virtual fil
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import re
@@ -21,13 +22,25 @@ from markupsafe import Markup
 
 from ..evaluator.core.benchmark import Display
 from ..evaluator.core.registry import benchmark_names, get_benchmark
+from ..evaluator.core.results import Result
+from ..evaluator.core.stats import BootstrapConfig
 from . import charts, exports
 from .boards import Board
 from .collect import Leaderboard, Row, headline
-from .ranking import INTERVAL_METHOD, ranking_rules
+from .ranking import interval_method
+from .verdicts import (
+    NEAR_COPY_SHARE,
+    NEAR_COPY_WHY,
+    PARSED_SHARE_MIN,
+    PARSED_SHARE_WHY,
+    RULES_CHANGELOG,
+    RULES_VERSION,
+    floor_of,
+    rules_in_words,
+)
 
 TEMPLATES = Path(__file__).parent / "templates"
-LOW_PARSED_SHARE = 0.5  # rows under this share of parsed answers carry a flag
+LOW_PARSED_SHARE = PARSED_SHARE_MIN  # rows under the share that ranks carry a flag
 MAX_ANSWERS = 2000  # answers shown per run in the answers view (loaded lazily)
 # rows of a board in its page; the rest load when asked (data/rows/<board>.html), so that a benchmark page stays
 # light however many submissions a board has (at 1,000 rows the whole table alone was 0.5 MB of HTML)
@@ -36,6 +49,14 @@ TRUST_WORDS = {
     "reported": "printed in a paper; NegHub checked nothing",
     "re-scored": "NegHub re-scored the submitted predictions against the pinned data",
     "reproduced": "NegHub re-ran the model on a sample of the items and got the same answers",
+}
+STATUS_WORDS = {
+    "ranked": "ranked",
+    "unranked": "not ranked",
+    "held": "held",
+    "reference": "reference",
+    "reported": "paper row",
+    "confirmation": "confirmation",
 }
 
 
@@ -67,9 +88,14 @@ def fmt(value: float | None, unit: str = "percent", sd: float | None = None) -> 
     if unit == "count":
         return f"{value:,.0f}" if sd is None else f"{value:,.1f} ± {sd:,.1f}"
     if unit == "correlation":
-        return f"{value:.3f}" if sd is None else f"{value:.3f} ± {sd:.3f}"
-    text = f"{100 * value:.2f}"
+        return _no_negative_zero(f"{value:.3f}") if sd is None else f"{_no_negative_zero(f'{value:.3f}')} ± {sd:.3f}"
+    text = _no_negative_zero(f"{100 * value:.2f}")
     return text if sd is None else f"{text} ± {100 * sd:.2f}"
+
+
+def _no_negative_zero(text: str) -> str:
+    """ "-0.00" is a rounding artefact of a tiny negative number, not a sign a reader should see."""
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def unit_suffix(unit: str) -> str:
@@ -93,25 +119,38 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     ci = row.headline_ci
     unit = display.headline.unit
     parsed = row.parsed_share
-    rank = "—"
     if row.rank_range is not None:
         low, high = row.rank_range
         rank = str(low) if low == high else f"{low}–{high}"
+    else:
+        rank = STATUS_WORDS[row.status]
     flags = list(row.flags)
-    if parsed is not None and parsed < LOW_PARSED_SHARE:
+    if row.kind == "verified" and parsed is not None and parsed < LOW_PARSED_SHARE:
         flags.append(f"only {100 * parsed:.0f}% of its answers parsed: its scores say little about the model")
+    if row.kind == "reported" and display.headline.path in _derived_paths(row):
+        flags.append(f"{display.headline.label} computed by NegHub from the paper's figures, not printed in the paper")
+    sd = row.sd.get(display.headline.path) if row.n_runs > 1 or row.kind == "reported" else None
+    sd_words = None
+    if sd is not None:
+        sd_words = f"± is the SD over {row.n_runs} seeds" if row.n_runs > 1 else "± is the SD the paper prints"
     return {
         "rank": rank,
         "rank_sort": "" if row.rank_range is None else f"{row.rank_range[0]:05d}",
-        "unranked": row.unranked,
+        "status": row.status,
+        "unranked": row.unranked if row.status in ("unranked",) else None,
+        "holds": [h.reason for h in row.holds],
+        "cleared": list(row.cleared),
+        "confirmed_by": list(row.confirmed_by),
+        "floor": row.floor_comparison if row.status == "ranked" else None,
         "model": row.model,
-        "href": f"{base}models/{row.submission_id}.html" if row.kind == "verified" and row.submission_id else None,
+        "href": f"{base}models/{row.submission_id}.html" if row.kind != "reported" and row.submission_id else None,
         "source": row.source,
         "size": size_text(row.parameters),
         "size_sort": "" if row.parameters is None else f"{row.parameters:015d}",
         "trust": row.trust,
         "trust_words": row.reproduction if row.reproduction and row.kind == "verified" else TRUST_WORDS[row.trust],
-        "value": fmt(value, unit, row.sd.get(display.headline.path) if row.n_runs > 1 else None),
+        "value": fmt(value, unit, sd),
+        "sd_words": sd_words,
         "value_sort": "" if value is None else repr(value),
         "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
         "parsed": None if parsed is None else f"{100 * parsed:.0f}%",
@@ -120,10 +159,17 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "flags": flags,
         "runs": row.n_runs,
         "verdict": row.verdict,
+        "verdict_is_papers": row.kind == "reported",
         "verdict_source": row.verdict_source,
         "note": row.note,
         "kind": row.kind,
     }
+
+
+def _derived_paths(row: Row) -> set[str]:
+    """The figures of a paper row that NegHub derived (the benchmark's derive_metrics), not the paper's."""
+    derive = get_benchmark(row.task).derive_metrics
+    return set(derive(row.metrics)) if derive is not None else set()
 
 
 def _unit_of(display: Display, path: str) -> str:
@@ -178,21 +224,29 @@ def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any
     return out
 
 
-def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[Row]]) -> str:
+def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[Row]], board: Leaderboard) -> str:
     benchmark = get_benchmark(task)
     display = benchmark.display
     boards = []
-    for board, rows in tables.items():
+    for key, rows in tables.items():
+        floor = floor_of([r for r in rows if r.status == "reference"])
         boards.append(
             {
-                "title": board.title,
-                "slug": board.slug,
-                "is_sample": board.is_sample,
+                "title": key.title,
+                "protocol": key.protocol,
+                "dataset_label": key.dataset_label,
+                "slug": key.slug,
+                "is_sample": key.is_sample,
                 "rows": [row_view(r, display, "../") for r in rows[:ROWS_IN_PAGE]],
                 "n_rows": len(rows),
                 "more": max(0, len(rows) - ROWS_IN_PAGE),
-                "more_url": f"../{rows_path(board)}",
+                "more_url": f"../{rows_path(key)}",
                 "n_ranked": sum(1 for r in rows if r.rank_range is not None),
+                "floor": None
+                if floor is None
+                else f"{floor.model}: {fmt(headline(floor), display.headline.unit)} "
+                f"{unit_suffix(display.headline.unit)}",
+                "has_models": any(r.kind == "verified" for r in rows),
             }
         )
     return env.get_template("benchmark.md.j2").render(
@@ -202,9 +256,11 @@ def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[
         headline_unit=unit_suffix(display.headline.unit),
         key_labels=[_label_of(display, p) for p in display.key_columns],
         boards=boards,
+        leader=board.leaders.get(task),
         charts=chart_views(task, tables),
-        interval_method=INTERVAL_METHOD,
-        ranking_rules=ranking_rules(benchmark),
+        interval_method=interval_method(BootstrapConfig()),
+        ranking_rules=rules_in_words(task),
+        rules_version=RULES_VERSION,
         trust_words=TRUST_WORDS,
         base="../",
     )
@@ -228,9 +284,17 @@ def more_rows_files(env: jinja2.Environment, tables: dict[Board, list[Row]]) -> 
 
 def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
     metadata = board.submissions[sid]
+    # a rule baseline's row is on every board of its data as a reference: its page lists each once
     rows = [r for r in board.rows if r.submission_id == sid]
     model = metadata.model
+    first = next(iter(rows), None)
     facts: list[tuple[str, str]] = [("submission", sid), ("kind", model.kind)]
+    if first is not None:
+        facts.append(
+            ("identity", first.identity_words or "none: nothing pins this model (a local model without a sha256)")
+        )
+        if first.numeric_setting:
+            facts.append(("numeric setting", first.numeric_setting))
     for attr in ("repo_id", "revision", "file", "provider", "version", "baseline", "package", "package_version"):
         value = getattr(model, attr, None)
         if value is not None:
@@ -250,6 +314,8 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
         view = row_view(row, display, "../")
         view.update(benchmark=display.name, task=row.task, board=row.key.title, label=display.headline.label)
         view["unit"] = unit_suffix(display.headline.unit)
+        if row.confirms is not None:
+            view["confirms"] = f"{row.confirms.model} ({row.confirms.submission_id}, {row.confirms.submitter})"
         results.append(view)
     flips = []
     for row in rows:
@@ -274,7 +340,6 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
         {"label": f"{get_benchmark(p['task']).display.name} · {p['file']}", "url": answers_path(sid, p["file"])}
         for row in rows
         for p in row.provenance
-        if get_benchmark(row.task).answers is not None
     ]
     provenance = [
         [
@@ -311,21 +376,65 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
 
 def answers_path(sid: str, run_file: str) -> str:
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", run_file.removeprefix("predictions/").removesuffix(".jsonl"))
-    return f"answers/{sid}/{stem}.json"
+    return f"answers/{sid}/{stem}.json.gz"
+
+
+ProfileColumn = tuple[str, str]  # (task, dataset identity): the sample never shares a column with the full test
+
+
+def profile_columns(board: Leaderboard) -> dict[ProfileColumn, dict[str, Any]]:
+    """One column per benchmark and data release, each with its default board: the leader's where the leader is
+    on this data, else the board with the most ranked rows, then the most NegHub rows, then the most rows."""
+    tables = board.tables()
+    columns: dict[ProfileColumn, dict[str, Any]] = {}
+    for key, rows in tables.items():
+        if not any(headline(r) is not None for r in rows):
+            continue
+        column = columns.setdefault(
+            (key.task, key.dataset),
+            {"task": key.task, "label": key.dataset_label, "boards": [], "scored": False, "is_sample": key.is_sample},
+        )
+        column["boards"].append(key)
+        column["scored"] = column["scored"] or any(r.kind == "verified" for r in rows)
+    order = benchmark_names()
+    ordered = dict(
+        sorted(
+            columns.items(), key=lambda item: (order.index(item[1]["task"]), not item[1]["scored"], item[1]["label"])
+        )
+    )
+    for (task, _), column in ordered.items():
+        leader = board.leaders.get(task)
+        if leader is not None and leader.board is not None and leader.board in column["boards"]:
+            column["default"] = leader.board
+            continue
+
+        def weight(key: Board) -> tuple[int, int, int]:
+            rows = tables[key]
+            ranked = sum(1 for r in rows if r.status == "ranked")
+            return (ranked, sum(1 for r in rows if r.kind == "verified"), len(rows))
+
+        column["default"] = max(column["boards"], key=weight)
+    return ordered
 
 
 def profile_page(env: jinja2.Environment, board: Leaderboard) -> str:
-    """Models by benchmarks: each cell the model's headline on its first (best-ranked) board, with its interval
-    and trust level; paper rows marked."""
-    names = benchmark_names()
-    by_model: dict[tuple[str, str], dict[str, Row]] = {}
-    for row in board.rows:
-        key = (row.model, row.submission_id or f"paper:{row.paper}")
-        best = by_model.setdefault(key, {}).get(row.task)
-        if best is None or _preference(row) < _preference(best):
-            by_model[key][row.task] = row
+    """Models by benchmark and data release: each cell the model's headline on the column's default board (or, where
+    the model has no row there, on its best other board of that data, named in the cell), with its interval and
+    trust level; paper rows marked. The charts plot exactly these cells."""
+    columns = profile_columns(board)
+    tables = board.tables()
+    by_model: dict[tuple[str, str], dict[ProfileColumn, list[Row]]] = {}
+    for key, rows in tables.items():
+        if (key.task, key.dataset) not in columns:
+            continue
+        for row in rows:
+            if row.kind == "reference" and row.key != key:
+                continue
+            owner = (row.model, row.submission_id or f"paper:{row.paper}")
+            by_model.setdefault(owner, {}).setdefault((key.task, key.dataset), []).append(row)
     table = []
-    for (model, sid), cells in sorted(by_model.items(), key=lambda item: item[0][0].lower()):
+    cells_for_charts: dict[ProfileColumn, list[tuple[Row, str]]] = {c: [] for c in columns}
+    for (model, sid), found in sorted(by_model.items(), key=lambda item: item[0][0].lower()):
         reported = sid.startswith("paper:")
         entry: dict[str, Any] = {
             "model": model,
@@ -335,45 +444,60 @@ def profile_page(env: jinja2.Environment, board: Leaderboard) -> str:
             "cells": [],
         }
         parameters = None
-        for task in names:
-            found = cells.get(task)
-            if found is None:
+        for column_key, column in columns.items():
+            candidates = [r for r in found.get(column_key, []) if headline(r) is not None]
+            if not candidates:
                 entry["cells"].append(None)
                 continue
-            row = found
+            on_default = [r for r in candidates if r.key == column["default"]]
+            row = min(on_default or candidates, key=_preference)
             parameters = parameters or row.parameters
-            display = get_benchmark(task).display
+            display = get_benchmark(row.task).display
             unit = display.headline.unit
             ci = row.headline_ci
             value = headline(row)
+            cells_for_charts[column_key].append((row, model))
             entry["cells"].append(
                 {
                     "value": fmt(value, unit),
                     "sort": "" if value is None else repr(value),
                     "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
                     "trust": row.trust,
-                    "board": row.key.title,
+                    "status": STATUS_WORDS[row.status],
+                    "board": row.key.protocol,
+                    "other_board": row.key != column["default"],
                 }
             )
         entry["size"] = size_text(parameters)
         entry["size_sort"] = "" if parameters is None else f"{parameters:015d}"
         table.append(entry)
-    scatter = charts.size_against_score(board.rows, names)
+    scatter = charts.size_against_score(
+        [(column["task"], column["label"], cells_for_charts[key]) for key, column in columns.items()]
+    )
     return env.get_template("profile.md.j2").render(
         title="Negation profile",
-        columns=[(task, get_benchmark(task).display) for task in names],
-        units={task: unit_suffix(get_benchmark(task).display.headline.unit) for task in names},
+        columns=[
+            {
+                "display": get_benchmark(column["task"]).display,
+                "label": column["label"],
+                "default": column["default"].protocol,
+                "unit": unit_suffix(get_benchmark(column["task"]).display.headline.unit),
+            }
+            for column in columns.values()
+        ],
         table=table,
         scatter=scatter,
         base="",
     )
 
 
-def _preference(row: Row) -> tuple[bool, int, int, str]:
-    """Which of a model's rows on a benchmark the profile shows: one with a headline; ranked first, then
-    NegHub's, then the paper's."""
-    group = 0 if row.rank_range is not None else (1 if row.kind == "verified" else 2)
-    return (headline(row) is None, group, row.rank or 0, row.key.title)
+def _preference(row: Row) -> tuple[int, int, float]:
+    """Which of a model's rows of one data release the profile shows: ranked first, then NegHub's other rows,
+    then the paper's; the better rank, then the better headline (never the board's title or a name)."""
+    group = {"ranked": 0, "held": 1, "unranked": 1, "confirmation": 1, "reference": 2, "reported": 3}[row.status]
+    value = headline(row)
+    sign = 1.0 if get_benchmark(row.task).display.headline.higher_is_better else -1.0
+    return (group, row.rank or 0, -sign * value if value is not None else math.inf)
 
 
 def home_page(env: jinja2.Environment, board: Leaderboard, tables: dict[Board, list[Row]]) -> str:
@@ -381,20 +505,21 @@ def home_page(env: jinja2.Environment, board: Leaderboard, tables: dict[Board, l
     for task in benchmark_names():
         display = get_benchmark(task).display
         task_rows = [r for r in board.rows if r.task == task]
-        ranked = [r for key, rows in tables.items() if key.task == task for r in rows if r.rank_range is not None]
-        top = min(ranked, key=lambda r: (r.rank_range or (0, 0), r.model), default=None)
+        leader = board.leaders.get(task)
+        missing = [
+            n for n in board.notes if n.level == "skipped" and any(f"the {task} release" in m for m in n.messages)
+        ]
         cards.append(
             {
                 "task": task,
                 "name": display.name,
                 "summary": display.summary,
                 "counts": {
-                    t: sum(1 for r in task_rows if r.trust == t) for t in ("reproduced", "re-scored", "reported")
+                    t: sum(1 for r in task_rows if r.trust == t and r.kind != "reference")
+                    for t in ("reproduced", "re-scored", "reported")
                 },
-                "top": None
-                if top is None
-                else f"{top.model}: {fmt(headline(top), display.headline.unit)} {unit_suffix(display.headline.unit)} "
-                f"{display.headline.label} ({top.key.title})",
+                "leader": leader,
+                "missing": len(missing),
             }
         )
     landed = board.landed
@@ -415,6 +540,35 @@ def home_page(env: jinja2.Environment, board: Leaderboard, tables: dict[Board, l
         history=bool(landed),
         base="",
     )
+
+
+def rules_page(env: jinja2.Environment) -> str:
+    """The ranking and verdict rules in force, their thresholds with why, and their dated changes."""
+    return env.get_template("rules.md.j2").render(
+        title="Ranking rules",
+        version=RULES_VERSION,
+        changelog=list(reversed(RULES_CHANGELOG)),
+        parsed_share=f"{100 * PARSED_SHARE_MIN:.0f} %",
+        parsed_why=PARSED_SHARE_WHY,
+        near_copy=f"{100 * NEAR_COPY_SHARE:.0f} %",
+        near_copy_why=NEAR_COPY_WHY,
+        interval_method=interval_method(BootstrapConfig()),
+        benchmarks=[(get_benchmark(t).display.name, rules_in_words(t)) for t in benchmark_names()],
+        scn_thresholds=_scn_thresholds(),
+        base="",
+    )
+
+
+def _scn_thresholds() -> dict[str, str] | None:
+    try:
+        from ..evaluator.benchmarks.scn import CONTROL_MARGIN, CPTV_VETO, STRONG_DROP
+    except ImportError:  # pragma: no cover - SCN is built in
+        return None
+    return {
+        "strong": f"{100 * STRONG_DROP:.0f}",
+        "margin": f"{100 * CONTROL_MARGIN:.0f}",
+        "veto": f"{100 * CPTV_VETO:.0f}",
+    }
 
 
 def models_index_page(env: jinja2.Environment, board: Leaderboard) -> str:
@@ -491,35 +645,100 @@ def _strip_front_matter(text: str) -> str:
     return text
 
 
-def answers_files(board: Leaderboard, submissions: Path | None, data_dir: Path | None) -> dict[str, str]:
-    """Per model and run, the answers worth reading (JSON, loaded lazily by the model page)."""
-    from ..evaluator.core.benchmark import EvalOptions
-    from ..evaluator.core.errors import InputError
-
-    files: dict[str, str] = {}
-    if submissions is None:
-        return files
+def answers_files(board: Leaderboard) -> dict[str, bytes]:
+    """Per model and run, its answers (gzip-compressed JSON, loaded by the model page when asked), read from the
+    run's Result: every item that was wrong or did not parse, and for minimal pairs every pair flipped wrongly."""
+    files: dict[str, bytes] = {}
+    seen: set[str] = set()
     for row in board.rows:
-        benchmark = get_benchmark(row.task)
-        if row.kind != "verified" or benchmark.answers is None or row.submission_id is None:
+        if row.kind == "reported" or row.submission_id is None:
             continue
-        for p in row.provenance:
-            options = EvalOptions(split=p.get("split"), mode=p.get("mode"), data_dir=data_dir)
-            try:
-                items = benchmark.answers(submissions / row.submission_id / p["file"], options, MAX_ANSWERS)
-            except InputError:
+        for record, result in zip(row.provenance, row.results, strict=True):
+            path = answers_path(row.submission_id, record["file"])
+            if path in seen:
                 continue
-            payload = {"model": row.model, "run": p["file"], "items": items}
-            files[answers_path(row.submission_id, p["file"])] = json.dumps(payload, ensure_ascii=False) + "\n"
+            seen.add(path)
+            items = answer_records(result)
+            payload = {
+                "model": row.model,
+                "run": record["file"],
+                "dataset_licence": get_benchmark(row.task).metadata.license,
+                "items": items[:MAX_ANSWERS],
+                "more": max(0, len(items) - MAX_ANSWERS),
+            }
+            text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+            files[path] = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
     return files
+
+
+def answer_records(result: Result) -> list[dict[str, Any]]:
+    """The answers worth reading of one result: pairs flipped wrongly (negation ignored on M_i, distracted on M_u),
+    wrong answers, and every answer that did not parse, verbatim."""
+    items = result.items
+    texts = items.texts or [""] * len(items.ids)
+    row_of = {item: row for row, item in enumerate(items.ids)}
+    labels = items.answer_labels
+
+    def shown(value: Any) -> str:
+        return "(did not parse)" if value is None else str(labels.get(str(value), value))
+
+    out: list[dict[str, Any]] = []
+    if result.pairs is not None:
+        pairs = result.pairs
+        for control, treatment, important in zip(pairs.control, pairs.treatment, pairs.important, strict=True):
+            c, t = row_of[control], row_of[treatment]
+            answer_c, answer_t = items.answers[c], items.answers[t]
+            if answer_c is None or answer_t is None:
+                continue
+            if important and answer_c == answer_t:
+                category = "negation ignored"
+            elif not important and answer_c != answer_t:
+                category = "distracted"
+            else:
+                continue
+            expected = items.expected or [None] * len(items.ids)
+            out.append(
+                {
+                    "category": category,
+                    "id": f"{control} → {treatment}",
+                    "text": texts[c],
+                    "text_after": texts[t],
+                    "answer": f"{shown(answer_c)} → {shown(answer_t)}",
+                    "expected": f"{shown(expected[c])} → {shown(expected[t])}",
+                }
+            )
+    elif items.correct is not None:
+        expected = items.expected or [None] * len(items.ids)
+        for row, right in enumerate(items.correct):
+            if right or not items.parsed[row]:
+                continue
+            out.append(
+                {
+                    "category": shown(items.answers[row]),
+                    "id": items.ids[row],
+                    "text": texts[row],
+                    "answer": shown(items.answers[row]),
+                    "expected": shown(expected[row]),
+                }
+            )
+    expected = items.expected or [None] * len(items.ids)
+    for item, raw in items.raw_outputs.items():
+        row = row_of[item]
+        out.append(
+            {
+                "category": "did not parse",
+                "id": item,
+                "text": texts[row],
+                "answer": raw,
+                "expected": shown(expected[row]),
+            }
+        )
+    return out
 
 
 def build_pages(
     board: Leaderboard,
     cards_dir: Path = Path("datasets_cards"),
-    *,
-    submissions: Path | None = None,
-    data_dir: Path | None = None,
 ) -> dict[str, str | bytes]:
     """Every generated file of the site: path in the site -> content."""
     env = environment()
@@ -527,14 +746,15 @@ def build_pages(
     files: dict[str, str | bytes] = {"index.md": home_page(env, board, tables)}
     for task in benchmark_names():
         own = {k: v for k, v in tables.items() if k.task == task}
-        files[f"benchmarks/{task}.md"] = benchmark_page(env, task, own)
+        files[f"benchmarks/{task}.md"] = benchmark_page(env, task, own, board)
         files[f"datasets/{task}.md"] = dataset_page(env, task, cards_dir)
     files["models/index.md"] = models_index_page(env, board)
     for sid in board.submissions:
         files[f"models/{sid}.md"] = model_page(env, sid, board)
     files["profile.md"] = profile_page(env, board)
     files["maintainers.md"] = maintainers_page(env, board)
+    files["rules.md"] = rules_page(env)
     files.update(more_rows_files(env, tables))
-    files.update(answers_files(board, submissions, data_dir))
+    files.update(answers_files(board))
     files.update(exports.files(board, tables))
     return files

@@ -3,9 +3,11 @@
 Usage: submission_summary.py HEAD_SUBMISSIONS BASE_SUBMISSIONS [-o FILE]
 
 Both folders are re-scored with the pinned data (scores are never read from a submission). For
-every verified row of a submission that is new or changed in HEAD, the table shows its headline
-score, the best verified score of the same setting in BASE (the current leaderboard) and the
-difference. Cells are escaped: model names come from the pull request and are untrusted text.
+every row of a submission that is new or changed in HEAD, the table shows its headline score, the best
+ranked score of the same board in BASE (the current leaderboard), the difference, and the verdict the
+leaderboard would give it once merged (leaderboard/verdicts.py, with the paper rows and the reproduction
+records of BASE): ranked with its rank range, or held / not ranked with the reason. Cells are escaped:
+model names come from the pull request and are untrusted text.
 """
 
 from __future__ import annotations
@@ -18,31 +20,46 @@ from neghub.leaderboard.collect import Row, collect, headline
 from neghub.leaderboard.pull_request import changed_ids
 
 
-def cell(text: object) -> str:
+def cell(text: object, limit: int = 120) -> str:
     """Untrusted text as an inert Markdown table cell."""
-    return re.sub(r"[\\`*_{}\[\]<>()#+!|~-]", lambda m: "\\" + m.group(0), str(text).replace("\n", " "))[:120]
+    return re.sub(r"[\\`*_{}\[\]<>()#+!|~-]", lambda m: "\\" + m.group(0), str(text).replace("\n", " "))[:limit]
 
 
 def number(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.4f}"
 
 
+def verdict(row: Row) -> str:
+    """What the leaderboard would say of a row (verdicts.py): its rank range, or why it is not ranked."""
+    if row.status == "ranked" and row.rank_range is not None:
+        low, high = row.rank_range
+        return f"ranked {low}" if low == high else f"ranked {low}-{high}"
+    if row.status == "confirmation" and row.confirms is not None:
+        return f"confirms {row.confirms.submission_id}"
+    return f"{row.status}: {row.unranked or ''}".rstrip(": ")
+
+
 def summary(head: Path, base: Path) -> str:
     ids = changed_ids(head, base)
     if not ids:
         return "## NegHub submissions\n\nNo submission is new or changed.\n"
-    head_board = collect(head, reported=False)
-    base_board = collect(base, reported=False) if base.is_dir() else None
+    # the trust records and clearances are the base branch's: a pull request's own cannot vouch for it
+    records = base.resolve().parent / "reproductions"
+    head_board = collect(
+        head, reported=True, reproductions_dir=records, clearances_file=base.resolve().parent / "clearances.yaml"
+    )
+    base_board = collect(base, reported=False, reproductions_dir=records) if base.is_dir() else None
     best: dict[object, float] = {}
     for row in base_board.rows if base_board else []:
         score = headline(row)
-        if row.kind == "verified" and score is not None and row.submission_id not in ids:
+        if row.status == "ranked" and score is not None and row.submission_id not in ids:
             best[row.key] = max(score, best.get(row.key, score))
     lines = [
         "## NegHub submissions",
         "",
-        "| submission | model | task | setting | runs | headline | best on the leaderboard | difference |",
-        "|---|---|---|---|---|---|---|---|",
+        "| submission | model | task | setting | runs | headline | best ranked on the leaderboard | difference "
+        "| verdict once merged |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     rows: list[Row] = [r for r in head_board.rows if r.submission_id in ids]
     for row in sorted(rows, key=lambda r: (r.submission_id or "", r.task, r.key.slug)):
@@ -51,7 +68,8 @@ def summary(head: Path, base: Path) -> str:
         diff = None if score is None or top is None else score - top
         lines.append(
             f"| {cell(row.submission_id)} | {cell(row.model)} | {row.task} | {cell(row.key.label)} | {row.n_runs} "
-            f"| {number(score)} | {number(top)} | {'n/a' if diff is None else f'{diff:+.4f}'} |"
+            f"| {number(score)} | {number(top)} | {'n/a' if diff is None else f'{diff:+.4f}'} "
+            f"| {cell(verdict(row), 400)} |"
         )
     refused = [n for n in head_board.notes if n.submission in ids]
     for note in refused:

@@ -12,11 +12,12 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from neghub.evaluator.core.errors import InputError
 from neghub.leaderboard.boards import Board
-from neghub.leaderboard.collect import Row, collect, flatten_metrics, mean_and_sd, rank_rows
+from neghub.leaderboard.collect import Row, collect, flatten_metrics, mean_and_sd
 from neghub.leaderboard.exports import board_csv
 from neghub.leaderboard.paper_results import load_reported
 from neghub.leaderboard.site import build_pages, environment, row_view
@@ -55,16 +56,25 @@ def write_submission(root: Path, sid: str, name: str, picks: list[str], *, date:
             f"    shots: 0\n    seed: {seed}\n    mode: completion\n"
         )
     (folder / "metadata.yaml").write_text(
-        "model:\n  kind: baseline\n"
-        f"  name: {json.dumps(name)}\n"
-        "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
-        "submitter:\n  name: Tester\n  contact: https://example.org/tester\n"
+        local_model(name, sid)
+        + "submitter:\n  name: Tester\n  contact: https://example.org/tester\n"
         f'date: "{date}"\n'
         "description: Synthetic predictions for the leaderboard tests.\n"
         "runs:\n" + "".join(runs),
         encoding="utf-8",
     )
     return folder
+
+
+def local_model(name: str, weights: str) -> str:
+    """The `model:` block of a local model whose weights' sha256 is that of the text `weights` (its identity)."""
+    import hashlib
+
+    sha = hashlib.sha256(weights.encode()).hexdigest()
+    return (
+        f"model:\n  kind: local\n  name: {json.dumps(name)}\n  file: model.gguf\n  sha256: {sha}\n"
+        "  parameters: 1000\n  open_weights: true\n  license: Apache-2.0\n"
+    )
 
 
 def test_mean_and_sd_over_seeds() -> None:
@@ -115,22 +125,25 @@ def _row(kind: str, model: str, acc: float | None) -> Row:
 
 
 def test_reported_rows_are_never_ranked() -> None:
-    rows = rank_rows(
-        [
-            _row("reported", "paper-best", 0.99),
-            _row("verified", "low", 0.2),
-            _row("verified", "high", 0.6),
-            _row("verified", "none", None),
-        ]
-    )
-    # no interval and no per-item scores: nothing tells "high" and "low" apart, so both share ranks 1 to 2
-    assert [(r.model, r.rank_range) for r in rows] == [
-        ("high", (1, 2)),
-        ("low", (1, 2)),
-        ("none", None),
-        ("paper-best", None),
+    from neghub.leaderboard.verdicts import apply_rules
+
+    rows = [
+        _row("reported", "paper-best", 0.99),
+        _row("verified", "low", 0.2),
+        _row("verified", "high", 0.6),
+        _row("verified", "none", None),
     ]
-    assert rows[2].unranked == "no headline figure"
+    for row in rows:
+        row.status = "reported" if row.kind == "reported" else "unranked"
+        if row.kind == "verified" and "acc" in row.metrics:
+            row.headline_items = (("1",), np.array([row.metrics["acc"]]))  # shared units: a paired test could run
+    (decided,) = apply_rules({BOARD: rows}, published={}, clearances=[], accepted_prompts=set(), landed={}).values()
+    status = {r.model: (r.status, r.rank_range, r.unranked) for r in decided}
+    # a paper row is never ranked, however high; NegHub rows without an interval say nothing of their uncertainty
+    assert status["paper-best"] == ("reported", None, None)
+    assert status["high"] == ("unranked", None, "no interval for its headline")
+    assert status["low"] == ("unranked", None, "no interval for its headline")
+    assert status["none"] == ("unranked", None, "no headline figure")
 
 
 def test_paper_rows_get_the_cloze_contrast_from_their_drops() -> None:
@@ -152,7 +165,7 @@ def test_collect_rescores_and_averages_seeds(tmp_path: Path) -> None:
     board = collect(tmp_path, reported=False)
     assert board.notes == []
     (row,) = board.rows
-    assert row.kind == "verified" and row.n_runs == 2 and row.rank_range == (1, 1)  # alone on its board
+    assert row.kind == "verified" and row.n_runs == 2
     assert row.metrics["acc"] == pytest.approx(0.5)
     assert row.sd["acc"] == pytest.approx(math.sqrt(0.5))
     # provenance: one entry per run, each with the sha256 of its own prediction file

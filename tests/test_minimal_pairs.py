@@ -163,14 +163,20 @@ def test_breakdowns_by_hand(neghub: Any, mirror: Path, predictions: Path) -> Non
     assert kind["single_s1"]["M_u"] == {"n": 0, "acc": None, "acc_prime": None, "acc_chg": None}
 
 
-def test_bootstrap_interval_is_degenerate_when_every_pair_agrees(neghub: Any, mirror: Path, tmp_path: Path) -> None:
-    # with gold predictions every pair is (right, right): every resample gives AccChg 0
+def test_acc_chg_has_no_interval_when_no_pair_is_discordant(neghub: Any, mirror: Path, tmp_path: Path) -> None:
+    # with gold predictions every pair is (right, right): every resample gives AccChg 0, and a zero-width interval
+    # would claim a certainty the pairs do not give: there is none, and `discordant` says why. Acc and Acc'
+    # are n of n: Wilson's interval is [n / (n + z^2), 1], never [1, 1].
     gold = write_jsonl(tmp_path / "gold.jsonl", [{"id": r["id"], "prediction": r["gold_label"]} for r in RECORDS])
     m = evaluate_json(neghub, mirror, gold)["pair_metrics"]
+    z2 = 1.959963984540054**2
     for name in ("M", "M_i", "M_u"):
+        n = m[name]["n"]
         assert m[name]["acc"] == m[name]["acc_prime"] == 1.0
         assert m[name]["acc_chg"] == 0.0
-        assert m[name]["acc_chg_ci95"] == [0.0, 0.0]
+        assert m[name]["acc_chg_ci95"] is None
+        assert m[name]["discordant"] == {"control_only": 0, "treatment_only": 0}
+        assert m[name]["acc_ci95"] == pytest.approx([n / (n + z2), 1.0])
         assert m[name]["mcnemar_p"] == 1.0
 
 
@@ -203,5 +209,9 @@ def test_score_without_bootstrap_has_no_interval(mirror: Path) -> None:
     dataset = jnli_neg.load("valid", data_dir=mirror, unverified=True)
     result = jnli_neg.score(dataset, dataset.gold.copy(), None)
     assert result["pair_metrics"]["M"]["acc_chg_ci95"] is None
+    assert result["pair_metrics"]["M"]["acc_ci95"] is None
     with_ci = jnli_neg.score(dataset, dataset.gold.copy(), BootstrapConfig(resamples=10))
-    assert with_ci["pair_metrics"]["M"]["acc_chg_ci95"] == [0.0, 0.0]
+    n = with_ci["pair_metrics"]["M"]["n"]
+    # all right: Wilson's [n / (n + z^2), 1]; no discordant pair: no AccChg interval
+    assert with_ci["pair_metrics"]["M"]["acc_ci95"] == pytest.approx([n / (n + 1.959963984540054**2), 1.0])
+    assert with_ci["pair_metrics"]["M"]["acc_chg_ci95"] is None

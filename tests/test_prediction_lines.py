@@ -34,7 +34,7 @@ from neghub.evaluator.benchmarks import jnli_neg, jsts_neg, nubench, scn
 from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.core.registry import benchmark_names, get_benchmark
 from neghub.evaluator.families import minimal_pairs
-from neghub.evaluator.fileio.jsonl import MAX_LINE_BYTES, loads_strict
+from neghub.evaluator.fileio.jsonl import MAX_LINE_BYTES, loads_strict, surrogate_problems
 from neghub.evaluator.submissions.schemas import prediction_models
 from tests.conftest import FIXTURES
 from tests.test_minimal_pairs import RECORDS, write_jsonl
@@ -393,15 +393,19 @@ def line_kind(folder: Path, file: Path) -> str | None:
 
 def json_text_value(raw: bytes) -> tuple[bool, Any]:
     """(True, value) where the line is JSON text NegHub reads (fileio/jsonl.py); (False, None) where the text
-    itself breaks a rule no schema can state (encoding, BOM, CR, length, duplicate keys, NaN, long numbers).
-    A CRLF line end is tolerated by the reader and is taken off here too."""
+    itself breaks a rule no schema can state (encoding, BOM, CR, length, duplicate keys, NaN, long numbers, and
+    an escape that writes half of a UTF-16 surrogate pair alone: a valid JSON string to a schema validator, not
+    text that UTF-8 can encode). A CRLF line end is tolerated by the reader and is taken off here too."""
     raw = raw.removesuffix(b"\r")
     if len(raw) > MAX_LINE_BYTES:
         return False, None
     try:
-        return True, loads_strict(raw.decode("utf-8"))
+        value = loads_strict(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return False, None
+    if surrogate_problems(value):
+        return False, None
+    return True, value
 
 
 def assert_line_verdict(gate: Gate, kind: str, raw: bytes) -> str:

@@ -1,14 +1,11 @@
-"""The ranking rules a valid file cannot satisfy on its own (issue 15), each tried as a gamer would.
-
-Every submission here is a valid file: the validator accepts it. What is checked is that the leaderboard
-does not rank it, and that the reason is on the benchmark page. NUBench runs are on the sample shipped in
-the package (46 items, every answer `choice1` by construction, see test_leaderboard.py), so no ../shared.
+"""The site built from the committed submissions, as a new user builds it: boards never mixed in downloads or
+charts, every page stating how intervals and ranks are computed, the SmolLM2 rows saying what they are, and the
+order of landing. The rules themselves, and every way to game them, are tests/test_verdicts.py's.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import re
@@ -17,13 +14,15 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
+from markupsafe import escape
 
 from neghub.evaluator.core.registry import benchmark_names
-from neghub.leaderboard.boards import CUSTOM_PROMPT, Board
-from neghub.leaderboard.collect import Row, apply_rules, collect, collect_submission
-from neghub.leaderboard.ranking import INTERVAL_METHOD, name_key
+from neghub.evaluator.core.stats import BootstrapConfig
+from neghub.leaderboard.boards import Board
+from neghub.leaderboard.collect import Row, collect
+from neghub.leaderboard.ranking import interval_method
 from neghub.leaderboard.site import build_pages, chart_views
-from tests.test_leaderboard import _items
+from tests.test_leaderboard import _items, local_model
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,38 +46,20 @@ def always(choice: str) -> Pick:
     return lambda number, item: choice
 
 
-def wrong_on(wrong: int) -> Pick:
-    """Right (choice1) on every item but item number `wrong` (the contradiction, choice3)."""
-    return lambda number, item: "choice3" if number == wrong else "choice1"
-
-
-def submission(
-    root: Path,
-    sid: str,
-    name: str,
-    picks: list[Pick],
-    *,
-    submitter: str = "Tester",
-    seeds: list[int] | None = None,
-    prompts: list[str] | None = None,
-) -> Path:
-    """A submission of NUBench completion runs, one per pick (seeds 0, 1, ... unless given)."""
+def submission(root: Path, sid: str, name: str, picks: list[Pick], *, submitter: str = "Tester") -> Path:
+    """A submission of NUBench completion runs of a local model, one run per pick (seeds 0, 1, ...)."""
     folder = root / sid
     runs = []
     for index, pick in enumerate(picks):
         rel = f"predictions/nubench/run-{index}.jsonl"
         _run_file(folder / rel, pick)
-        seed = index if seeds is None else seeds[index]
-        prompt = f"    prompt: {json.dumps(prompts[index])}\n" if prompts else ""
         runs.append(
-            f"  - task: nubench\n    split: test\n    file: {rel}\n    shots: 0\n    seed: {seed}\n"
-            f"    mode: completion\n{prompt}"
+            f"  - task: nubench\n    split: test\n    file: {rel}\n    shots: 0\n    seed: {index}\n"
+            "    mode: completion\n"
         )
     (folder / "metadata.yaml").write_text(
-        "model:\n  kind: baseline\n"
-        f"  name: {json.dumps(name)}\n"
-        "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
-        f"submitter:\n  name: {json.dumps(submitter)}\n  contact: https://example.org/tester\n"
+        local_model(name, sid)
+        + f"submitter:\n  name: {json.dumps(submitter)}\n  contact: https://example.org/tester\n"
         'date: "2025-05-01"\n'
         "description: Synthetic predictions for the ranking tests.\n"
         "runs:\n" + "".join(runs),
@@ -87,227 +68,13 @@ def submission(
     return folder
 
 
-def by_submission(rows: list[Row]) -> dict[str, Row]:
-    out = {}
-    for row in rows:
-        assert row.submission_id is not None
-        assert row.submission_id not in out, "one row per submission expected here"
-        out[row.submission_id] = row
-    return out
-
-
-def page(tmp: Path, task: str) -> str:
-    return build_pages(collect(tmp, reported=False, reproductions_dir=None))[f"benchmarks/{task}.md"]
-
-
-# --- the 5-line SCN file ----------------------------------------------------------------------
-
-IDEAL_TRIPLET = [
-    # one triplet, the answers of a model that understood negation perfectly: the verb is repeated where it
-    # should be (CpTp, CnTn, CpTv) and not where negation forbids it (CpTn, CnTp)
-    ("CpTp", "act"),
-    ("CpTn", "amble"),
-    ("CnTp", "amble"),
-    ("CnTn", "act"),
-    ("CpTv", "act"),
-]
-
-
-def _five_line_scn(root: Path) -> Path:
-    folder = root / "five-lines"
-    rel = "predictions/scn/predictions.jsonl"
-    (folder / rel).parent.mkdir(parents=True)
-    lines = [
-        json.dumps(
-            {"name": "Mary", "profession": "teacher", "verb": "act", "variant": "pronoun", "pattern": p, "top1": t}
-        )
-        for p, t in IDEAL_TRIPLET
-    ]
-    (folder / rel).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (folder / "metadata.yaml").write_text(
-        "model:\n  kind: baseline\n  name: Perfect Cloze\n  baseline: synthetic\n  parameters: 0\n"
-        "  open_weights: true\n  license: Apache-2.0\n"
-        "submitter:\n  name: Tester\n  contact: https://example.org/tester\n"
-        'date: "2025-05-01"\ndescription: Five lines.\n'
-        f"runs:\n  - task: scn\n    split: null\n    file: {rel}\n    shots: 0\n    seed: null\n    mode: null\n",
-        encoding="utf-8",
-    )
-    return folder
-
-
-def test_a_five_line_scn_file_is_valid_but_not_ranked(tmp_path: Path) -> None:
-    _five_line_scn(tmp_path)
-    board = collect(tmp_path, reported=False, reproductions_dir=None)
-    assert board.notes == []  # the validator accepts it: the file alone is fine
-    (row,) = board.rows
-    # contrast = min(1, 1) - max(0, 0) = 1: a perfect score, as the issue found it ranked #1
-    assert row.metrics["variants.pronoun.negation_contrast"] == 1.0
-    assert row.rank_range is None
-    assert row.unranked == "ranked only once NegHub has reproduced it (its items depend on the model)"
-    assert "ranked only once NegHub has reproduced it" in page(tmp_path, "scn")
-
-
-def test_a_five_line_scn_file_stays_unranked_even_when_reproduced(tmp_path: Path) -> None:
-    # a model may really answer one hand-picked triplet perfectly; one triplet still ranks nothing
-    folder = _five_line_scn(tmp_path / "subs")
-    records = tmp_path / "reproductions"
-    records.mkdir()
-    sha = hashlib.sha256((folder / "predictions/scn/predictions.jsonl").read_bytes()).hexdigest()
-    (records / "five-lines.json").write_text(
-        json.dumps(
-            {
-                "submission": "five-lines",
-                "date": "2025-06-01",
-                "neghub_version": "0",
-                "sample_seed": 0,
-                "items_per_run": 5,
-                "device": "cpu",
-                "machine": "test",
-                "library_versions": {},
-                "runs": [
-                    {
-                        "file": "predictions/scn/predictions.jsonl",
-                        "predictions_sha256": sha,
-                        "items_checked": 5,
-                        "items_agreeing": 5,
-                        "comparison": "exact",
-                    }
-                ],
-            }
-        ),
-        encoding="utf-8",
-    )
-    (row,) = collect(tmp_path / "subs", reported=False, reproductions_dir=records).rows
-    assert row.trust == "reproduced" and row.reproduction == "reproduced: 5/5 sampled items agree (2025-06-01)"
-    assert row.unranked == "scored on 1 triplets (ranked from 30)"
-    # its interval is [100, 100]: a bootstrap over one triplet has nothing to resample, so narrowness is no proof
-    assert row.headline_ci == (1.0, 1.0)
-
-
-# --- copies, seeds, prompt floods, names ------------------------------------------------------
-
-
-def test_a_copy_of_another_submissions_predictions_is_not_ranked(tmp_path: Path) -> None:
-    submission(tmp_path, "a-original", "Original", [always("choice1")])
-    submission(tmp_path, "b-copy", "Someone Else's Model", [always("choice1")], submitter="Other")
-    rows = by_submission(collect(tmp_path, reported=False, reproductions_dir=None).rows)
-    assert rows["a-original"].rank_range == (1, 1)
-    assert rows["b-copy"].rank_range is None
-    assert rows["b-copy"].unranked == "duplicate of a-original: the same predictions, byte for byte"
-    assert "duplicate of a-original" in page(tmp_path, "nubench")
-
-
-def test_the_earlier_landing_keeps_the_rank_not_the_earlier_name(tmp_path: Path) -> None:
-    submission(tmp_path, "a-copy", "Copy", [always("choice1")], submitter="Other")
-    submission(tmp_path, "b-original", "Original", [always("choice1")])
-    rows: list[Row] = []
-    for sid in ("a-copy", "b-original"):
-        rows += collect_submission(tmp_path / sid, None, benchmark_names())[1]
-    # b-original landed on main first (git history); a-copy came a month later
-    apply_rules(rows, {"b-original": "2025-01-01T00:00:00+00:00", "a-copy": "2025-02-01T00:00:00+00:00"})
-    found = by_submission(rows)
-    assert found["b-original"].unranked is None
-    assert found["a-copy"].unranked == "duplicate of b-original: the same predictions, byte for byte"
-
-
-def test_runs_that_repeat_a_seed_are_not_averaged_into_a_ranked_row(tmp_path: Path) -> None:
-    # two different runs, both called seed 0
-    submission(tmp_path, "same-seed", "Same Seed", [always("choice1"), always("choice3")], seeds=[0, 0])
-    (row,) = collect(tmp_path, reported=False, reproductions_dir=None).rows
-    assert row.n_runs == 2 and row.rank_range is None
-    assert row.unranked == "its runs repeat a seed or the same predictions (an average needs distinct runs)"
-
-
-def test_three_seeds_with_one_file_are_not_three_runs(tmp_path: Path) -> None:
-    # seeds 0, 1, 2 with byte-identical predictions: the issue's "3 runs ± 0.00"
-    submission(tmp_path, "three-copies", "Three Copies", [always("choice1")] * 3)
-    (row,) = collect(tmp_path, reported=False, reproductions_dir=None).rows
-    assert row.n_runs == 3 and row.sd["acc"] == 0.0
-    assert row.rank_range is None
-    assert row.unranked == "its runs repeat a seed or the same predictions (an average needs distinct runs)"
-
-
-def test_a_flood_of_prompt_names_is_one_custom_row(tmp_path: Path) -> None:
-    # 30 runs, each naming its own prompt, each with slightly different predictions (item i answered wrong)
-    picks = [wrong_on(i) for i in range(30)]
-    submission(tmp_path, "flood", "Flood", picks, seeds=[0] * 30, prompts=[f"prompt-{i}" for i in range(30)])
-    rows = collect(tmp_path, reported=False, reproductions_dir=None).rows
-    assert len(rows) == 30
-    # none of the 30 names is a NUBench prompt style: all are one board, prompt "custom"
-    assert {row.key.prompt for row in rows} == {CUSTOM_PROMPT}
-    assert len({row.key for row in rows}) == 1
-    ranked = [row for row in rows if row.rank_range is not None]
-    assert len(ranked) == 1
-    others = {row.unranked for row in rows if row.rank_range is None}
-    assert others == {"another row of this model is on this board already (one row per model and board)"}
-    assert all(any("shown as custom" in flag for flag in row.flags) for row in rows)
-
-
-@pytest.mark.parametrize(
-    ("name", "why"),
-    [
-        ("Оne Run", "Cyrillic capital O (U+041E) for the Latin O"),
-        ("ONE RUN", "case"),
-        ("Ｏｎｅ Ｒｕｎ", "full-width forms (NFKC)"),
-        ("One Rսn", "Armenian small seh (U+057D) for u"),
-    ],
-)
-def test_a_model_name_that_reads_as_another_submitters_is_not_ranked(tmp_path: Path, name: str, why: str) -> None:
-    submission(tmp_path, "a-first", "One Run", [always("choice1")])
-    submission(tmp_path, "b-look-alike", name, [wrong_on(45)], submitter="Impostor")
-    rows = by_submission(collect(tmp_path, reported=False, reproductions_dir=None).rows)
-    assert name_key(name) == name_key("One Run"), why
-    assert rows["a-first"].rank_range is not None
-    assert rows["b-look-alike"].rank_range is None
-    assert rows["b-look-alike"].unranked == "its model name reads as 'One Run', submitted by Tester"
-
-
-def test_an_exact_copy_of_a_name_and_submitter_gets_no_second_row(tmp_path: Path) -> None:
-    submission(tmp_path, "a-first", "One Run", [always("choice1")])
-    submission(tmp_path, "b-again", "One Run", [wrong_on(45)])
-    rows = by_submission(collect(tmp_path, reported=False, reproductions_dir=None).rows)
-    assert rows["a-first"].rank_range is not None
-    assert rows["b-again"].unranked == (
-        "another row of this model is on this board already (one row per model and board)"
-    )
-
-
-def test_different_names_are_not_look_alikes() -> None:
-    assert name_key("One Run") != name_key("One Rum")
-    assert name_key("Llama-3.1-8B") != name_key("Llama-3.1-70B")
-
-
-# --- rank ranges --------------------------------------------------------------------------------
-
-
-def test_rank_ranges_follow_the_paired_bootstrap(tmp_path: Path) -> None:
-    # A answers all 46 items right; E all but item 45; B and C none (the contradiction, the paraphrase).
-    # A vs E: one discordant item, missing from a resample with probability (45/46)^46 = 0.36 > 2.5%, so
-    # neither is told apart: both ranks 1-2. A and E each beat B and C on every resample (a difference of
-    # 45 or 46 right of 46 cannot vanish: a resample would have to draw item 45 alone, 46^-46). B and C
-    # answer identically wrong: every resampled difference is 0, never above it: both ranks 3-4.
-    submission(tmp_path, "all-right", "A", [always("choice1")])
-    submission(tmp_path, "one-wrong", "E", [wrong_on(45)])
-    submission(tmp_path, "contradiction", "B", [always("choice3")])
-    submission(tmp_path, "paraphrase", "C", [always("choice4")])
-    rows = by_submission(collect(tmp_path, reported=False, reproductions_dir=None).rows)
-    assert {sid: row.rank_range for sid, row in rows.items()} == {
-        "all-right": (1, 2),
-        "one-wrong": (1, 2),
-        "contradiction": (3, 4),
-        "paraphrase": (3, 4),
-    }
-    text = page(tmp_path, "nubench")
-    assert "1–2" in text and "3–4" in text
-
-
 def test_a_row_whose_interval_is_too_wide_is_not_ranked(tmp_path: Path) -> None:
-    # right on the even items: 23/46 = 50%, whose 95% interval is about ±14 points (1.96 * sqrt(.25 / 46))
+    # right on the even items: 23/46 = 50%, whose Wilson interval is 0.5 -+ 1.96 / (1 + 1.96^2/46) *
+    # sqrt(.25/46 + 1.96^2/(4 * 46^2)) = 0.5 -+ 1.8090 * 0.07674 = 0.5 -+ 0.1388: ±13.9 points, wider than ±10
     submission(tmp_path, "half", "Half", [lambda number, item: "choice1" if number % 2 == 0 else "choice3"])
     (row,) = collect(tmp_path, reported=False, reproductions_dir=None).rows
     assert row.metrics["acc"] == 0.5
-    assert row.unranked is not None and row.unranked.startswith("interval too wide to rank: ±1")
-    assert row.unranked.endswith("points (ranked at ±10 or less)")
+    assert row.unranked == "interval too wide to rank: ±13.9 points (ranked at ±10 or less)"
 
 
 # --- the built site ---------------------------------------------------------------------------
@@ -374,7 +141,8 @@ def test_every_benchmark_page_states_the_interval_method_and_rank_ranges(
     for task in benchmark_names():
         text = files[f"benchmarks/{task}.md"]
         assert isinstance(text, str)
-        assert INTERVAL_METHOD in text
+        assert str(escape(interval_method(BootstrapConfig()))) in text  # as the page writes it: HTML-escaped
+        assert "Wilson score intervals" in text and "1,000 resamples" in text and "2,000 resamples" in text
         assert "a row is ranked only when" in text
         assert ">rank<" in text.lower() or "rank</th>" in text.lower()
 
@@ -400,6 +168,7 @@ def test_the_smollm2_jnli_neg_row_says_its_answers_did_not_parse(
     text = files["benchmarks/jnli-neg.md"]
     assert isinstance(text, str)
     assert "only 0% of its answers parsed" in text
+    assert "not ranked: only 0 % of its answers parsed (ranked from 50 %)" in text
     model = files["models/smollm2-135m-instruct.md"]
     assert isinstance(model, str)
     # the flip analysis: with no parsed answer there is no pair to compare, so no share is claimed at all

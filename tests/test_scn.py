@@ -221,12 +221,15 @@ def test_generator_refuses_words_outside_the_lists() -> None:
 #   cook  1 0 0 0 1
 # repetition: CpTp 4/4 = 1, CpTn 1/4 = 0.25, CnTp 0/4 = 0, CnTn 3/4 = 0.75, CpTv 4/4 = 1
 # drop:       CpTp 0,       CpTn 0.75,      CnTp 1,      CnTn 0.25,      CpTv 0
-# contrast = min(0.75, 1) - max(0.25, 0) = 0.5 > 0.10 -> passes
+# contrast = min(0.75, 1) - max(0.25, 0) = 0.5
+# verdict: CpTv 0 < 0.35 (no veto); CpTn 0.75 and CnTp 1 are both >= 0.50, >= 0.10 above CpTv's 0 and above
+#   CnTn's 0.25 -> passes
 # coref: 2 triplets
 #   swim  1 1 1 0 1
 #   dance 1 1 0 1 1
 # drop: CpTn 0/2 -> 0, CnTp 1/2 -> 0.5, CnTn 1/2 -> 0.5, CpTv 0
-# contrast = min(0, 0.5) - max(0.5, 0) = -0.5 -> does not pass
+# contrast = min(0, 0.5) - max(0.5, 0) = -0.5
+# verdict: CpTn 0 is no strong drop; CnTp 0.5 is, but not above CnTn's 0.5 -> fails
 HAND_ROWS = (
     triplet("Mary", "teacher", "swim", "pronoun", "11011")
     + triplet("Mary", "teacher", "dance", "pronoun", "10011")
@@ -259,7 +262,7 @@ def test_hand_computed_drops_through_the_command_line(tmp_path: Path, neghub: An
         "CnTn": 0.25,
         "CpTv": 0.0,
     }
-    assert pronoun["negation_contrast"] == 0.5 and pronoun["passes"] is True
+    assert pronoun["negation_contrast"] == 0.5 and pronoun["verdict"] == "passes"
     coref = out["variants"]["coref"]
     assert coref["n_triplets"] == 2
     assert {p: m["drop"] for p, m in coref["patterns"].items()} == {
@@ -269,14 +272,19 @@ def test_hand_computed_drops_through_the_command_line(tmp_path: Path, neghub: An
         "CnTn": 0.5,
         "CpTv": 0.0,
     }
-    assert coref["negation_contrast"] == -0.5 and coref["passes"] is False
-    assert out["passes"] is True  # the top-level verdict is the base (pronoun) test's
+    assert coref["negation_contrast"] == -0.5 and coref["verdict"] == "fails"
+    assert out["verdict"] == "passes"  # the top-level verdict is the base (pronoun) test's
     absent = out["variants"]["noncoref_same"]
-    assert absent["n_triplets"] == 0 and absent["patterns"]["CpTn"]["drop"] is None and absent["passes"] is None
-    # a pattern every triplet repeats has no spread to resample: its interval is the point
-    assert pronoun["patterns"]["CpTv"]["drop_ci95"] == [0.0, 0.0]
-    low, high = pronoun["patterns"]["CpTn"]["drop_ci95"]
-    assert 0.0 <= low <= 0.75 <= high <= 1.0
+    assert absent["n_triplets"] == 0 and absent["patterns"]["CpTn"]["drop"] is None and absent["verdict"] is None
+    # drops are proportions of triplets: Wilson intervals. CpTv, 4 of 4 repeating: repetition [4 / (4 + z^2), 1],
+    # so the drop's interval is [0, z^2 / (4 + z^2)] = [0, 0.4899], never [0, 0] however few the triplets
+    z2 = 1.959963984540054**2
+    assert pronoun["patterns"]["CpTv"]["drop_ci95"] == pytest.approx([0.0, z2 / (4 + z2)])
+    assert z2 / (4 + z2) == pytest.approx(0.4899, abs=1e-4)
+    # CpTn, 1 of 4 repeating: Wilson's centre (p + z^2/2n) / (1 + z^2/n), half z / (1 + z^2/n) sqrt(p(1-p)/n + z^2/4n^2)
+    centre = (0.25 + z2 / 8) / (1 + z2 / 4)
+    half = (z2**0.5) / (1 + z2 / 4) * (0.25 * 0.75 / 4 + z2 / 64) ** 0.5
+    assert pronoun["patterns"]["CpTn"]["drop_ci95"] == pytest.approx([1 - (centre + half), 1 - (centre - half)])
 
 
 def test_the_text_report_prints_percent(tmp_path: Path, neghub: Any) -> None:
@@ -285,7 +293,8 @@ def test_the_text_report_prints_percent(tmp_path: Path, neghub: Any) -> None:
     assert "pronoun: 4 triplets" in result.out
     # CpTn: repetition 25.00 %, drop 75.00 %
     assert "  CpTn          25.00   75.00" in result.out
-    assert "50.00 points [" in result.out and "]; passes (margin 10.00)" in result.out
+    assert "negation contrast min(CpTn, CnTp) - max(CnTn, CpTv): 50.00 points [" in result.out
+    assert "verdict: passes: CpTn (75.0) and CnTp (100.0) both show a strong drop (>= 50.0 points)" in result.out
 
 
 def test_the_negation_contrast_interval_resamples_triplets(tmp_path: Path) -> None:
@@ -304,14 +313,14 @@ def test_the_negation_contrast_interval_resamples_triplets(tmp_path: Path) -> No
     assert low == pytest.approx(0.451, abs=0.01) and high == pytest.approx(0.549, abs=0.01)
 
 
-def test_the_contrast_interval_of_identical_triplets_is_the_point(tmp_path: Path) -> None:
-    # every triplet the same outcome: every resample is the same file, so the interval is [c, c] (and says
-    # nothing: the leaderboard asks for a minimum of triplets besides a narrow interval)
+def test_the_contrast_of_identical_triplets_has_no_interval(tmp_path: Path) -> None:
+    # every triplet the same outcome: every resample is the same file, so a percentile bootstrap gives [c, c],
+    # which would claim a certainty five triplets do not give: the result has no interval instead
     rows = [r for index in range(5) for r in triplet(f"name{index}", "teacher", "act", "pronoun", "10011")]
     pronoun = scn.score(scn.load_predictions(write(tmp_path / "p.jsonl", rows)), BootstrapConfig())["variants"][
         "pronoun"
     ]
-    assert pronoun["negation_contrast"] == 1.0 and pronoun["negation_contrast_ci95"] == [1.0, 1.0]
+    assert pronoun["negation_contrast"] == 1.0 and pronoun["negation_contrast_ci95"] is None
 
 
 @settings(max_examples=40, deadline=None)
@@ -325,33 +334,67 @@ def test_the_contrast_interval_lies_within_the_contrasts_range(outcomes: list[st
     with tempfile.TemporaryDirectory() as folder:
         predictions = scn.load_predictions(write(Path(folder) / "p.jsonl", rows))
     pronoun = scn.score(predictions, BootstrapConfig(resamples=200))["variants"]["pronoun"]
+    if pronoun["negation_contrast_ci95"] is None:  # no spread to resample: a single outcome, or all alike
+        assert len({_contrast_of(o) for o in outcomes}) == 1
+        return
     low, high = pronoun["negation_contrast_ci95"]
-    assert -1.0 <= low <= high <= 1.0
-    if len(set(outcomes)) == 1:
-        assert low == high == pronoun["negation_contrast"]
+    assert -1.0 <= low < high <= 1.0
 
 
-def test_pass_margin_reads_table_6_as_the_paper_does() -> None:
-    # Table 6 drops (CpTn, CnTp, CnTn, CpTv), as fractions:
-    # roberta-large: min(0.647, 0.828) - max(0.435, 0.26) = 0.647 - 0.435 = 0.212 > 0.10 -> passes
-    # roberta-base:  min(0.277, 0.669) - max(0.121, 0.233) = 0.277 - 0.233 = 0.044 -> fails
-    # bert-large:    min(0.447, 0.165) - max(0.097, 0.429) = 0.165 - 0.429 = -0.264 -> fails
-    # bert-base:     min(0.036, 0.012) - max(0.015, 0.255) = 0.012 - 0.255 = -0.243 -> fails
+def _contrast_of(outcome: str) -> float:
+    """The contrast of a file whose every triplet has this outcome (bits CpTp CpTn CnTp CnTn CpTv)."""
+    drops = {p: 1.0 - int(bit) for p, bit in zip(("CpTp", "CpTn", "CnTp", "CnTn", "CpTv"), outcome, strict=True)}
+    return min(drops["CpTn"], drops["CnTp"]) - max(drops["CnTn"], drops["CpTv"])
+
+
+def test_the_verdict_reads_table_6_as_the_paper_does() -> None:
+    # Table 6 drops (CpTn, CnTp, CnTn, CpTv), as fractions, and the paper's verdicts (section 3.5, conclusion):
+    # roberta-large: CpTv 0.26 < 0.35; CpTn 0.647 and CnTp 0.828 >= 0.50, >= 0.10 above 0.26, above CnTn 0.435
+    #   -> passes ("the most robust understanding of negation")
+    # roberta-base: CpTv 0.233 < 0.35; CnTp 0.669 >= 0.50, 0.436 above CpTv, above CnTn 0.121; CpTn 0.277 < 0.50
+    #   -> partially passes ("partially passes the basic test")
+    # bert-large: CpTv 0.429 >= 0.35 -> fails ("its drop in the CpTv configuration is still too high")
+    # bert-base: CpTv 0.255 < 0.35; CpTn 0.036, CnTp 0.012 < 0.50 -> fails ("fails the test completely")
+    # The contrast, min(CpTn, CnTp) - max(CnTn, CpTv), stays NegHub's statistic: it alone would fail roberta-base
+    # (0.277 - 0.233 = 0.044), which the paper says partially passes.
     table6 = {
-        "roberta-large": (0.647, 0.828, 0.435, 0.26, 0.212),
-        "roberta-base": (0.277, 0.669, 0.121, 0.233, 0.044),
-        "bert-large": (0.447, 0.165, 0.097, 0.429, -0.264),
-        "bert-base": (0.036, 0.012, 0.015, 0.255, -0.243),
+        "roberta-large": ((0.647, 0.828, 0.435, 0.26), 0.212, "passes"),
+        "roberta-base": ((0.277, 0.669, 0.121, 0.233), 0.044, "partially passes"),
+        "bert-large": ((0.447, 0.165, 0.097, 0.429), -0.264, "fails"),
+        "bert-base": ((0.036, 0.012, 0.015, 0.255), -0.243, "fails"),
     }
-    for cptn, cntp, cntn, cptv, expected in table6.values():
-        contrast = scn.negation_contrast({"CpTn": cptn, "CnTp": cntp, "CnTn": cntn, "CpTv": cptv})
-        assert contrast == pytest.approx(expected)
-    passing = [
-        model
-        for model, (cptn, cntp, cntn, cptv, _) in table6.items()
-        if scn.negation_contrast({"CpTn": cptn, "CnTp": cntp, "CnTn": cntn, "CpTv": cptv}) > scn.PASS_MARGIN  # type: ignore[operator]
-    ]
-    assert passing == ["roberta-large"]
+    for (cptn, cntp, cntn, cptv), contrast, verdict in table6.values():
+        drops = {"CpTn": cptn, "CnTp": cntp, "CnTn": cntn, "CpTv": cptv}
+        assert scn.negation_contrast(drops) == pytest.approx(contrast)
+        assert scn.scn_verdict(drops)[0] == verdict
+
+
+def test_the_verdict_follows_the_transcribed_table_6() -> None:
+    # the same, from the YAML the site shows: each paper row's quoted verdict against NegHub's reading of its drops
+    from neghub.leaderboard.paper_results import load_reported
+
+    table = next(t for _, t in load_reported() if t.task == "scn" and t.table == "Table 6")
+    expected = {"bert-base-cased": "fails", "bert-large-cased": "fails", "roberta-base": "partially passes"}
+    expected["roberta-large"] = "passes"
+    for row in table.rows:
+        drops = {p: row.metrics[f"variants.pronoun.patterns.{p}.drop"] for p in ("CpTn", "CnTp", "CnTn", "CpTv")}
+        assert scn.scn_verdict(drops)[0] == expected[row.model], row.model
+
+
+def test_smollm2s_committed_run_does_not_pass(neghub: Any) -> None:
+    # its CpTv control drops 61.25 %: any change disturbs it, which rules out a positive reading (the paper, l.228)
+    root = Path(__file__).resolve().parent.parent
+    result = neghub(
+        "evaluate",
+        "scn",
+        root / "submissions/smollm2-135m-instruct/predictions/scn/scn-all-causal-0shot-seed0.jsonl",
+        "--json",
+    )
+    assert result.code == 0, result.err
+    out = flat_result(json.loads(result.out))
+    assert out["variants"]["pronoun"]["patterns"]["CpTv"]["drop"] >= 0.35
+    assert out["verdict"] == "fails"
+    assert "CpTv control drops" in out["variants"]["pronoun"]["verdict_reason"]
 
 
 # --- malformed input: one line per problem, exit code 2 ---------------------------------------

@@ -92,6 +92,10 @@ def test_swapping_control_and_treatment_negates_acc_chg(predicted: list[int]) ->
         assert b[name]["acc_chg"] == pytest.approx(-a[name]["acc_chg"])
         assert b[name]["acc"] == pytest.approx(a[name]["acc_prime"])
         assert b[name]["mcnemar_p"] == pytest.approx(a[name]["mcnemar_p"])
+        if a[name]["acc_chg_ci95"] is None:  # no discordant pair either way: no interval either way
+            assert b[name]["acc_chg_ci95"] is None
+            assert a[name]["discordant"] == {"control_only": 0, "treatment_only": 0}
+            continue
         low, high = a[name]["acc_chg_ci95"]
         assert b[name]["acc_chg_ci95"] == pytest.approx([-high, -low])
 
@@ -211,7 +215,21 @@ def _prediction_file(task: str, folder: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("task", ["nubench", "jsts-neg"])
+def test_an_accuracy_interval_is_wilsons_and_no_seed_moves_it(tmp_path: Path) -> None:
+    # NUBench's only interval is its accuracy's: Wilson's score interval, computed, not resampled
+    path = _prediction_file("nubench", tmp_path)
+    intervals = {seed: _scored_with_seed("nubench", path, seed)[0] for seed in (0, 3, 7)}
+    assert intervals[0] == intervals[3] == intervals[7]
+    hits = sum(1 for n, _ in enumerate(NUBENCH_SAMPLE.read_text(encoding="utf-8").splitlines()) if n % 2)
+    n = len(NUBENCH_SAMPLE.read_text(encoding="utf-8").splitlines())
+    z = 1.959963984540054
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5
+    assert intervals[0]["acc_ci95"] == pytest.approx((centre - half, centre + half))
+
+
+@pytest.mark.parametrize("task", ["jsts-neg"])
 def test_bootstrap_seed_changes_the_intervals_and_the_same_seed_reproduces_them(task: str, tmp_path: Path) -> None:
     path = _prediction_file(task, tmp_path)
     by_seed = {}
@@ -226,5 +244,5 @@ def test_bootstrap_seed_changes_the_intervals_and_the_same_seed_reproduces_them(
     distinct = {tuple(sorted(intervals.items())) for intervals in by_seed.values()}
     assert len(distinct) > 1, "every seed gave the same intervals: the seed is ignored"
     # and the headline's own interval moves with the seed too
-    headline = "acc_ci95" if task == "nubench" else "pair_metrics.M.acc_chg_ci95"
+    headline = "pair_metrics.M.acc_chg_ci95"
     assert len({intervals[headline] for intervals in by_seed.values()}) > 1

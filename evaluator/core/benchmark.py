@@ -107,6 +107,10 @@ class Display(BaseModel):
     prompt_styles: tuple[str, ...] = Field(
         default=("default",), description="the prompt styles a run may name; anything else is shown as custom"
     )
+    # where the benchmark's own verdict of a result stands in its metrics (a cloze test: passes, partially
+    # passes, fails) and the words that give its reason
+    verdict_path: str | None = None
+    verdict_reason_path: str | None = None
 
 
 @dataclass(frozen=True)
@@ -159,13 +163,6 @@ class Benchmark:
     derive_metrics: Callable[[dict[str, float]], dict[str, float]] | None = None
     # a split of a given release folder as the family builds it (the minimal pairs the cards count)
     read_split: Callable[[Any, str], Any] | None = None
-    # the headline's value per item of the split, in the split's order (its mean is the headline): what the
-    # leaderboard's paired bootstrap resamples to compare rows scored on the same items; None where rows do not
-    # share items (a cloze test selects its items per model)
-    item_scores: Callable[[Path, EvalOptions], Any] | None = None
-    # the model's own answers worth reading (what it got wrong, what did not parse), for the site's answers
-    # view: records {"category", "id", "text", "answer", "expected", ...}, at most `limit`
-    answers: Callable[[Path, EvalOptions, int], list[dict[str, Any]]] | None = None
 
     @property
     def scored_splits(self) -> tuple[str, ...]:

@@ -12,15 +12,20 @@ import difflib
 import importlib
 import importlib.metadata
 import pkgutil
+from typing import TYPE_CHECKING
 
 from .benchmark import Benchmark
 from .errors import InputError
+
+if TYPE_CHECKING:
+    from .results import BenchmarkSource
 
 ENTRY_POINT_GROUP = "neghub.benchmarks"
 BUILTIN_PACKAGE = "neghub.evaluator.benchmarks"
 
 _BENCHMARKS: dict[str, Benchmark] = {}
 _SOURCES: dict[str, str] = {}
+_DISTRIBUTIONS: dict[str, tuple[str, str]] = {}  # name -> (distribution, version) of a plugin's benchmark
 _loaded = False
 
 
@@ -57,6 +62,8 @@ def _discover() -> None:
         if not isinstance(benchmark, Benchmark):
             raise TypeError(f"entry point {entry.name} = {entry.value} is not a neghub Benchmark")
         register(benchmark, f"the plugin {entry.value}")
+        if entry.dist is not None:
+            _DISTRIBUTIONS[benchmark.name] = (entry.dist.name, entry.dist.version)
 
 
 def benchmark_names() -> list[str]:
@@ -89,3 +96,26 @@ def source_of(name: str) -> str:
     """The module a benchmark was found in (a built-in folder's package, or a plugin's entry point)."""
     get_benchmark(name)
     return _SOURCES[name].removeprefix("the plugin ").split(":")[0]
+
+
+def benchmark_source(benchmark: Benchmark) -> BenchmarkSource:
+    """Which distribution (and version) defines a benchmark: NegHub for a built-in folder, the plugin's for an
+    entry point; for a benchmark nobody registered (built in a test, say), the distribution of its module."""
+    from .. import __version__
+    from .results import BenchmarkSource
+
+    _discover()
+    if _BENCHMARKS.get(benchmark.name) is benchmark:
+        module = source_of(benchmark.name)
+        distribution, version = _DISTRIBUTIONS.get(benchmark.name, ("neghub", __version__))
+        return BenchmarkSource(distribution=distribution, version=version, module=module)
+    module = benchmark.evaluate.__module__
+    top = module.split(".")[0]
+    names = importlib.metadata.packages_distributions().get(top, [])
+    if top == "neghub" or not names:
+        return BenchmarkSource(
+            distribution="neghub" if top == "neghub" else "unknown",
+            version=__version__ if top == "neghub" else "unknown",
+            module=module,
+        )
+    return BenchmarkSource(distribution=names[0], version=importlib.metadata.version(names[0]), module=module)

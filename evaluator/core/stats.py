@@ -5,8 +5,10 @@ All of it is vectorised numpy; none of it loops over pairs in Python.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 from numpy.typing import NDArray
@@ -76,6 +78,25 @@ def bootstrap_proportion_ci(hits: int, n: int, config: BootstrapConfig) -> tuple
     rng = np.random.default_rng(config.seed)
     resampled_hits = rng.binomial(n, hits / n, size=config.resamples)
     return _percentile_interval(resampled_hits / n, config.level)
+
+
+def wilson_interval(hits: int, n: int, level: float = 0.95) -> tuple[float, float] | None:
+    """Wilson's score interval of a proportion hits / n (Wilson 1927; Brown, Cai and DasGupta 2001).
+
+    Unlike a percentile bootstrap it is never [0, 0] at 0 of n, nor [1, 1] at n of n: 0/787 gives
+    [0, z^2 / (787 + z^2)] = [0, 0.0049], the upper bound a rate that rare still allows. It needs no
+    resampling, so it is exact and the same on every machine.
+        centre = (p + z^2 / 2n) / (1 + z^2 / n),  half = z / (1 + z^2 / n) * sqrt(p (1 - p) / n + z^2 / 4n^2)
+    """
+    if n == 0:
+        return None
+    z = NormalDist().inv_cdf(1.0 - (1.0 - level) / 2.0)
+    p = hits / n
+    denominator = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(p * (1.0 - p) / n + z * z / (4 * n * n))
+    # clipped: at p = 0 or 1 rounding may put the bound a hair outside [0, 1]
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def bootstrap_rows_ci(values: FloatArray, config: BootstrapConfig) -> tuple[float, float] | None:

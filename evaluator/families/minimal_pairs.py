@@ -28,12 +28,20 @@ from ..core.benchmark import (
     MetricDisplay,
 )
 from ..core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from ..core.results import Result, assemble_result
+from ..core.results import (
+    HeadlineItems,
+    ItemOutcomes,
+    ItemPairs,
+    Result,
+    assemble_result,
+    raw_output_shown,
+    read_predictions_file,
+)
 from ..core.stats import (
     BootstrapConfig,
-    bootstrap_proportion_ci,
     mcnemar_exact_p,
     paired_bootstrap_counts_ci,
+    wilson_interval,
 )
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
@@ -120,6 +128,7 @@ class MinimalPairDataset:
     is_original: NDArray[np.bool_]
     pairs: MinimalPairs
     row_of_id: dict[int, int]
+    texts: tuple[str, ...] = ()  # each instance's two sentences, "s1 / s2" (what the answers view shows)
 
     @property
     def verified(self) -> bool:
@@ -260,6 +269,7 @@ def _read_split(
         is_original=np.array([inst.type == "original" for inst in instances], dtype=np.bool_),
         pairs=build_pairs(instances),
         row_of_id=row_of_id,
+        texts=tuple(_text(obj) for _, obj in content.objects),
     )
     pairs = dataset.pairs
     for array in (dataset.ids, dataset.gold, dataset.is_original, pairs.control, pairs.treatment, pairs.kind):
@@ -269,6 +279,12 @@ def _read_split(
     return dataset
 
 
+def _text(record: dict[str, Any]) -> str:
+    """A record's two sentences as a reader sees them (every minimal-pair release has sentence1 and sentence2)."""
+    parts = [record.get(key, {}).get("sentence", "") for key in ("sentence1", "sentence2")]
+    return " / ".join(str(part) for part in parts)
+
+
 def read_predictions(
     path: Path,
     dataset: MinimalPairDataset,
@@ -276,8 +292,13 @@ def read_predictions(
     *,
     display_name: str | None = None,
     line_model: type[BaseModel] | None = None,
+    data: bytes | None = None,
+    raw_outputs: dict[int, str] | None = None,
 ) -> NDArray[np.int16]:
     """Read `{"id": ..., "prediction": ...}` lines into an array aligned with the dataset's rows.
+
+    `data` is the file's content where the caller has read it already (it is then not read again);
+    `raw_outputs` collects id -> raw output of every answer that did not parse.
 
     Each line's verdict is its prediction-line model's (`line_model`, what schemas/ publishes): a line
     the model refuses is a problem, worded by the checks below where they name it, else by pydantic.
@@ -291,25 +312,29 @@ def read_predictions(
     name = display_name or str(path)
     problems = FileProblems()
     try:
-        return _read_predictions(path, name, dataset, parse_value, problems, LineGate.of(line_model))
+        if data is None:
+            data = read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES)
+        raws = {} if raw_outputs is None else raw_outputs
+        return _read_predictions(data, name, dataset, parse_value, problems, LineGate.of(line_model), raws)
     except TooManyProblems:
         raise stopped(name, problems) from None
 
 
 def _read_predictions(
-    path: Path,
+    data: bytes,
     name: str,
     dataset: MinimalPairDataset,
     parse_value: Callable[[Any], int],
     problems: FileProblems,
     gate: LineGate,
+    raw_outputs: dict[int, str],
 ) -> NDArray[np.int16]:
-    content = JsonlReader(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), name, problems)
+    content = JsonlReader(data, name, problems)
     predicted = np.full(dataset.ids.size, -1, dtype=np.int16)
     first_line_of_row: dict[int, int] = {}
     for line, obj in content:
         before = len(problems)
-        _read_line(name, line, obj, dataset, parse_value, problems, predicted, first_line_of_row)
+        _read_line(name, line, obj, dataset, parse_value, problems, predicted, first_line_of_row, raw_outputs)
         if len(problems) == before and not gate.accepts(obj):
             problems.append(gate.problem(name, line, obj))
     return _finish(name, dataset, content, problems, predicted, first_line_of_row)
@@ -324,6 +349,7 @@ def _read_line(
     problems: list[Problem],
     predicted: NDArray[np.int16],
     first_line_of_row: dict[int, int],
+    raw_outputs: dict[int, str],
 ) -> None:
     unknown = sorted(set(obj) - {"id", "prediction", "raw_output"})
     for key in unknown:
@@ -352,6 +378,7 @@ def _read_line(
         return
     if obj["prediction"] is None and isinstance(obj.get("raw_output"), str):
         predicted[row] = UNPARSEABLE
+        raw_outputs[raw_id] = obj["raw_output"]
         return
     try:
         predicted[row] = parse_value(obj["prediction"])
@@ -451,14 +478,17 @@ def score_pairs(
         n = entry["n"]
         only_control = int(right[1, 0])
         only_treatment = int(right[0, 1])
+        # with no discordant pair every resample differs by exactly 0: a zero-width interval would claim a
+        # certainty the data do not give, so there is none (`discordant` says why)
         ci = (
             None
-            if bootstrap is None or n == 0
+            if bootstrap is None or n == 0 or only_control + only_treatment == 0
             else paired_bootstrap_counts_ci(n, only_control, only_treatment, bootstrap)
         )
         entry["acc_chg_ci95"] = None if ci is None else [ci[0], ci[1]]
         for key, hits in (("acc", int(right[1].sum())), ("acc_prime", int(right[:, 1].sum()))):
-            interval = None if bootstrap is None or n == 0 else bootstrap_proportion_ci(hits, n, bootstrap)
+            # a proportion's interval is Wilson's score interval: never [0, 0] at 0 of n (a bootstrap's is)
+            interval = None if bootstrap is None or n == 0 else wilson_interval(hits, n)
             entry[f"{key}_ci95"] = None if interval is None else [interval[0], interval[1]]
         entry["discordant"] = {"control_only": only_control, "treatment_only": only_treatment}
         entry["mcnemar_p"] = mcnemar_exact_p(only_control, only_treatment)
@@ -533,6 +563,43 @@ def _breakdown(
         }
         for i, name in enumerate(names)
     }
+
+
+def outcomes(
+    dataset: MinimalPairDataset,
+    predicted: NDArray[np.int16],
+    prediction_value: Callable[[int], Any],
+    raw_outputs: dict[int, str],
+) -> tuple[ItemOutcomes, HeadlineItems, ItemPairs]:
+    """Every instance's outcome, the headline per pair of M_i (its treatment answered right: their mean is
+    M_i Acc′) and the pairs themselves, for the result."""
+    ids = [str(i) for i in dataset.ids.tolist()]
+    value_of: dict[int, Any] = {}
+    answers = [
+        None if code == UNPARSEABLE else value_of.setdefault(code, prediction_value(code))
+        for code in predicted.tolist()
+    ]
+    correct = predicted == dataset.gold
+    pairs = dataset.pairs
+    control = [ids[row] for row in pairs.control.tolist()]
+    treatment = [ids[row] for row in pairs.treatment.tolist()]
+    important = pairs.important.tolist()
+    items = ItemOutcomes(
+        unit="instance",
+        ids=ids,
+        answers=answers,
+        expected=[value_of.setdefault(code, prediction_value(code)) for code in dataset.gold.tolist()],
+        parsed=(predicted != UNPARSEABLE).tolist(),
+        correct=correct.tolist(),
+        raw_outputs={str(item): raw_output_shown(text) for item, text in sorted(raw_outputs.items())},
+        texts=list(dataset.texts) if len(dataset.texts) == len(ids) else None,
+    )
+    headline_items = HeadlineItems(
+        unit="pair of M_i (1 when its treatment is answered right)",
+        keys=[f"{c}>{t}" for c, t, imp in zip(control, treatment, important, strict=True) if imp],
+        values=correct[pairs.treatment][pairs.important].astype(np.float64).tolist(),
+    )
+    return items, headline_items, ItemPairs(control=control, treatment=treatment, important=important)
 
 
 def format_report(full: Result) -> str:
@@ -708,17 +775,29 @@ def minimal_pair_benchmark(
 
     def evaluate(path: Path, options: EvalOptions) -> Result:
         dataset = load_for(options)
+        data, sha256 = read_predictions_file(path, MAX_PREDICTION_FILE_BYTES)
+        raw_outputs: dict[int, str] = {}
         predicted = read_predictions(
-            path, dataset, parse_prediction, display_name=options.display_name, line_model=prediction_line
+            path,
+            dataset,
+            parse_prediction,
+            display_name=options.display_name,
+            line_model=prediction_line,
+            data=data,
+            raw_outputs=raw_outputs,
         )
+        items, headline_items, pairs = outcomes(dataset, predicted, prediction_value, raw_outputs)
         return assemble_result(
             benchmark=benchmark,
             split=dataset.split,
             mode=None,
-            predictions=path,
+            predictions_sha256=sha256,
             release=dataset.release,
             dataset_file=dataset.file,
             scores=score(dataset, predicted, options.bootstrap),
+            items=items,
+            headline_items=headline_items,
+            pairs=pairs,
             bootstrap=options.bootstrap,
         )
 
@@ -733,69 +812,6 @@ def minimal_pair_benchmark(
             train=lambda: load_for(options, "train"),
         )
         return [{"id": int(i), "prediction": prediction_value(int(c))} for i, c in zip(dataset.ids, codes, strict=True)]
-
-    def item_scores(path: Path, options: EvalOptions) -> NDArray[np.float64]:
-        """Per pair of M_i (the headline's pairs, in pair order): was the treatment answered right."""
-        dataset = load_for(options)
-        predicted = read_predictions(path, dataset, parse_prediction, line_model=prediction_line)
-        pairs = dataset.pairs
-        right = predicted[pairs.treatment] == dataset.gold[pairs.treatment]
-        scores: NDArray[np.float64] = right[pairs.important].astype(np.float64)
-        return scores
-
-    records_of = raw_records(load)
-
-    def answers(path: Path, options: EvalOptions, limit: int) -> list[dict[str, Any]]:
-        """The pairs the model flipped wrongly (negation ignored on M_i, distracted on M_u), with both
-        sentences and both answers, and every answer that did not parse, verbatim."""
-        dataset = load_for(options)
-        predicted = read_predictions(path, dataset, parse_prediction, line_model=prediction_line)
-        records = records_of(dataset.split, options.data_dir, options.unverified)
-        raw = _raw_outputs(path)
-
-        def shown(code: int) -> str:
-            return "(did not parse)" if code == UNPARSEABLE else str(prediction_value(code))
-
-        def sentences(row: int) -> str:
-            record = records[row]
-            return f"{record['sentence1']['sentence']} / {record['sentence2']['sentence']}"
-
-        out: list[dict[str, Any]] = []
-        pairs = dataset.pairs
-        for c, t, important in zip(
-            pairs.control.tolist(), pairs.treatment.tolist(), pairs.important.tolist(), strict=True
-        ):
-            pc, pt = int(predicted[c]), int(predicted[t])
-            if UNPARSEABLE in (pc, pt):
-                continue
-            if important and pc == pt:
-                category = "negation ignored"
-            elif not important and pc != pt:
-                category = "distracted"
-            else:
-                continue
-            out.append(
-                {
-                    "category": category,
-                    "id": f"{int(dataset.ids[c])} → {int(dataset.ids[t])}",
-                    "text": sentences(c),
-                    "text_after": sentences(t),
-                    "answer": f"{shown(pc)} → {shown(pt)}",
-                    "expected": f"{prediction_value(int(dataset.gold[c]))} → {prediction_value(int(dataset.gold[t]))}",
-                }
-            )
-        for row in np.flatnonzero(predicted == UNPARSEABLE).tolist():
-            item = int(dataset.ids[row])
-            out.append(
-                {
-                    "category": "did not parse",
-                    "id": str(item),
-                    "text": sentences(row),
-                    "answer": raw.get(item, ""),
-                    "expected": str(prediction_value(int(dataset.gold[row]))),
-                }
-            )
-        return out[:limit]
 
     benchmark = Benchmark(
         name=name,
@@ -812,16 +828,5 @@ def minimal_pair_benchmark(
         reported_dir=reported_dir,
         plans=plans,
         read_split=lambda release, split: load_split(name, split, release, parse_record),
-        item_scores=item_scores,
-        answers=answers,
     )
     return benchmark
-
-
-def _raw_outputs(path: Path) -> dict[int, str]:
-    """id -> the raw output of every line whose answer did not parse (a checked file: read without checks)."""
-    out: dict[int, str] = {}
-    for _, obj in JsonlReader(read_bytes(path), str(path), []):
-        if obj.get("prediction") is None and isinstance(obj.get("raw_output"), str) and isinstance(obj.get("id"), int):
-            out[obj["id"]] = obj["raw_output"]
-    return out

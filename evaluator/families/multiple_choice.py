@@ -28,8 +28,15 @@ from pydantic import BaseModel, ValidationError
 
 from ..core.benchmark import BaselineRun, Benchmark, Display, EvalOptions
 from ..core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from ..core.results import Result, assemble_result
-from ..core.stats import BootstrapConfig, bootstrap_mean_ci
+from ..core.results import (
+    HeadlineItems,
+    ItemOutcomes,
+    Result,
+    assemble_result,
+    raw_output_shown,
+    read_predictions_file,
+)
+from ..core.stats import BootstrapConfig, wilson_interval
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import JsonlReader, json_type_name, parse_jsonl
 from ..fileio.lines import LineGate
@@ -277,11 +284,13 @@ def _parse_output(value: Any, problem: Callable[[str, str], None]) -> str | None
 @dataclass(frozen=True)
 class Predictions:
     """A prediction file read against a split: the option each item chose (an index into option_keys, or
-    FORMAT_WRONG) and, in completion mode, the choice under length normalisation too."""
+    FORMAT_WRONG) and, in completion mode, the choice under length normalisation too; in option mode the
+    raw output of every row (what a wrong format was)."""
 
     mode: str
     chosen: NDArray[np.int8]
     chosen_norm: NDArray[np.int8] | None
+    outputs: tuple[str, ...] = ()
 
 
 def read_predictions(
@@ -292,27 +301,31 @@ def read_predictions(
     *,
     display_name: str | None = None,
     line_model: type[BaseModel] | None = None,
+    data: bytes | None = None,
 ) -> Predictions:
-    """Read a prediction file of `mode`; every problem of the file is collected and raised together. Each
-    line's verdict is its line model's (what schemas/ publishes)."""
+    """Read a prediction file of `mode` (its `data` where the caller has read it already); every problem of
+    the file is collected and raised together. Each line's verdict is its line model's (what schemas/
+    publishes)."""
     name = display_name or str(path)
     problems = FileProblems()
     try:
-        return _read_predictions(spec, path, name, dataset, mode, problems, LineGate.of(line_model))
+        if data is None:
+            data = read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES)
+        return _read_predictions(spec, data, name, dataset, mode, problems, LineGate.of(line_model))
     except TooManyProblems:
         raise stopped(name, problems) from None
 
 
 def _read_predictions(
     spec: MultipleChoiceSpec,
-    path: Path,
+    data: bytes,
     name: str,
     dataset: MultipleChoiceSplit,
     mode: str,
     problems: FileProblems,
     gate: LineGate,
 ) -> Predictions:
-    content = JsonlReader(read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES), name, problems)
+    content = JsonlReader(data, name, problems)
     value_field = "loglikelihoods" if mode == "completion" else "output"
     n = dataset.ids.size
     loglikelihoods = np.full((n, len(spec.option_keys)), -np.inf, dtype=np.float64)
@@ -350,7 +363,8 @@ def _read_predictions(
         raise InputError(problems)
     if mode == "completion":
         return Predictions(mode, *choose_by_loglikelihood(loglikelihoods, dataset.option_length))
-    return Predictions(mode, choose_by_output(spec, [o or "" for o in outputs], dataset), None)
+    texts = tuple(o or "" for o in outputs)
+    return Predictions(mode, choose_by_output(spec, texts, dataset), None, texts)
 
 
 def _row(
@@ -433,7 +447,8 @@ def diagnostics(
     correct = chosen == dataset.answer_code
     n = int(chosen.size)
     acc = _share(int(correct.sum()), n)
-    ci = None if bootstrap is None else bootstrap_mean_ci(correct, bootstrap)
+    # Wilson's score interval (never [0, 0] at 0 of n); `bootstrap=None` leaves intervals out
+    ci = None if bootstrap is None else wilson_interval(int(correct.sum()), n)
     out: dict[str, Any] = {
         "acc": acc,
         "error_rate": None if acc is None else 1.0 - acc,
@@ -492,6 +507,36 @@ def score(
         result["option_seed"] = spec.option_seed
     result["diagnostics_from"] = "acc (un-normalised arg-max)" if predictions.mode == "completion" else "parsed letters"
     return result
+
+
+def outcomes(
+    spec: MultipleChoiceSpec, dataset: MultipleChoiceSplit, predictions: Predictions
+) -> tuple[ItemOutcomes, HeadlineItems]:
+    """Every item's outcome (the option key it chose, the right one) and the headline per item (accuracy is
+    their mean), for the result."""
+    ids = [str(spec.item_id(record)) for record in dataset.records]
+    chosen = predictions.chosen.tolist()
+    correct = predictions.chosen == dataset.answer_code
+    wrong_format = [row for row, code in enumerate(chosen) if code == FORMAT_WRONG]
+    right = {spec.answer(record) for record in dataset.records}
+    items = ItemOutcomes(
+        unit="item",
+        ids=ids,
+        answers=[None if code == FORMAT_WRONG else spec.option_keys[code] for code in chosen],
+        expected=[spec.answer(record) for record in dataset.records],
+        parsed=[code != FORMAT_WRONG for code in chosen],
+        correct=correct.tolist(),
+        raw_outputs={ids[row]: raw_output_shown(predictions.outputs[row]) for row in wrong_format},
+        answer_labels={
+            key: spec.wrong_choice_names.get(key, "the right option" if key in right else key)
+            for key in spec.option_keys
+        },
+        texts=[str(getattr(record, "sentence", "")) for record in dataset.records],
+    )
+    headline_items = HeadlineItems(
+        unit="item (1 when answered right)", keys=ids, values=correct.astype(np.float64).tolist()
+    )
+    return items, headline_items
 
 
 def report(full: Result) -> str:
@@ -630,60 +675,26 @@ def multiple_choice_benchmark(
     def evaluate(path: Path, options: EvalOptions) -> Result:
         mode = mode_of(options)
         dataset = load_for(options)
+        data, sha256 = read_predictions_file(path, MAX_PREDICTION_FILE_BYTES)
         predictions = read_predictions(
-            spec, path, dataset, mode, display_name=options.display_name, line_model=prediction_lines[mode]
+            spec, path, dataset, mode, display_name=options.display_name, line_model=prediction_lines[mode], data=data
         )
+        items, headline_items = outcomes(spec, dataset, predictions)
         return assemble_result(
             benchmark=benchmark,
             split=dataset.split,
             mode=mode,
-            predictions=path,
+            predictions_sha256=sha256,
             release=dataset.release,
             dataset_file=dataset.file,
             scores=score(spec, dataset, predictions, options.bootstrap),
+            items=items,
+            headline_items=headline_items,
             bootstrap=options.bootstrap,
         )
 
     def baseline(kind: str, options: EvalOptions, seed: int) -> list[dict[str, Any]]:
         return baseline_rows(spec, kind, load_for(options), mode_of(options), seed)
-
-    def answers(path: Path, options: EvalOptions, limit: int) -> list[dict[str, Any]]:
-        """Every item answered wrong, by what the wrong pick was (the kind of the option, or no letter)."""
-        mode = mode_of(options)
-        dataset = load_for(options)
-        predictions = read_predictions(spec, path, dataset, mode, line_model=prediction_lines[mode])
-        outputs = _outputs(path) if mode == "option" else {}
-        out: list[dict[str, Any]] = []
-        for row, record in enumerate(dataset.records):
-            chosen = int(predictions.chosen[row])
-            if chosen == int(dataset.answer_code[row]):
-                continue
-            item = spec.item_id(record)
-            if chosen == FORMAT_WRONG:
-                category, answer = "answer format wrong", outputs.get(item, "")
-            else:
-                key = spec.option_keys[chosen]
-                category = spec.wrong_choice_names.get(key, key)
-                answer = spec.option_text(record, key)
-            entry = {
-                "category": category,
-                "id": str(item),
-                "text": str(getattr(record, "sentence", "")),
-                "answer": answer,
-                "expected": spec.option_text(record, spec.answer(record)),
-            }
-            if spec.item_type is not None:
-                entry["type"] = spec.item_type(record)
-            out.append(entry)
-        return out[:limit]
-
-    def item_scores(path: Path, options: EvalOptions) -> NDArray[np.float64]:
-        """Per item, in the split's order: was it answered right (the arg-max, or the parsed letter)."""
-        mode = mode_of(options)
-        dataset = load_for(options)
-        predictions = read_predictions(spec, path, dataset, mode, line_model=prediction_lines[mode])
-        scores: NDArray[np.float64] = (predictions.chosen == dataset.answer_code).astype(np.float64)
-        return scores
 
     benchmark = Benchmark(
         name=spec.name,
@@ -703,19 +714,8 @@ def multiple_choice_benchmark(
         bundled_release=spec.bundled,
         reported_dir=reported_dir,
         plans=plans,
-        item_scores=item_scores,
-        answers=answers,
     )
     return benchmark
-
-
-def _outputs(path: Path) -> dict[int, str]:
-    """id -> raw output of an option-mode file (already checked: read without checks)."""
-    return {
-        obj["id"]: obj["output"]
-        for _, obj in JsonlReader(read_bytes(path), str(path), [])
-        if isinstance(obj.get("id"), int) and isinstance(obj.get("output"), str)
-    }
 
 
 # --- the runner's protocol (the paper's appendices M and O; lm-evaluation-harness) -----------------------

@@ -30,6 +30,38 @@ class _StrictJSONError(ValueError):
     pass
 
 
+# A JSON escape can write half of a UTF-16 surrogate pair ("\ud83d") alone: Python then holds a string that no
+# UTF-8 writer can encode, and every page or file that shows it fails. Such a string is refused where it is read.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate of `text` as its escape (`\\ud83d`), or None when the text is encodable."""
+    found = _SURROGATE.search(text)
+    return None if found is None else f"\\u{ord(found.group(0)):04x}"
+
+
+def surrogate_problems(value: Any, path: str = "") -> list[tuple[str, str]]:
+    """(field, escape) of every string, key or value, in a parsed JSON value that holds a lone surrogate."""
+    found: list[tuple[str, str]] = []
+    if isinstance(value, str):
+        escape = lone_surrogate(value)
+        if escape is not None:
+            found.append((path or "(value)", escape))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            escape = lone_surrogate(key)
+            where = f"{path}.{key}" if path else key
+            if escape is not None:
+                found.append((where.encode("utf-8", "backslashreplace").decode("ascii"), escape))
+            else:
+                found.extend(surrogate_problems(item, where))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found.extend(surrogate_problems(item, f"{path}.{index}" if path else str(index)))
+    return found
+
+
 def _reject_constant(name: str) -> Any:
     raise _StrictJSONError(f"{name} is not allowed (expected a finite number)")
 
@@ -214,6 +246,21 @@ class JsonlReader:
         if not isinstance(value, dict):
             self._problem(number, f"expected a JSON object, got {json_type_name(value)}")
             return None
+        if "\\u" in text:  # only an escape can write a lone surrogate into valid UTF-8 text
+            bad = surrogate_problems(value)
+            if bad:
+                self.line_problems += 1
+                for where, escape in bad:
+                    self.problems.append(
+                        Problem(
+                            self.file,
+                            number,
+                            where,
+                            f"holds {escape}, half of a UTF-16 surrogate pair, alone: not text that UTF-8 can "
+                            "encode (write the character itself, or both halves of the pair)",
+                        )
+                    )
+                return None
         return value
 
 

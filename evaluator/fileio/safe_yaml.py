@@ -24,6 +24,8 @@ import yaml
 from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .jsonl import lone_surrogate
+
 MAX_DEPTH = 32
 MAX_INT_DIGITS = 20
 
@@ -31,6 +33,7 @@ _INT = re.compile(r"^-?(?:0|[1-9][0-9]*)$")
 _FLOAT = re.compile(r"^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$")
 _LEADING_ZERO = re.compile(r"^[-+]?0[0-9_]+(?:\.[0-9]*)?$|^[-+]?0[oxb][0-9a-fA-F_]+$")
 _AMBIGUOUS_NUMBER_TAG = "tag:neghub,2025:ambiguous-number"
+
 
 
 class SafeYAMLError(ValueError):
@@ -82,6 +85,12 @@ class StrictLoader(
         event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, AliasEvent):
             raise SafeYAMLError(f"alias *{event.anchor} is not allowed (write the value out)", _line(event))
+        if isinstance(event, ScalarEvent) and lone_surrogate(event.value) is not None:
+            raise SafeYAMLError(
+                f"a value holds {lone_surrogate(event.value)}, half of a UTF-16 surrogate pair, alone: not text that "
+                "UTF-8 can encode (write the character itself)",
+                _line(event),
+            )
         if isinstance(event, ScalarEvent | SequenceStartEvent | MappingStartEvent):
             if event.anchor is not None:
                 raise SafeYAMLError(f"anchor &{event.anchor} is not allowed", _line(event))

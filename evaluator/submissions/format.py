@@ -82,6 +82,7 @@ RESERVED_IDS = frozenset(
         "stylesheets",
         "images",
         "reproductions",
+        "rules",
     }
 )
 EARLIEST_DATE = dt.date(2000, 1, 1)

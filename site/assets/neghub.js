@@ -225,12 +225,23 @@
     }).catch(function () { button.disabled = false; target.appendChild(el("p", "The columns could not be loaded.")); });
   }
 
+  /* a run's answers are one gzip-compressed JSON file (GitHub Pages serves it as it is, not as an encoding):
+     inflated here when it starts with gzip's magic bytes, read as it is otherwise (a server that inflated it) */
+  function gunzipJson(buffer) {
+    var bytes = new Uint8Array(buffer);
+    if (bytes.length > 1 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      return new Response(stream).json();
+    }
+    return JSON.parse(new TextDecoder("utf-8").decode(bytes));
+  }
+
   /* a model's answers: the run's JSON, filtered by category */
   function answers(box) {
     var out = box.querySelector(".neghub-answers-out");
     var url = box.dataset.base + box.querySelector(".neghub-answers-run").value;
     out.textContent = "Loading…";
-    fetch(url).then(function (r) { return r.json(); }).then(function (data) {
+    fetch(url).then(function (r) { return r.arrayBuffer(); }).then(gunzipJson).then(function (data) {
       out.textContent = "";
       var categories = {};
       data.items.forEach(function (item) { categories[item.category] = (categories[item.category] || 0) + 1; });

@@ -35,7 +35,8 @@ from . import protocol
 from .metadata import METADATA, UPSTREAM_BASE, UPSTREAM_COMMIT
 
 NAME = "jnli-neg"
-TASK_VERSION = "1"
+# 2: Wilson intervals for proportions; no AccChg interval without a discordant pair; per-item outcomes
+TASK_VERSION = "2"
 LABELS = protocol.LABELS
 HERE = Path(__file__).parent
 

@@ -40,7 +40,8 @@ from . import protocol
 from .metadata import METADATA
 
 NAME = "jsts-neg"
-TASK_VERSION = "1"
+# 2: Wilson intervals for proportions; no AccChg interval without a discordant pair; per-item outcomes
+TASK_VERSION = "2"
 SCORES = range(6)
 HERE = Path(__file__).parent
 

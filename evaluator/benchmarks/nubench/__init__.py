@@ -52,7 +52,8 @@ from . import protocol
 from .metadata import METADATA, MULTIPLE_CHOICE, SENTENCE_NEGATION
 
 NAME = "nubench"
-TASK_VERSION = "1"
+# 2: Wilson intervals for accuracy; per-item outcomes in the result
+TASK_VERSION = "2"
 HERE = Path(__file__).parent
 RELEASE_DIR = HERE / "release"  # the sample NegHub wrote, shipped in the package
 MULTIPLE_CHOICE_SPLITS = ("test", "demonstration")

@@ -36,8 +36,8 @@ from ...core.benchmark import (
     MetricDisplay,
 )
 from ...core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from ...core.results import Result, assemble_result
-from ...core.stats import BootstrapConfig, bootstrap_categories_ci, bootstrap_proportion_ci
+from ...core.results import ItemOutcomes, Result, assemble_result, read_predictions_file
+from ...core.stats import BootstrapConfig, bootstrap_categories_ci, wilson_interval
 from ...fileio.files import read_bytes
 from ...fileio.jsonl import JsonlReader, flat_string_rows, json_type_name
 from ...fileio.lines import STRICT_LINE
@@ -48,7 +48,8 @@ from .metadata import PATTERNS as PATTERNS
 from .metadata import VARIANTS as VARIANTS
 
 NAME = "scn"
-TASK_VERSION = "1"
+# 2: Wilson intervals for repetition and drop; the paper's three-way verdict
+TASK_VERSION = "2"
 WORD_LIST_DIR = Path(__file__).parent / "word_lists"
 
 REFERENCE = "CpTp"
@@ -62,14 +63,25 @@ MAX_TOP1_CHARS = 1_000
 # million short lines, i.e. a few hundred MB; the cap only stops absurd inputs.
 MAX_PREDICTION_FILE_BYTES = 1024 * 1024 * 1024
 
-# The reading of "passes" (SPEC §3, the paper's section 3.5): the drops of the two patterns where
-# repeating ACT is semantically forbidden (CpTn, CnTp) must both exceed the drops of both controls
-# (CnTn, CpTv) by more than PASS_MARGIN, i.e. min(CpTn, CnTp) - max(CnTn, CpTv) > 0.10. The paper
-# gives no number; 0.10 (10 percentage points) is the smallest round margin under which Table 6
-# reads as the paper's text does: roberta-large passes (min 0.647 - max 0.435 = 0.212), while
-# roberta-base (0.277 - 0.233 = 0.044, "only the 46.7 drop is significant"), bert-large
-# (0.165 - 0.429 < 0) and bert-base (0.012 - 0.255 < 0) do not.
-PASS_MARGIN = 0.10
+# The verdict in the paper's terms (section 3.3, l.246): "passing our test implies having strong drops for the
+# CpTn and CnTp patterns, and that these drops be greater than in the control pattern CpTv, and to a lesser extent
+# in the CnTn pattern"; a large CpTv drop "would prevent any positive interpretation" (l.228). The paper gives no
+# numbers; these are the round values under which its Table 6 reads as its text does (the table's values where
+# the text differs, as for roberta-base, whose text says 20.7 / 46.7 / 21.3):
+# - a negated pattern's drop is STRONG at 50 points or more (most of the repetitions suppressed): every drop the
+#   paper counts as showing the effect (roberta-large 64.7 and 82.8, roberta-base CnTp 66.9) is above it, every one
+#   it does not (bert-base 3.6 / 1.2, bert-large 44.7 / 16.5, roberta-base CpTn 27.7) below;
+# - it must exceed the CpTv control's drop by CONTROL_MARGIN, 10 points ("since the drop for the CpTv control is
+#   21.3, only the 46.7 drop is significant"), and the CnTn control's drop at all ("to a lesser extent");
+# - a CpTv drop of CPTV_VETO, 35 points, or more fails the model whatever else: the round value about midway
+#   between the highest CpTv drop the paper accepts (roberta-large, 26.0) and the lowest it calls "still too
+#   high" (bert-large, 42.9).
+# Both negated patterns showing the effect: passes; one: partially passes; none: fails.
+STRONG_DROP = 0.50
+CONTROL_MARGIN = 0.10
+CPTV_VETO = 0.35
+NEGATED_PATTERNS = ("CpTn", "CnTp")
+Verdict = Literal["passes", "partially passes", "fails"]
 
 Gender = Literal["female", "male"]
 PRONOUN: dict[Gender, str] = {"female": "She", "male": "He"}
@@ -559,10 +571,12 @@ def _sort_key(problem: Problem) -> tuple[int, str, str]:
     return (problem.line or 0, problem.field or "", problem.message)
 
 
-def load_predictions(path: Path, *, display_name: str | None = None) -> Predictions:
-    """Read and check a prediction file; every problem is raised together (exit code 2 on the command line)."""
+def load_predictions(path: Path, *, display_name: str | None = None, data: bytes | None = None) -> Predictions:
+    """Read and check a prediction file (its `data` where the caller has read it already); every problem is
+    raised together (exit code 2 on the command line)."""
     file = display_name or str(path)
-    data = read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES)
+    if data is None:
+        data = read_bytes(path, max_bytes=MAX_PREDICTION_FILE_BYTES)
     problems = FileProblems()
     try:
         predictions, _ = parse_predictions(data, file, problems)
@@ -612,11 +626,12 @@ def check_vocabulary(predictions: Predictions, lists: WordLists | None = None) -
 # --- scoring ----------------------------------------------------------------------------------
 
 
-def score(predictions: Predictions, bootstrap: BootstrapConfig, *, margin: float = PASS_MARGIN) -> dict[str, Any]:
-    """Repetition and drop per variant and pattern, with bootstrap intervals (resampling triplets).
+def score(predictions: Predictions, bootstrap: BootstrapConfig) -> dict[str, Any]:
+    """Repetition and drop per variant and pattern with their intervals, the negation contrast, and the verdict.
 
     A checked file has exactly one row per (triplet, pattern), so the counts of one bincount over
-    variant x pattern cells are all that is needed.
+    variant x pattern cells are all that is needed. Repetition and drop are proportions of triplets:
+    Wilson intervals; the contrast's interval resamples triplets (a percentile bootstrap).
     """
     n_cells = len(VARIANTS) * len(PATTERNS)
     cell = predictions.variant.astype(np.int64) * len(PATTERNS) + predictions.pattern
@@ -624,17 +639,15 @@ def score(predictions: Predictions, bootstrap: BootstrapConfig, *, margin: float
     hits = np.bincount(cell[predictions.repeated], minlength=n_cells).reshape(len(VARIANTS), len(PATTERNS))
     # each triplet's outcome as bits (bit p: pattern p repeated the verb): the contrast's interval resamples
     # triplets, and a resample changes it only through how many triplets show each of the 32 outcomes
-    n_all = len(predictions.triplet_keys)
-    bits = predictions.repeated.astype(np.int64) << predictions.pattern.astype(np.int64)
-    outcome = np.bincount(predictions.triplet, weights=bits, minlength=n_all).astype(np.int64)
-    triplet_variant = np.zeros(n_all, dtype=np.int64)
+    outcome = triplet_outcomes(predictions)
+    triplet_variant = np.zeros(len(predictions.triplet_keys), dtype=np.int64)
     triplet_variant[predictions.triplet] = predictions.variant
     variants: dict[str, Any] = {}
     for v, variant in enumerate(VARIANTS):
         patterns: dict[str, Any] = {}
         for p, pattern in enumerate(PATTERNS):
             count, hit = int(n[v, p]), int(hits[v, p])
-            ci = bootstrap_proportion_ci(hit, count, bootstrap)
+            ci = wilson_interval(hit, count)
             patterns[pattern] = {
                 "n": count,
                 "repetition": hit / count if count else None,
@@ -643,22 +656,85 @@ def score(predictions: Predictions, bootstrap: BootstrapConfig, *, margin: float
                 "repetition_ci95": None if ci is None else [ci[0], ci[1]],
                 "drop_ci95": None if ci is None else [1.0 - ci[1], 1.0 - ci[0]],
             }
-        contrast = negation_contrast({p: patterns[p]["drop"] for p in PATTERNS})
+        drops = {p: patterns[p]["drop"] for p in PATTERNS}
+        contrast = negation_contrast(drops)
         outcomes = np.bincount(outcome[triplet_variant == v], minlength=2 ** len(PATTERNS))
         contrast_ci = bootstrap_categories_ci(outcomes, _contrast_of_outcome_counts, bootstrap)
+        verdict, reason = scn_verdict(drops)
         variants[variant] = {
             "n_triplets": int(n[v, 0]),
             "patterns": patterns,
             "negation_contrast": contrast,
-            "negation_contrast_ci95": None if contrast_ci is None else [contrast_ci[0], contrast_ci[1]],
-            "passes": None if contrast is None else contrast > margin,
+            # a percentile bootstrap over triplets whose outcomes are all alike is [c, c]: no interval at all
+            "negation_contrast_ci95": None
+            if contrast_ci is None or contrast_ci[0] == contrast_ci[1]
+            else [contrast_ci[0], contrast_ci[1]],
+            "verdict": verdict,
+            "verdict_reason": reason,
         }
     return {
         "n_predictions": predictions.size,
         "variants": variants,
-        "pass_margin": margin,
-        "passes": variants["pronoun"]["passes"],
+        "verdict_thresholds": {"strong_drop": STRONG_DROP, "control_margin": CONTROL_MARGIN, "cptv_veto": CPTV_VETO},
+        "verdict": variants["pronoun"]["verdict"],
     }
+
+
+def scn_verdict(drops: dict[str, float | None]) -> tuple[Verdict | None, str | None]:
+    """The paper's three-way verdict from the four drops (fractions), with its reason in words (see STRONG_DROP)."""
+    values = {p: drops.get(p) for p in ("CpTn", "CnTp", "CnTn", "CpTv")}
+    if any(value is None for value in values.values()):
+        return None, None
+    drop = {p: float(value) for p, value in values.items() if value is not None}
+
+    def points(value: float) -> str:
+        return f"{100 * value:.1f}"
+
+    if drop["CpTv"] >= CPTV_VETO:
+        return "fails", (
+            f"the CpTv control drops {points(drop['CpTv'])} points (>= {points(CPTV_VETO)}): any change to the "
+            "target disturbs the model, which prevents any positive interpretation"
+        )
+    showing = [
+        p
+        for p in NEGATED_PATTERNS
+        if drop[p] >= STRONG_DROP and drop[p] - drop["CpTv"] >= CONTROL_MARGIN and drop[p] > drop["CnTn"]
+    ]
+    criterion = (
+        f"a strong drop (>= {points(STRONG_DROP)} points), {points(CONTROL_MARGIN)} points above CpTv's "
+        f"({points(drop['CpTv'])}) and above CnTn's ({points(drop['CnTn'])})"
+    )
+    if len(showing) == len(NEGATED_PATTERNS):
+        return "passes", f"CpTn ({points(drop['CpTn'])}) and CnTp ({points(drop['CnTp'])}) both show {criterion}"
+    if showing:
+        other = next(p for p in NEGATED_PATTERNS if p not in showing)
+        return "partially passes", (
+            f"only {showing[0]} ({points(drop[showing[0]])}) shows {criterion}; {other} drops {points(drop[other])}"
+        )
+    return "fails", f"neither CpTn ({points(drop['CpTn'])}) nor CnTp ({points(drop['CnTp'])}) shows {criterion}"
+
+
+def triplet_outcomes(predictions: Predictions) -> NDArray[np.int64]:
+    """Each triplet's outcome as bits, in the order triplets first appear: bit p set when pattern p repeated."""
+    bits = predictions.repeated.astype(np.int64) << predictions.pattern.astype(np.int64)
+    n_all = len(predictions.triplet_keys)
+    return np.bincount(predictions.triplet, weights=bits, minlength=n_all).astype(np.int64)
+
+
+def outcomes(predictions: Predictions) -> ItemOutcomes:
+    """Every triplet's outcome for the result: its answer is one character per pattern (PATTERNS' order), 1 where
+    the top-1 repeated the verb. A triplet has no right answer: the test reads the drops, not the items."""
+    bits = triplet_outcomes(predictions).tolist()
+    answers = ["".join("1" if b >> p & 1 else "0" for p in range(len(PATTERNS))) for b in bits]
+    return ItemOutcomes(
+        unit=f"triplet (answer: per pattern {', '.join(PATTERNS)}, 1 when the top-1 repeats the verb)",
+        ids=[f"{variant}|{name}|{profession}|{verb}" for name, profession, verb, variant in predictions.triplet_keys],
+        answers=list(answers),
+        expected=None,
+        parsed=[True] * len(answers),
+        correct=None,
+        raw_outputs={},
+    )
 
 
 # OUTCOME_REPEATS[k, p]: whether outcome k (a triplet's bits) has pattern p repeating the verb
@@ -677,7 +753,7 @@ def _contrast_of_outcome_counts(counts: NDArray[np.float64]) -> NDArray[np.float
 
 def negation_contrast(drops: dict[str, float | None]) -> float | None:
     """min(drop CpTn, drop CnTp) - max(drop CnTn, drop CpTv): how far the forbidden-repetition patterns
-    drop beyond the controls; `passes` is this exceeding PASS_MARGIN."""
+    drop beyond the controls (a statistic of NegHub's; the verdict is `scn_verdict`'s)."""
     values = [drops[p] for p in ("CpTn", "CnTp", "CnTn", "CpTv")]
     if any(value is None for value in values):
         return None
@@ -707,13 +783,13 @@ def report(full: Result) -> str:
             ci = m["drop_ci95"]
             ci_text = "n/a" if ci is None else f"[{pct(ci[0])}, {pct(ci[1])}]"
             lines.append(f"  {pattern:<8}{pct(m['repetition']):>11}{pct(m['drop']):>8}  {ci_text}")
-        verdict = "n/a" if entry["passes"] is None else ("passes" if entry["passes"] else "does not pass")
         contrast_ci = entry.get("negation_contrast_ci95")
         interval = "" if contrast_ci is None else f" [{pct(contrast_ci[0])}, {pct(contrast_ci[1])}]"
         lines.append(
-            f"  min(CpTn, CnTp) - max(CnTn, CpTv) drop: {pct(entry['negation_contrast'])} points{interval}; "
-            f"{verdict} (margin {pct(result['pass_margin'])})"
+            f"  negation contrast min(CpTn, CnTp) - max(CnTn, CpTv): {pct(entry['negation_contrast'])} points{interval}"
         )
+        if entry["verdict"] is not None:
+            lines.append(f"  verdict: {entry['verdict']}: {entry['verdict_reason']}")
     lines.append("")
     lines.append(
         "Percent. Under the coreference controls a model that resolves coreference is expected to pass "
@@ -769,24 +845,27 @@ def evaluate(path: Path, options: EvalOptions) -> Result:
     leaderboard (`options.for_leaderboard`), its words must also come from NegHub's lists."""
     if options.split is not None:
         raise InputError.single("--split", "scn has no splits (leave --split out)")
-    predictions = load_predictions(path, display_name=options.display_name)
+    data, sha256 = read_predictions_file(path, MAX_PREDICTION_FILE_BYTES)
+    predictions = load_predictions(path, display_name=options.display_name, data=data)
     if options.for_leaderboard:
         problems = check_vocabulary(predictions)
         if problems:
             raise InputError(problems)
-    return result_from_predictions(path, predictions, options.bootstrap)
+    return result_from_predictions(sha256, predictions, options.bootstrap)
 
 
-def result_from_predictions(path: Path, predictions: Predictions, bootstrap: BootstrapConfig) -> Result:
+def result_from_predictions(predictions_sha256: str, predictions: Predictions, bootstrap: BootstrapConfig) -> Result:
     """The whole result of an already loaded (and checked) prediction file."""
     return assemble_result(
         benchmark=BENCHMARK,
         split=None,
         mode=None,
-        predictions=path,
+        predictions_sha256=predictions_sha256,
         release=word_list_release(),
         dataset_file=None,
         scores=score(predictions, bootstrap),
+        items=outcomes(predictions),
+        headline_items=None,
         bootstrap=bootstrap,
     )
 
@@ -841,8 +920,8 @@ DISPLAY = Display(
         ci_path="variants.pronoun.negation_contrast_ci95",
         higher_is_better=True,
         description="min(drop CpTn, drop CnTp) − max(drop CnTn, drop CpTv), in points: how much more the "
-        "negated patterns stop the repetition than the controls do (NegHub's criterion passes above "
-        f"{100 * PASS_MARGIN:.0f} points)",
+        "negated patterns stop the repetition than the controls do (a statistic of NegHub's; the verdict — passes, "
+        "partially passes, fails — is the paper's reading of the four drops)",
     ),
     columns=tuple(
         column
@@ -877,6 +956,8 @@ DISPLAY = Display(
     items_noun="triplets",
     min_items=30,
     prompt_styles=("masked", "causal"),
+    verdict_path="verdict",
+    verdict_reason_path="variants.pronoun.verdict_reason",
 )
 
 BENCHMARK = Benchmark(
