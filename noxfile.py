@@ -491,6 +491,28 @@ def rescore(session: nox.Session) -> None:
 
 
 @nox.session
+def reproduction_trust(session: nox.Session) -> None:
+    """Refuse a pull request that changes a reproduction record unless gpu-reproduce opened it (a branch of this
+    repository, the workflow's account, that record alone): `-- EVENT_JSON HEAD_ROOT BASE_ROOT` (submission.yml)."""
+    if len(session.posargs) != 3:
+        session.error("usage: nox -s reproduction_trust -- EVENT_JSON HEAD_ROOT BASE_ROOT")
+    install_project(session)
+    session.run("python", "-m", "neghub.leaderboard.pull_request", "trust", *session.posargs)
+
+
+@nox.session
+def site_check(session: nox.Session) -> None:
+    """Build the site from a pull request's submissions with this branch's code (`-- SUBMISSIONS_DIR`), into a
+    temporary folder: what validates must also render (submission.yml)."""
+    if len(session.posargs) != 1:
+        session.error("usage: nox -s site_check -- SUBMISSIONS_DIR")
+    install_project(session, "site")
+    out = Path(session.create_tmp()) / "site-check"
+    env = {**_data_env(), "NEGHUB_SUBMISSIONS_DIR": str(Path(session.posargs[0]).resolve()), "NO_MKDOCS_2_WARNING": "1"}
+    session.run("mkdocs", "build", "--strict", "--site-dir", str(out), env=env)
+
+
+@nox.session
 def submission_summary(session: nox.Session) -> None:
     """Write the new scores and their difference from the current leaderboard: `-- HEAD_DIR BASE_DIR [-o FILE]`."""
     install_project(session)
