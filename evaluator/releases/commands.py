@@ -126,15 +126,18 @@ def cached_upstream(metadata: DatasetMetadata) -> Path | None:
     return root if any((root / f.path).is_file() for f in metadata.files) else None
 
 
-def verify(data_dir: Path | None, tasks: list[str]) -> int:
-    """Print one line per file; raise InputError (exit 2) naming every file that is missing or differs."""
+def verify(data_dir: Path | None, tasks: list[str], *, explicit: bool = True) -> int:
+    """Print one line per file; raise InputError (exit 2) naming every file that is missing or differs.
+
+    `data_dir` from $NEGHUB_DATA_DIR (`explicit` False) is a default for every task, as for the loader: a task
+    it has no folder for is looked for elsewhere (the Hub cache, the upstream cache, the package)."""
     from ..core.registry import benchmark_names
 
     names = tasks or benchmark_names()
     roots: list[tuple[DatasetMetadata, Path]] = []
     for name in names:
         metadata = metadata_of(name)
-        if data_dir is not None:
+        if data_dir is not None and (explicit or (data_dir / name).is_dir()):
             root = data_dir / name
             if root.is_dir():
                 roots.append((metadata, root))
@@ -362,7 +365,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     env_dir = os.environ.get(DATA_DIR_ENV)
     if args.datasets_command == "verify":
-        return verify(args.data_dir or (Path(env_dir) if env_dir else None), list(args.tasks))
+        data_dir = args.data_dir or (Path(env_dir) if env_dir else None)
+        return verify(data_dir, list(args.tasks), explicit=args.data_dir is not None)
     if args.datasets_command == "publish":
         from pydantic import TypeAdapter, ValidationError
 
