@@ -118,7 +118,7 @@ def evaluate_json(neghub: Any, path: Path, mode: str, *extra: Any) -> dict[str, 
 def test_metadata_pins_the_bundled_sample() -> None:
     meta = nubench.METADATA
     assert meta.is_sample and meta.license == "cc-by-nc-sa-4.0" and meta.languages == ("en",)
-    assert "sample" in meta.description.lower() and "same code" in meta.description
+    assert "sample" in meta.description.lower() and "Thunder-NUBench" in meta.description  # and the official one
     layout = {(f.config, f.split): f.path for f in meta.files}
     assert layout == {
         ("multiple-choice", "test"): "multiple-choice/test.jsonl",

@@ -4,10 +4,10 @@ A card is never edited by hand: `nox -s cards` (`python -m neghub.evaluator.rele
 them and a test fails on drift. Generation reads no clock and no environment beyond the data
 folder it is given, so the same metadata and data give the same bytes.
 
-Statistics are computed from the data only where every file of the release is pinned (so the
-numbers describe exactly the pinned release) and only from files that match their pins. A task
-with pins whose data cannot be found is an error when writing, never a card with the numbers left
-out, since the committed card would then change with the machine that wrote it.
+The card is the Jinja2 template templates/card.md.j2, escaped for Markdown (markdown.py says how): what this
+module computes for it is the front matter, the statistics (statistics.py) and the code it shows, the
+`datasets` snippet that loads every configuration of the release and the `neghub` commands, which a test runs
+as written (tests/test_card_commands.py).
 
 Two renderings differ in one respect: the card in this repository names the pinned Hub revision
 (or "not yet published"); the Hub `README.md` is part of the very commit that becomes the pinned
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import copy
-import importlib
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,13 +26,38 @@ from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from ..core.errors import InputError, Problem
-from ..fileio.files import atomic_write, read_bytes
-from ..fileio.jsonl import parse_jsonl
-from .loading import Release
-from .metadata import DatasetMetadata, Language, License
+from ..fileio.files import atomic_write
+from .licenses import HUB_LICENSES, hub_license_fields
+from .markdown import Markdown, environment, python_string
+from .metadata import DatasetMetadata, HubRelease, Language
+from .statistics import (
+    Statistics,
+    compute_statistics,
+    count_records,
+    has_statistics,
+    release_root,
+    size_category,
+    statistics_for,
+)
+from .tasks import available_tasks, benchmark_of, metadata_module, metadata_of, metadata_source
+
+# re-exported: the card's readers (commands.py, the tests) import them from here
+__all__ = [
+    "CardFrontMatter",
+    "compute_statistics",
+    "count_records",
+    "generate",
+    "has_statistics",
+    "metadata_module",
+    "metadata_of",
+    "release_root",
+    "render_card",
+    "validate_card",
+    "write_text",
+]
 
 CARDS_DIR = Path("datasets_cards")  # relative to the repository root, where `nox -s cards` runs
 LOCAL_BUILDERS = {".jsonl": "json", ".txt": "text", ".tsv": "csv"}  # the `datasets` builder of a local file
@@ -86,12 +111,20 @@ class ConfigEntry(BaseModel):
     skip_blank_lines: bool | None = None
 
 
+def _hub_license(value: str) -> str:
+    if value not in HUB_LICENSES:
+        raise ValueError(f"not a Hub license identifier: {value!r}")
+    return value
+
+
 class CardFrontMatter(BaseModel):
     """The YAML front matter NegHub writes, checked strictly (the Hub's own validation needs the network)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    license: License
+    license: Annotated[str, AfterValidator(_hub_license)]
+    license_name: Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9.+-]*$")] | None = None
+    license_link: Annotated[str, StringConstraints(pattern=r"^https://\S+$")] | None = None
     language: list[Language] = Field(min_length=1)
     task_categories: list[TaskCategory] = Field(min_length=1)
     task_ids: list[TaskId] | None = None
@@ -101,119 +134,16 @@ class CardFrontMatter(BaseModel):
     tags: list[Tag] = Field(min_length=1)
 
 
-@dataclass(frozen=True)
-class PairStatistics:
-    """The counts a minimal-pair paper reports (instances and pairs per split, by cue position), from the
-    evaluator's own pair construction."""
-
-    split: str
-    d_orig: int
-    d_neg: int
-    m_i: int
-    m_u: int
-    m_i_end: int
-    m_i_mid: int
-    m_u_end: int
-    m_u_mid: int
-
-
-@dataclass(frozen=True)
-class Statistics:
-    """What the card states about the data: records per release file, and pair counts for minimal-pair tasks."""
-
-    records: dict[str, int]  # release path -> non-blank lines
-    pairs: tuple[PairStatistics, ...] = ()
-
-
-def release_root(metadata: DatasetMetadata, data_dir: Path | None) -> Path | None:
-    """The folder statistics are read from: `<data_dir>/<task>/` if present, else the bundled release, else none."""
-    if data_dir is not None and (data_dir / metadata.name).is_dir():
-        return data_dir / metadata.name
-    # a release shipped in the package (a benchmark's own sample or word lists)
-    bundled = benchmark_of(metadata.name).bundled_release
-    return bundled if bundled is not None and bundled.is_dir() else None
-
-
-def has_statistics(metadata: DatasetMetadata) -> bool:
-    """Numbers are given only for a fully pinned release, so they describe exactly that release."""
-    return bool(metadata.files) and all(f.sha256 is not None for f in metadata.files)
-
-
-def compute_statistics(metadata: DatasetMetadata, root: Path) -> Statistics:
-    """Count the records of every pinned file (each checked against its pin) and, for minimal-pair
-    tasks, the pairs per split through the task's own `load`."""
-    release = Release(metadata, root, "mirror", unverified_allowed=False)
-    records: dict[str, int] = {}
-    for release_file in metadata.files:
-        resolved = release.file(release_file)  # raises on a missing file or a sha256 mismatch
-        records[release_file.path] = count_records(resolved.path)
-    benchmark = benchmark_of(metadata.name)
-    if benchmark.read_split is None:  # only a minimal-pair family counts pairs (SPEC §1) besides the records
-        return Statistics(records=records)
-    pairs: list[PairStatistics] = []
-    for split in metadata.splits:
-        dataset = benchmark.read_split(release, split)
-        important = dataset.pairs.important
-        end = dataset.pairs.cue_position == 0  # CUE_POSITIONS = ("end", "mid")
-        pairs.append(
-            PairStatistics(
-                split=split,
-                d_orig=int(dataset.is_original.sum()),
-                d_neg=int((~dataset.is_original).sum()),
-                m_i=int(important.sum()),
-                m_u=int((~important).sum()),
-                m_i_end=int((important & end).sum()),
-                m_i_mid=int((important & ~end).sum()),
-                m_u_end=int((~important & end).sum()),
-                m_u_mid=int((~important & ~end).sum()),
-            )
-        )
-    return Statistics(records=records, pairs=tuple(pairs))
-
-
-def count_records(path: Path) -> int:
-    """The rows `datasets` loads from the file, with the builder its extension picks (LOCAL_BUILDERS).
-
-    JSON Lines: the objects (every line must parse; blank lines, such as the empty last line of the
-    upstream NLI files, are no rows). Plain text: every line, a blank one or a `#` one included (the text
-    builder keeps both; a final newline ends the last line, it opens no new one). TSV: the non-blank
-    lines less the header (the csv builder skips blank lines). Nothing is skipped as a comment: the
-    data files of a release hold data only.
-    """
-    if path.suffix == ".jsonl":
-        content = parse_jsonl(read_bytes(path), str(path), blank_lines="skip")
-        if content.problems:
-            raise InputError(content.problems[:20])
-        return len(content.objects)
-    text = read_bytes(path).decode("utf-8")
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    if path.suffix == ".tsv":
-        return max(len([line for line in lines if line.strip()]) - 1, 0)
-    return len(lines)
-
-
-def size_category(metadata: DatasetMetadata, statistics: Statistics | None) -> SizeCategory:
-    if statistics is None:
-        return "unknown"
-    total = sum(statistics.records.values())
-    for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
-        if total < limit:
-            return name  # type: ignore[return-value]
-    return "unknown"
-
-
 def front_matter(metadata: DatasetMetadata, statistics: Statistics | None) -> dict[str, Any]:
     text = metadata.card
     matter: dict[str, Any] = {
-        "license": metadata.license,
+        **hub_license_fields(metadata.license),
         "language": list(metadata.languages),
         "task_categories": list(text.task_categories),
     }
     if text.task_ids:
         matter["task_ids"] = list(text.task_ids)
-    matter["size_categories"] = [size_category(metadata, statistics)]
+    matter["size_categories"] = [size_category(statistics)]
     matter["pretty_name"] = metadata.pretty_name
     if metadata.files:
         matter["configs"] = card_configs(metadata)
@@ -253,189 +183,129 @@ def card_configs(metadata: DatasetMetadata) -> list[dict[str, Any]]:
     return entries
 
 
-def _fmt(n: int) -> str:
-    return f"{n:,}"
+PREDICTIONS = "PREDICTIONS.jsonl"  # what the card's commands call the prediction file they write, then score
+LoadingKind = Literal["hub", "hub-card", "converted", "unpublished", "generated"]
 
 
-def _escape_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+@dataclass(frozen=True)
+class Loading:
+    """How the card says to load the release: with `datasets` (every configuration) and with `neghub`."""
+
+    kind: LoadingKind
+    snippet: str  # Python: one load_dataset call per configuration ("" where there is nothing to load)
+    convert: str  # the shell command writing the release folder the snippet reads (kind "converted")
+    commands: str  # the `neghub` commands, one per line, in the order they run
+    official_snippet: str  # the official release's configurations at its pinned commit ("" unless pinned)
+
+
+def configs_of(metadata: DatasetMetadata) -> list[str]:
+    return list(dict.fromkeys(f.config for f in metadata.files))
+
+
+def load_calls(source: str, configs: Sequence[str], revision: str | None, *, prefix: str = "") -> str:
+    """A Python snippet loading every configuration of `source` (a Hub repository or a local folder)."""
+    lines = ["from datasets import load_dataset", ""]
+    names: set[str] = set()
+    for config in configs:
+        name = prefix + (re.sub(r"\W+", "_", config).strip("_").lower() if config != "default" else "ds")
+        name = name if name.isidentifier() and not name[0].isdigit() else f"config_{name}"
+        if name in names:
+            raise ValueError(f"two configurations read as the same Python name {name!r}")
+        names.add(name)
+        args = [python_string(source)] + ([python_string(config)] if config != "default" else [])
+        if revision is not None:
+            args.append(f"revision={python_string(revision)}")
+        lines.append(f"{name} = load_dataset({', '.join(args)})")
+    return "\n".join(lines)
+
+
+def commented(lines: Sequence[tuple[str, str]]) -> str:
+    """Shell lines, each after its comment line, if it has one (a command stays whole, to copy)."""
+    return "\n".join(f"# {comment}\n{command}" if comment else command for command, comment in lines)
+
+
+def neghub_commands(metadata: DatasetMetadata, kind: LoadingKind) -> str:
+    """Check (or fetch) the release, write a trivial model's predictions, score them: once per mode."""
+    benchmark = benchmark_of(metadata.name)
+    name = metadata.name
+    options = ""
+    lines: list[tuple[str, str]] = []
+    if kind in ("hub", "hub-card"):
+        pass  # the commands below read the pinned Hub revision
+    elif kind == "converted" and release_root(metadata, None) is not None:
+        lines.append((f"neghub datasets verify {name}", "checks the copy shipped in the package against its pins"))
+    elif kind == "converted" and metadata.upstream:
+        lines.append((f"neghub datasets fetch {name}", "downloads the pinned files once into NegHub's cache, checked"))
+    elif has_statistics(metadata):
+        options = " --data-dir DIR"
+        lines.append((f"neghub datasets verify {name} --data-dir DIR", f"checks DIR/{name}/ against the pins below"))
+    elif metadata.files:
+        options = " --data-dir DIR --unverified"  # nothing to verify against: no file is pinned
+    kinds = [k for k in benchmark.baseline_kinds if ":" not in k]
+    for mode in benchmark.modes or (None,):
+        mode_option = f" --mode {mode}" if mode else ""
+        if kinds:
+            lines.append(
+                (
+                    f"neghub baseline {name} --kind {kinds[0]}{mode_option}{options} -o {PREDICTIONS}",
+                    "a trivial model's predictions" + (f" ({mode} mode)" if mode else ""),
+                )
+            )
+        lines.append((f"neghub evaluate {name} {PREDICTIONS}{mode_option}{options}", ""))
+    return commented(lines)
+
+
+def loading_for(metadata: DatasetMetadata, *, for_hub: bool) -> Loading:
+    configs = configs_of(metadata)
+    official = official_snippet(metadata.official_release)
+    kind: LoadingKind
+    if not metadata.files:
+        kind = "generated"
+    elif for_hub:
+        kind = "hub-card"
+    elif metadata.revision is not None:
+        kind = "hub"
+    elif has_statistics(metadata):
+        kind = "converted"
+    else:
+        kind = "unpublished"
+    snippet, convert = "", ""
+    if kind == "hub-card":
+        snippet = load_calls(metadata.hub_repo_id, configs, None)
+    elif kind == "hub":
+        snippet = load_calls(metadata.hub_repo_id, configs, metadata.revision)
+    elif kind == "converted":
+        found = release_root(metadata, None) is not None or metadata.upstream  # convert finds it itself
+        source = "" if found else f" --source DIR/{metadata.name}"
+        convert = f"neghub datasets convert {metadata.name}{source} -o {metadata.name}"
+        snippet = load_calls(f"./{metadata.name}", configs, None)
+    return Loading(kind, snippet, convert, neghub_commands(metadata, kind), official)
+
+
+def official_snippet(official: HubRelease | None) -> str:
+    if official is None or official.pin is None:
+        return ""
+    configs = [e.config for e in official.expected]
+    return load_calls(official.repo_id, list(dict.fromkeys(configs)), official.pin.revision)
 
 
 def render_card(metadata: DatasetMetadata, statistics: Statistics | None, *, for_hub: bool = False) -> str:
-    """The whole card: YAML front matter, then the sections readers expect."""
-    text = metadata.card
-    module_path = metadata_source(metadata.name)
+    """The whole card: YAML front matter, then the sections readers expect (templates/card.md.j2)."""
     yaml_text = yaml.safe_dump(
         front_matter(metadata, statistics), sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000
     )
-    out: list[str] = ["---", yaml_text.rstrip("\n"), "---", "", GENERATED_NOTE, "", f"# {metadata.pretty_name}", ""]
-
-    out += ["## Summary", "", metadata.description, ""]
-    if metadata.is_sample:
-        out += [
-            "**This release is a sample written by NegHub for testing and demonstration, not the official "
-            "release.** The official release loads through the same code once it is pinned.",
-            "",
-        ]
-    out += [
-        f"- Homepage: {metadata.homepage}",
-        f"- Upstream version: {metadata.version}",
-        f"- Language: {', '.join(metadata.languages)}",
-        f"- Hub repository: `{metadata.hub_repo_id}`",
-        "",
-    ]
-
-    out += ["## Negation phenomena", "", text.phenomena or "Not documented yet.", ""]
-
-    out += ["## Structure and fields", ""]
-    json_lines = all(PurePosixPath(f.path).suffix == ".jsonl" for f in metadata.files)
-    if metadata.files:
-        out += ["| configuration | split | file |", "|---|---|---|"]
-        out += [f"| {f.config} | {f.split} | `{f.path}` |" for f in metadata.files]
-        out += [""]
-        if not json_lines:
-            out += [
-                "Every file holds data only (no comment lines). Loaded with `datasets`, a `.txt` file is one "
-                "column `text`, one row per line; a `.tsv` file has the columns named by its header line.",
-                "",
-            ]
-    else:
-        out += ["The release has no data files.", ""]
-    if metadata.record_fields:
-        out += [
-            "Each line of a file is one JSON object with these fields:"
-            if json_lines
-            else "Each line of a prediction file is one JSON object with these fields:",
-            "",
-        ]
-        out += ["| field | type | description |", "|---|---|---|"]
-        out += [
-            f"| `{f.name}` | {_escape_cell(f.type)} | {_escape_cell(f.description)} |" for f in metadata.record_fields
-        ]
-        out += [""]
-
-    out += ["## Construction", "", text.construction or "Not documented yet.", ""]
-
-    out += ["## Statistics", ""]
-    if statistics is None:
-        out += [
-            "Not available: the release is not pinned by NegHub (no sha256 for its files), so no figure can be "
-            "tied to it."
-            if metadata.files
-            else "Not applicable: there is no fixed item set (see Construction).",
-            "",
-        ]
-    else:
-        out += ["Computed by NegHub from the pinned files.", "", "| file | records |", "|---|---:|"]
-        out += [f"| `{path}` | {_fmt(n)} |" for path, n in statistics.records.items()]
-        out += [""]
-        if statistics.pairs:
-            splits = [p.split for p in statistics.pairs]
-            rows = [
-                ("D_orig instances", [_fmt(p.d_orig) for p in statistics.pairs]),
-                ("D_neg instances", [_fmt(p.d_neg) for p in statistics.pairs]),
-                ("M_i minimal pairs", [_fmt(p.m_i) for p in statistics.pairs]),
-                ("M_u minimal pairs", [_fmt(p.m_u) for p in statistics.pairs]),
-                (
-                    "M_i cue at sentence end / middle",
-                    [f"{_fmt(p.m_i_end)} / {_fmt(p.m_i_mid)}" for p in statistics.pairs],
-                ),
-                (
-                    "M_u cue at sentence end / middle",
-                    [f"{_fmt(p.m_u_end)} / {_fmt(p.m_u_mid)}" for p in statistics.pairs],
-                ),
-            ]
-            out += [
-                "Minimal pairs, built by the evaluator's own construction (`neghub evaluate` scores on these):",
-                "",
-                "| | " + " | ".join(splits) + " |",
-                "|---|" + "---:|" * len(splits),
-            ]
-            out += [f"| {label} | " + " | ".join(values) + " |" for label, values in rows]
-            out += [""]
-
-    out += ["## Loading", "", "### With `datasets`", ""]
-    first_config = metadata.files[0].config if metadata.files else "default"
-    revision_expr: str | None
-    if for_hub:
-        revision_expr = '"<the pinned commit: see NegHub\'s metadata>"'
-    else:
-        revision_expr = f'"{metadata.revision}"' if metadata.revision else None
-    if metadata.files and revision_expr is not None:
-        name_arg = f', "{first_config}"' if first_config != "default" else ""
-        out += [
-            "```python",
-            "from datasets import load_dataset",
-            "",
-            f'ds = load_dataset("{metadata.hub_repo_id}"{name_arg}, revision={revision_expr})',
-            "```",
-            "",
-        ]
-    elif metadata.files:
-        files = ", ".join(
-            f'"{f.split}": "{metadata.name}/{f.path}"' for f in metadata.files if f.config == first_config
-        )
-        out += [
-            "Not yet published on the Hub. From a local copy of the release:",
-            "",
-            "```python",
-            "from datasets import load_dataset",
-            "",
-            f'ds = load_dataset("{LOCAL_BUILDERS.get(PurePosixPath(metadata.files[0].path).suffix, "json")}", '
-            f"data_files={{{files}}})",
-            "```",
-            "",
-        ]
-    else:
-        out += ["There is nothing to load with `datasets`: the item set is generated per model.", ""]
-    out += ["### With `neghub`", "", "```sh"]
-    if metadata.files and release_root(metadata, None) is not None:
-        out += [
-            f"neghub datasets verify      # checks the copy of {metadata.name} shipped in the package",
-            f"neghub evaluate {metadata.name} PREDICTIONS.jsonl",
-        ]
-    elif metadata.files:
-        out += [
-            f"neghub datasets verify --data-dir DIR      # checks DIR/{metadata.name}/ against the pins below",
-            f"neghub evaluate {metadata.name} PREDICTIONS.jsonl --data-dir DIR"
-            + ("" if has_statistics(metadata) else "  --unverified   # no pins yet"),
-        ]
-        if metadata.revision is not None or for_hub:
-            out += [f"neghub evaluate {metadata.name} PREDICTIONS.jsonl   # reads the pinned Hub revision"]
-    else:
-        out += [f"neghub evaluate {metadata.name} PREDICTIONS.jsonl"]
-    out += ["```", ""]
-
-    out += ["## Licensing", "", f"License: `{metadata.license}`.", ""]
-    if text.licensing:
-        out += [text.licensing, ""]
-
-    out += ["## Citation", "", "```bibtex", metadata.citation, "```", ""]
-
-    out += ["## Limitations", ""]
-    out += [f"- {item}" for item in text.limitations] or ["None documented yet."]
-    out += [""]
-
-    out += ["## Release files and pins", ""]
-    if for_hub:
-        revision_line = (
-            f"Pinned revision: the Hub commit that contains this card; NegHub records its hash in `{module_path}` "
-            "(`revision=`) and in its own copy of this card."
-        )
-    elif metadata.revision is not None:
-        revision_line = f"Pinned revision: `{metadata.revision}` of `{metadata.hub_repo_id}`."
-    else:
-        revision_line = "Pinned revision: not yet published."
-    out += [revision_line, ""]
-    if metadata.files:
-        out += ["| file | split | sha256 |", "|---|---|---|"]
-        out += [
-            f"| `{f.path}` | {f.split} | {f'`{f.sha256}`' if f.sha256 else 'not pinned yet'} |" for f in metadata.files
-        ]
-        out += [""]
-    else:
-        out += ["No data files.", ""]
-    return "\n".join(out)
+    return environment().get_template("card.md.j2").render(
+        m=metadata,
+        text=metadata.card,
+        official=metadata.official_release,
+        statistics=statistics,
+        for_hub=for_hub,
+        front_matter=Markdown(yaml_text.rstrip("\n")),  # written by the YAML library
+        generated_note=Markdown(GENERATED_NOTE),
+        json_lines=all(PurePosixPath(f.path).suffix == ".jsonl" for f in metadata.files),
+        loading=loading_for(metadata, for_hub=for_hub),
+        metadata_source=metadata_source(metadata.name),
+    )
 
 
 def split_front_matter(card: str) -> tuple[dict[str, Any], str]:
@@ -469,56 +339,6 @@ def validate_card(card: str, release_root_dir: Path | None) -> CardFrontMatter:
         if missing:
             raise ValueError(f"data_files not in the release {release_root_dir}: {', '.join(missing)}")
     return model
-
-
-def benchmark_of(task: str) -> Any:
-    from ..core.registry import get_benchmark
-
-    return get_benchmark(task)
-
-
-def metadata_of(task: str) -> DatasetMetadata:
-    return benchmark_of(task).metadata  # type: ignore[no-any-return]
-
-
-def available_tasks() -> list[str]:
-    from ..core.registry import benchmark_names
-
-    return benchmark_names()
-
-
-def metadata_module(task: str) -> Any:
-    """The module that defines a benchmark's DatasetMetadata: its folder's metadata.py, else the folder itself."""
-
-    from ..core.registry import source_of
-
-    package = source_of(task)
-    try:
-        return importlib.import_module(f"{package}.metadata")
-    except ModuleNotFoundError:
-        return importlib.import_module(package)
-
-
-def metadata_source(task: str) -> str:
-    """Where a benchmark's pinned revision is recorded, as a path in the repository (shown on its card)."""
-    module = metadata_module(task)
-    name = str(module.__name__).removeprefix("neghub.")
-    path = name.replace(".", "/") + (".py" if not str(module.__file__).endswith("__init__.py") else "/__init__.py")
-    return path
-
-
-def statistics_for(metadata: DatasetMetadata, data_dir: Path | None) -> Statistics | None:
-    """None for an unpinned release; otherwise computed, or InputError when the data is not at hand."""
-    if not has_statistics(metadata):
-        return None
-    root = release_root(metadata, data_dir)
-    if root is None:
-        raise InputError.single(
-            metadata.name,
-            f"the statistics of the card need the pinned {metadata.name} release: pass --data-dir DIR "
-            f"(for example ../shared/datasets) or set NEGHUB_DATA_DIR",
-        )
-    return compute_statistics(metadata, root)
 
 
 def generate(task: str, data_dir: Path | None, *, for_hub: bool = False) -> str:

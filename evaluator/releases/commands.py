@@ -1,4 +1,5 @@
-"""`neghub datasets ...`: verify a release against its pins, build a Hub release folder, publish it.
+"""`neghub datasets ...`: verify a release against its pins, build a Hub release folder, publish it; pin a
+commit of a release its authors publish on the Hub (pin.py).
 
 Where the pinned revision is recorded: in the task module itself, on its `revision=` line (and the
 `hub_repo_id=` line, which `--repo-id` may change). One source of truth for a release's identity:
@@ -126,15 +127,18 @@ def cached_upstream(metadata: DatasetMetadata) -> Path | None:
     return root if any((root / f.path).is_file() for f in metadata.files) else None
 
 
-def verify(data_dir: Path | None, tasks: list[str]) -> int:
-    """Print one line per file; raise InputError (exit 2) naming every file that is missing or differs."""
+def verify(data_dir: Path | None, tasks: list[str], *, explicit: bool = True) -> int:
+    """Print one line per file; raise InputError (exit 2) naming every file that is missing or differs.
+
+    `data_dir` from $NEGHUB_DATA_DIR (`explicit` False) is a default for every task, as for the loader: a task
+    it has no folder for is looked for elsewhere (the Hub cache, the upstream cache, the package)."""
     from ..core.registry import benchmark_names
 
     names = tasks or benchmark_names()
     roots: list[tuple[DatasetMetadata, Path]] = []
     for name in names:
         metadata = metadata_of(name)
-        if data_dir is not None:
+        if data_dir is not None and (explicit or (data_dir / name).is_dir()):
             root = data_dir / name
             if root.is_dir():
                 roots.append((metadata, root))
@@ -357,12 +361,26 @@ def add_parser(sub: Any) -> None:
         "it: $NEGHUB_DATA_DIR, the pinned Hub revision, the pinned upstream URLs, or the package)",
     )
     co.add_argument("-o", "--output", type=Path, required=True)
+    pi = group.add_parser(
+        "pin",
+        help="pin a commit of the release the task's authors publish on the Hub, once its split sizes are the paper's",
+    )
+    pi.add_argument("task")
+    pi.add_argument("--revision", required=True, help="the Hub commit to pin (40 hex digits)")
+    pi.add_argument("--pin-file", type=Path, default=None, help="where to write the pin (default: beside the metadata)")
+    pi.add_argument("--dry-run", action="store_true", help="download and check, print the pin; write nothing")
 
 
 def run(args: argparse.Namespace) -> int:
     env_dir = os.environ.get(DATA_DIR_ENV)
     if args.datasets_command == "verify":
-        return verify(args.data_dir or (Path(env_dir) if env_dir else None), list(args.tasks))
+        data_dir = args.data_dir or (Path(env_dir) if env_dir else None)
+        return verify(data_dir, list(args.tasks), explicit=args.data_dir is not None)
+    if args.datasets_command == "pin":
+        from .pin import pin
+
+        pin(args.task, args.revision, output=args.pin_file, dry_run=args.dry_run)
+        return 0
     if args.datasets_command == "publish":
         from pydantic import TypeAdapter, ValidationError
 

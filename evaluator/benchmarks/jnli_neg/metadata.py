@@ -15,6 +15,11 @@ METADATA = DatasetMetadata(
     version="1.1",
     languages=("ja",),
     license="cc-by-sa-4.0",
+    license_terms=(
+        "JNLI-Neg is licensed under CC BY-SA 4.0: you may copy, share and adapt it for any purpose, commercial "
+        "use included, giving credit to its authors and to JGLUE's with a link to the license, and you must "
+        "release what you make from it under the same license."
+    ),
     homepage="https://github.com/asahi-y/JNLI-Neg",
     # Only what the paper itself states (../shared/papers/jnli-neg-ja.txt): its title, its authors and the
     # dataset's URL (footnote 1). It names no venue and no year, and the papers that cite it disagree (the

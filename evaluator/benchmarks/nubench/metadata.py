@@ -1,11 +1,60 @@
-"""NUBench as NegHub pins it: today the sample NegHub wrote (the official release is not available)."""
+"""NUBench as NegHub pins it: today the sample NegHub wrote, and the official release, Thunder-NUBench on the
+Hugging Face Hub, which NegHub has not pinned yet (`neghub datasets pin nubench --revision COMMIT` does, once
+its split sizes are the paper's; it writes hub_pin.yaml beside this file)."""
 
 from __future__ import annotations
 
-from ...releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
+from pathlib import Path
+
+from ...releases.metadata import (
+    PIN_FILE_NAME,
+    CardText,
+    DatasetMetadata,
+    ExpectedSplit,
+    HubRelease,
+    RecordField,
+    ReleaseFile,
+    read_pin,
+)
 
 MULTIPLE_CHOICE = "multiple-choice"
 SENTENCE_NEGATION = "sentence-negation"
+PIN_FILE = Path(__file__).with_name(PIN_FILE_NAME)
+# CC BY-NC-SA 4.0 in the paper's words (Ethics statement) and the Hub release's; said beside every download
+LICENSE_TERMS = (
+    "NUBench is licensed under CC BY-NC-SA 4.0: you may copy, share and adapt it for non-commercial purposes "
+    "only, giving credit to its authors and a link to the license, and you must release what you make from it "
+    "under the same license. Commercial use needs the authors' permission."
+)
+# What the paper reports of the release (papers/nubench.txt): Table 5 gives the three sets, Table 11 the
+# demonstration and test items per choice2_type. The multiple-choice names are those of the paper's own
+# harness configuration (appendix M, Listing 7: dataset_name multiple-choice, test_split test, fewshot_split
+# demonstration); the training pairs' config is the one the Hub release's card names (sentence-negation-pair).
+CHOICE2_TYPE_COUNTS = {
+    "demonstration": {"relative_part": 12, "pp_part": 12, "adverb_part": 12, "compound_part": 12, "non-applicable": 2},
+    "test": {"relative_part": 312, "pp_part": 308, "adverb_part": 310, "compound_part": 294, "non-applicable": 37},
+}
+OFFICIAL_RELEASE = HubRelease(
+    pretty_name="Thunder-NUBench",
+    repo_id="thunder-research-group/SNU_Thunder-NUBench",
+    license="cc-by-nc-sa-4.0",
+    gated=True,
+    expected=(
+        ExpectedSplit(config="sentence-negation-pair", split="train", n_records=3772, source="Table 5"),
+        *(
+            ExpectedSplit(
+                config=MULTIPLE_CHOICE,
+                split=split,
+                n_records=sum(counts.values()),  # 50 and 1,261 (Table 5)
+                source="Tables 5 and 11",
+                count_field="choice2_type",
+                counts=counts,
+            )
+            for split, counts in CHOICE2_TYPE_COUNTS.items()
+        ),
+    ),
+    pin=read_pin(PIN_FILE),
+)
 
 _SAMPLE_FILES = (
     ReleaseFile(
@@ -39,7 +88,8 @@ METADATA = DatasetMetadata(
     # The paper's ethics statement: "released under the Creative Commons Attribution Non-Commercial
     # Share Alike 4.0"; the sample is published under the same terms so that both can sit together.
     license="cc-by-nc-sa-4.0",
-    homepage="https://openreview.net/",
+    license_terms=LICENSE_TERMS,
+    homepage="https://huggingface.co/datasets/thunder-research-group/SNU_Thunder-NUBench",
     citation=(
         "@misc{nubench,\n"
         "  title  = {{NUBench}: A Benchmark for {LLMs}' Sentence-Level Negation Understanding},\n"
@@ -55,10 +105,10 @@ METADATA = DatasetMetadata(
         "non-applicable items, which have three options), a contradiction (choice3) and a paraphrase "
         "(choice4). The sample has the release's layout and schema (configurations multiple-choice with "
         "splits test and demonstration, sentence-negation with split train; appendix L), written in NegHub's "
-        "own words (46 test items, 10 demonstrations, 20 sentence/negation pairs). The official release "
-        "loads through the same code from a mirror folder (--data-dir DIR with DIR/nubench/multiple-choice/"
-        "test.jsonl, ...); its files differ from the sample's pinned sha256s, so score it with --unverified "
-        "until NegHub pins them."
+        "own words (46 test items, 10 demonstrations, 20 sentence/negation pairs). The official release, "
+        "Thunder-NUBench, is published on the Hugging Face Hub (thunder-research-group/SNU_Thunder-NUBench; "
+        "the paper counts 3,772 sentence/negation pairs, 50 demonstrations and 1,261 test items); NegHub "
+        "scores on this sample until it has pinned that release."
     ),
     hub_repo_id="neghub/nubench",
     revision=None,
@@ -91,6 +141,7 @@ METADATA = DatasetMetadata(
         RecordField(name="hypothesis", type="str", description="sentence-negation pairs: its standard negation"),
     ),
     is_sample=True,
+    official_release=OFFICIAL_RELEASE,
     card=CardText(
         task_categories=("multiple-choice",),
         tags=("negation", "standard-negation", "local-negation"),
@@ -110,7 +161,10 @@ METADATA = DatasetMetadata(
             "options), `choice3` a contradiction, `choice4` a paraphrase. NUBench has no minimal pairs; the "
             "sentence-negation configuration pairs each sentence with its standard negation, for fine-tuning."
         ),
-        licensing="CC BY-NC-SA 4.0, as the NUBench paper states (Ethics statement): non-commercial use only.",
+        licensing=(
+            "CC BY-NC-SA 4.0, as the NUBench paper states (Ethics statement) and the Hub release declares; "
+            "NegHub's sample is published under the same terms."
+        ),
         limitations=(
             "English only; sentences come from Wikipedia-style factual prose.",
             "Which option is the standard negation rests on the paper's operational definition (Table 2), "

@@ -15,6 +15,10 @@ METADATA = DatasetMetadata(
     # The lists are NegHub's own work (see word_lists/README.md), released under CC BY 4.0; the
     # paper's lists were not available to us.
     license="cc-by-4.0",
+    license_terms=(
+        "NegHub's SCN word lists are licensed under CC BY 4.0: you may copy, share and adapt them for any "
+        "purpose, commercial use included, giving credit to NegHub with a link to the license."
+    ),
     homepage="https://hal.science/hal-04671338v1",
     citation=(
         "@inproceedings{kletz2023selfcontained,\n"
