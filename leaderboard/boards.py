@@ -11,6 +11,7 @@ named by the prompt and the sha256 its run records (never one shared `custom` bo
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -39,7 +40,7 @@ class Board:
     test: str = BASE_TEST  # which test of the benchmark (SCN: base, the GH22 replication, co-reference controls)
     seeds: int = 1  # how many seeds a row's figures average (a paper's 5-seed means are not single runs)
 
-    @property
+    @functools.cached_property
     def slug(self) -> str:
         parts = [self.task, self.split or "all", self.mode or "", f"{self.shots}shot" if self.shots is not None else ""]
         parts += [self.prompt, "finetuned" if self.fine_tuned else "", _slug(self.dataset)]

@@ -34,6 +34,7 @@ from ..evaluator.core.stats import BootstrapConfig
 from ..evaluator.submissions.format import Metadata, Run
 from ..evaluator.submissions.identity import model_identity
 from ..evaluator.submissions.reproduction import Reproduction
+from .answers import RunAnswers, intern_ids, items_file, items_path, run_answers, view_files
 from .boards import BASE_TEST, Board, neghub_dataset, prompt_style, verified_board
 from .clearances import load_clearances
 from .history import landing_dates
@@ -122,10 +123,10 @@ class Row:
     numeric_setting: str | None = None  # dtype and device its runs record, in words
     floor_comparison: str | None = None  # a ranked row's comparison with the board's floor
     # what the rules read of the results (not shown): the headline per unit (keys, values averaged over the
-    # runs) and each run's answers by item, keyed by the run's seed
+    # runs) and each run's answers as codes, keyed by the run's seed (answers.py)
     headline_items: tuple[tuple[str, ...], NDArray[np.float64]] | None = None
-    answers: dict[int | None, dict[str, Any]] = field(default_factory=dict)
-    results: list[Result] = field(default_factory=list)
+    answers: dict[int | None, RunAnswers] = field(default_factory=dict)
+    views: list[str] = field(default_factory=list)  # the answers view's file of each run that has one
 
     @property
     def headline_ci(self) -> tuple[float, float] | None:
@@ -158,6 +159,7 @@ class Leaderboard:
     landed: dict[str, str] = field(default_factory=dict)  # submission id -> when it landed on main (git)
     boards: dict[Board, list[Row]] = field(default_factory=dict)  # in page order, each in table order
     leaders: dict[str, Leader] = field(default_factory=dict)
+    views: dict[str, bytes] = field(default_factory=dict)  # the answers view's files (answers.py)
 
     def group(self) -> dict[Board, list[Row]]:
         return self.boards
@@ -302,9 +304,10 @@ def numeric_setting(metadata: Metadata) -> str | None:
 
 
 def collect_submission(
-    sub_dir: Path, data_dir: Path | None, known_tasks: Iterable[str]
+    sub_dir: Path, data_dir: Path | None, known_tasks: Iterable[str], views: dict[str, bytes] | None = None
 ) -> tuple[Metadata | None, list[Row], list[Note]]:
-    """Validate and re-score one submission: its rows, or a refusal note (and notes for skipped runs)."""
+    """Validate and re-score one submission: its rows, or a refusal note (and notes for skipped runs). The
+    answers view's files of its runs are added to `views`; its Results are not kept."""
     from ..evaluator.submissions.validation import check_submission
 
     sid = sub_dir.name
@@ -369,10 +372,18 @@ def collect_submission(
             identity_words=None if identity is None else identity.words,
             numeric_setting=numeric_setting(metadata),
             headline_items=_headline_items(results),
-            answers={run.seed: result.items.answer_of() for run, result in runs},
-            results=results,
+            answers={run.seed: run_answers(result) for run, result in runs},
             verdict=_verdict(board.task, results),
         )
+        if views is not None:
+            for run, result in runs:
+                files = view_files(result, metadata.model.name, sid, run.file)
+                if files:
+                    views.update(files)
+                    row.views.extend(files)
+                    shared = items_path(result)
+                    if shared not in views:
+                        views[shared] = items_file(result)
         if len({run.seed for run, _ in runs}) < len(runs) or len({p["predictions_sha256"] for p in provenance}) < len(
             runs
         ):
@@ -390,7 +401,7 @@ def _headline_items(results: list[Result]) -> tuple[tuple[str, ...], NDArray[np.
     if len(keys) != 1:
         return None
     values = np.mean([np.asarray(item.values, dtype=np.float64) for item in items if item is not None], axis=0)
-    return keys.pop(), values
+    return intern_ids(keys.pop()), values
 
 
 def _verdict(task: str, results: list[Result]) -> str | None:
@@ -515,11 +526,15 @@ def collect(
     rows: list[Row] = []
     notes: list[Note] = []
     accepted: dict[str, Metadata] = {}
+    views: dict[str, bytes] = {}
     if folder.is_dir():
-        for sub_dir in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
-            metadata, sub_rows, sub_notes = collect_submission(sub_dir, data_dir, known)
+        folders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+        for sub_dir, (metadata, sub_rows, sub_notes, sub_views) in zip(
+            folders, _collect_all(folders, data_dir, known), strict=True
+        ):
             rows.extend(sub_rows)
             notes.extend(sub_notes)
+            views.update(sub_views)
             if metadata is not None:
                 accepted[sub_dir.name] = metadata
     tables = [table for _, table in load_reported()] if reported else []
@@ -546,10 +561,38 @@ def collect(
         landed=landed,
         boards=boards,
         leaders=leaders,
+        views=views,
     )
 
 
 CLEARANCES_FILE = Path("clearances.yaml")
+WORKERS_ENV = "NEGHUB_BUILD_WORKERS"
+SERIAL_BELOW = 24  # submissions: fewer are collected in this process (a worker pool costs more than it saves)
+Collected = tuple[Metadata | None, list[Row], list[Note], dict[str, bytes]]
+
+
+def _collect_one(sub_dir: Path, data_dir: Path | None, known: list[str]) -> Collected:
+    views: dict[str, bytes] = {}
+    metadata, rows, notes = collect_submission(sub_dir, data_dir, known, views)
+    return metadata, rows, notes, views
+
+
+def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> list[Collected]:
+    """Every submission collected, in order: in worker processes (forked, one per core up to 4, or
+    $NEGHUB_BUILD_WORKERS) where there are many, here otherwise. A submission's scoring is independent of every
+    other's, so the result is the same either way; rows come back pickled (answers.RunAnswers re-codes itself)."""
+    import multiprocessing
+
+    workers = int(os.environ.get(WORKERS_ENV) or min(4, os.cpu_count() or 1))
+    methods = multiprocessing.get_all_start_methods()
+    if workers <= 1 or len(folders) < SERIAL_BELOW or "fork" not in methods:
+        return [_collect_one(f, data_dir, known) for f in folders]
+    from concurrent.futures import ProcessPoolExecutor
+
+    # forked: the workers inherit the loaded releases and the registry instead of loading them again
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        chunk = max(1, len(folders) // (workers * 8))
+        return list(pool.map(_collect_one, folders, [data_dir] * len(folders), [known] * len(folders), chunksize=chunk))
 
 
 def place_references(rows: list[Row]) -> dict[Board, list[Row]]:

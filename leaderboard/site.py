@@ -10,7 +10,6 @@ The MkDocs hook (`leaderboard.mkdocs_hooks`) turns this mapping into virtual fil
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 import re
@@ -22,9 +21,9 @@ from markupsafe import Markup
 
 from ..evaluator.core.benchmark import Display
 from ..evaluator.core.registry import benchmark_names, get_benchmark
-from ..evaluator.core.results import Result
 from ..evaluator.core.stats import BootstrapConfig
 from . import charts, exports
+from .answers import view_path
 from .boards import Board
 from .collect import Leaderboard, Row, headline
 from .ranking import interval_method
@@ -340,6 +339,7 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
         {"label": f"{get_benchmark(p['task']).display.name} · {p['file']}", "url": answers_path(sid, p["file"])}
         for row in rows
         for p in row.provenance
+        if answers_path(sid, p["file"]) in row.views
     ]
     provenance = [
         [
@@ -375,8 +375,7 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
 
 
 def answers_path(sid: str, run_file: str) -> str:
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", run_file.removeprefix("predictions/").removesuffix(".jsonl"))
-    return f"answers/{sid}/{stem}.json.gz"
+    return view_path(sid, run_file)
 
 
 ProfileColumn = tuple[str, str]  # (task, dataset identity): the sample never shares a column with the full test
@@ -645,97 +644,6 @@ def _strip_front_matter(text: str) -> str:
     return text
 
 
-def answers_files(board: Leaderboard) -> dict[str, bytes]:
-    """Per model and run, its answers (gzip-compressed JSON, loaded by the model page when asked), read from the
-    run's Result: every item that was wrong or did not parse, and for minimal pairs every pair flipped wrongly."""
-    files: dict[str, bytes] = {}
-    seen: set[str] = set()
-    for row in board.rows:
-        if row.kind == "reported" or row.submission_id is None:
-            continue
-        for record, result in zip(row.provenance, row.results, strict=True):
-            path = answers_path(row.submission_id, record["file"])
-            if path in seen:
-                continue
-            seen.add(path)
-            items = answer_records(result)
-            payload = {
-                "model": row.model,
-                "run": record["file"],
-                "dataset_licence": get_benchmark(row.task).metadata.license,
-                "items": items[:MAX_ANSWERS],
-                "more": max(0, len(items) - MAX_ANSWERS),
-            }
-            text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-            files[path] = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
-    return files
-
-
-def answer_records(result: Result) -> list[dict[str, Any]]:
-    """The answers worth reading of one result: pairs flipped wrongly (negation ignored on M_i, distracted on M_u),
-    wrong answers, and every answer that did not parse, verbatim."""
-    items = result.items
-    texts = items.texts or [""] * len(items.ids)
-    row_of = {item: row for row, item in enumerate(items.ids)}
-    labels = items.answer_labels
-
-    def shown(value: Any) -> str:
-        return "(did not parse)" if value is None else str(labels.get(str(value), value))
-
-    out: list[dict[str, Any]] = []
-    if result.pairs is not None:
-        pairs = result.pairs
-        for control, treatment, important in zip(pairs.control, pairs.treatment, pairs.important, strict=True):
-            c, t = row_of[control], row_of[treatment]
-            answer_c, answer_t = items.answers[c], items.answers[t]
-            if answer_c is None or answer_t is None:
-                continue
-            if important and answer_c == answer_t:
-                category = "negation ignored"
-            elif not important and answer_c != answer_t:
-                category = "distracted"
-            else:
-                continue
-            expected = items.expected or [None] * len(items.ids)
-            out.append(
-                {
-                    "category": category,
-                    "id": f"{control} → {treatment}",
-                    "text": texts[c],
-                    "text_after": texts[t],
-                    "answer": f"{shown(answer_c)} → {shown(answer_t)}",
-                    "expected": f"{shown(expected[c])} → {shown(expected[t])}",
-                }
-            )
-    elif items.correct is not None:
-        expected = items.expected or [None] * len(items.ids)
-        for row, right in enumerate(items.correct):
-            if right or not items.parsed[row]:
-                continue
-            out.append(
-                {
-                    "category": shown(items.answers[row]),
-                    "id": items.ids[row],
-                    "text": texts[row],
-                    "answer": shown(items.answers[row]),
-                    "expected": shown(expected[row]),
-                }
-            )
-    expected = items.expected or [None] * len(items.ids)
-    for item, raw in items.raw_outputs.items():
-        row = row_of[item]
-        out.append(
-            {
-                "category": "did not parse",
-                "id": item,
-                "text": texts[row],
-                "answer": raw,
-                "expected": shown(expected[row]),
-            }
-        )
-    return out
-
-
 def build_pages(
     board: Leaderboard,
     cards_dir: Path = Path("datasets_cards"),
@@ -755,6 +663,6 @@ def build_pages(
     files["maintainers.md"] = maintainers_page(env, board)
     files["rules.md"] = rules_page(env)
     files.update(more_rows_files(env, tables))
-    files.update(answers_files(board))
+    files.update(board.views)
     files.update(exports.files(board, tables))
     return files

@@ -33,7 +33,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ..evaluator.core.registry import get_benchmark
+from .answers import same_answers
 from .ranking import Candidate, paired_difference_ci, rank_ranges, significantly_better
 
 if TYPE_CHECKING:
@@ -139,22 +143,46 @@ def published_best(rows: Iterable[Row]) -> dict[str, Row]:
     return best
 
 
-def agreement(first: Row, second: Row) -> tuple[int, int]:
-    """(items answered alike, items both answered) of two rows' answers, run by run where their seeds match."""
-    same = total = 0
-    for seed, answers in first.answers.items():
-        other = second.answers.get(seed)
-        if other is None:
-            continue
-        common = answers.keys() & other.keys()
-        total += len(common)
-        same += sum(1 for item in common if answers[item] == other[item])
-    if total == 0 and first.answers and second.answers:
-        # runs with other seeds: the first run of each (a copy may renumber its seeds)
-        answers, other = next(iter(first.answers.values())), next(iter(second.answers.values()))
-        common = answers.keys() & other.keys()
-        total, same = len(common), sum(1 for item in common if answers[item] == other[item])
-    return same, total
+class AnswerCodes:
+    """The answers of a board's rows as integer codes over the board's items (-1: the row has no such item), one
+    row at a time in landing order, so that a row is compared with every earlier row in one numpy operation.
+    A row's answers are those of its first run (its lowest seed)."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, int] = {}
+        self.placed: dict[int, NDArray[np.int64]] = {}  # a tuple of ids (by identity) -> its columns
+        self.matrix = np.full((8, 0), -1, dtype=np.int32)
+        self.rows: list[Row] = []
+
+    def encode(self, row: Row) -> NDArray[np.int32]:
+        answers = next(iter(row.answers.values()), None)
+        if answers is None:
+            return np.full(len(self.columns), -1, dtype=np.int32)
+        index = self.placed.get(id(answers.ids))
+        if index is None:
+            for key in answers.ids:
+                self.columns.setdefault(key, len(self.columns))
+            index = np.fromiter((self.columns[k] for k in answers.ids), dtype=np.int64, count=len(answers.ids))
+            self.placed[id(answers.ids)] = index  # the ids tuple is shared and lives as long as the rows do
+        codes = np.full(len(self.columns), -1, dtype=np.int32)
+        codes[index] = answers.codes
+        return codes
+
+    def agreement(self, codes: NDArray[np.int32]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """(items answered alike, items both answered) against every row added so far, in order."""
+        earlier = self.matrix[: len(self.rows), : codes.size]
+        both = (earlier >= 0) & (codes >= 0)
+        same = ((earlier == codes) & both).sum(axis=1)
+        return same, both.sum(axis=1)
+
+    def add(self, row: Row, codes: NDArray[np.int32]) -> None:
+        rows, cols = self.matrix.shape
+        if len(self.rows) == rows or codes.size > cols:
+            grown = np.full((max(rows, 2 * len(self.rows) + 1), max(cols, codes.size)), -1, dtype=np.int32)
+            grown[:rows, :cols] = self.matrix
+            self.matrix = grown
+        self.matrix[len(self.rows), : codes.size] = codes
+        self.rows.append(row)
 
 
 def apply_rules(
@@ -175,53 +203,59 @@ def apply_rules(
             (r for r in rows if r.kind == "verified"),
             key=lambda r: (landed.get(r.submission_id or "", "9999"), r.submission_id or ""),
         )
-        kept: list[Row] = []
+        kept = AnswerCodes()
         for row in models:
-            _identity_rules(row, kept)
+            codes = kept.encode(row)
+            _identity_rules(row, kept, codes)
             if row.status != "confirmation":
-                kept.append(row)
-        for row in kept:
+                kept.add(row, codes)
+        kept_rows = kept.rows
+        for row in kept_rows:
             _hold_rules(row, board, published, accepted_prompts)
             _clear(row, cleared_by_entry.get(row.submission_id or "", []))
-        _rank_board(board, kept, [r for r in rows if r.kind == "reference"])
+        _rank_board(board, kept_rows, [r for r in rows if r.kind == "reference"])
         out[board] = [r for r in rows if r.status != "confirmation"]
     return out
 
 
-def _identity_rules(row: Row, earlier: list[Row]) -> None:
+def _identity_rules(row: Row, earlier: AnswerCodes, codes: NDArray[np.int32]) -> None:
     """Confirmation, the same model with other answers, near-copies: against the board's earlier rows."""
-    for first in earlier:
-        if row.identity is not None and row.identity == first.identity:
-            same, total = agreement(row, first)
-            if total and same == total and row.answers.keys() == first.answers.keys():
-                row.status = "confirmation"
-                row.confirms = first
-                who = "re-submitted by the same submitter" if row.submitter == first.submitter else row.submitter
-                first.confirmed_by.append(f"{who} ({row.submission_id})")
-                return
-            setting = _setting_difference(row, first)
-            row.holds.append(
-                Hold(
-                    "other-answers-same-model",
-                    f"this pinned model ({row.identity_words}) gave other answers under this protocol than "
-                    f"{first.submission_id}'s row: {total - same} of {total} items differ{setting}",
-                )
-            )
+    if not earlier.rows:
+        return
+    same_items, both = earlier.agreement(codes)
+    for index, first in enumerate(earlier.rows):
+        if row.identity is None or row.identity != first.identity:
+            continue
+        if same_answers(row.answers, first.answers):  # every run, seed by seed, item by item
+            row.status = "confirmation"
+            row.confirms = first
+            who = "re-submitted by the same submitter" if row.submitter == first.submitter else row.submitter
+            first.confirmed_by.append(f"{who} ({row.submission_id})")
             return
-    for first in earlier:
+        same, total = int(same_items[index]), int(both[index])
+        row.holds.append(
+            Hold(
+                "other-answers-same-model",
+                f"this pinned model ({row.identity_words}) gave other answers under this protocol than "
+                f"{first.submission_id}'s row: {total - same} of {total} items differ{_setting_difference(row, first)}",
+            )
+        )
+        return
+    share = np.divide(same_items, both, out=np.zeros(both.size), where=both > 0)
+    for index in np.flatnonzero(share >= NEAR_COPY_SHARE).tolist():
+        first = earlier.rows[index]
         if first.submitter == row.submitter:
             continue
-        same, total = agreement(row, first)
-        if total and same / total >= NEAR_COPY_SHARE:
-            row.holds.append(
-                Hold(
-                    "near-copy",
-                    f"its answers agree with {first.submission_id}'s ({first.model}, {first.submitter}) on "
-                    f"{same} of {total} items ({100 * same / total:.1f} %; a near-copy from "
-                    f"{100 * NEAR_COPY_SHARE:.0f} %) while its model is another",
-                )
+        same, total = int(same_items[index]), int(both[index])
+        row.holds.append(
+            Hold(
+                "near-copy",
+                f"its answers agree with {first.submission_id}'s ({first.model}, {first.submitter}) on "
+                f"{same} of {total} items ({100 * same / total:.1f} %; a near-copy from "
+                f"{100 * NEAR_COPY_SHARE:.0f} %) while its model is another",
             )
-            return
+        )
+        return
 
 
 def _setting_difference(row: Row, first: Row) -> str:

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from neghub.evaluator.benchmarks import jnli_neg
 from neghub.evaluator.core.errors import InputError
@@ -215,3 +217,50 @@ def test_score_without_bootstrap_has_no_interval(mirror: Path) -> None:
     # all right: Wilson's [n / (n + z^2), 1]; no discordant pair: no AccChg interval
     assert with_ci["pair_metrics"]["M"]["acc_ci95"] == pytest.approx([n / (n + 1.959963984540054**2), 1.0])
     assert with_ci["pair_metrics"]["M"]["acc_chg_ci95"] is None
+
+
+# --- the fast path reads what the line-by-line reader reads -------------------------------------------------------
+
+_ANSWERS = st.one_of(
+    st.sampled_from(["entailment", "neutral", "contradiction"]),
+    st.none(),
+    st.sampled_from(["oops", "", "neutral!"]),  # not a label: the file is refused either way
+)
+
+
+# the mirror fixture is written once per test and only read: sharing it between examples is safe
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(answers=st.lists(_ANSWERS, min_size=len(RECORDS), max_size=len(RECORDS)), raw=st.text(max_size=12))
+def test_the_plain_line_fast_path_agrees_with_the_line_reader(
+    mirror: Path, answers: list[str | None], raw: str
+) -> None:
+    # the same lines, read whole by the fast path and line by line: the same codes, the same raw outputs, or both
+    # refuse (the fast path then hands the file to the line reader, which names the problem)
+    from neghub.evaluator.families import minimal_pairs
+
+    dataset = jnli_neg.load("valid", data_dir=mirror, unverified=True)
+    lines = [
+        json.dumps(
+            {"id": r["id"], "prediction": None, "raw_output": raw} if a is None else {"id": r["id"], "prediction": a}
+        )
+        for r, a in zip(RECORDS, answers, strict=True)
+    ]
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    fast_raw: dict[int, str] = {}
+    fast = minimal_pairs._read_plain_predictions(data, dataset, jnli_neg.parse_prediction, fast_raw)
+    slow_raw: dict[int, str] = {}
+    try:
+        slow = minimal_pairs._read_predictions(
+            data,
+            "p.jsonl",
+            dataset,
+            jnli_neg.parse_prediction,
+            minimal_pairs.FileProblems(),
+            minimal_pairs.LineGate.of(jnli_neg.BENCHMARK.prediction_line(None)),
+            slow_raw,
+        )
+    except InputError:
+        assert fast is None
+        return
+    if fast is not None:  # the fast path may decline a file the line reader accepts (an escape in a raw output)
+        assert fast.tolist() == slow.tolist() and fast_raw == slow_raw

@@ -5,7 +5,6 @@ order of landing. The rules themselves, and every way to game them, are tests/te
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -19,7 +18,7 @@ from markupsafe import escape
 from neghub.evaluator.core.registry import benchmark_names
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.leaderboard.boards import Board
-from neghub.leaderboard.collect import Row, collect
+from neghub.leaderboard.collect import Leaderboard, Row, collect
 from neghub.leaderboard.ranking import interval_method
 from neghub.leaderboard.site import build_pages, chart_views
 from tests.test_leaderboard import _items, local_model
@@ -89,7 +88,70 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str 
 
     data_dir = os.environ.get("NEGHUB_DATA_DIR")
     board = collect(submissions_dir(Path(__file__).parents[1]), data_dir=Path(data_dir) if data_dir else None)
+    BUILT_BOARD.append(board)
     return build_pages(board), board.tables()
+
+
+BUILT_BOARD: list[Leaderboard] = []  # the leaderboard the module's site was built from
+
+
+@pytest.fixture(scope="module")
+def leaderboard(built_site: tuple[dict[str, str | bytes], dict[Board, list[Row]]]) -> Leaderboard:
+    return BUILT_BOARD[-1]
+
+
+# --- issue 20's "done when", on the site a new user builds from the committed submissions ---------------------
+
+
+def test_no_leader_is_a_baseline_a_row_at_its_floor_alone_or_low_parse(leaderboard: Leaderboard) -> None:
+    for task, leader in leaderboard.leaders.items():
+        if leader.leader is None:
+            assert not leader.text.startswith(tuple(r.model for r in leaderboard.rows if r.kind == "reference")), task
+            continue
+        row, board = leader.leader, leader.board
+        assert board is not None and row.kind == "verified" and row.status == "ranked", task
+        assert sum(1 for r in leaderboard.tables()[board] if r.status == "ranked") >= 2, task
+        assert row.parsed_share is None or row.parsed_share >= 0.5, task
+        assert row.floor_comparison is not None and "no rule baseline" not in row.floor_comparison
+    # the committed submissions as they stand: no benchmark has two ranked rows on one board, so no leader at all
+    assert {task: leader.leader for task, leader in leaderboard.leaders.items()} == dict.fromkeys(leaderboard.leaders)
+    home = build_pages(leaderboard)["index.md"]
+    assert isinstance(home, str) and "Ranked first" not in home
+
+
+def test_no_model_row_prints_a_zero_width_interval(
+    built_site: tuple[dict[str, str | bytes], dict[Board, list[Row]]],
+) -> None:
+    files, _ = built_site
+    for name, text in files.items():
+        if name.endswith(".md") or name.endswith(".html"):
+            assert isinstance(text, str)
+            assert "[0.00, 0.00]" not in text, name
+
+
+def test_no_board_mixes_paper_tables_of_two_protocols(leaderboard: Leaderboard) -> None:
+    for board, rows in leaderboard.tables().items():
+        settings = {
+            (r.setting.get("fine_tuned_on"), r.n_runs, r.setting.get("test"), r.setting.get("method"))
+            for r in rows
+            if r.kind == "reported"
+        }
+        assert len(settings) <= 1, (board.title, settings)
+    # Table 7 of NUBench repeats rows of Tables 18 and 19: none of its rows is drawn
+    assert not [r for r in leaderboard.rows if r.task == "nubench" and r.source == "Table 7"]
+    # SCN's selection statistics (Table 5) are no board
+    assert not [r for r in leaderboard.rows if r.task == "scn" and r.source == "Table 5"]
+
+
+def test_the_profile_never_puts_a_sample_and_a_full_test_set_in_one_column(leaderboard: Leaderboard) -> None:
+    from neghub.leaderboard.site import profile_columns
+
+    columns = profile_columns(leaderboard)
+    for (_, dataset), column in columns.items():
+        assert {b.dataset for b in column["boards"]} == {dataset}
+        assert len({b.is_sample for b in column["boards"]}) == 1
+    nubench = [c for (task, _), c in columns.items() if task == "nubench"]
+    assert {c["is_sample"] for c in nubench} == {True, False}  # the sample and the paper's data: two columns
 
 
 PROTOCOL_SETTINGS: tuple[Literal["shots", "mode", "split"], ...] = ("shots", "mode", "split")
@@ -110,11 +172,13 @@ def test_no_download_mixes_boards(built_site: tuple[dict[str, str | bytes], dict
         assert records and {r["board"] for r in records} == {stem}
         assert {r["dataset"] for r in records} == {slugs[stem].dataset_label}
         assert {r["task"] for r in records} == {slugs[stem].task}
-    long_text = files["data/results-long.csv"]
-    assert isinstance(long_text, str)
+    long_bytes = files["data/results-long.parquet"]
+    assert isinstance(long_bytes, bytes)
+    import pyarrow.parquet as pq
+
     identities: dict[str, set[tuple[str, ...]]] = {}
-    for record in csv.DictReader(io.StringIO(long_text)):
-        identities.setdefault(record["board"], set()).add(tuple(record[f] for f in BOARD_FIELDS))
+    for record in pq.read_table(io.BytesIO(long_bytes)).to_pylist():
+        identities.setdefault(record["board"], set()).add(tuple(str(record[f]) for f in BOARD_FIELDS))
     assert set(identities) == set(slugs)
     for slug, seen in identities.items():
         assert len(seen) == 1, f"{slug} mixes {seen}"

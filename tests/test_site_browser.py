@@ -643,14 +643,15 @@ def test_markup_in_a_model_name_is_plain_text(browser: webdriver.Chrome, base_ur
 
 def test_the_tidy_long_file_and_every_board_file_load_with_pandas(built_site: Path) -> None:
     pd = pytest.importorskip("pandas")
-    long_csv = pd.read_csv(built_site / "data" / "results-long.csv")
     long_parquet = pd.read_parquet(built_site / "data" / "results-long.parquet")
-    assert list(long_csv.columns) == list(long_parquet.columns) == list(LONG_COLUMNS)
-    assert len(long_csv) == len(long_parquet) > 0
-    assert long_csv["value"].dtype.kind == "f" and long_parquet["value"].dtype.kind == "f"
+    assert list(long_parquet.columns) == list(LONG_COLUMNS)
+    assert len(long_parquet) > 0
+    assert long_parquet["value"].dtype.kind == "f"
+    # integers stay integers (nullable), never floats
+    assert all(str(long_parquet[c].dtype) == "Int64" or long_parquet[c].dtype.kind == "i" for c in ("shots", "n_runs"))
     # the markdown-named model: seed 0 picks choice1, NUBench's answer on every item (accuracy 1), seed 1
     # choice4 (accuracy 0): the mean 0.5, the sample SD sqrt(((1 - 0.5)^2 + (0 - 0.5)^2) / 1) = sqrt(0.5)
-    for frame in (long_csv, long_parquet):
+    for frame in (long_parquet,):
         (row,) = frame[(frame["model"] == MARKDOWN_NAME) & (frame["metric"] == "acc")].itertuples()
         assert (row.task, row.trust, row.n_runs, row.unit) == ("nubench", "re-scored", 2, "percent")
         assert row.value == pytest.approx(0.5)
@@ -660,7 +661,7 @@ def test_the_tidy_long_file_and_every_board_file_load_with_pandas(built_site: Pa
     for path in boards:
         board = pd.read_json(path)
         assert len(board) > 0 and {"model", "trust", "headline"} <= set(board.columns), path.name
-        rows = long_csv[long_csv["board"] == path.stem][["model", "source", "submission_id"]].drop_duplicates()
+        rows = long_parquet[long_parquet["board"] == path.stem][["model", "source", "submission_id"]].drop_duplicates()
         assert len(board) == len(rows), path.name
 
 

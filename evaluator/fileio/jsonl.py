@@ -292,10 +292,17 @@ _PLAIN_STRING = r'"([^"\\\x00-\x1f]*)"'
 _JSON_SPACE = "[ \t]*"  # JSON's whitespace inside a line (not Python's \s, which also takes Unicode spaces)
 
 
+# A JSON integer, as `loads_strict` takes it (no leading zero, at most MAX_INT_DIGITS digits): its text is its value.
+PLAIN_INT = rf"(-?(?:0|[1-9][0-9]{{0,{MAX_INT_DIGITS - 1}}}))"
+# A value that is a plain string or an integer: its text (with the quotes of a string) is captured.
+PLAIN_STRING_OR_INT = rf'("[^"\\\x00-\x1f]*"|-?(?:0|[1-9][0-9]{{0,{MAX_INT_DIGITS - 1}}}))'
+
+
 @functools.lru_cache(maxsize=16)
-def _flat_line_pattern(keys: tuple[str, ...]) -> re.Pattern[str]:
+def _flat_line_pattern(keys: tuple[str, ...], values: tuple[str, ...] | None = None) -> re.Pattern[str]:
     members = f"{_JSON_SPACE},{_JSON_SPACE}".join(
-        f'"{re.escape(key)}"{_JSON_SPACE}:{_JSON_SPACE}{_PLAIN_STRING}' for key in keys
+        f'"{re.escape(key)}"{_JSON_SPACE}:{_JSON_SPACE}{_PLAIN_STRING if values is None else values[i]}'
+        for i, key in enumerate(keys)
     )
     # no space before the object: `loads_strict` refuses it, and the two readers must agree
     return re.compile(f"^\\{{{_JSON_SPACE}{members}{_JSON_SPACE}\\}}{_JSON_SPACE}$", re.MULTILINE)
@@ -304,9 +311,21 @@ def _flat_line_pattern(keys: tuple[str, ...]) -> re.Pattern[str]:
 def flat_string_rows(
     data: bytes, fields: tuple[str, ...], *, max_line_bytes: int = MAX_LINE_BYTES
 ) -> list[tuple[str, ...]] | None:
+    """`flat_rows` where every value is a plain string."""
+    return flat_rows(data, fields, max_line_bytes=max_line_bytes)
+
+
+def flat_rows(
+    data: bytes,
+    fields: tuple[str, ...],
+    value_patterns: dict[str, str] | None = None,
+    *,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> list[tuple[str, ...]] | None:
     """The fast path for the usual prediction file: every line one flat object of exactly `fields`,
-    all strings, in one key order. Returns the values per line in the order of `fields`, line i+1 in
-    row i, or None when the file is anything else, and then `parse_jsonl` must read it.
+    in one key order, each value a plain string (or what `value_patterns` names for its field: PLAIN_INT,
+    PLAIN_STRING_OR_INT, whose captured text is the JSON text). Returns the values per line in the order of
+    `fields`, line i+1 in row i, or None when the file is anything else, and then `parse_jsonl` must read it.
 
     What is accepted here is exactly what `parse_jsonl` would accept with these values: valid UTF-8
     with LF ends and no BOM, no blank line but at the end, short lines, and lines matched whole by one
@@ -335,7 +354,8 @@ def flat_string_rows(
     if not isinstance(first, dict) or sorted(first) != sorted(fields):
         return None
     keys = tuple(first)
-    rows: list[tuple[str, ...]] = _flat_line_pattern(keys).findall(text, 0, end)
+    patterns = None if value_patterns is None else tuple(value_patterns.get(k, _PLAIN_STRING) for k in keys)
+    rows: list[tuple[str, ...]] = _flat_line_pattern(keys, patterns).findall(text, 0, end)
     # one match per line at most (values cannot hold a newline); as many matches as lines: every line matched
     if len(rows) != n_lines:
         return None

@@ -191,11 +191,48 @@ class Document:
         return line
 
 
+class _EventsLoader(StrictLoader):
+    """StrictLoader composing the events that libyaml's C parser produced: the same composer and constructor, with
+    every check above, at a tenth of the pure-Python parser's time (metadata.yaml files are read by the thousand
+    in a site build)."""
+
+    def __init__(self, stream: str, events: list[Any]) -> None:
+        super().__init__(stream)  # the reader's own check of the characters runs as before
+        self._events = events
+        self._next = 0
+
+    def check_event(self, *choices: Any) -> bool:
+        if self._next >= len(self._events):
+            return False
+        return not choices or isinstance(self._events[self._next], choices)
+
+    def peek_event(self) -> Any:
+        return self._events[self._next] if self._next < len(self._events) else None
+
+    def get_event(self) -> Any:
+        event = self._events[self._next]
+        self._next += 1
+        return event
+
+
+def _c_events(text: str) -> list[Any] | None:
+    """The document's events from libyaml's parser, or None where it is absent or finds the text malformed: the
+    pure-Python parser then reads it, and its messages name the problem (they are the ones NegHub's users see)."""
+    if not getattr(yaml, "__with_libyaml__", False):
+        return None
+    try:
+        return list(yaml.parse(text, Loader=yaml.CSafeLoader))
+    except yaml.YAMLError:
+        return None
+
+
 def load(text: str) -> Document:
     """Load one YAML document strictly; raises SafeYAMLError (with its line) on anything refused or malformed."""
     loader: StrictLoader | None = None
     try:
-        loader = StrictLoader(text)  # the reader refuses control characters here already
+        events = _c_events(text)
+        # the reader refuses control characters here already
+        loader = StrictLoader(text) if events is None else _EventsLoader(text, events)
         try:
             root = loader.get_single_node()
         except yaml.composer.ComposerError as exc:

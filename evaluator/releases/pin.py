@@ -117,7 +117,7 @@ def _values(path: Path, field: str) -> list[Any]:
 
 def _parquet(path: Path) -> Any:
     try:
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq
     except ImportError:
         raise InputError.single(str(path), "reading Parquet needs pyarrow: pip install 'neghub[site]'") from None
     return pq.ParquetFile(path)

@@ -241,8 +241,33 @@
     var out = box.querySelector(".neghub-answers-out");
     var url = box.dataset.base + box.querySelector(".neghub-answers-run").value;
     out.textContent = "Loading…";
-    fetch(url).then(function (r) { return r.arrayBuffer(); }).then(gunzipJson).then(function (data) {
+    var load = function (address) {
+      return fetch(address).then(function (r) {
+        if (!r.ok) throw new Error(address);
+        return r.arrayBuffer();
+      }).then(gunzipJson);
+    };
+    load(url).then(function (run) {
+      // the run's entries name items by their index in the split's shared items file (texts, gold answers)
+      return load(box.dataset.base + run.items).then(function (shared) {
+        return {
+          licence: shared.licence_terms || shared.licence,
+          items: run.entries.map(function (entry) {
+            var rows = entry[1], answers = entry[2];
+            return {
+              category: entry[0],
+              id: rows.map(function (r) { return shared.ids[r]; }).join(" → "),
+              text: shared.texts[rows[0]],
+              text_after: rows.length > 1 ? shared.texts[rows[1]] : null,
+              answer: answers.join(" → "),
+              expected: rows.map(function (r) { return shared.expected[r]; }).join(" → ")
+            };
+          })
+        };
+      });
+    }).then(function (data) {
       out.textContent = "";
+      if (data.licence) out.appendChild(el("p", "The items' texts: " + data.licence, "neghub-small"));
       var categories = {};
       data.items.forEach(function (item) { categories[item.category] = (categories[item.category] || 0) + 1; });
       var bar = el("div", null, "neghub-filters");

@@ -1,0 +1,160 @@
+"""A row's answers, kept compact, and the answers view's files, made from each run's Result as it is collected.
+
+The leaderboard reads every run's per-item outcomes (Result.items) once, while it collects the submission, and
+keeps only what its rules and pages need afterwards: each run's answers as integer codes over the split's item
+ids (one tuple of ids shared by every run of the split, one vocabulary of answers for the whole build), and the
+files of the answers view. A thousand submissions' Results would not fit in memory together; their codes do.
+
+The answers view is two kinds of gzip-compressed JSON file (GitHub Pages serves them as they are; the page
+inflates them): per run, the entries worth reading (the minimal pairs flipped wrongly, the wrong answers, the
+answers that did not parse) by item index; per split, the items' texts and gold answers once, under the
+dataset's licence, which the file names. A run's file stays a few kilobytes however many runs share a split.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..evaluator.core.registry import get_benchmark
+from ..evaluator.core.results import Result
+
+MAX_ENTRIES = 2000  # entries per run in the answers view
+_VOCABULARY: dict[Any, int] = {}  # every answer of the build -> its code
+_VALUES: list[Any] = []  # code -> answer
+_IDS: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple object per distinct list of item ids
+
+
+@dataclass(frozen=True, eq=False)
+class RunAnswers:
+    """One run's answers: the items' ids (a tuple shared by the runs of one split) and each answer's code."""
+
+    ids: tuple[str, ...]
+    codes: NDArray[np.int32]
+
+    def same_as(self, other: RunAnswers) -> bool:
+        return (self.ids is other.ids or self.ids == other.ids) and bool(np.array_equal(self.codes, other.codes))
+
+    def values(self) -> list[Any]:
+        return [_VALUES[code] for code in self.codes.tolist()]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # codes are this process's: another process (a build's worker hands its rows back) gets the answers and
+        # codes them with its own vocabulary
+        return (from_values, (self.ids, self.values()))
+
+
+def intern_ids(ids: tuple[str, ...]) -> tuple[str, ...]:
+    """One tuple object (and one string per id) for every equal list of ids of the build."""
+    return _IDS.setdefault(ids, ids)
+
+
+def from_values(ids: tuple[str, ...], values: list[Any]) -> RunAnswers:
+    def code(value: Any) -> int:
+        found = _VOCABULARY.get(value)
+        if found is None:
+            found = _VOCABULARY[value] = len(_VALUES)
+            _VALUES.append(value)
+        return found
+
+    return RunAnswers(intern_ids(ids), np.fromiter(map(code, values), dtype=np.int32, count=len(values)))
+
+
+def run_answers(result: Result) -> RunAnswers:
+    return from_values(tuple(result.items.ids), result.items.answers)
+
+
+def same_answers(first: dict[int | None, RunAnswers], second: dict[int | None, RunAnswers]) -> bool:
+    """Every run, seed by seed, item by item."""
+    return first.keys() == second.keys() and all(first[seed].same_as(second[seed]) for seed in first)
+
+
+def view_path(sid: str, run_file: str) -> str:
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", run_file.removeprefix("predictions/").removesuffix(".jsonl"))
+    return f"answers/{sid}/{stem}.json.gz"
+
+
+def items_path(result: Result) -> str:
+    """The shared file of a split's items (texts, gold answers), named by the release and the split."""
+    provenance = result.provenance
+    digest = provenance.dataset.release_digest[:12] if provenance.dataset is not None else "none"
+    split = provenance.split or "all"
+    return f"data/items/{provenance.task}-{split}-{digest}.json.gz"
+
+
+def _gzip_json(payload: dict[str, Any]) -> bytes:
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+
+
+def view_files(result: Result, model: str, sid: str, run_file: str) -> dict[str, bytes]:
+    """The answers view of one run (and its split's items file): none where the items have no right answer and
+    no pair (a cloze test's triplets)."""
+    items = result.items
+    if items.correct is None and result.pairs is None:
+        return {}
+    labels = items.answer_labels
+
+    def shown(value: Any) -> str:
+        return "(did not parse)" if value is None else str(labels.get(str(value), value))
+
+    row_of = {item: row for row, item in enumerate(items.ids)}
+    entries: list[list[Any]] = []
+    if result.pairs is not None:
+        pairs = result.pairs
+        for control, treatment, important in zip(pairs.control, pairs.treatment, pairs.important, strict=True):
+            c, t = row_of[control], row_of[treatment]
+            answer_c, answer_t = items.answers[c], items.answers[t]
+            if answer_c is None or answer_t is None:
+                continue
+            if important and answer_c == answer_t:
+                entries.append(["negation ignored", [c, t], [shown(answer_c), shown(answer_t)]])
+            elif not important and answer_c != answer_t:
+                entries.append(["distracted", [c, t], [shown(answer_c), shown(answer_t)]])
+    elif items.correct is not None:
+        for row, right in enumerate(items.correct):
+            if not right and items.parsed[row]:
+                entries.append([shown(items.answers[row]), [row], [shown(items.answers[row])]])
+    for item, raw in items.raw_outputs.items():
+        entries.append(["did not parse", [row_of[item]], [raw]])
+    shared = items_path(result)
+    files = {
+        view_path(sid, run_file): _gzip_json(
+            {
+                "model": model,
+                "run": run_file,
+                "items": shared,
+                "entries": entries[:MAX_ENTRIES],
+                "more": max(0, len(entries) - MAX_ENTRIES),
+            }
+        )
+    }
+    return files
+
+
+def items_file(result: Result) -> bytes:
+    """A split's items as the answers view shows them, once per split, with the dataset's licence."""
+    items = result.items
+    benchmark = get_benchmark(result.provenance.task)
+    metadata = benchmark.metadata
+    labels = items.answer_labels
+    dataset = result.provenance.dataset
+    return _gzip_json(
+        {
+            "dataset": None if dataset is None else f"{dataset.name} {dataset.version}",
+            "licence": str(metadata.license),
+            "licence_terms": getattr(metadata, "license_terms", None),
+            "ids": items.ids,
+            "texts": items.texts or [""] * len(items.ids),
+            "expected": [
+                None if value is None else str(labels.get(str(value), value))
+                for value in (items.expected or [None] * len(items.ids))
+            ],
+        }
+    )
