@@ -9,7 +9,8 @@ only its first rows and loads the rest when asked.
 
 On every benchmark page (the registry's list) at both widths: the ranked table comes first, with its headline
 column in view without scrolling sideways and its model column sticky; the tables of chart numbers are collapsed;
-no legend lies over a plot or its axis labels, no label under plotly's toolbar; pages load plotly.js only when
+no legend lies over a plot or its axis labels, no label under plotly's toolbar, no tick label twice on an axis,
+past the figure's edge or shortened (a category label is a whole name, wrapped); pages load plotly.js only when
 they draw a chart; axe-core finds no violation at serious or above outside the theme's chrome (THEME_CHROME).
 Full-page screenshots of every page kind at both widths go to artifacts/screenshots/.
 
@@ -325,6 +326,26 @@ document.querySelectorAll(".neghub-chart").forEach(chart => {
       .forEach(t => problems.push(name + ": '" + t.textContent + "' is under the toolbar"));
   }
   if (plot && box(plot).width < 100) problems.push(name + ": the plot is " + box(plot).width + " px wide");
+  // tick labels: none twice on an axis, none past the figure's edge, and on a category axis each a whole name
+  // of the figure's data (wrapped onto lines, never shortened)
+  const whole = box(chart);
+  const flat = s => s.replace(/\\s+/g, "");
+  const decoded = s => { const t = document.createElement("textarea"); t.innerHTML = s; return t.value; };
+  ["x", "y"].forEach(a => {
+    const ticks = Array.from(chart.querySelectorAll("." + a + "tick text"));
+    const texts = ticks.map(t => t.textContent);
+    texts.filter((t, i) => texts.indexOf(t) !== i)
+      .forEach(t => problems.push(name + ": the tick label '" + t + "' twice"));
+    ticks.filter(t => { const r = box(t); return r.left < whole.left - 0.5 || r.right > whole.right + 0.5; })
+      .forEach(t => problems.push(name + ": the tick label '" + t.textContent + "' past the figure's edge"));
+    const axis = (chart._fullLayout || {})[a + "axis"];
+    if (axis && axis.type === "category") {
+      const names = new Set(figure.data.flatMap(t => (t[a] || []).filter(v => typeof v === "string"))
+        .map(v => flat(decoded(v))));
+      texts.filter(t => !names.has(flat(t)))
+        .forEach(t => problems.push(name + ": the tick label '" + t + "' is not a whole name"));
+    }
+  });
 });
 return problems;
 """
