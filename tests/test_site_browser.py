@@ -8,7 +8,9 @@ answers are HTML (the answers view must show them as text), and enough others on
 only its first rows and loads the rest when asked.
 
 On every benchmark page (the registry's list) at both widths: the ranked table comes first, with its headline
-column in view without scrolling sideways and its model column sticky; the tables of chart numbers are collapsed;
+column in view without scrolling sideways and its model column sticky; every board and chart is folded to its
+title but the first, an index links to (and opens) each board, and no page is taller than MAX_PAGE_HEIGHT at
+1366 px; the tables of chart numbers are collapsed;
 no legend lies over a plot or its axis labels, no label under plotly's toolbar, no tick label twice on an axis,
 past the figure's edge or shortened (a category label is a whole name, wrapped); pages load plotly.js only when
 they draw a chart; axe-core finds no violation at serious or above outside the theme's chrome (THEME_CHROME).
@@ -80,6 +82,8 @@ OTHER_PAGES = (
 # loads, compressed as GitHub Pages serves them (gzip). Uncompressed, mkdocs-material's own CSS, JS and search
 # worker alone are 0.32 MB (benchmarks/bench_site.py reports both).
 FIRST_LOAD_LIMIT = 300_000
+# No benchmark page may be taller than this at 1366 px as it opens (its boards and charts folded but the first)
+MAX_PAGE_HEIGHT = 15_000
 AXE_VERSION = "4.14.1"
 AXE_INTEGRITY = "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
 # What axe-core does not check: mkdocs-material's chrome around every page, which NegHub does not make. The header
@@ -259,12 +263,26 @@ def open_page(browser: webdriver.Chrome, url: str, width: int) -> list[dict[str,
     browser.get_log("browser")  # drop what earlier pages logged
     browser.get(url)
     WebDriverWait(browser, 30).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    wait_for_charts(browser)
+    return [entry for entry in browser.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def wait_for_charts(browser: webdriver.Chrome) -> None:
+    """Until every chart in view is drawn (one in a folded board or chart box is drawn when opened)."""
     WebDriverWait(browser, 30).until(
         lambda d: d.execute_script(
-            "return Array.from(document.querySelectorAll('.neghub-chart')).every(e => e.querySelector('.main-svg'))"
+            "return Array.from(document.querySelectorAll('.neghub-chart'))"
+            ".every(e => e.closest('details:not([open])') || e.querySelector('.main-svg'))"
         )
     )
-    return [entry for entry in browser.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def unfold(browser: webdriver.Chrome) -> None:
+    """Open every folded board and chart of a benchmark page (as a reader clicking each), wait for the charts."""
+    browser.execute_script(
+        "document.querySelectorAll('details.neghub-board, details.neghub-chart-box').forEach(d => d.open = true)"
+    )
+    wait_for_charts(browser)
 
 
 def screenshot(browser: webdriver.Chrome, name: str, width: int) -> None:
@@ -448,6 +466,21 @@ return out;
 """
 
 
+FOLDED_JS = """
+const boards = Array.from(document.querySelectorAll("article details.neghub-board"));
+const charts = Array.from(document.querySelectorAll("article .neghub-chart"));
+return {
+  height: document.documentElement.scrollHeight,
+  tables: document.querySelectorAll("article table.neghub-ranking").length,
+  boards: boards.map(d => [d.id, d.open, d.querySelector("summary h3") ? d.querySelector("summary h3").textContent : "",
+                           d.querySelectorAll("table.neghub-ranking").length]),
+  index: Array.from(document.querySelectorAll("nav.neghub-index a")).map(a => a.getAttribute("href")),
+  charts: charts.map(c => [c.closest("details.neghub-chart-box") !== null,
+                           !c.closest("details:not([open])"), !!c.querySelector(".main-svg")]),
+};
+"""
+
+
 @pytest.mark.parametrize("width", sorted(WIDTHS))
 @pytest.mark.parametrize("task", BENCHMARKS)
 def test_benchmark_page(
@@ -456,11 +489,35 @@ def test_benchmark_page(
     errors = open_page(browser, f"{base_url}benchmarks/{task}.html", width)
     assert errors == []
     screenshot(browser, f"benchmark-{task}", width)
+    # folded: each board a <details> titled by its heading with its table inside, the first open; every chart
+    # folded but the first, and drawn only when open; an index links to every board
+    folded = browser.execute_script(FOLDED_JS)
+    if width == 1366:
+        assert folded["height"] <= MAX_PAGE_HEIGHT, f"the page is {folded['height']} px tall"
+    assert folded["boards"] and len(folded["boards"]) == folded["tables"]
+    assert all(title and tables == 1 for _, _, title, tables in folded["boards"])
+    assert [is_open for _, is_open, _, _ in folded["boards"]] == [True] + [False] * (len(folded["boards"]) - 1)
+    if len(folded["boards"]) > 1:
+        assert folded["index"] == [f"#{board_id}" for board_id, _, _, _ in folded["boards"]]
+    assert all(boxed for boxed, _, _ in folded["charts"])
+    assert [shown for _, shown, _ in folded["charts"]] == [True] + [False] * (len(folded["charts"]) - 1)
+    assert [drawn for _, _, drawn in folded["charts"]] == [shown for _, shown, _ in folded["charts"]]
     ranking = browser.execute_script(RANKING_JS, get_benchmark(task).display.headline.label)
     # the ranked table first: before any other table and any chart, its first row on the first screen
     assert ranking["first_is_ranking"], "the first table of a benchmark page is a ranked board"
     assert not ranking["chart_before"]
     assert ranking["first_row_bottom"] <= ranking["viewport"][1], ranking
+    # the index opens the board it links to (the last one: folded until then)
+    if len(folded["boards"]) > 1:
+        last = folded["boards"][-1][0]
+        link = browser.find_element(By.CSS_SELECTOR, f"nav.neghub-index a[href='#{last}']")
+        browser.execute_script("arguments[0].closest('details').open = true", link)
+        link.click()
+        board = browser.find_element(By.ID, last)
+        WebDriverWait(browser, 5).until(lambda d: d.execute_script("return arguments[0].open", board))
+    # then everything a reader can open, open: the checks below see every board and chart
+    unfold(browser)
+    ranking = browser.execute_script(RANKING_JS, get_benchmark(task).display.headline.label)
     # the headline column in view without scrolling sideways, on every board
     assert ranking["headline_out"] == []
     assert ranking["numbers_open"] == 0, "the tables of chart numbers are collapsed"
@@ -535,6 +592,7 @@ def test_a_long_board_shows_its_first_rows_and_loads_the_rest(
     slug, records = _board_of(built_site, "Crowd model 0")
     assert len(records) > ROWS_IN_PAGE
     open_page(browser, f"{base_url}benchmarks/nubench.html", 1366)
+    unfold(browser)
     table = f"table-{slug}"
     assert len(_column(browser, table, 0)) == ROWS_IN_PAGE
     # sorting loads every row first, then sorts them all (empty values last)
@@ -561,6 +619,7 @@ def test_a_long_board_shows_its_first_rows_and_loads_the_rest(
     assert not browser.find_element(By.CSS_SELECTOR, f"button[data-table='{table}']").is_displayed()
     # on a fresh page, the button alone loads them
     open_page(browser, f"{base_url}benchmarks/nubench.html", 390)
+    unfold(browser)
     browser.find_element(By.CSS_SELECTOR, f"button[data-table='{table}']").click()
     WebDriverWait(browser, 20).until(lambda d: len(_column(d, table, column)) == len(records))
     screenshot(browser, "benchmark-nubench-every-row", 390)

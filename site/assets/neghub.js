@@ -70,7 +70,8 @@
 
   function drawCharts() {
     document.querySelectorAll(".neghub-chart[data-figure]").forEach(function (el) {
-      if (el.dataset.drawn) return;
+      /* a chart in a folded board or chart box is drawn when it is opened: at its width, and not before */
+      if (el.dataset.drawn || el.closest("details:not([open])")) return;
       var source = document.getElementById(el.dataset.figure);
       if (!source || typeof Plotly === "undefined") return;
       var figure = JSON.parse(source.textContent);
@@ -310,7 +311,16 @@
     }).catch(function () { out.textContent = "The answers could not be loaded."; });
   }
 
+  /* a link to a folded board or chart (the page's index, or a link from elsewhere) opens it */
+  function openTarget() {
+    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    for (var node = target; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+    }
+  }
+
   function init() {
+    openTarget();
     drawCharts();
     /* a code block that scrolls sideways must take the keyboard's focus to be scrolled without a mouse */
     document.querySelectorAll(".md-content pre > code").forEach(function (code) {
@@ -335,6 +345,10 @@
       button.addEventListener("click", function () { answers(box); });
     });
   }
+
+  window.addEventListener("hashchange", openTarget);
+  /* "toggle" does not bubble: caught on its way down */
+  document.addEventListener("toggle", function (e) { if (e.target.open) drawCharts(); }, true);
 
   if (typeof document$ !== "undefined" && document$.subscribe) {
     document$.subscribe(init); /* mkdocs-material's page-load observable (instant navigation) */
