@@ -14,7 +14,8 @@ title but the first, an index links to (and opens) each board, and no page is ta
 no legend lies over a plot or its axis labels, no label under plotly's toolbar, no tick label twice on an axis,
 past the figure's edge or shortened (a category label is a whole name, wrapped); pages load plotly.js only when
 they draw a chart; axe-core finds no violation at serious or above outside the theme's chrome (THEME_CHROME).
-Full-page screenshots of every page kind at both widths go to artifacts/screenshots/.
+The 404 page is styled and links into the site whether the site is served from a server's root or under /neghub/
+as GitHub Pages serves it. Full-page screenshots of every page kind at both widths go to artifacts/screenshots/.
 
 axe-core comes from the npm registry through `npm pack` (pinned version and tarball digest).
 """
@@ -188,18 +189,52 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def base_url(built_site: Path) -> Iterator[str]:
-    handler = functools.partial(QuietHandler, directory=str(built_site))
+def serve(folder: Path, prefix: str) -> Iterator[str]:
+    """The built site served as GitHub Pages serves it: under `prefix` (a path from the server's root, "" or
+    "neghub/"), 404.html for any missing path."""
+    handler = functools.partial(PagesHandler, prefix, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    yield f"http://127.0.0.1:{server.server_address[1]}/{prefix}"
     server.shutdown()
     server.server_close()
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
+@pytest.fixture(scope="module")
+def base_url(built_site: Path) -> Iterator[str]:
+    """The site served from the server's root."""
+    yield from serve(built_site, "")
+
+
+@pytest.fixture(scope="module")
+def project_url(built_site: Path) -> Iterator[str]:
+    """The site served where GitHub Pages serves a project's site, under /neghub/ (site_url's path)."""
+    yield from serve(built_site, "neghub/")
+
+
+class PagesHandler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, prefix: str, *args: Any, **kwargs: Any) -> None:
+        self.prefix = "/" + prefix
+        super().__init__(*args, **kwargs)
+
+    def translate_path(self, path: str) -> str:
+        if not path.startswith(self.prefix):
+            return str(Path(self.directory) / "no such file")
+        return super().translate_path("/" + path.removeprefix(self.prefix))
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        if code != 404:
+            super().send_error(code, message, explain)
+            return
+        body = (Path(self.directory) / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 
@@ -549,6 +584,52 @@ def test_other_page(
     check_common(browser, base_url, built_site, axe_source)
 
 
+# --- the 404 page, wherever the site is served ----------------------------------------------------------------
+
+NOT_FOUND_JS = """
+const base = arguments[0];
+return {
+  theme_script: document.documentElement.classList.contains("js"),
+  sheets: Array.from(document.querySelectorAll("link[rel=stylesheet]"))
+    .map(l => [l.href, l.sheet !== null && l.sheet.cssRules.length > 0]),
+  failed: performance.getEntriesByType("resource")
+    .filter(e => e.initiatorType !== "xmlhttprequest" && e.responseStatus >= 400).map(e => e.name),
+  links: Array.from(document.querySelectorAll("a[href]")).map(a => a.href)
+    .filter(h => h.startsWith(location.origin) && !h.startsWith(base)),
+  home: (document.querySelector("article a") || {}).href || null,
+  // the base the theme's script reads (as it reads it), where it fetches the search index from
+  search: new URL(JSON.parse(document.getElementById("__config").textContent).base, location.href).href,
+};
+"""
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize("where", ["root", "project"])
+def test_the_404_page_is_styled_wherever_the_site_is_served(
+    browser: webdriver.Chrome, base_url: str, project_url: str, axe_source: str, where: str, width: int
+) -> None:
+    """GitHub Pages serves 404.html for a missing path of the project's site (/neghub/...); a server of the
+    built folder, or a custom domain, serves it from the root. Either way, at any depth, the page loads the
+    site's stylesheets and script and links into the site."""
+    base = base_url if where == "root" else project_url
+    errors = open_page(browser, f"{base}benchmarks/no/such/page.html", width)
+    # the page itself answers 404, and so do the folders the page tries for the site's stylesheet
+    assert [e for e in errors if "404 (Not Found)" not in str(e.get("message"))] == []
+    screenshot(browser, f"404-{where}", width)
+    state = browser.execute_script(NOT_FOUND_JS, base)
+    assert state["sheets"] and all(loaded for _, loaded in state["sheets"]), state["sheets"]
+    # served from elsewhere, Chromium's preload scanner has fetched the assets once at the <base> as written
+    # (site_url's path) before the page's first script moved it: those answer 404, and nothing else does
+    guessed = f"{base_url}neghub/"
+    assert [u for u in state["failed"] if not (where == "root" and u.startswith(guessed))] == []
+    assert state["theme_script"], "the theme's script ran"
+    assert state["links"] == [], "every link of the page leads into the site"
+    assert state["home"] == f"{base}index.html"
+    assert state["search"] == base, "the theme's search reads its index from the site"
+    assert browser.find_element(By.CSS_SELECTOR, "article h1").text == "Page not found"
+    assert axe_violations(browser, axe_source) == []
+
+
 def test_pages_without_charts_reference_no_plotly(built_site: Path) -> None:
     """Every page of the built site: plotly.js is loaded by exactly the pages that draw a chart."""
     pages = [p for p in built_site.rglob("*.html") if "data" not in p.relative_to(built_site).parts]
@@ -764,7 +845,8 @@ def test_schema_ids_resolve_on_the_built_site(built_site: Path) -> None:
 
 def test_404_page_and_sitemap_use_the_site_url(built_site: Path) -> None:
     page = (built_site / "404.html").read_text(encoding="utf-8")
-    assert 'href="/neghub/assets/stylesheets/' in page  # absolute under the project's Pages path
+    assert '<base href="/neghub/">' in page  # the project's Pages path, which the page's script moves elsewhere
+    assert 'href="assets/stylesheets/' in page  # relative to the <base>
     sitemap = (built_site / "sitemap.xml").read_text(encoding="utf-8")
     assert f"<loc>https://neghub.github.io/neghub/benchmarks/{BENCHMARKS[0]}.html</loc>" in sitemap
 
