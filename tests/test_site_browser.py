@@ -13,9 +13,10 @@ title but the first, an index links to (and opens) each board, and no page is ta
 1366 px; the tables of chart numbers are collapsed;
 no legend lies over a plot or its axis labels, no label under plotly's toolbar, no tick label twice on an axis,
 past the figure's edge or shortened (a category label is a whole name, wrapped); pages load plotly.js only when
-they draw a chart; axe-core finds no violation at serious or above outside the theme's chrome (THEME_CHROME).
-The 404 page is styled and links into the site whether the site is served from a server's root or under /neghub/
-as GitHub Pages serves it. Full-page screenshots of every page kind at both widths go to artifacts/screenshots/.
+they draw a chart. On every page of the site (OTHER_PAGES and the benchmark pages) at both widths: axe-core finds
+no violation at any impact, the theme's chrome included (AXE_KNOWN: the one allowed). The 404 page is styled and
+links into the site whether the site is served from a server's root or under /neghub/ as GitHub Pages serves it.
+Full-page screenshots of every page at both widths go to artifacts/screenshots/.
 
 axe-core comes from the npm registry through `npm pack` (pinned version and tarball digest).
 """
@@ -35,7 +36,7 @@ import subprocess
 import sys
 import tarfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -69,15 +70,22 @@ HTML_ANSWER = '<img id="neghub-injected-answer" src=x onerror="document.title=2"
 BENCHMARKS = benchmark_names()
 # the viewports (CSS pixels): a common laptop, and a phone (iPhone 12 to 15)
 WIDTHS = {1366: 768, 390: 844}
-# pages of each kind other than benchmark pages (path, screenshot name)
+SYNTHETIC = ("markdown-name", "markup-answers")  # the synthetic submissions that have a page (html-name is refused)
+# every page of the site but the benchmark pages (path, screenshot name): the site's own, every dataset card, the
+# model page of every committed and synthetic submission, and of the first of the crowd (its other pages differ in
+# their numbers alone); the 404 page has its own test. test_every_page_of_the_site_is_checked holds this list to
+# the built site
 OTHER_PAGES = (
     ("index.html", "home"),
     ("profile.html", "profile"),
     ("models/index.html", "models"),
-    ("models/smollm2-135m-instruct.html", "model"),
-    (f"datasets/{BENCHMARKS[0]}.html", "dataset"),
     ("submit.html", "submit"),
     ("maintainers.html", "maintainers"),
+    *((f"datasets/{task}.html", f"dataset-{task}") for task in BENCHMARKS),
+    *(
+        (f"models/{sid}.html", f"model-{sid}")
+        for sid in (*sorted(p.name for p in (ROOT / "submissions").iterdir() if p.is_dir()), *SYNTHETIC, "crowd-000")
+    ),
 )
 # No page without a chart may cost more than this to load: its HTML and every script, stylesheet and font it
 # loads, compressed as GitHub Pages serves them (gzip). Uncompressed, mkdocs-material's own CSS, JS and search
@@ -87,13 +95,11 @@ FIRST_LOAD_LIMIT = 300_000
 MAX_PAGE_HEIGHT = 15_000
 AXE_VERSION = "4.14.1"
 AXE_INTEGRITY = "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
-# What axe-core does not check: mkdocs-material's chrome around every page, which NegHub does not make. The header
-# (the top bar with its search dialog: axe finds the dialog has no accessible name), both sidebars (the site's
-# navigation and the page's table of contents), the footer (axe finds its copyright line's grey below 4.5:1
-# contrast) and the theme's "copied" notice. Everything in the page's content, the theme's markup in it included,
-# is checked.
-THEME_CHROME = (".md-header", ".md-sidebar", ".md-footer", ".md-dialog")
-SERIOUS = ("serious", "critical")
+# axe-core checks the whole page, the theme's chrome included (site/overrides/ names its search dialog, neghub.css
+# darkens its footer line), at every impact, minor too. The one finding allowed, by page: JNLI-Neg's card opens
+# its table of pair counts with an empty header cell (the cards are generated, evaluator/releases/; a header
+# there, e.g. "count", and this entry goes).
+AXE_KNOWN = {"datasets/jnli-neg.html": {"empty-table-header"}}
 
 pytest.importorskip("mkdocs", reason="the site extra is not installed (pip install -e '.[site]')")
 selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
@@ -328,21 +334,21 @@ def screenshot(browser: webdriver.Chrome, name: str, width: int) -> None:
     set_viewport(browser, width, WIDTHS[width])
 
 
-def axe_violations(browser: webdriver.Chrome, axe_source: str) -> list[str]:
-    """axe-core's violations at serious or above outside THEME_CHROME, one line each (rule, impact, element)."""
+def axe_violations(browser: webdriver.Chrome, axe_source: str, known: Collection[str] = ()) -> list[str]:
+    """axe-core's violations on the whole page at every impact but the `known` rules, one line each (rule,
+    impact, element)."""
     if not browser.execute_script("return typeof axe !== 'undefined'"):
         browser.execute_script(axe_source)
     found = browser.execute_async_script(
         """
         const done = arguments[arguments.length - 1];
-        axe.run({exclude: arguments[0].map(s => [s])}, {resultTypes: ["violations"]})
+        axe.run(document, {resultTypes: ["violations"]})
           .then(r => done(r.violations.flatMap(v => v.nodes.map(n => [v.id, n.impact || v.impact, n.target.join(" "),
                                                                       v.help]))))
           .catch(e => done([["axe-error", "critical", String(e), ""]]));
-        """,
-        list(THEME_CHROME),
+        """
     )
-    return [f"{rule} ({impact}): {target}: {help}" for rule, impact, target, help in found if impact in SERIOUS]
+    return [f"{rule} ({impact}): {target}: {help}" for rule, impact, target, help in found if rule not in known]
 
 
 # The boxes plotly draws, from the page: `.legend` against the plot area (`.nsewdrag`) and the axes' labels; the
@@ -430,9 +436,11 @@ def first_load(built_site: Path, base_url: str, urls: list[str]) -> tuple[int, i
     return raw, compressed
 
 
-def check_common(browser: webdriver.Chrome, base_url: str, built_site: Path, axe_source: str) -> None:
+def check_common(
+    browser: webdriver.Chrome, base_url: str, built_site: Path, axe_source: str, known: Collection[str] = ()
+) -> None:
     """What every page must do: no horizontal scrolling of the page, links in text underlined, plotly.js only
-    with charts, scripts from the site itself, a light first load without charts, no serious axe finding."""
+    with charts, scripts from the site itself, a light first load without charts, no axe finding."""
     state = browser.execute_script(
         """
         const links = Array.from(document.querySelectorAll("article p a, article li a, article td a"));
@@ -455,7 +463,7 @@ def check_common(browser: webdriver.Chrome, base_url: str, built_site: Path, axe
     if not state["charts"]:
         raw, compressed = first_load(built_site, base_url, urls)
         assert compressed <= FIRST_LOAD_LIMIT, f"first load {compressed} bytes compressed ({raw} uncompressed)"
-    assert axe_violations(browser, axe_source) == []
+    assert axe_violations(browser, axe_source, known) == []
 
 
 # --- every benchmark page, at both widths ------------------------------------------------------------------
@@ -581,7 +589,16 @@ def test_other_page(
     screenshot(browser, shot, width)
     assert browser.find_element(By.CSS_SELECTOR, "article h1").text
     assert chart_problems(browser) == []
-    check_common(browser, base_url, built_site, axe_source)
+    check_common(browser, base_url, built_site, axe_source, AXE_KNOWN.get(path, ()))
+
+
+def test_every_page_of_the_site_is_checked(built_site: Path) -> None:
+    """The pages the browser test opens are every page of the built site but the crowd's model pages after the
+    first (a new page or kind of page is checked or this fails)."""
+    pages = {p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html")}
+    pages = {p for p in pages if not p.startswith("data/") and not (p.startswith("models/crowd-") and "000" not in p)}
+    checked = {path for path, _ in OTHER_PAGES} | {f"benchmarks/{task}.html" for task in BENCHMARKS} | {"404.html"}
+    assert pages == checked
 
 
 # --- the 404 page, wherever the site is served ----------------------------------------------------------------

@@ -322,9 +322,18 @@
   function init() {
     openTarget();
     drawCharts();
-    /* a code block that scrolls sideways must take the keyboard's focus to be scrolled without a mouse */
+    /* a code block that scrolls sideways must take the keyboard's focus to be scrolled without a mouse; so
+       must a Markdown table the theme wraps, where it is wider than the page (a dataset card's, on a phone) */
     document.querySelectorAll(".md-content pre > code").forEach(function (code) {
       if (!code.hasAttribute("tabindex")) code.tabIndex = 0;
+    });
+    document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (wrap) {
+      if (wrap.scrollWidth > wrap.clientWidth && !wrap.hasAttribute("tabindex")) wrap.tabIndex = 0;
+    });
+    /* the theme gives each code block's copy button a <nav> landmark with no name: landmarks of one kind need
+       names that tell them apart (axe-core: landmark-unique) */
+    document.querySelectorAll(".md-code__nav").forEach(function (nav, index) {
+      if (!nav.hasAttribute("aria-label")) nav.setAttribute("aria-label", "Code block " + (index + 1));
     });
     document.querySelectorAll("button.neghub-more-rows").forEach(function (b) {
       var table = document.getElementById(b.dataset.table);
