@@ -80,6 +80,7 @@ OTHER_PAGES = (
     ("profile.html", "profile"),
     ("models/index.html", "models"),
     ("submit.html", "submit"),
+    ("rules.html", "rules"),
     ("maintainers.html", "maintainers"),
     *((f"datasets/{task}.html", f"dataset-{task}") for task in BENCHMARKS),
     *(
