@@ -45,6 +45,17 @@ def label(row: Row) -> str:
     return html.escape(row.model + suffix)
 
 
+def distinct_labels(rows: Sequence[Row]) -> list[str]:
+    """The rows' chart labels, each once: a row whose label another row of the figure shares is told apart by
+    its source (a paper's table) or its submission. A category axis draws one label for equal names: two rows
+    would sit on one line."""
+    names = [label(r) for r in rows]
+    return [
+        f"{name} · {html.escape(r.source or r.submission_id or r.key.dataset_label)}" if names.count(name) > 1 else name
+        for name, r in zip(names, rows, strict=True)
+    ]
+
+
 def scale(unit: str) -> float:
     return 100.0 if unit in ("percent", "points") else 1.0
 
@@ -84,7 +95,7 @@ def dot_interval(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
     shown = top_rows([r for r in rows if any(r.metrics.get(s.path) is not None for s in spec.series)], limit=20)
     if not shown:
         return []
-    names = [label(r) for r in shown]
+    names = distinct_labels(shown)
     traces = []
     for index, series in enumerate(spec.series):
         xs: list[float | None] = []
@@ -205,12 +216,8 @@ def heatmap(rows: Sequence[Row], spec: ChartSpec) -> list[Figure]:
         return []
     z = [[_value(r, s.path, spec.unit) for s in spec.series] for r in shown]
     # one board per heatmap (its heading names it): the rows are named by their model alone; the board's long
-    # title on every row once squeezed the plot to a sliver. Two rows of one name are told apart by their source.
-    names = [label(r) for r in shown]
-    names = [
-        f"{name} · {html.escape(r.source or r.key.dataset_label)}" if names.count(name) > 1 else name
-        for name, r in zip(names, shown, strict=True)
-    ]
+    # title on every row once squeezed the plot to a sliver
+    names = distinct_labels(shown)
     trace = {
         "type": "heatmap",
         "x": [html.escape(s.label) for s in spec.series],
@@ -317,7 +324,8 @@ def size_against_score(columns: Sequence[tuple[str, str, Sequence[tuple[Row, str
                 }
             )
         layout = _layout(
-            xaxis={"title": {"text": "parameters (log scale)"}, "type": "log"},
+            # a tick at each power of ten alone: plotly's default log ticks repeat "2" and "5" in every decade
+            xaxis={"title": {"text": "parameters (log scale)"}, "type": "log", "dtick": 1},
             yaxis={"title": {"text": axis_title(headline_display.label, headline_display.unit)}},
             height=380,
         )

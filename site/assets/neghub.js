@@ -9,10 +9,30 @@
   "use strict";
 
   /* On a narrow screen, long category labels (model names on a dot plot or a heatmap) would take the whole
-     width and leave the plot a sliver: they are shortened on the axis (the full name stays in the hover text
-     and in the chart's table of numbers). */
+     width and leave the plot a sliver: they are broken into lines (plotly's <br>), after a space, a hyphen or a
+     slash where there is one, never shortened (two names cut to one prefix read the same: "Llama-3.1-8B …"
+     twice). The figure grows by the rows' extra lines. Labels are HTML-escaped by charts.py: an entity
+     (&amp;) is one character here and never broken. */
+  function wrapLabel(text, longest) {
+    var pieces = text.match(/&[#0-9A-Za-z]+;|[^\s\-\/&]*[\s\-\/]|[^\s\-\/&]+|&/g);
+    var lines = [""], size = 0;
+    pieces.forEach(function (piece) {
+      var length = piece.charAt(0) === "&" ? 1 : piece.length;
+      if (size && size + length > longest) { lines.push(""); size = 0; }
+      while (length > longest) { /* a word longer than a line: broken where it must be */
+        lines[lines.length - 1] += piece.slice(0, longest);
+        lines.push("");
+        piece = piece.slice(longest);
+        length = piece.length;
+      }
+      lines[lines.length - 1] += piece;
+      size += length;
+    });
+    return lines.map(function (line) { return line.trim(); }).filter(Boolean).join("<br>");
+  }
+
   function fitToWidth(figure, width) {
-    var longest = width < 480 ? 14 : width < 760 ? 24 : 0;
+    var longest = width < 480 ? 16 : width < 760 ? 24 : 0;
     if (!longest) return;
     [["x", "xaxis"], ["y", "yaxis"]].forEach(function (pair) {
       var values = [];
@@ -23,9 +43,16 @@
       });
       if (!values.some(function (v) { return v.length > longest; })) return;
       var axis = figure.layout[pair[1]] = figure.layout[pair[1]] || {};
+      var text = values.map(function (v) { return wrapLabel(v, longest); });
       axis.tickmode = "array";
       axis.tickvals = values;
-      axis.ticktext = values.map(function (v) { return v.length > longest ? v.slice(0, longest - 1) + "…" : v; });
+      axis.ticktext = text;
+      axis.automargin = true;
+      if (pair[0] === "y") {
+        var lines = Math.max.apply(null, text.map(function (t) { return t.split("<br>").length; }));
+        var needed = 140 + values.length * (14 * lines + 8);
+        if (!figure.layout.height || figure.layout.height < needed) figure.layout.height = needed;
+      }
     });
   }
 
@@ -43,7 +70,8 @@
 
   function drawCharts() {
     document.querySelectorAll(".neghub-chart[data-figure]").forEach(function (el) {
-      if (el.dataset.drawn) return;
+      /* a chart in a folded board or chart box is drawn when it is opened: at its width, and not before */
+      if (el.dataset.drawn || el.closest("details:not([open])")) return;
       var source = document.getElementById(el.dataset.figure);
       if (!source || typeof Plotly === "undefined") return;
       var figure = JSON.parse(source.textContent);
@@ -308,11 +336,29 @@
     }).catch(function () { out.textContent = "The answers could not be loaded."; });
   }
 
+  /* a link to a folded board or chart (the page's index, or a link from elsewhere) opens it */
+  function openTarget() {
+    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    for (var node = target; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+    }
+  }
+
   function init() {
+    openTarget();
     drawCharts();
-    /* a code block that scrolls sideways must take the keyboard's focus to be scrolled without a mouse */
+    /* a code block that scrolls sideways must take the keyboard's focus to be scrolled without a mouse; so
+       must a Markdown table the theme wraps, where it is wider than the page (a dataset card's, on a phone) */
     document.querySelectorAll(".md-content pre > code").forEach(function (code) {
       if (!code.hasAttribute("tabindex")) code.tabIndex = 0;
+    });
+    document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (wrap) {
+      if (wrap.scrollWidth > wrap.clientWidth && !wrap.hasAttribute("tabindex")) wrap.tabIndex = 0;
+    });
+    /* the theme gives each code block's copy button a <nav> landmark with no name: landmarks of one kind need
+       names that tell them apart (axe-core: landmark-unique) */
+    document.querySelectorAll(".md-code__nav").forEach(function (nav, index) {
+      if (!nav.hasAttribute("aria-label")) nav.setAttribute("aria-label", "Code block " + (index + 1));
     });
     document.querySelectorAll("button.neghub-more-rows").forEach(function (b) {
       var table = document.getElementById(b.dataset.table);
@@ -333,6 +379,10 @@
       button.addEventListener("click", function () { answers(box); });
     });
   }
+
+  window.addEventListener("hashchange", openTarget);
+  /* "toggle" does not bubble: caught on its way down */
+  document.addEventListener("toggle", function (e) { if (e.target.open) drawCharts(); }, true);
 
   if (typeof document$ !== "undefined" && document$.subscribe) {
     document$.subscribe(init); /* mkdocs-material's page-load observable (instant navigation) */
