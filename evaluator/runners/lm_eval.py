@@ -17,7 +17,7 @@ tagged `neghub`, so `lm_eval ... --include_path DIR --tasks neghub` runs them al
 `bypass` (NegHub re-scores). Import reads lm-eval's `--log_samples` output (its results JSON, which names
 the tasks, their NegHub runs in `metadata.neghub`, the lm-eval version and the task hashes, and each task's
 samples JSONL), parses the log-likelihoods from the strings lm-eval writes, and hands the answers to the
-same post-processing as `neghub import`.
+same post-processing as `neghub import`, pinning the model from lm-eval's model arguments (or refusing).
 """
 
 from __future__ import annotations
@@ -36,16 +36,20 @@ from ..core.errors import InputError, Problem
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import JsonlReader
+from ..submissions.format import HUB_REPO_PATTERN
+from .backend import ModelSource, resolve_source
 from .interop import (
     check_lines,
     expressible_plans,
     item_requests,
     lines_from_answers,
-    model_entry,
+    model_from_args,
     settings_from_args,
+    signed_model,
     write_lines,
     write_runs,
 )
+from .pinning import is_commit, pinned_model
 from .plans import Rows, RunPlan, RunSettings
 from .requests import BROKEN_CHARACTER, Answer, Request, dumps
 
@@ -324,6 +328,12 @@ def import_command(args: Any) -> int:
         raise InputError.single(
             str(args.answers), f"no task exported by neghub export lm-eval (tag {TAG}) in the results"
         )
+    # the model pinned and the import signed before any sample is read
+    loaded = [(results_file, results) for results_file, _, results in tasks.values()]
+    given = model_from_args(args, _parameters(loaded[0][1]))
+    if given is None and not (args.output / "metadata.yaml").exists():
+        given = lm_eval_model(args, loaded)
+    model, submitter = signed_model(args, args.output, given)
     runs: list[tuple[RunPlan, Rows]] = []
     per_run: dict[str, dict[str, Any]] = {}
     versions: set[str] = set()
@@ -346,9 +356,8 @@ def import_command(args: Any) -> int:
             "lm_eval_model": str(results.get("model_name") or (results.get("config") or {}).get("model") or ""),
             "chat_template": bool(chat),
         }
-    model = _model_entry(args, next(iter(tasks.values()))[2])
     provenance = {"answers": f"lm-eval --log_samples output, imported by neghub import lm-eval ({len(runs)} tasks)"}
-    write_runs(args.output, runs, provenance, model=model, args=args, run_provenance=per_run)
+    write_runs(args.output, runs, provenance, model=model, submitter=submitter, args=args, run_provenance=per_run)
     for plan, rows in runs:
         print(f"wrote {args.output / plan.file} ({len(rows):,} lines, protocol {plan.protocol})", file=sys.stderr)
     if any(v != LM_EVAL_TESTED for v in versions):
@@ -386,30 +395,71 @@ def _read_samples(path: Path, requests: list[Request]) -> list[Answer]:
     return [a for a in answers if a is not None]
 
 
-def _model_entry(args: Any, results: dict[str, Any]) -> dict[str, Any] | None:
-    """The model entry from the options, else from lm-eval's config (`pretrained=` and its parameter count)."""
-    from .interop import model_from_args
-
-    given = model_from_args(args)
-    if given is not None or (args.output / "metadata.yaml").exists():
-        return given
-    config = results.get("config") or {}
+def _model_arguments(config: dict[str, Any]) -> dict[str, str]:
+    """lm-eval's --model_args as its results record them: a mapping (0.4.13), or "pretrained=X,revision=Y"."""
     model_args = config.get("model_args") or {}
-    if isinstance(model_args, str):  # "pretrained=X,revision=Y" in some versions, a mapping in 0.4.13
+    if isinstance(model_args, str):
         model_args = dict(part.split("=", 1) for part in model_args.split(",") if "=" in part)
-    fields = {str(k): str(v) for k, v in model_args.items()} if isinstance(model_args, dict) else {}
-    pretrained = fields.get("pretrained")
-    parameters = args.parameters or config.get("model_num_parameters")
-    if not pretrained or not isinstance(parameters, int) or parameters <= 0:
-        return None
-    revision = args.revision or fields.get("revision")
-    name = args.model_name or Path(pretrained).name
-    hub = (
-        (pretrained, revision)
-        if not Path(pretrained).exists() and revision and re.fullmatch(r"[0-9a-f]{40}", revision)
-        else None
-    )
-    return model_entry(name, parameters, args.license, hub=hub, file=Path(pretrained).name)
+    return {str(k): str(v) for k, v in model_args.items()} if isinstance(model_args, dict) else {}
+
+
+def _parameters(results: dict[str, Any]) -> int | None:
+    """The parameter count lm-eval recorded (-1 where its model could not count them)."""
+    count = (results.get("config") or {}).get("model_num_parameters")
+    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else None
+
+
+def lm_eval_model(args: Any, results: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
+    """The model entry of the weights lm-eval loaded, pinned from its model arguments (`pretrained=`,
+    `revision=`, `gguf_file=`) and the parameter count it recorded, or refused with what to pass."""
+    first_file, first = results[0]
+    config = first.get("config") or {}
+    arguments = _model_arguments(config)
+    for results_file, other in results[1:]:
+        if _model_arguments(other.get("config") or {}) != arguments:
+            raise InputError.single(
+                str(results_file),
+                f"lm-eval ran another model here than in {first_file}: import each model's results on its own",
+            )
+    where = str(first_file)
+    pretrained = arguments.get("pretrained")
+    if not pretrained:
+        raise InputError.single(
+            where,
+            f"lm-eval's model arguments name no pretrained= model (model {config.get('model')!r}): give --repo-id "
+            "with --revision, or --weights PATH, with --parameters N",
+        )
+    for adapter in ("peft", "delta"):
+        if arguments.get(adapter):
+            raise InputError.single(
+                where,
+                f"lm-eval added {adapter}={arguments[adapter]} to {pretrained}: a submission pins one set of "
+                "weights; evaluate the merged model",
+            )
+    parameters = args.parameters if args.parameters is not None else _parameters(first)
+    if parameters is None:
+        raise InputError.single(where, "lm-eval recorded no parameter count: give --parameters N")
+    gguf_file = arguments.get("gguf_file")
+    local = Path(pretrained)
+    if local.exists():
+        weights = local / gguf_file if gguf_file else local
+        if not weights.exists():
+            raise InputError.single(where, f"{weights}: lm-eval's gguf_file is not in {local}")
+        source = resolve_source(str(weights), None)
+        return pinned_model(source, name=args.model_name, parameters=parameters, license_=args.license)
+    revision = arguments.get("revision")
+    commit = revision if is_commit(revision) else config.get("model_sha")
+    if not re.match(HUB_REPO_PATTERN, pretrained) or not is_commit(commit):
+        raise InputError.single(
+            where,
+            f"lm-eval loaded {pretrained} (revision {revision or 'not given'}), which pins no weights here: "
+            "for a Hub model run lm_eval with --model_args pretrained=ORG/NAME,revision=<40-hex commit>; for a "
+            "local folder or GGUF file, import where it is or give --weights PATH",
+        )
+    if commit != revision:
+        print(f"note: pinned {pretrained} at {commit}, the commit lm-eval recorded (model_sha)", file=sys.stderr)
+    source = ModelSource("hub", pretrained, commit)
+    return pinned_model(source, name=args.model_name, parameters=parameters, license_=args.license, file=gguf_file)
 
 
 def add_export_parser(sub: Any) -> None:

@@ -1,7 +1,8 @@
 """lm-evaluation-harness both ways, end to end (`nox -s interop`, which installs lm-eval 0.4.x).
 
 `neghub export lm-eval` writes the tasks; lm-eval runs them on a tiny random model folder built here with
-`--log_samples`; `neghub import lm-eval` turns the samples into a submission that `neghub validate` accepts;
+`--log_samples`; `neghub import lm-eval` turns the samples into a submission that `neghub validate` accepts,
+its model pinned as `neghub run` pins it;
 and `neghub run` on the same folder gives the same answer (the same arg-max, the same parsed label, the
 same letter, the same cloze rows) on at least 99.5% of the items of every run. Two engines computing in
 float32 in different orders may differ on near ties: that is what the 0.5% allows, and each difference
@@ -22,6 +23,7 @@ import pytest
 
 from neghub.evaluator.cli import main
 from neghub.evaluator.fileio import safe_yaml
+from tests.test_lm_eval_files import SIGNED
 from tests.tiny_models import byte_level_bpe, tiny_llama
 
 pytestmark = pytest.mark.interop
@@ -141,12 +143,27 @@ def test_lm_eval_runs_the_exported_tasks_and_agrees_with_neghub_run(tmp_path: Pa
 
     imported = tmp_path / "imported"
     _neghub(
-        "import", "lm-eval", str(tmp_path / "lm-eval-results"), "--tasks", "jnli-neg,nubench,scn", "-o", str(imported)
+        "import",
+        "lm-eval",
+        str(tmp_path / "lm-eval-results"),
+        "--tasks",
+        "jnli-neg,nubench,scn",
+        *SIGNED,
+        "-o",
+        str(imported),
     )
     _neghub("validate", str(imported))  # what the leaderboard runs
     imported_jsts = tmp_path / "imported-jsts"
     _neghub(
-        "import", "lm-eval", str(tmp_path / "lm-eval-results"), "--tasks", "jsts-neg", *mirror, "-o", str(imported_jsts)
+        "import",
+        "lm-eval",
+        str(tmp_path / "lm-eval-results"),
+        "--tasks",
+        "jsts-neg",
+        *mirror,
+        *SIGNED,
+        "-o",
+        str(imported_jsts),
     )
 
     ran = tmp_path / "ran"
@@ -158,8 +175,11 @@ def test_lm_eval_runs_the_exported_tasks_and_agrees_with_neghub_run(tmp_path: Pa
 
     compared = []
     for ours, theirs in ((ran, imported), (ran_jsts, imported_jsts)):
-        ran_runs = safe_yaml.load((ours / "metadata.yaml").read_text()).value["runs"]
-        imported_runs = safe_yaml.load((theirs / "metadata.yaml").read_text()).value["runs"]
+        ran_meta = safe_yaml.load((ours / "metadata.yaml").read_text()).value
+        imported_meta = safe_yaml.load((theirs / "metadata.yaml").read_text()).value
+        # the import pins the model lm-eval loaded as neghub run pins it
+        assert imported_meta["model"] == ran_meta["model"] and len(imported_meta["model"]["sha256"]) == 64
+        ran_runs, imported_runs = ran_meta["runs"], imported_meta["runs"]
         assert sorted(r["file"] for r in imported_runs) == sorted(r["file"] for r in ran_runs)
         for run in ran_runs:
             share, n = _agreement(ours / run["file"], theirs / run["file"], run["file"])
