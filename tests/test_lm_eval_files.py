@@ -1,6 +1,13 @@
-"""lm-evaluation-harness files, without lm-eval itself (`nox -s interop` runs it).
+"""lm-evaluation-harness files, without lm-eval itself (`nox -s interop` runs lm-eval on a tiny model and
+checks the numbers it prints).
 
-- `neghub export lm-eval` writes tasks whose documents are the requests and whose utils.py reads them.
+- `neghub export lm-eval` writes tasks whose documents are the requests, with their right answers.
+- utils.py reads an answer as NegHub reads it: for any text, its JNLI-Neg label, JSTS-Neg score and NUBench
+  letter readings agree with NegHub's parsers (hypothesis).
+- Answers scored as lm-eval 0.4.13 scores the exported tasks (a multiple-choice task's `acc` and `acc_norm`
+  from the documents' choices and gold; a generation task's mean of utils.py's `process_results`; SCN's
+  aggregation) give the figures `neghub evaluate` gives on the same answers imported by `neghub import
+  lm-eval`: JSTS-Neg (the fixture's 40 items), NUBench (the bundled sample), SCN (one name/profession pair).
 - `neghub import lm-eval` reads samples in the form lm-eval 0.4 writes them (numbers as strings), pins the
   model lm-eval loaded (from its model arguments) or refuses, and is signed by whoever makes it.
 """
@@ -10,20 +17,40 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import random
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from neghub.evaluator.benchmarks.jnli_neg import protocol as jnli_protocol
+from neghub.evaluator.benchmarks.jsts_neg import protocol as jsts_protocol
 from neghub.evaluator.cli import main
+from neghub.evaluator.families.multiple_choice import parse_answer as parse_letter
 from neghub.evaluator.fileio import safe_yaml
+from neghub.evaluator.runners import lm_eval_utils
 
 MIRROR = Path(__file__).parent / "fixtures" / "mirror"  # JSTS-Neg: 40 test items
 UNVERIFIED_JSTS = ["--data-dir", str(MIRROR), "--unverified"]
 SIGNED = ["--submitter-name", "Tester", "--submitter-contact", "tester@example.org"]
 STAMP = "2026-11-22T10-00-00.000000"
 CONFIG_JSON = b'{"model_type": "llama"}\n'
+
+
+def neghub_figures(task: str, mode: str | None, metrics: dict[str, Any]) -> dict[str, Any]:
+    """lm-eval's metric of an exported task -> the figure of `neghub evaluate`'s result it is (utils.py)."""
+    if task in ("jnli-neg", "jsts-neg"):
+        return {"acc": metrics["instance_metrics"]["D"]["acc"]}
+    if task == "nubench":
+        return {"acc": metrics["acc"], **({"acc_norm": metrics["acc_norm"]} if mode == "completion" else {})}
+    pronoun = metrics["variants"]["pronoun"]
+    figures = {f"drop_{p}": pronoun["patterns"][p]["drop"] for p in ("CpTn", "CnTp", "CnTn", "CpTv")}
+    return {**figures, "negation_contrast": pronoun["negation_contrast"], "triplets": pronoun["n_triplets"]}
 
 
 def write_lm_eval_results(
@@ -52,7 +79,45 @@ def model_folder(root: Path) -> Path:
     return root
 
 
-# --- the export ------------------------------------------------------------------------------------------
+# --- utils.py reads answers as NegHub does -------------------------------------------------------------
+
+ANSWER_PIECES = st.sampled_from(
+    ["entailment", "neutral", "contradiction", "ｅｎｔａｉｌｍｅｎｔ", "4", "4.0", "４", "3.5", "6", " ", "\n", "\n\n",
+     "A", "b", ".", "(", "**", "D", "Answer:", "\ufffd", "似ている"]
+)  # fmt: skip
+ANSWERS = st.lists(st.one_of(ANSWER_PIECES, st.text(max_size=3)), max_size=6).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ANSWERS, gold=st.sampled_from(jnli_protocol.LABELS))
+def test_a_label_answer_is_right_where_neghub_reads_the_gold_label(text: str, gold: str) -> None:
+    right = lm_eval_utils.process_label({"gold": gold}, [text])["acc"]
+    assert right == float(jnli_protocol.parse_answer(text.rstrip("\ufffd")) == gold)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ANSWERS, gold=st.integers(0, 5))
+def test_a_score_answer_is_right_where_neghub_reads_the_gold_score(text: str, gold: int) -> None:
+    right = lm_eval_utils.process_score({"gold": gold}, [text])["acc"]
+    assert right == float(jsts_protocol.parse_answer(text.rstrip("\ufffd")) == gold)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ANSWERS, n_options=st.integers(3, 4))
+def test_a_letter_is_read_as_neghub_reads_it(text: str, n_options: int) -> None:
+    assert lm_eval_utils.option_position(text, n_options) == parse_letter(text, n_options)
+
+
+def test_the_readings_by_hand() -> None:
+    assert lm_eval_utils.process_label({"gold": "entailment"}, ["ｅｎｔａｉｌｍｅｎｔ\n\nmore"]) == {"acc": 1.0}
+    assert lm_eval_utils.process_score({"gold": 4}, [" ４ "]) == {"acc": 1.0}
+    assert lm_eval_utils.process_score({"gold": 4}, ["4.0\ufffd"]) == {"acc": 1.0}  # the broken character dropped
+    assert lm_eval_utils.process_score({"gold": 3}, ["3.5"]) == {"acc": 0.0}
+    assert lm_eval_utils.process_letter({"gold": 1, "n_options": 3}, ["(b)\nthen more"]) == {"acc": 1.0}
+    assert lm_eval_utils.process_letter({"gold": 3, "n_options": 3}, ["D"]) == {"acc": 0.0}  # no fourth option
+
+
+# --- answers scored as lm-eval scores the exported tasks, against neghub evaluate ------------------------
 
 
 class _FunctionLoader(yaml.SafeLoader):
@@ -60,6 +125,135 @@ class _FunctionLoader(yaml.SafeLoader):
 
 
 _FunctionLoader.add_constructor("!function", lambda loader, node: ("function", loader.construct_scalar(node)))
+
+
+def _utils(folder: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("exported_utils", folder / "utils.py")
+    assert spec is not None and spec.loader is not None
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+    return utils
+
+
+def _function(utils: ModuleType, tagged: Any) -> Any:
+    kind, name = tagged
+    assert kind == "function" and name.startswith("utils.")
+    return getattr(utils, name.removeprefix("utils."))
+
+
+def _lm_eval_figures(config: dict[str, Any], utils: ModuleType, docs: list[dict[str, Any]], answers: list[Any]) -> Any:
+    """What lm-eval 0.4.13 computes for a task (lm_eval/api/task.py, ConfigurableTask.process_results, then
+    each metric's aggregation): a multiple-choice document's acc is np.argmax(lls) == gold and its acc_norm
+    np.argmax(lls / len(choice)) == gold (np.argmax: the first of equal maxima); a generation document's
+    metrics are the task's process_results of [text]; `mean` is sum / len."""
+    per_metric: dict[str, list[Any]] = {m["metric"]: [] for m in config["metric_list"]}
+    for doc, answer in zip(docs, answers, strict=True):
+        if config["output_type"] == "multiple_choice":
+            target = _function(utils, config["doc_to_target"])(doc)
+            choices = _function(utils, config["doc_to_choice"])(doc)
+            lls = np.array(answer)
+            metrics = {
+                "acc": float(np.argmax(lls) == target),
+                "acc_norm": float(np.argmax(lls / np.array([float(len(c)) for c in choices])) == target),
+            }
+        else:
+            metrics = _function(utils, config["process_results"])(doc, [answer])
+        for metric, values in per_metric.items():
+            values.append(metrics[metric])
+    figures = {}
+    for entry in config["metric_list"]:
+        values = per_metric[entry["metric"]]
+        aggregate = entry["aggregation"]
+        figures[entry["metric"]] = (
+            sum(values) / len(values) if aggregate == "mean" else _function(utils, aggregate)(values)
+        )
+    return figures
+
+
+def _answers(docs: list[dict[str, Any]], config: dict[str, Any], rng: random.Random) -> list[Any]:
+    """An engine's answers, right and wrong: log-likelihoods with ties, texts NegHub reads or does not."""
+    if config["output_type"] == "multiple_choice":
+        return [[float(-rng.randint(1, 3)) for _ in doc["choices"]] for doc in docs]
+    name = config["task"]
+    if "scn" in name:  # the verb often enough for the selection to sample 20 of a pair's verbs, sometimes not
+        return [
+            doc["triplet"][3] if rng.random() < (0.15 if doc["triplet"][4] == "CpTp" else 0.6) else "it" for doc in docs
+        ]
+    if "option" in name:
+        letters = "ABCD"
+        return [
+            rng.choice([letters[doc["gold"]], f"({letters[doc['gold']].lower()})", "A", "B.", "D", "Answer: A", "C\n"])
+            for doc in docs
+        ]
+    return [
+        rng.choice([str(doc["gold"]), f"{doc['gold']}.0", "４", "3.5", "似ている", "2\n\nもっと", "5\ufffd"])
+        for doc in docs
+    ]
+
+
+def _samples(config: dict[str, Any], docs: list[dict[str, Any]], answers: list[Any]) -> list[dict[str, Any]]:
+    """The samples lm-eval's --log_samples writes (log-likelihoods as strings, as 0.4.13 writes them)."""
+    if config["output_type"] == "multiple_choice":
+        return [
+            {
+                "doc": doc,
+                "resps": [[[str(ll), "False"]] for ll in lls],
+                "filtered_resps": [[str(ll), "False"] for ll in lls],
+            }
+            for doc, lls in zip(docs, answers, strict=True)
+        ]
+    return [{"doc": doc, "resps": [[text]], "filtered_resps": [text]} for doc, text in zip(docs, answers, strict=True)]
+
+
+@pytest.mark.parametrize(
+    ("tasks", "options"), [("jsts-neg", UNVERIFIED_JSTS), ("nubench", []), ("scn", ["--max-pairs", "1"])]
+)
+def test_lm_evals_figures_of_the_exported_tasks_are_neghub_evaluates(
+    tmp_path: Path, tasks: str, options: list[str]
+) -> None:
+    exported = tmp_path / "tasks"
+    assert main(["export", "lm-eval", str(exported), "--tasks", tasks, *options]) == 0
+    utils = _utils(exported)
+    rng = random.Random(7)
+    configs: dict[str, dict[str, Any]] = {}
+    samples: dict[str, list[dict[str, Any]]] = {}
+    lm_eval_figures: dict[str, dict[str, Any]] = {}
+    for task_file in sorted(exported.glob("*.yaml")):
+        config = yaml.load(task_file.read_text(encoding="utf-8"), Loader=_FunctionLoader)
+        docs = [json.loads(line) for line in (exported / f"{config['task']}.jsonl").read_text().splitlines()]
+        answers = _answers(docs, config, rng)
+        configs[config["task"]] = config
+        samples[config["task"]] = _samples(config, docs, answers)
+        lm_eval_figures[config["task"]] = _lm_eval_figures(config, utils, docs, answers)
+    results = tmp_path / "results"
+    write_lm_eval_results(results, configs, samples, {"pretrained": str(model_folder(tmp_path / "model"))})
+    imported = tmp_path / "imported"
+    assert main(["import", "lm-eval", str(results), *options, *SIGNED, "-o", str(imported)]) == 0
+
+    meta = safe_yaml.load((imported / "metadata.yaml").read_text()).value
+    compared = 0
+    for run in meta["runs"]:
+        name = meta["provenance"][f"{run['task']}.{run['prompt']}.{run['mode'] or 'default'}.lm_eval_task"]
+        scored = tmp_path / "scored.json"
+        mode = ["--mode", run["mode"]] if run["mode"] else []
+        data = UNVERIFIED_JSTS if run["task"] == "jsts-neg" else []
+        assert main(["evaluate", run["task"], str(imported / run["file"]), *mode, *data, "-o", str(scored)]) == 0
+        expected = neghub_figures(run["task"], run["mode"], json.loads(scored.read_text())["metrics"])
+        assert lm_eval_figures[name] == expected, name
+        compared += len(expected)
+        # right and wrong answers both: a figure of all-right or all-wrong answers would hide a wrong gold
+        assert any(0 < v < 1 for k, v in expected.items() if k != "triplets"), (name, expected)
+    assert compared == {"jsts-neg": 2, "nubench": 3, "scn": 6}[tasks]
+    if tasks == "scn":  # some pairs and variants kept more than 20 verbs: the sample was drawn as NegHub draws it
+        rows = [json.loads(line) for line in (imported / meta["runs"][0]["file"]).read_text().splitlines()]
+        assert (
+            lm_eval_figures[next(iter(configs))]["triplets"]
+            == 20
+            == sum(1 for r in rows if r["variant"] == "pronoun" and r["pattern"] == "CpTp")
+        )
+
+
+# --- the export ------------------------------------------------------------------------------------------
 
 
 def test_export_writes_tasks_whose_documents_are_the_requests(
@@ -71,26 +265,28 @@ def test_export_writes_tasks_whose_documents_are_the_requests(
     names = sorted(p.stem for p in out.glob("*.yaml"))
     assert names == ["neghub_nubench_test_completion_simple_0shot", "neghub_nubench_test_option_simple_0shot"]
     completion = yaml.load((out / f"{names[0]}.yaml").read_text(), Loader=_FunctionLoader)
-    assert completion["output_type"] == "multiple_choice" and completion["target_delimiter"] == ""
+    # NUBench's options follow lm-eval's delimiter " ": its acc_norm divides by their length, as NegHub's does
+    assert completion["output_type"] == "multiple_choice" and completion["target_delimiter"] == " "
     assert completion["doc_to_choice"] == ("function", "utils.doc_to_choice")
+    assert [m["metric"] for m in completion["metric_list"]] == ["acc", "acc_norm"]
     assert completion["metadata"]["neghub"]["file"] == "predictions/nubench/nubench-test-completion-simple-0shot.jsonl"
     option = yaml.load((out / f"{names[1]}.yaml").read_text(), Loader=_FunctionLoader)
     assert option["generation_kwargs"] == {"until": ["\n"], "max_gen_toks": 4, "do_sample": False, "temperature": 0}
+    assert option["process_results"] == ("function", "utils.process_letter")
 
     prompts = tmp_path / "p.jsonl"
     assert main(["prompts", "nubench", "--mode", "completion", "-o", str(prompts)]) == 0
     requests = [json.loads(line) for line in prompts.read_text().splitlines()]
     docs = [json.loads(line) for line in (out / f"{names[0]}.jsonl").read_text().splitlines()]
-    assert [(d["neghub_id"], d["query"], d["choices"]) for d in docs] == [
+    assert [(d["neghub_id"], d["query"], [" " + c for c in d["choices"]]) for d in docs] == [
         (r["id"], r["prompt"], r["continuations"]) for r in requests
     ]
-    spec = importlib.util.spec_from_file_location("exported_utils", out / "utils.py")
-    assert spec is not None and spec.loader is not None
-    utils = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(utils)
+    utils = _utils(out)
     assert utils.doc_to_text(docs[0]) == requests[0]["prompt"]
-    assert utils.doc_to_choice(docs[0]) == requests[0]["continuations"]
-    assert utils.doc_to_target(docs[0]) == 0
+    assert utils.doc_to_choice(docs[0]) == [c.removeprefix(" ") for c in requests[0]["continuations"]]
+    # the bundled sample's right option, choice1, is the first offered
+    assert {utils.doc_to_target(d) for d in docs} == {0}
+    assert (out / "utils.py").read_bytes() == Path(lm_eval_utils.__file__).read_bytes()
 
 
 # --- the import --------------------------------------------------------------------------------------------
