@@ -168,9 +168,10 @@ def slow(session: nox.Session) -> None:
 @nox.session
 def interop(session: nox.Session) -> None:
     """lm-evaluation-harness both ways (tests/interop): `neghub export lm-eval` writes every benchmark's tasks,
-    lm-eval 0.4.x runs them with --log_samples on a tiny random model folder built by the test, `neghub import
-    lm-eval` turns the samples into a submission that `neghub validate` accepts, and `neghub run` on the same
-    folder must give the same answer on at least 99.5% of each run's items. ci.yml and .ci/run run it."""
+    lm-eval 0.4.13 runs them with --log_samples on a tiny random model folder built by the test, `neghub import
+    lm-eval` turns the samples into a submission that `neghub validate` accepts, every figure lm-eval returns
+    and prints must equal `neghub evaluate`'s on those samples, and `neghub run` on the same folder must give
+    the same answer on at least 99.5% of each run's items. ci.yml and .ci/run run it."""
     session.install(TORCH)  # first, as in `tests`: the models extra then pulls no CUDA build
     install_project(session, "test,models")
     session.install("lm-eval==0.4.13")

@@ -1,22 +1,19 @@
-"""Prompts for any engine and lm-evaluation-harness files, without lm-eval itself (tests/interop runs it).
+"""Prompts for any engine (`neghub prompts`, `neghub import`), answered by NegHub's own backend.
 
 - `neghub prompts` writes a run's requests; answered by NegHub's own backend (as any engine would answer
   the JSONL) and read back by `neghub import`, they give the prediction file `neghub run` writes.
 - `neghub import` refuses bad answers, one line per problem, before writing anything.
-- `neghub export lm-eval` writes tasks whose documents are the requests and whose utils.py reads them.
-- `neghub import lm-eval` reads samples in the form lm-eval 0.4 writes them (numbers as strings).
+- the import pins the weights that answered as `neghub run` pins them (tests/test_lm_eval_files.py: lm-eval).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -25,11 +22,23 @@ from neghub.evaluator.cli import main  # noqa: E402
 from neghub.evaluator.fileio import safe_yaml  # noqa: E402
 from neghub.evaluator.runners.backend import ModelSource, load_backend  # noqa: E402
 from neghub.evaluator.runners.requests import execute, request_from_json  # noqa: E402
+from tests.test_lm_eval_files import SIGNED  # noqa: E402
 from tests.test_runner_protocols import MIRROR, _classifier, _jsts_records, _roberta_masked  # noqa: E402
 from tests.test_runners import SHARED, _causal  # noqa: E402
 
 UNVERIFIED_JSTS = ["--data-dir", str(MIRROR), "--unverified"]
-NEW_MODEL = ["--model-name", "tiny", "--parameters", "1000", "--license", "apache-2.0"]
+# a model pinned by hand: a Hub repo at a commit (nothing of it is downloaded)
+NEW_MODEL = [
+    "--repo-id",
+    "example/tiny",
+    "--revision",
+    "0" * 40,
+    "--parameters",
+    "1000",
+    "--license",
+    "apache-2.0",
+    *SIGNED,
+]
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +95,8 @@ def test_prompts_answered_by_the_backend_import_to_what_neghub_run_writes(
     run_options = ["--seeds" if o == "--seed" else o for o in run_options]
     ran = tmp_path / "ran"
     assert main(["run", str(folder), "--tasks", task, *run_options, "-o", str(ran), "--no-progress"]) == 0
-    (run,) = safe_yaml.load((ran / "metadata.yaml").read_text()).value["runs"]
+    ran_meta = safe_yaml.load((ran / "metadata.yaml").read_text()).value
+    (run,) = ran_meta["runs"]
 
     prompts = tmp_path / "prompts.jsonl"
     assert main(["prompts", task, *options, "--chat-template", "off", "-o", str(prompts)]) == 0
@@ -100,9 +110,12 @@ def test_prompts_answered_by_the_backend_import_to_what_neghub_run_writes(
     )
 
     imported = tmp_path / "imported"
-    argv = ["import", task, str(answer_file), *options, "--chat-template", "off", *NEW_MODEL, "-o", str(imported)]
+    # the folder that answered, pinned as neghub run pins it (its parameter count given: no model is loaded)
+    model_options = ["--weights", str(folder), "--parameters", str(ran_meta["model"]["parameters"]), *SIGNED]
+    argv = ["import", task, str(answer_file), *options, "--chat-template", "off", *model_options, "-o", str(imported)]
     assert main(argv) == 0
     meta = safe_yaml.load((imported / "metadata.yaml").read_text()).value
+    assert meta["model"] == ran_meta["model"] and meta["model"]["sha256"]
     (imported_run,) = meta["runs"]
     assert imported_run == run
     prefix = f"{task}.{run['prompt']}.{run['mode'] or 'default'}"
@@ -207,7 +220,11 @@ def test_an_import_without_metadata_needs_the_model(tmp_path: Path, capsys: pyte
     answers.write_text("".join(json.dumps({"id": r["id"], "text": "4"}) + "\n" for r in records))
     argv = ["import", "jsts-neg", str(answers), "--prompt", "llm-jp-eval", *UNVERIFIED_JSTS]
     assert main([*argv, "-o", str(tmp_path / "sub")]) == 2
-    assert "has no metadata.yaml: give --model-name and --parameters" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"error: -o: {tmp_path / 'sub'} has no metadata.yaml: name the weights that answered, pinned: --repo-id "
+        "ORG/NAME --revision COMMIT (a Hub model) or --weights PATH (its folder or GGUF file), with --parameters N\n"
+    )
+    assert not (tmp_path / "sub").exists()
     assert main([*argv, *NEW_MODEL, "-o", str(tmp_path / "sub")]) == 0
     lines = _rows(tmp_path / "sub" / "predictions/jsts-neg/jsts-neg-test-llm-jp-eval-0shot.jsonl")
     assert {line["prediction"] for line in lines} == {4} and len(lines) == 40
@@ -215,152 +232,3 @@ def test_an_import_without_metadata_needs_the_model(tmp_path: Path, capsys: pyte
     assert main([*argv, "--engine", "another engine 1.0", "-o", str(tmp_path / "sub")]) == 0
     meta = safe_yaml.load((tmp_path / "sub" / "metadata.yaml").read_text()).value
     assert len(meta["runs"]) == 1 and meta["provenance"]["jsts-neg.llm-jp-eval.default.engine"] == "another engine 1.0"
-
-
-# --- lm-eval files -------------------------------------------------------------------------------------
-
-
-class _FunctionLoader(yaml.SafeLoader):
-    pass
-
-
-_FunctionLoader.add_constructor("!function", lambda loader, node: ("function", loader.construct_scalar(node)))
-
-
-def test_export_writes_tasks_whose_documents_are_the_requests(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    out = tmp_path / "tasks"
-    assert main(["export", "lm-eval", str(out), "--tasks", "nubench,scn"]) == 0
-    assert "skipped neghub_scn_all_causal_0shot_seed0: give --max-pairs N" in capsys.readouterr().err
-    names = sorted(p.stem for p in out.glob("*.yaml"))
-    assert names == ["neghub_nubench_test_completion_simple_0shot", "neghub_nubench_test_option_simple_0shot"]
-    completion = yaml.load((out / f"{names[0]}.yaml").read_text(), Loader=_FunctionLoader)
-    assert completion["output_type"] == "multiple_choice" and completion["target_delimiter"] == ""
-    assert completion["doc_to_choice"] == ("function", "utils.doc_to_choice")
-    assert completion["metadata"]["neghub"]["file"] == "predictions/nubench/nubench-test-completion-simple-0shot.jsonl"
-    option = yaml.load((out / f"{names[1]}.yaml").read_text(), Loader=_FunctionLoader)
-    assert option["generation_kwargs"] == {"until": ["\n"], "max_gen_toks": 4, "do_sample": False, "temperature": 0}
-
-    prompts = tmp_path / "p.jsonl"
-    assert main(["prompts", "nubench", "--mode", "completion", "-o", str(prompts)]) == 0
-    requests = [json.loads(line) for line in prompts.read_text().splitlines()]
-    docs = [json.loads(line) for line in (out / f"{names[0]}.jsonl").read_text().splitlines()]
-    assert [(d["neghub_id"], d["query"], d["choices"]) for d in docs] == [
-        (r["id"], r["prompt"], r["continuations"]) for r in requests
-    ]
-    spec = importlib.util.spec_from_file_location("exported_utils", out / "utils.py")
-    assert spec is not None and spec.loader is not None
-    utils = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(utils)
-    assert utils.doc_to_text(docs[0]) == requests[0]["prompt"]
-    assert utils.doc_to_choice(docs[0]) == requests[0]["continuations"]
-    assert utils.doc_to_target(docs[0]) == 0
-
-
-def _write_lm_eval_results(root: Path, name: str, meta: dict[str, Any], samples: list[dict[str, Any]]) -> None:
-    """lm-eval 0.4.13's output layout: results_<time>.json and samples_<task>_<time>.jsonl in a model folder."""
-    folder = root / "__tmp__model"
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = "2026-11-22T10-00-00.000000"
-    results = {
-        "configs": {name: {"task": name, "metadata": {"version": 1.0, "neghub": meta}}},
-        "config": {"model": "hf", "model_args": {"pretrained": "/models/tiny"}, "model_num_parameters": 71840},
-        "lm_eval_version": "0.4.13",
-        "task_hashes": {name: "ab" * 32},
-        "model_name": "/models/tiny",
-        "chat_template": None,
-    }
-    (folder / f"results_{stamp}.json").write_text(json.dumps(results))
-    (folder / f"samples_{name}_{stamp}.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
-
-
-def _jsts_meta(prompt: str, protocol: str) -> dict[str, Any]:
-    file = f"predictions/jsts-neg/jsts-neg-test-{prompt}-0shot.jsonl"
-    return {
-        "task": "jsts-neg",
-        "split": "test",
-        "file": file,
-        "prompt": prompt,
-        "mode": None,
-        "shots": 0,
-        "protocol": protocol,
-    }
-
-
-def test_import_reads_lm_evals_samples(tmp_path: Path) -> None:
-    records = _jsts_records()
-    # item i's log-likelihoods peak at the score i % 6, written as lm-eval writes them: strings in lists
-    samples = [
-        {
-            "doc_id": n,
-            "doc": {"neghub_id": r["id"], "query": "…", "choices": ["0", "1", "2", "3", "4", "5"]},
-            "resps": [[[str(-1.0 - abs(s - r["id"] % 6)), "False"]] for s in range(6)],
-            "filtered_resps": [[str(-1.0 - abs(s - r["id"] % 6)), "False"] for s in range(6)],
-        }
-        for n, r in enumerate(records)
-    ]
-    results = tmp_path / "results"
-    name = "neghub_jsts_neg_test_llm_jp_eval_loglikelihood_0shot"
-    _write_lm_eval_results(results, name, _jsts_meta("llm-jp-eval-loglikelihood", "loglikelihood"), samples)
-    out = tmp_path / "sub"
-    assert main(["import", "lm-eval", str(results), *UNVERIFIED_JSTS, "-o", str(out)]) == 0
-    meta = safe_yaml.load((out / "metadata.yaml").read_text()).value
-    assert meta["model"] == {
-        "kind": "local",
-        "name": "tiny",
-        "file": "tiny",
-        "parameters": 71840,
-        "open_weights": True,
-        "license": "unknown",
-    }
-    prefix = "jsts-neg.llm-jp-eval-loglikelihood.default"
-    assert meta["provenance"][f"{prefix}.engine"] == "lm-evaluation-harness 0.4.13"
-    assert meta["provenance"][f"{prefix}.lm_eval_task_hash"] == "ab" * 32
-    assert meta["provenance"][f"{prefix}.chat_template"] is False
-    lines = _rows(out / "predictions/jsts-neg/jsts-neg-test-llm-jp-eval-loglikelihood-0shot.jsonl")
-    assert {line["id"]: line["prediction"] for line in lines} == {r["id"]: r["id"] % 6 for r in records}
-
-
-def test_import_reads_lm_evals_generations(tmp_path: Path) -> None:
-    records = _jsts_records()
-    texts = {r["id"]: ("4" if r["id"] % 2 else "似ている\ufffd") for r in records}
-    samples = [
-        {
-            "doc": {"neghub_id": r["id"], "query": "…", "choices": []},
-            "resps": [[texts[r["id"]]]],
-            "filtered_resps": [texts[r["id"]]],
-        }
-        for r in records
-    ]
-    results = tmp_path / "results"
-    _write_lm_eval_results(
-        results, "neghub_jsts_neg_test_llm_jp_eval_0shot", _jsts_meta("llm-jp-eval", "generation"), samples
-    )
-    out = tmp_path / "sub"
-    assert main(["import", "lm-eval", str(results), *UNVERIFIED_JSTS, "-o", str(out)]) == 0
-    lines = {line["id"]: line for line in _rows(out / "predictions/jsts-neg/jsts-neg-test-llm-jp-eval-0shot.jsonl")}
-    for r in records:
-        if r["id"] % 2:
-            assert lines[r["id"]] == {"id": r["id"], "prediction": 4}
-        else:  # unparseable, kept without the broken character lm-eval's decoding left at the end
-            assert lines[r["id"]] == {"id": r["id"], "prediction": None, "raw_output": "似ている"}
-
-
-def test_import_refuses_samples_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    records = _jsts_records()
-    samples: list[dict[str, Any]] = [
-        {"doc": {"neghub_id": r["id"]}, "resps": [[["-1.0", "False"]]] * 6} for r in records[:-1]
-    ]
-    samples[0]["resps"] = [[["-1.0", "False"]]] * 5
-    samples[1]["resps"] = [[["oops", "False"]]] * 6
-    results = tmp_path / "results"
-    name = "neghub_jsts_neg_test_llm_jp_eval_loglikelihood_0shot"
-    _write_lm_eval_results(results, name, _jsts_meta("llm-jp-eval-loglikelihood", "loglikelihood"), samples)
-    assert main(["import", "lm-eval", str(results), *UNVERIFIED_JSTS, "-o", str(tmp_path / "sub")]) == 2
-    (samples_file,) = results.rglob("samples_*.jsonl")
-    assert capsys.readouterr().err.splitlines() == [
-        f"error: {samples_file}:1: resps: expected 6 responses (one per choice), got 5",
-        f"error: {samples_file}:2: resps: expected a log-likelihood (a number <= 0) for every choice",
-    ]
-    assert not (tmp_path / "sub").exists()

@@ -5,7 +5,9 @@ JSONL, one request a line, in NegHub's order (requests.py says what each kind as
 takes). Any engine answers them; `neghub import TASK ANSWERS.jsonl -o SUBMISSION_DIR`, given the same
 options, applies NegHub's own post-processing (answer parsing, arg-max, the cloze test's triplet
 selection) and writes the run's prediction file into a submission folder, adding the run and its
-protocol to `metadata.yaml` (written when the folder has none yet).
+protocol to `metadata.yaml`. A folder with none yet is started with the weights that answered pinned
+(`--repo-id`/`--revision`, or `--weights PATH` hashed as `neghub run` hashes it) and signed by whoever
+imports (pinning.py); without them the import is refused before any answer is read.
 
 Nothing here loads a model: the runs are built from the dataset and the options alone.
 """
@@ -28,6 +30,7 @@ from ..core.registry import get_benchmark
 from ..fileio import safe_yaml
 from ..fileio.files import atomic_write, read_bytes
 from ..submissions.format import Metadata, settings_prefix
+from .pinning import add_submitter_options, pinned_model, require_pinned, source_from_args, submitter_from_args
 from .plans import DEFAULT_SEEDS, Rows, RunPlan, RunSettings
 from .requests import Answer, Request, dumps, read_answers, request_json
 
@@ -146,6 +149,7 @@ def check_lines(plan: RunPlan, rows: Rows, source: str) -> None:
 def import_command(args: Any) -> int:
     """`neghub import TASK ANSWERS.jsonl`: an engine's answers through NegHub's post-processing."""
     plan = select_plan(args.task, args)
+    model, submitter = signed_model(args, args.output, model_from_args(args))  # before any answer is read
     path: Path = args.answers
     data = read_bytes(path, max_bytes=MAX_ANSWERS_BYTES)
     requests = [r for _, rs in item_requests(plan) for r in rs]
@@ -156,7 +160,7 @@ def import_command(args: Any) -> int:
         "engine": args.engine,
         "answers": f"{path.name} (sha256 {hashlib.sha256(data).hexdigest()}), imported by neghub import",
     }
-    write_runs(args.output, [(plan, rows)], provenance, model=model_from_args(args), args=args)
+    write_runs(args.output, [(plan, rows)], provenance, model=model, submitter=submitter, args=args)
     print(f"wrote {args.output / plan.file} ({len(rows):,} lines, protocol {plan.protocol})", file=sys.stderr)
     return 0
 
@@ -173,42 +177,37 @@ def write_lines(path: Path, lines: Iterable[str]) -> None:
     atomic_write(path, write)
 
 
-def model_from_args(args: Any) -> dict[str, Any] | None:
-    """metadata.yaml's model entry from --model-name/--parameters (with --repo-id/--revision for a Hub
-    model), or None when they are not given (then the folder's metadata.yaml must exist already)."""
-    name = getattr(args, "model_name", None)
-    parameters = getattr(args, "parameters", None)
-    if name is None or parameters is None:
+def model_from_args(args: Any, parameters: int | None = None) -> dict[str, Any] | None:
+    """metadata.yaml's model entry for the weights `--repo-id`/`--revision` or `--weights` pin (with
+    `--parameters`, else `parameters` where the engine recorded them, `--model-name`, `--license`), or None
+    when neither names the weights."""
+    source = source_from_args(args)
+    if source is None:
         return None
-    repo_id = getattr(args, "repo_id", None)
-    hub = (repo_id, getattr(args, "revision", None)) if repo_id is not None else None
-    return model_entry(name, parameters, args.license, hub=hub, file=name)
+    count = args.parameters if args.parameters is not None else parameters
+    if count is None:
+        raise InputError.single("--parameters", "give the model's parameter count (metadata.yaml's model entry)")
+    return pinned_model(source, name=args.model_name, parameters=count, license_=args.license)
 
 
-def model_entry(
-    name: str, parameters: int, model_license: str, *, hub: tuple[str, str | None] | None, file: str
-) -> dict[str, Any]:
-    """An open-weight model's entry in metadata.yaml: a Hub model (`hub`: repo id and revision), else a
-    local one named by `file`."""
-    if hub is not None:
-        repo_id, revision = hub
-        return {
-            "kind": "hub",
-            "name": name,
-            "repo_id": repo_id,
-            "revision": revision,
-            "parameters": parameters,
-            "open_weights": True,
-            "license": model_license,
-        }
-    return {
-        "kind": "local",
-        "name": name,
-        "file": file,
-        "parameters": parameters,
-        "open_weights": True,
-        "license": model_license,
-    }
+def signed_model(args: Any, out: Path, model: dict[str, Any] | None) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    """(the model entry, the submitter) of an import into `out`. A folder with metadata.yaml keeps its
+    submitter, and its model unless one is given; a new folder needs both: the model pinned, the import
+    signed (`pinning.submitter_from_args`)."""
+    meta_path = out / "metadata.yaml"
+    if meta_path.exists():
+        if model is None:
+            loaded = safe_yaml.load(meta_path.read_text(encoding="utf-8")).value
+            if isinstance(loaded, dict) and isinstance(loaded.get("model"), dict):
+                require_pinned(loaded["model"], str(meta_path))
+        return model, {}
+    if model is None:
+        raise InputError.single(
+            "-o",
+            f"{out} has no metadata.yaml: name the weights that answered, pinned: --repo-id ORG/NAME --revision "
+            "COMMIT (a Hub model) or --weights PATH (its folder or GGUF file), with --parameters N",
+        )
+    return model, submitter_from_args(args)
 
 
 def write_runs(
@@ -217,11 +216,13 @@ def write_runs(
     provenance: dict[str, Any],
     *,
     model: dict[str, Any] | None,
+    submitter: dict[str, str],
     args: Any,
     run_provenance: dict[str, dict[str, Any]] | None = None,
 ) -> None:
     """Write the runs' prediction files into the submission folder `out` and add them to its metadata.yaml
-    (a run with the same file is replaced); the metadata is checked before anything is written."""
+    (a run with the same file is replaced); the metadata is checked before anything is written. `model` and
+    `submitter` are `signed_model`'s: a folder's own are kept where they are None and empty."""
     from .run import run_provenance as settings_provenance
 
     meta_path = out / "metadata.yaml"
@@ -231,15 +232,10 @@ def write_runs(
         if model is not None:
             metadata["model"] = model
     else:
-        if model is None:
-            raise InputError.single(
-                "-o",
-                f"{out} has no metadata.yaml: give --model-name and --parameters (and --repo-id with --revision "
-                "for a Hub model) to start one",
-            )
+        assert model is not None and submitter, "signed_model starts a folder with both"
         metadata = {
             "model": model,
-            "submitter": {"name": args.submitter_name, "contact": args.submitter_contact},
+            "submitter": submitter,
             "date": dt.date.today().isoformat(),
             "description": "Answers of another engine imported by neghub import; protocols in provenance.",
             "links": [],
@@ -306,14 +302,16 @@ def add_run_options(parser: Any, *, task: bool = True) -> None:
 
 
 def add_model_options(parser: Any) -> None:
-    """What metadata.yaml says of the model when an import starts a submission folder."""
-    parser.add_argument("--model-name", default=None, help="display name (starts metadata.yaml with --parameters)")
-    parser.add_argument("--parameters", type=int, default=None, help="the model's parameter count")
+    """The weights that answered, pinned, and who signs, when an import starts a submission folder."""
     parser.add_argument("--repo-id", default=None, help="a Hub model's repo id (with --revision)")
     parser.add_argument("--revision", default=None, help="its 40-hex commit")
+    parser.add_argument(
+        "--weights", type=Path, default=None, help="the model's local folder or GGUF file (pinned by its sha256)"
+    )
+    parser.add_argument("--parameters", type=int, default=None, help="the model's parameter count")
+    parser.add_argument("--model-name", default=None, help="display name (default: the repo id or file name)")
     parser.add_argument("--license", default="unknown")
-    parser.add_argument("--submitter-name", default="NegHub maintainers")
-    parser.add_argument("--submitter-contact", default="https://github.com/neghub/neghub")
+    add_submitter_options(parser)
 
 
 def add_parsers(sub: Any) -> None:

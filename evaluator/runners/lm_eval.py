@@ -1,23 +1,29 @@
 """lm-evaluation-harness both ways: `neghub export lm-eval DIR` and `neghub import lm-eval RESULTS_DIR`.
 
 Export writes, for every benchmark and run lm-eval can express, a task YAML and its documents (JSONL, one
-per request, holding NegHub's exact prompt and continuations), with one `utils.py` beside them that the
-YAMLs name with `!function` (nothing else needed: lm-eval users need not install NegHub):
+per request, holding NegHub's exact prompt and continuations and the request's right answer), with one
+`utils.py` beside them that the YAMLs name with `!function` (lm_eval_utils.py, which imports nothing from
+NegHub: lm-eval users need not install it):
 
 - a log-likelihood run (NUBench completion, the minimal-pair benchmarks' label scoring) is a
-  `multiple_choice` task whose choices are NegHub's continuations with no target delimiter (they carry
-  their own leading space where the protocol has one);
+  `multiple_choice` task whose choices are NegHub's continuations (NUBench's options after lm-eval's
+  target delimiter " ", the label words with none), scored by lm-eval's own `acc` (and `acc_norm` for
+  NUBench) against the index of the right choice;
 - a generation run (llm-jp-eval prompts, NUBench option letters) is a `generate_until` task, greedy, with
-  NegHub's token budget and stop strings;
+  NegHub's token budget and stop strings, scored `acc` by utils.py's copy of NegHub's answer extraction
+  (lm-eval's `process_results` hook);
 - the cloze test's top-1 on a causal LM is a `generate_until` task of one token, one document per pattern
-  and verb (`--max-pairs` pairs; the selection is made on import, as `neghub import` makes it).
+  and verb (`--max-pairs` pairs); utils.py's aggregation makes NegHub's triplet selection over the whole
+  task, then counts the pronoun variant's drops and negation contrast.
 
-Fine-tuned classifiers and masked LMs are not lm-eval models: those runs are not exported. Every task is
-tagged `neghub`, so `lm_eval ... --include_path DIR --tasks neghub` runs them all; lm-eval's own metric is
-`bypass` (NegHub re-scores). Import reads lm-eval's `--log_samples` output (its results JSON, which names
-the tasks, their NegHub runs in `metadata.neghub`, the lm-eval version and the task hashes, and each task's
-samples JSONL), parses the log-likelihoods from the strings lm-eval writes, and hands the answers to the
-same post-processing as `neghub import`.
+So lm-eval prints, for every exported task, the accuracy (or the cloze figures) that `neghub evaluate` gives
+on the same answers; the minimal-pair metrics (Acc′ on M_i, AccChg, ...) stay NegHub's. Fine-tuned
+classifiers and masked LMs are not lm-eval models: those runs are not exported. Every task is tagged
+`neghub`, so `lm_eval ... --include_path DIR --tasks neghub` runs them all. Import reads lm-eval's
+`--log_samples` output (its results JSON, which names the tasks, their NegHub runs in `metadata.neghub`, the
+model it loaded, the lm-eval version and the task hashes, and each task's samples JSONL), parses the
+log-likelihoods from the strings lm-eval writes, hands the answers to the same post-processing as `neghub
+import`, and pins the model from lm-eval's model arguments (or refuses).
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,36 +44,28 @@ from ..core.errors import InputError, Problem
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import JsonlReader
+from ..submissions.format import HUB_REPO_PATTERN
+from .backend import ModelSource, resolve_source
 from .interop import (
     check_lines,
     expressible_plans,
     item_requests,
     lines_from_answers,
-    model_entry,
+    model_from_args,
     settings_from_args,
+    signed_model,
     write_lines,
     write_runs,
 )
+from .lm_eval_utils import SCN_METRICS
+from .pinning import is_commit, pinned_model
 from .plans import Rows, RunPlan, RunSettings
 from .requests import BROKEN_CHARACTER, Answer, Request, dumps
 
 TAG = "neghub"
 LM_EVAL_TESTED = "0.4.13"  # the version `nox -s interop` runs
-UTILS = '''"""Written by `neghub export lm-eval`: each document holds NegHub's exact request."""
-
-
-def doc_to_text(doc):
-    return doc["query"]
-
-
-def doc_to_choice(doc):
-    return list(doc["choices"])
-
-
-def doc_to_target(doc):
-    # NegHub re-scores the samples (`neghub import lm-eval`): lm-eval's own metric here is `bypass`
-    return 0 if doc["choices"] else ""
-'''
+UTILS_SOURCE = Path(__file__).with_name("lm_eval_utils.py")  # written as utils.py beside the tasks
+MEAN = {"aggregation": "mean", "higher_is_better": True}
 
 
 def task_name(plan: RunPlan) -> str:
@@ -86,14 +86,114 @@ def expressible(plan: RunPlan, requests: list[Request]) -> str | None:
     return None
 
 
-def _document(request: Request) -> dict[str, Any]:
+# --- how lm-eval scores each run: the right answer in every document, and the metrics ------------------
+
+Item = Any
+AnswerFields = Callable[[Item, Request], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How lm-eval scores one exported run: the answer fields of each document (what utils.py reads),
+    the task's metrics, and for a generation run the utils.py function that reads an answer."""
+
+    fields: AnswerFields
+    metric_list: list[dict[str, Any]]
+    process_results: str | None = None
+
+
+def _split(plan: RunPlan) -> str:
+    return plan.split or get_benchmark(plan.task).default_split or ""
+
+
+def _minimal_pair_gold(plan: RunPlan, settings: RunSettings) -> dict[Any, str]:
+    """Item id -> the right answer as a few-shot example shows it (a JNLI-Neg label, a JSTS-Neg score)."""
+    from ..benchmarks import jnli_neg, jsts_neg
+
+    split = _split(plan)
+    if plan.task == jnli_neg.NAME:
+        return {r["id"]: r["gold_label"] for r in jnli_neg.records(split, settings.data_dir, settings.unverified)}
+    return {r["id"]: str(r["gold_score"]) for r in jsts_neg.records(split, settings.data_dir, settings.unverified)}
+
+
+def _minimal_pair_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
+    """Accuracy over every instance (`neghub evaluate`'s instance_metrics.D.acc): the log-likelihood runs
+    by lm-eval's own arg-max over the label words, the generations by llm-jp-eval's extraction."""
+    gold = _minimal_pair_gold(plan, settings)
+    if plan.protocol == "loglikelihood":
+        return Scoring(lambda item, r: {"gold": r.continuations.index(gold[r.id])}, [{"metric": "acc", **MEAN}])
+    if plan.task == "jnli-neg":  # a label: the extracted answer must be it
+        return Scoring(lambda item, r: {"gold": gold[r.id]}, [{"metric": "acc", **MEAN}], "process_label")
+    return Scoring(lambda item, r: {"gold": int(gold[r.id])}, [{"metric": "acc", **MEAN}], "process_score")
+
+
+def _nubench_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
+    """Completion: lm-eval's acc and acc_norm over the offered options; option: the letter of the right
+    option in the item's shuffled order (appendix M's), parsed as NegHub parses it."""
+    from ..benchmarks import nubench
+
+    spec = nubench.SPEC
+    if plan.mode == "completion":
+        return Scoring(
+            lambda item, r: {"gold": spec.offered(item[0]).index(spec.answer(item[0]))},
+            [{"metric": "acc", **MEAN}, {"metric": "acc_norm", **MEAN}],
+        )
+    records = nubench.load(_split(plan), data_dir=settings.data_dir, unverified=settings.unverified).records
+    orders = {spec.item_id(r): order for r, order in zip(records, nubench.option_orders(records), strict=True)}
+
+    def fields(item: Item, request: Request) -> dict[str, Any]:
+        order = orders[spec.item_id(item[0])]
+        return {"gold": order.index(spec.answer(item[0])), "n_options": len(order)}
+
+    return Scoring(fields, [{"metric": "acc", **MEAN}], "process_letter")
+
+
+def _scn_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
+    """No right answer per request: utils.py's aggregation selects the triplets as NegHub does and counts
+    the pronoun variant's drops, negation contrast and triplets."""
+    from ..benchmarks import scn
+
+    verb_index = {verb: i for i, verb in enumerate(scn.load_word_lists().verbs)}
+
+    def fields(item: Item, request: Request) -> dict[str, Any]:
+        triplet = str(request.id).split("|")  # NAME|PROF|variant|verb|pattern (scn.protocol.request_id)
+        return {"triplet": triplet, "verb_index": verb_index[triplet[3]], "seed": plan.seed}
+
+    higher = {"negation_contrast": True, "drop_CpTn": True, "drop_CnTp": True, "triplets": True}
+    aggregate = "!function utils.scn_aggregate"
+    metrics = [{"metric": m, "aggregation": aggregate, "higher_is_better": higher.get(m, False)} for m in SCN_METRICS]
+    return Scoring(fields, metrics, "process_scn")
+
+
+SCORINGS: dict[str, Callable[[RunPlan, RunSettings], Scoring]] = {
+    "jnli-neg": _minimal_pair_scoring,
+    "jsts-neg": _minimal_pair_scoring,
+    "nubench": _nubench_scoring,
+    "scn": _scn_scoring,
+}
+
+
+def _bypass(plan: RunPlan, settings: RunSettings) -> Scoring:
+    """A benchmark NegHub's export knows no answers for (a plugin's): lm-eval prints no score."""
+    return Scoring(lambda item, r: {}, [{"metric": "bypass"}])
+
+
+def _delimiter(request: Request) -> str:
+    """lm-eval's target delimiter for a request's continuations: the space they all begin with, if they do
+    (NUBench's options), so that the choices are the options themselves (acc_norm divides by their length)."""
+    return " " if request.continuations and all(c.startswith(" ") for c in request.continuations) else ""
+
+
+def _document(item: Item, request: Request, scoring: Scoring) -> dict[str, Any]:
     doc: dict[str, Any] = {"neghub_id": request.id, "query": request.prompt, "choices": []}
     if request.kind == "loglikelihood":
-        doc["choices"] = list(request.continuations)
+        cut = len(_delimiter(request))
+        doc["choices"] = [c[cut:] for c in request.continuations]
+    doc.update(scoring.fields(item, request))
     return doc
 
 
-def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path) -> dict[str, Any]:
+def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path, scoring: Scoring) -> dict[str, Any]:
     config: dict[str, Any] = {
         "task": name,
         "tag": [TAG],
@@ -103,9 +203,9 @@ def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path) -> d
         "doc_to_text": "!function utils.doc_to_text",
         "doc_to_target": "!function utils.doc_to_target",
         "num_fewshot": 0,  # NegHub's own demonstrations are in the query already
-        "metric_list": [{"metric": "bypass"}],
+        "metric_list": scoring.metric_list,
         "metadata": {
-            "version": 1.0,
+            "version": 2.0,  # 2: documents carry the right answer, and lm-eval scores them
             TAG: {
                 "task": plan.task,
                 "split": plan.split,
@@ -119,8 +219,14 @@ def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path) -> d
             },
         },
     }
+    if scoring.process_results is not None:
+        config["process_results"] = f"!function utils.{scoring.process_results}"
     if request.kind == "loglikelihood":
-        config.update(output_type="multiple_choice", doc_to_choice="!function utils.doc_to_choice", target_delimiter="")
+        config.update(
+            output_type="multiple_choice",
+            doc_to_choice="!function utils.doc_to_choice",
+            target_delimiter=_delimiter(request),
+        )
     else:
         top1 = request.kind == "top1"
         config.update(
@@ -153,6 +259,8 @@ _Dumper.add_representer(_FunctionTag, _represent_function)
 def _tag_functions(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _tag_functions(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_tag_functions(v) for v in value]
     if isinstance(value, str) and value.startswith("!function "):
         return _FunctionTag(value)
     return value
@@ -183,21 +291,24 @@ def export_command(args: Any) -> int:
             if plan.protocol == "top1" and settings.max_items is None:
                 print(f"skipped {name}: give --max-pairs N to export the cloze test's requests", file=sys.stderr)
                 continue
-            requests = [r for _, rs in item_requests(plan) for r in rs]
-            why = expressible(plan, requests)
+            pairs = [(item, r) for item, rs in item_requests(plan) for r in rs]
+            why = expressible(plan, [r for _, r in pairs])
             if why is not None:
                 print(f"skipped {name}: {why}", file=sys.stderr)
                 continue
+            if task not in SCORINGS:
+                print(f"note: {name}: lm-eval prints no score for {task} (NegHub scores the import)", file=sys.stderr)
+            scoring = SCORINGS.get(task, _bypass)(plan, settings)
             out.mkdir(parents=True, exist_ok=True)
             docs_file = out / f"{name}.jsonl"
-            write_lines(docs_file, (dumps(_document(r)) + "\n" for r in requests))
-            config = _tag_functions(_task_yaml(name, plan, requests[0], docs_file))
+            write_lines(docs_file, (dumps(_document(item, r, scoring)) + "\n" for item, r in pairs))
+            config = _tag_functions(_task_yaml(name, plan, pairs[0][1], docs_file, scoring))
             text = yaml.dump(config, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
             write_lines(out / f"{name}.yaml", [text])
             written.append(name)
     if not written:
         raise InputError.single("--tasks", "no run of these tasks can be expressed as an lm-eval task")
-    write_lines(out / "utils.py", [UTILS])
+    write_lines(out / "utils.py", [UTILS_SOURCE.read_text(encoding="utf-8")])
     print(f"wrote {len(written)} lm-eval tasks (tag {TAG}) to {out}: {', '.join(written)}", file=sys.stderr)
     return 0
 
@@ -324,6 +435,12 @@ def import_command(args: Any) -> int:
         raise InputError.single(
             str(args.answers), f"no task exported by neghub export lm-eval (tag {TAG}) in the results"
         )
+    # the model pinned and the import signed before any sample is read
+    loaded = [(results_file, results) for results_file, _, results in tasks.values()]
+    given = model_from_args(args, _parameters(loaded[0][1]))
+    if given is None and not (args.output / "metadata.yaml").exists():
+        given = lm_eval_model(args, loaded)
+    model, submitter = signed_model(args, args.output, given)
     runs: list[tuple[RunPlan, Rows]] = []
     per_run: dict[str, dict[str, Any]] = {}
     versions: set[str] = set()
@@ -346,9 +463,8 @@ def import_command(args: Any) -> int:
             "lm_eval_model": str(results.get("model_name") or (results.get("config") or {}).get("model") or ""),
             "chat_template": bool(chat),
         }
-    model = _model_entry(args, next(iter(tasks.values()))[2])
     provenance = {"answers": f"lm-eval --log_samples output, imported by neghub import lm-eval ({len(runs)} tasks)"}
-    write_runs(args.output, runs, provenance, model=model, args=args, run_provenance=per_run)
+    write_runs(args.output, runs, provenance, model=model, submitter=submitter, args=args, run_provenance=per_run)
     for plan, rows in runs:
         print(f"wrote {args.output / plan.file} ({len(rows):,} lines, protocol {plan.protocol})", file=sys.stderr)
     if any(v != LM_EVAL_TESTED for v in versions):
@@ -386,30 +502,71 @@ def _read_samples(path: Path, requests: list[Request]) -> list[Answer]:
     return [a for a in answers if a is not None]
 
 
-def _model_entry(args: Any, results: dict[str, Any]) -> dict[str, Any] | None:
-    """The model entry from the options, else from lm-eval's config (`pretrained=` and its parameter count)."""
-    from .interop import model_from_args
-
-    given = model_from_args(args)
-    if given is not None or (args.output / "metadata.yaml").exists():
-        return given
-    config = results.get("config") or {}
+def _model_arguments(config: dict[str, Any]) -> dict[str, str]:
+    """lm-eval's --model_args as its results record them: a mapping (0.4.13), or "pretrained=X,revision=Y"."""
     model_args = config.get("model_args") or {}
-    if isinstance(model_args, str):  # "pretrained=X,revision=Y" in some versions, a mapping in 0.4.13
+    if isinstance(model_args, str):
         model_args = dict(part.split("=", 1) for part in model_args.split(",") if "=" in part)
-    fields = {str(k): str(v) for k, v in model_args.items()} if isinstance(model_args, dict) else {}
-    pretrained = fields.get("pretrained")
-    parameters = args.parameters or config.get("model_num_parameters")
-    if not pretrained or not isinstance(parameters, int) or parameters <= 0:
-        return None
-    revision = args.revision or fields.get("revision")
-    name = args.model_name or Path(pretrained).name
-    hub = (
-        (pretrained, revision)
-        if not Path(pretrained).exists() and revision and re.fullmatch(r"[0-9a-f]{40}", revision)
-        else None
-    )
-    return model_entry(name, parameters, args.license, hub=hub, file=Path(pretrained).name)
+    return {str(k): str(v) for k, v in model_args.items()} if isinstance(model_args, dict) else {}
+
+
+def _parameters(results: dict[str, Any]) -> int | None:
+    """The parameter count lm-eval recorded (-1 where its model could not count them)."""
+    count = (results.get("config") or {}).get("model_num_parameters")
+    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else None
+
+
+def lm_eval_model(args: Any, results: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
+    """The model entry of the weights lm-eval loaded, pinned from its model arguments (`pretrained=`,
+    `revision=`, `gguf_file=`) and the parameter count it recorded, or refused with what to pass."""
+    first_file, first = results[0]
+    config = first.get("config") or {}
+    arguments = _model_arguments(config)
+    for results_file, other in results[1:]:
+        if _model_arguments(other.get("config") or {}) != arguments:
+            raise InputError.single(
+                str(results_file),
+                f"lm-eval ran another model here than in {first_file}: import each model's results on its own",
+            )
+    where = str(first_file)
+    pretrained = arguments.get("pretrained")
+    if not pretrained:
+        raise InputError.single(
+            where,
+            f"lm-eval's model arguments name no pretrained= model (model {config.get('model')!r}): give --repo-id "
+            "with --revision, or --weights PATH, with --parameters N",
+        )
+    for adapter in ("peft", "delta"):
+        if arguments.get(adapter):
+            raise InputError.single(
+                where,
+                f"lm-eval added {adapter}={arguments[adapter]} to {pretrained}: a submission pins one set of "
+                "weights; evaluate the merged model",
+            )
+    parameters = args.parameters if args.parameters is not None else _parameters(first)
+    if parameters is None:
+        raise InputError.single(where, "lm-eval recorded no parameter count: give --parameters N")
+    gguf_file = arguments.get("gguf_file")
+    local = Path(pretrained)
+    if local.exists():
+        weights = local / gguf_file if gguf_file else local
+        if not weights.exists():
+            raise InputError.single(where, f"{weights}: lm-eval's gguf_file is not in {local}")
+        source = resolve_source(str(weights), None)
+        return pinned_model(source, name=args.model_name, parameters=parameters, license_=args.license)
+    revision = arguments.get("revision")
+    commit = revision if is_commit(revision) else config.get("model_sha")
+    if not re.match(HUB_REPO_PATTERN, pretrained) or not is_commit(commit):
+        raise InputError.single(
+            where,
+            f"lm-eval loaded {pretrained} (revision {revision or 'not given'}), which pins no weights here: "
+            "for a Hub model run lm_eval with --model_args pretrained=ORG/NAME,revision=<40-hex commit>; for a "
+            "local folder or GGUF file, import where it is or give --weights PATH",
+        )
+    if commit != revision:
+        print(f"note: pinned {pretrained} at {commit}, the commit lm-eval recorded (model_sha)", file=sys.stderr)
+    source = ModelSource("hub", pretrained, commit)
+    return pinned_model(source, name=args.model_name, parameters=parameters, license_=args.license, file=gguf_file)
 
 
 def add_export_parser(sub: Any) -> None:

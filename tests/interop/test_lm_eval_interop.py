@@ -1,11 +1,17 @@
-"""lm-evaluation-harness both ways, end to end (`nox -s interop`, which installs lm-eval 0.4.x).
+"""lm-evaluation-harness both ways, end to end (`nox -s interop`, which installs lm-eval 0.4.13).
 
 `neghub export lm-eval` writes the tasks; lm-eval runs them on a tiny random model folder built here with
-`--log_samples`; `neghub import lm-eval` turns the samples into a submission that `neghub validate` accepts;
-and `neghub run` on the same folder gives the same answer (the same arg-max, the same parsed label, the
-same letter, the same cloze rows) on at least 99.5% of the items of every run. Two engines computing in
-float32 in different orders may differ on near ties: that is what the 0.5% allows, and each difference
-is printed.
+`--log_samples`; `neghub import lm-eval` turns the samples into a submission that `neghub validate` accepts,
+and then:
+
+- lm-eval's numbers are NegHub's: every figure lm-eval returns for a task (its results JSON) equals the one
+  `neghub evaluate` gives on the prediction file imported from that task's samples, and lm-eval prints it
+  (its table, four decimals);
+- the import pins the model lm-eval loaded as `neghub run` pins it (the folder's sha256, its parameters);
+- `neghub run` on the same folder gives the same answer (the same arg-max, the same parsed label, the same
+  letter, the same cloze rows) on at least 99.5% of the items of every run. Two engines computing in
+  float32 in different orders may differ on near ties: that is what the 0.5% allows, and each difference
+  is printed.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ import pytest
 
 from neghub.evaluator.cli import main
 from neghub.evaluator.fileio import safe_yaml
-from tests.tiny_models import byte_level_bpe, tiny_llama
+from neghub.evaluator.submissions.format import settings_prefix
+from tests.test_lm_eval_files import SIGNED, neghub_figures
+from tests.tiny_models import END_OF_TEXT, byte_level_bpe, tiny_llama
 
 pytestmark = pytest.mark.interop
 torch = pytest.importorskip("torch")
@@ -35,25 +43,43 @@ SCN_PAIRS = "2"
 AGREEMENT = 0.995
 
 
-def _tiny_model(folder: Path, corpus: list[str]) -> Path:
-    """A 2-layer Llama with random weights and a byte-level BPE trained here on the exported prompts.
+def _tiny_model(folder: Path, exported: Path) -> Path:
+    """A 2-layer Llama with random weights and a byte-level BPE trained here on the exported documents.
 
-    One thing is set by hand: the cloze test keeps a triplet only where the model's top-1 after "... likes
-    to" is the verb, which a random model never is, and an empty prediction file is refused. So " to" gets
-    an embedding that dominates the residual stream (and that no other token shares a direction with), and
-    the output row of " run" points along its final hidden state: after " to" the model says " run"."""
+    A random model's figures are mostly zero; a few next tokens are set by hand so that some are not. The
+    token that ends a context gets an embedding that dominates the residual stream (and that no other token
+    shares a direction with), and the output row of the token to say points along the final hidden state
+    after it. So after "... likes to" the model says " run" (the cloze test keeps a triplet only where the
+    top-1 of CpTp is the verb, and an empty prediction file is refused); after NUBench's "Answer:" it says
+    " A" then a newline (right where the shuffle put the right option first); after llm-jp-eval's
+    "### 応答:" and its newline it says "3" and ends (right on JSTS-Neg's items of gold 3)."""
+    docs = [json.loads(line) for file in sorted(exported.glob("*.jsonl")) for line in file.open(encoding="utf-8")]
+    corpus = [d["query"] for d in docs] + [c for d in docs for c in d["choices"]]
     tok = byte_level_bpe(corpus, 4000)
     torch.manual_seed(0)
     model = tiny_llama(tok, hidden_size=32).eval()
-    to, run = tok.convert_tokens_to_ids(["Ġto", "Ġrun"])
+    option_prompt = next(d["query"] for d in docs if d["query"].endswith("Answer:"))
+    sts_prompt = next(d["query"] for d in docs if "類似度" in d["query"])
+    # (a context, the token it ends with, the token said after it)
+    said = [
+        ("Mary is a nurse who likes to", "Ġto", "Ġrun"),
+        (option_prompt, ":", "ĠA"),
+        (option_prompt + " A", "ĠA", "Ċ"),
+        (sts_prompt, "Ċ", "3"),
+        (sts_prompt + "3", "3", END_OF_TEXT),
+    ]
+    assert len({token for _, _, token in said}) == len(said)  # one context per output row: none overwrites another
+    assert all(tok(context)["input_ids"][-1] == tok.convert_tokens_to_ids(end) for context, end, _ in said)
     with torch.no_grad():
         embeddings = model.model.embed_tokens.weight
-        direction = embeddings[to] / embeddings[to].norm()
-        embeddings -= torch.outer(embeddings @ direction, direction)
-        embeddings[to] = direction * 100.0
-        ids = torch.tensor([tok("Mary is a nurse who likes to")["input_ids"]])
-        hidden = model.model(ids).last_hidden_state[0, -1]
-        model.lm_head.weight[run] = 5.0 * hidden / hidden.dot(hidden)
+        for end in dict.fromkeys(end for _, end, _ in said):
+            token = tok.convert_tokens_to_ids(end)
+            direction = embeddings[token] / embeddings[token].norm()
+            embeddings -= torch.outer(embeddings @ direction, direction)
+            embeddings[token] = direction * 100.0
+        for context, _, next_token in said:
+            hidden = model.model(torch.tensor([tok(context)["input_ids"]])).last_hidden_state[0, -1]
+            model.lm_head.weight[tok.convert_tokens_to_ids(next_token)] = 5.0 * hidden / hidden.dot(hidden)
     model.save_pretrained(folder)
     tok.save_pretrained(folder)
     return folder
@@ -101,7 +127,8 @@ def _agreement(ours: Path, theirs: Path, file: str) -> tuple[float, int]:
     return 1 - len(differ) / len(keys), len(keys)
 
 
-def _lm_eval(model: Path, tasks: Path, out: Path) -> None:
+def _lm_eval(model: Path, tasks: Path, out: Path) -> str:
+    """Run lm_eval as a user does; its standard output (the table it prints)."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     command = [
         sys.executable,
@@ -123,31 +150,68 @@ def _lm_eval(model: Path, tasks: Path, out: Path) -> None:
         "--output_path",
         str(out),
     ]
-    subprocess.run(command, check=True, env=env)
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    print(done.stdout, done.stderr[-5000:], sep="\n", file=sys.stderr)
+    assert done.returncode == 0
+    return done.stdout
 
 
-def test_lm_eval_runs_the_exported_tasks_and_agrees_with_neghub_run(tmp_path: Path) -> None:
+def _printed(table: str) -> dict[tuple[str, str], str]:
+    """(task, metric) -> the value as lm-eval's markdown table prints it (a task's later rows leave it blank)."""
+    printed: dict[tuple[str, str], str] = {}
+    task = ""
+    for row in table.splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if len(cells) == 9 and cells[4] not in ("Metric", "") and not set(cells[4]) <= {"-", ":"}:
+            task = cells[0] or task
+            printed[(task, cells[4])] = cells[6]
+    return printed
+
+
+def _lm_eval_results(out: Path) -> dict[str, dict[str, Any]]:
+    (results_file,) = out.rglob("results_*.json")
+    return dict(json.loads(results_file.read_text(encoding="utf-8"))["results"])
+
+
+def test_lm_eval_prints_neghubs_scores_and_agrees_with_neghub_run(tmp_path: Path) -> None:
     exported = tmp_path / "tasks"
     _neghub("export", "lm-eval", str(exported), "--tasks", "jnli-neg,nubench,scn", "--max-pairs", SCN_PAIRS)
     mirror = ["--data-dir", str(FIXTURE_MIRROR), "--unverified"]  # JSTS-Neg has no pinned release yet
     _neghub("export", "lm-eval", str(exported), "--tasks", "jsts-neg", *mirror)
-    corpus = [json.loads(line)["query"] for docs in sorted(exported.glob("*.jsonl")) for line in docs.open()]
-    corpus += [
-        c for docs in sorted(exported.glob("*.jsonl")) for line in docs.open() for c in json.loads(line)["choices"]
-    ]
-    model = _tiny_model(tmp_path / "tiny-model", corpus)
+    model = _tiny_model(tmp_path / "tiny-model", exported)
 
-    _lm_eval(model, exported, tmp_path / "lm-eval-results")
+    table = _lm_eval(model, exported, tmp_path / "lm-eval-results")
 
     imported = tmp_path / "imported"
-    _neghub(
-        "import", "lm-eval", str(tmp_path / "lm-eval-results"), "--tasks", "jnli-neg,nubench,scn", "-o", str(imported)
-    )
+    results = str(tmp_path / "lm-eval-results")
+    _neghub("import", "lm-eval", results, "--tasks", "jnli-neg,nubench,scn", *SIGNED, "-o", str(imported))
     _neghub("validate", str(imported))  # what the leaderboard runs
     imported_jsts = tmp_path / "imported-jsts"
-    _neghub(
-        "import", "lm-eval", str(tmp_path / "lm-eval-results"), "--tasks", "jsts-neg", *mirror, "-o", str(imported_jsts)
-    )
+    _neghub("import", "lm-eval", results, "--tasks", "jsts-neg", *mirror, *SIGNED, "-o", str(imported_jsts))
+
+    # lm-eval's figures are neghub evaluate's, on the same answers
+    returned = _lm_eval_results(tmp_path / "lm-eval-results")
+    printed = _printed(table)
+    figures: dict[tuple[str, str], Any] = {}
+    for folder in (imported, imported_jsts):
+        meta = safe_yaml.load((folder / "metadata.yaml").read_text()).value
+        for run in meta["runs"]:
+            scored = tmp_path / "scored.json"
+            options = ["--mode", run["mode"]] if run["mode"] else []
+            options += mirror if run["task"] == "jsts-neg" else []
+            _neghub("evaluate", run["task"], str(folder / run["file"]), *options, "-o", str(scored))
+            metrics = json.loads(scored.read_text())["metrics"]
+            name = meta["provenance"][settings_prefix(run["task"], run["prompt"], run["mode"]) + ".lm_eval_task"]
+            for metric, value in neghub_figures(run["task"], run["mode"], metrics).items():
+                assert returned[name][f"{metric},none"] == value, (name, metric)
+                assert printed[(name, metric)] == f"{value:.4f}", (name, metric)
+                figures[(name, metric)] = value
+    print("\n".join(f"{name} {metric}: {value}" for (name, metric), value in figures.items()), file=sys.stderr)
+    assert len(figures) == 13  # acc of 6 runs, NUBench completion's acc_norm, SCN's 4 drops, contrast, triplets
+    # the hand-set tokens make these more than zero: a comparison of zeros alone would prove little
+    assert figures[("neghub_nubench_test_option_simple_0shot", "acc")] > 0
+    assert figures[("neghub_jsts_neg_test_llm_jp_eval_0shot", "acc")] > 0
+    assert figures[("neghub_scn_all_causal_0shot_seed0", "triplets")] > 0
 
     ran = tmp_path / "ran"
     _neghub(
@@ -158,10 +222,13 @@ def test_lm_eval_runs_the_exported_tasks_and_agrees_with_neghub_run(tmp_path: Pa
 
     compared = []
     for ours, theirs in ((ran, imported), (ran_jsts, imported_jsts)):
-        ran_runs = safe_yaml.load((ours / "metadata.yaml").read_text()).value["runs"]
-        imported_runs = safe_yaml.load((theirs / "metadata.yaml").read_text()).value["runs"]
-        assert sorted(r["file"] for r in imported_runs) == sorted(r["file"] for r in ran_runs)
-        for run in ran_runs:
+        ran_meta = safe_yaml.load((ours / "metadata.yaml").read_text()).value
+        imported_meta = safe_yaml.load((theirs / "metadata.yaml").read_text()).value
+        # the import pins the model lm-eval loaded as neghub run pins it
+        assert imported_meta["model"] == ran_meta["model"]
+        assert imported_meta["model"]["kind"] == "local" and len(imported_meta["model"]["sha256"]) == 64
+        assert sorted(r["file"] for r in imported_meta["runs"]) == sorted(r["file"] for r in ran_meta["runs"])
+        for run in ran_meta["runs"]:
             share, n = _agreement(ours / run["file"], theirs / run["file"], run["file"])
             print(f"{run['file']}: {share:.2%} of {n} items agree", file=sys.stderr)
             compared.append((run["file"], share, n))
@@ -172,3 +239,4 @@ def test_lm_eval_runs_the_exported_tasks_and_agrees_with_neghub_run(tmp_path: Pa
     hashes = [k for k in meta["provenance"] if k.endswith(".lm_eval_task_hash")]
     assert len(hashes) == 5 and all(len(meta["provenance"][k]) == 64 for k in hashes)
     assert str(meta["provenance"]["jnli-neg.llm-jp-eval.default.engine"]).startswith("lm-evaluation-harness 0.4.")
+    assert meta["submitter"] == {"name": "Tester", "contact": "tester@example.org"}
