@@ -1,8 +1,14 @@
-"""The site at scale: build time against the number of submissions, and what each page costs to load.
+"""The site at scale: build time, memory and size against the number of submissions, and what each page costs.
 
-Build time: 0 submissions (the baseline, timed in the same run), 200 and 800. Growth must be no faster than
-linear: the cost above the empty build, per submission, must not rise from 200 to 800. (At 10 submissions that
-cost, about 10 ms each, is smaller than the empty build's run-to-run noise, so a ratio taken there says nothing.)
+Scale (`--only time`): realistic submissions (benchmarks/realistic_submissions.py: every task, full-size files, one
+pinned model each, as `neghub run` writes them) beside the committed ones and the papers' rows, built by the real
+`mkdocs build` (what `nox -s site` runs) at 0 (the baseline, timed in the same run), 500 and 1,000 submissions:
+wall time, the peak memory of the build's processes together (sampled from /proc every 50 ms: the build forks
+workers), and the size of the built site. Goals (issue 22), on a 2-core machine: at 1,000 submissions at most
+30 s, 500 MB and a 150 MB site; at 10,000, simulated (the site's size grows linearly in the submissions: its cost
+per submission, from 500 to 1,000, times 10,000 plus the empty site), under GitHub Pages' 1 GB. Growth must be
+no faster than linear: the cost per submission above the empty build must not rise from 500 to 1,000. The
+machine's load average is printed beside every figure. JNLI-Neg's release must be readable (NEGHUB_DATA_DIR).
 
 Page weights at 10, 100 and 1,000 submissions. A page's first load is its HTML and every script, stylesheet and
 font it loads: the <script src> and <link rel="stylesheet"> it names, the fonts their CSS names, and the search
@@ -40,8 +46,9 @@ from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 NUBENCH_TEST = ROOT / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
-SIZES = (200, 800)
-REPEATS = 3
+SIZES = (500, 1000)
+REPEATS = 3  # of the empty build; a build of hundreds of submissions is timed once
+GOAL_SECONDS, GOAL_MB, GOAL_SITE_MB, PAGES_LIMIT_MB = 30.0, 500.0, 150.0, 1000.0
 # the cost per submission at 800 may exceed the one at 200 by this factor (timing noise) and still be linear
 TOLERANCE = 1.25
 WEIGHT_SIZES = (10, 100, 1000)
@@ -83,19 +90,49 @@ def write_submissions(folder: Path, count: int) -> None:
 
 
 def build_seconds(submissions: Path, out: Path, repeats: int = REPEATS) -> float:
+    return min(build(submissions, out)[0] for _ in range(repeats))
+
+
+def _tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and its descendants, in MB (Linux /proc)."""
+    total, stack, seen = 0, [pid], set()
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            status = Path(f"/proc/{current}/status").read_text()
+            total += int(status.split("VmRSS:")[1].split()[0]) if "VmRSS:" in status else 0
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except (OSError, IndexError, ValueError):
+            continue
+        stack.extend(int(c) for c in children)
+    return total / 1024
+
+
+def build(submissions: Path, out: Path) -> tuple[float, float]:
+    """One `mkdocs build` of the site: (seconds, peak MB of its processes together)."""
     env = {**os.environ, "NEGHUB_SUBMISSIONS_DIR": str(submissions), "NO_MKDOCS_2_WARNING": "1"}
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-        )
-        best = min(best, time.perf_counter() - start)
-    return best
+    command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0.0
+    while process.poll() is None:
+        peak = max(peak, _tree_rss_mb(process.pid))
+        time.sleep(0.05)
+    seconds = time.perf_counter() - start
+    if process.returncode != 0:
+        raise RuntimeError(f"mkdocs build failed: {process.stderr.read().decode()[-2000:] if process.stderr else ''}")
+    return seconds, peak
+
+
+def site_mb(out: Path) -> float:
+    return sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / 1e6
+
+
+def load() -> str:
+    return "load {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
 
 
 class References(HTMLParser):
@@ -269,26 +306,48 @@ def weights(base: Path) -> bool:
 
 
 def timing(base: Path) -> bool:
-    timings: dict[int, float] = {}
+    """Build time, memory and size at 0, 500 and 1,000 realistic submissions, against the goals."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from realistic_submissions import write_submissions as write_realistic
+
+    figures: dict[int, tuple[float, float, float]] = {}
+    folder = base / "subs"
+    shutil.copytree(ROOT / "submissions", folder, ignore=shutil.ignore_patterns(".*"))
+    written = 0
     for count in (0, *SIZES):
-        folder = base / f"subs-{count}"
-        folder.mkdir()
-        write_submissions(folder, count)
-        timings[count] = build_seconds(folder, base / f"out-{count}")
-        print(f"{count:4d} submissions: {timings[count]:7.2f} s (best of {REPEATS})")
+        write_realistic(folder, count - written, start=written)
+        written = count
+        out = base / f"out-{count}"
+        runs = [build(folder, out) for _ in range(REPEATS if count == 0 else 1)]
+        seconds, peak = min(r[0] for r in runs), max(r[1] for r in runs)
+        figures[count] = (seconds, peak, site_mb(out))
+        print(
+            f"{count:5d} submissions: {seconds:6.1f} s, peak {peak:6.0f} MB, "
+            f"site {figures[count][2]:6.1f} MB ({load()})"
+        )
+        shutil.rmtree(out)
     small, large = SIZES
-    per_small = (timings[small] - timings[0]) / small
-    per_large = (timings[large] - timings[0]) / large
-    print(
-        f"ratio build({large}) / build({small}): {timings[large] / timings[small]:.2f} (submissions ×{large // small})"
-    )
+    per_small = (figures[small][0] - figures[0][0]) / small
+    per_large = (figures[large][0] - figures[0][0]) / large
     print(
         f"per submission above the empty build: {per_small * 1000:.1f} ms at {small}, "
         f"{per_large * 1000:.1f} ms at {large}"
     )
     linear = per_large <= per_small * TOLERANCE
     print("growth no faster than linear: " + ("yes" if linear else "NO"))
-    return linear
+    size_per = (figures[large][2] - figures[small][2]) / (large - small)
+    simulated = figures[0][2] + size_per * 10_000
+    print(f"site at 10,000 submissions, simulated: {simulated:.0f} MB ({size_per * 1000:.1f} KB a submission)")
+    seconds, peak, size = figures[large]
+    goals = {
+        f"build at {large} <= {GOAL_SECONDS:.0f} s": seconds <= GOAL_SECONDS,
+        f"peak memory at {large} <= {GOAL_MB:.0f} MB": peak <= GOAL_MB,
+        f"site at {large} <= {GOAL_SITE_MB:.0f} MB": size <= GOAL_SITE_MB,
+        f"site at 10,000 (simulated) < {PAGES_LIMIT_MB:.0f} MB": simulated < PAGES_LIMIT_MB,
+    }
+    for goal, met in goals.items():
+        print(f"  {goal}: {'met' if met else 'NOT MET'}")
+    return linear and all(goals.values())
 
 
 def main() -> int:

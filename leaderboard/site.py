@@ -277,7 +277,9 @@ def more_rows_files(env: jinja2.Environment, tables: dict[Board, list[Row]]) -> 
         if len(rows) > ROWS_IN_PAGE:
             display = get_benchmark(board.task).display
             views = [row_view(r, display, "../") for r in rows[ROWS_IN_PAGE:]]
-            files[rows_path(board)] = env.get_template("rows.html.j2").render(title=board.title, rows=views)
+            files[rows_path(board)] = env.get_template("rows.html.j2").render(
+                title=board.title, rows=views, row_macro="ranked_row"
+            )
     return files
 
 
@@ -416,7 +418,11 @@ def profile_columns(board: Leaderboard) -> dict[ProfileColumn, dict[str, Any]]:
     return ordered
 
 
-def profile_page(env: jinja2.Environment, board: Leaderboard) -> str:
+PROFILE_ROWS = "data/rows/profile.html"  # the profile's rows past the first ROWS_IN_PAGE, loaded when asked
+MODELS_ROWS = "data/rows/models.html"
+
+
+def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, str | bytes]) -> str:
     """Models by benchmark and data release: each cell the model's headline on the column's default board (or, where
     the model has no row there, on its best other board of that data, named in the cell), with its interval and
     trust level; paper rows marked. The charts plot exactly these cells."""
@@ -473,6 +479,10 @@ def profile_page(env: jinja2.Environment, board: Leaderboard) -> str:
     scatter = charts.size_against_score(
         [(column["task"], column["label"], cells_for_charts[key]) for key, column in columns.items()]
     )
+    if len(table) > ROWS_IN_PAGE:
+        files[PROFILE_ROWS] = env.get_template("rows.html.j2").render(
+            title="Negation profile", rows=table[ROWS_IN_PAGE:], row_macro="profile_row"
+        )
     return env.get_template("profile.md.j2").render(
         title="Negation profile",
         columns=[
@@ -484,7 +494,9 @@ def profile_page(env: jinja2.Environment, board: Leaderboard) -> str:
             }
             for column in columns.values()
         ],
-        table=table,
+        table=table[:ROWS_IN_PAGE],
+        total=len(table),
+        more_url=PROFILE_ROWS if len(table) > ROWS_IN_PAGE else None,
         scatter=scatter,
         base="",
     )
@@ -570,11 +582,13 @@ def _scn_thresholds() -> dict[str, str] | None:
     }
 
 
-def models_index_page(env: jinja2.Environment, board: Leaderboard) -> str:
-    """Every submission's model page, listed once here (the model pages stay out of the sidebar)."""
+def models_index_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, str | bytes]) -> str:
+    """Every submission's model page, listed once here (the model pages stay out of the sidebar): the first
+    ROWS_IN_PAGE in the page, the rest loaded when asked (or when the list is sorted or filtered)."""
     items = [
         {
             "sid": sid,
+            "href": f"{sid}.html",
             "name": meta.model.name,
             "kind": meta.model.kind,
             "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
@@ -583,7 +597,18 @@ def models_index_page(env: jinja2.Environment, board: Leaderboard) -> str:
         }
         for sid, meta in sorted(board.submissions.items(), key=lambda item: (item[1].model.name.lower(), item[0]))
     ]
-    return env.get_template("models.md.j2").render(title="Models", items=items, base="../")
+    if len(items) > ROWS_IN_PAGE:
+        # loaded into models/index.html: its links are relative to models/
+        files[MODELS_ROWS] = env.get_template("rows.html.j2").render(
+            title="Models", rows=items[ROWS_IN_PAGE:], row_macro="model_item_row"
+        )
+    return env.get_template("models.md.j2").render(
+        title="Models",
+        items=items[:ROWS_IN_PAGE],
+        total=len(items),
+        more_url=f"../{MODELS_ROWS}" if len(items) > ROWS_IN_PAGE else None,
+        base="../",
+    )
 
 
 MAX_NOTE_LINES = 5  # per submission on the build report; the build log has every line
@@ -656,10 +681,10 @@ def build_pages(
         own = {k: v for k, v in tables.items() if k.task == task}
         files[f"benchmarks/{task}.md"] = benchmark_page(env, task, own, board)
         files[f"datasets/{task}.md"] = dataset_page(env, task, cards_dir)
-    files["models/index.md"] = models_index_page(env, board)
+    files["models/index.md"] = models_index_page(env, board, files)
     for sid in board.submissions:
         files[f"models/{sid}.md"] = model_page(env, sid, board)
-    files["profile.md"] = profile_page(env, board)
+    files["profile.md"] = profile_page(env, board, files)
     files["maintainers.md"] = maintainers_page(env, board)
     files["rules.md"] = rules_page(env)
     files.update(more_rows_files(env, tables))

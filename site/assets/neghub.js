@@ -210,7 +210,13 @@
     table.neghubControls = controls;
     var refresh = function () { loadMoreRows(table).then(function () { applyFilters(table, controls); }); };
     search.addEventListener("input", refresh);
-    controls.menus.forEach(function (m) { m.select.addEventListener("change", refresh); });
+    controls.menus.forEach(function (m) {
+      m.select.addEventListener("change", refresh);
+      /* a long table's menu offers the values of every row: the rest of the rows load as it is opened */
+      var more = function () { loadMoreRows(table); };
+      m.select.addEventListener("focus", more);
+      m.select.addEventListener("pointerdown", more);
+    });
     table.parentNode.parentNode.insertBefore(bar, table.parentNode.classList.contains("neghub-table-wrap") ? table.parentNode : table);
   }
 
