@@ -9,8 +9,8 @@ from typing import Any
 from ...families.classifier import ClassifierTask
 from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
 from ...runners.plans import RunPlan, RunSettings
+from .metadata import LABELS
 
-LABELS = ("entailment", "neutral", "contradiction")
 MAX_NEW_TOKENS = 8  # "contradiction" is 3 to 5 tokens in most English-centred vocabularies
 
 # llm-jp-eval's JNLI instruction (its jnli dataset processor), unchanged: the JNLI-Neg paper evaluates
