@@ -10,14 +10,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InputError
+from ...runners.plans import Rows, RunPlan, RunSettings, prompt_lengths
+from ...runners.requests import Answer, Request
+from ..runs import RequestRuns
 from .dataset import load
 from .options import option_orders
 from .spec import LETTERS, MODES, MultipleChoiceSpec
 
 if TYPE_CHECKING:
     from ...runners.backend import Backend
-    from ...runners.plans import Rows, RunPlan, RunSettings
-    from ...runners.requests import Answer, Request
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,8 @@ def multiple_choice_plans(
     style = settings.prompt or prompts.styles[0]
     if style not in prompts.styles:
         raise InputError.single("--prompt", f"{spec.name} prompt styles are {', '.join(prompts.styles)}")
-    runs = _Runs(spec, prompts, style, settings, settings.split or default_split)
-    test = load(spec, runs.split, data_dir=settings.data_dir).records
+    runs = _Runs(spec, prompts, style, RequestRuns(spec.name, settings.split or default_split, style, settings))
+    test = load(spec, runs.runs.split, data_dir=settings.data_dir).records
     demos: tuple[Any, ...] = ()
     if settings.shots:
         if prompts.demonstration_split is None:
@@ -65,19 +66,16 @@ def multiple_choice_plans(
 
 @dataclass(frozen=True)
 class _Runs:
-    """What the runs of one `neghub run` of the benchmark share: its spec and prompts, the prompt style, the
-    settings and the split."""
+    """What the runs of one `neghub run` of the benchmark share: its spec and prompts, the prompt style, and the
+    task, split and settings of every run."""
 
     spec: MultipleChoiceSpec
     prompts: Prompts
     style: str
-    settings: RunSettings
-    split: str
+    runs: RequestRuns
 
     def completion(self, test: Sequence[Any], shot_docs: Sequence[Any], seed: int | None) -> RunPlan:
         """The log-likelihood of every offered option (after a space) as the continuation of the prompt."""
-        from ...runners.requests import Request
-
         spec, prompts, style = self.spec, self.prompts, self.style
         prefix = "".join(f"{prompts.completion(d, style)} {spec.option_text(d, spec.answer(d))}\n\n" for d in shot_docs)
         items = [(r, prefix + prompts.completion(r, style)) for r in test]
@@ -104,14 +102,19 @@ class _Runs:
             packed = [(r.prompt, list(r.continuations or ())) for item in items for r in requests(item)]
             return backend.packed_lengths(packed)
 
-        settings = {"scoring": "loglikelihood, lm-eval token boundaries, target delimiter ' '"}
-        return self._plan("completion", seed, items, requests, lines, settings, token_lengths, "loglikelihood")
+        return self.runs.plan(
+            seed,
+            items,
+            requests,
+            lines,
+            mode="completion",
+            protocol="loglikelihood",
+            settings={"scoring": "loglikelihood, lm-eval token boundaries, target delimiter ' '"},
+            token_lengths=token_lengths,
+        )
 
     def option(self, test: Sequence[Any], demos: Sequence[Any], shot_docs: Sequence[Any], seed: int | None) -> RunPlan:
         """Greedy generation after the lettered options, in each item's option-mode order; the output is the line."""
-        from ...runners.plans import prompt_lengths
-        from ...runners.requests import Request
-
         spec, prompts, style = self.spec, self.prompts, self.style
         demo_orders = dict(zip((spec.item_id(d) for d in demos), option_orders(spec, demos), strict=True))
         prefix = ""
@@ -142,37 +145,13 @@ class _Runs:
             (text,) = answers
             return [{"id": spec.item_id(item[0]), "output": text}]
 
-        settings = {"max_new_tokens": OPTION_MAX_NEW_TOKENS, "decoding": "greedy", "until": "\\n"}
-        token_lengths = prompt_lengths(special_tokens=False)
-        return self._plan("option", seed, items, requests, lines, settings, token_lengths, "generation")
-
-    def _plan(
-        self,
-        mode: str,
-        seed: int | None,
-        items: Sequence[Any],
-        requests: Callable[[Any], list[Request]],
-        lines: Callable[[Any, list[Answer]], Rows],
-        settings: dict[str, Any],
-        token_lengths: Callable[[Backend, Sequence[Any]], list[int]],
-        protocol: str,
-    ) -> RunPlan:
-        from ...runners.plans import RunPlan
-        from ...runners.requests import requests_process
-
-        return RunPlan(
-            task=self.spec.name,
-            split=self.split,
-            shots=self.settings.shots,
-            seed=seed,
-            prompt=self.style,
-            mode=mode,
-            items=items,
-            process=requests_process(requests, lines),
-            batch_size=self.settings.batch_size,
-            settings=settings,
-            token_lengths=token_lengths,
-            protocol=protocol,
-            requests=requests,
-            lines=lines,
+        return self.runs.plan(
+            seed,
+            items,
+            requests,
+            lines,
+            mode="option",
+            protocol="generation",
+            settings={"max_new_tokens": OPTION_MAX_NEW_TOKENS, "decoding": "greedy", "until": "\\n"},
+            token_lengths=prompt_lengths(special_tokens=False),
         )
