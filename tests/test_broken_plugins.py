@@ -126,3 +126,14 @@ def test_the_site_builds_with_the_other_benchmarks(broken: Installed, tmp_path: 
     assert sorted(warned(done.stderr)) == sorted(WARNINGS)
     assert "Baseline: first" in (out / "benchmarks" / "nubench.html").read_text(encoding="utf-8")
     assert not (out / "benchmarks" / f"{RAISES}.html").exists()
+
+
+def test_looking_up_one_builtin_imports_that_one_alone(broken: Installed) -> None:
+    script = (
+        "import sys\n"
+        "from neghub.evaluator.core.registry import get_benchmark\n"
+        "get_benchmark('scn')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('neghub.evaluator.benchmarks.') and m.count('.') == 3))\n"
+    )
+    done = broken.run([sys.executable, "-c", script])
+    assert (done.returncode, done.stdout, done.stderr) == (0, "['neghub.evaluator.benchmarks.scn']\n", "")
