@@ -45,6 +45,31 @@ def install_project(session: nox.Session, extras: str = "") -> None:
     session.install(f".[{extras}]" if extras else ".")
 
 
+def install_leaderboard(session: nox.Session, extras: str = "") -> None:
+    """Install NegHub (`install_project`) with the plugin benchmarks the leaderboard includes: what the sessions that
+    build, validate and re-score run."""
+    install_project(session, extras)
+    install_plugins(session)
+
+
+def install_plugins(session: nox.Session) -> None:
+    """Install the plugin benchmarks the leaderboard includes, and no other: the requirement lines of
+    $NEGHUB_PLUGINS (the repository variable the workflows pass) or else requirements/plugins.txt of this checkout
+    (the base branch's, for a pull request's checks), each pinned by hash and checked by
+    scripts/plugin_requirements.py; exact wheels only, no build step, no dependency resolved behind the pins. A
+    plugin a reused environment still holds from an earlier list is uninstalled first."""
+    script = str(ROOT / "scripts" / "plugin_requirements.py")
+    stale = str(session.run("python", script, "--installed", silent=True) or "").split()
+    if stale:
+        session.run("python", "-m", "pip", "uninstall", "-q", "-y", *stale)
+    lines = str(session.run("python", script, silent=True) or "").strip()
+    if not lines:
+        return
+    listed = Path(session.create_tmp()) / "plugins.txt"
+    listed.write_text(lines + "\n", encoding="utf-8")
+    session.install("--no-deps", "--require-hashes", "--only-binary", ":all:", "-r", str(listed))
+
+
 def _data_env() -> dict[str, str]:
     """Point the evaluator at ../shared/datasets where it sits beside the clone. Elsewhere (GitHub's runners)
     NegHub finds each release itself: the pinned Hub revision, else the pinned upstream URLs (cached)."""
@@ -470,9 +495,10 @@ def baselines(session: nox.Session) -> None:
 
 @nox.session
 def validate(session: nox.Session) -> None:
-    """Validate submission folders as the leaderboard will: all of submissions/, the folders given after --,
-    or `-- --changed HEAD BASE` (a pull request's new or changed folders, as submission.yml runs it)."""
-    install_project(session)
+    """Validate submission folders as the leaderboard will (its plugin benchmarks installed): all of submissions/,
+    the folders given after --, or `-- --changed HEAD BASE` (a pull request's new or changed folders, as
+    submission.yml runs it)."""
+    install_leaderboard(session)
     folders = _submission_folders(session)
     if not folders:
         session.log("no submission is new or changed: nothing to validate")
@@ -483,7 +509,7 @@ def validate(session: nox.Session) -> None:
 @nox.session
 def rescore(session: nox.Session) -> None:
     """Re-score submissions twice and fail unless both results are byte-identical (folders as `validate` takes)."""
-    install_project(session)
+    install_leaderboard(session)
     folders = _submission_folders(session)
     if not folders:
         session.log("no submission is new or changed: nothing to re-score")
@@ -507,7 +533,7 @@ def site_check(session: nox.Session) -> None:
     temporary folder: what validates must also render (submission.yml)."""
     if len(session.posargs) != 1:
         session.error("usage: nox -s site_check -- SUBMISSIONS_DIR")
-    install_project(session, "site")
+    install_leaderboard(session, "site")
     out = Path(session.create_tmp()) / "site-check"
     env = {**_data_env(), "NEGHUB_SUBMISSIONS_DIR": str(Path(session.posargs[0]).resolve()), "NO_MKDOCS_2_WARNING": "1"}
     session.run("mkdocs", "build", "--strict", "--site-dir", str(out), env=env)
@@ -516,7 +542,7 @@ def site_check(session: nox.Session) -> None:
 @nox.session
 def submission_summary(session: nox.Session) -> None:
     """Write the new scores and their difference from the current leaderboard: `-- HEAD_DIR BASE_DIR [-o FILE]`."""
-    install_project(session)
+    install_leaderboard(session)
     session.run("python", str(ROOT / "scripts" / "submission_summary.py"), *session.posargs, env=_data_env())
 
 
@@ -533,6 +559,7 @@ def zizmor(session: nox.Session) -> None:
 
 @nox.session
 def site(session: nox.Session) -> None:
-    """Build the leaderboard site into public/ (re-scores every submission); `mkdocs serve` previews it."""
-    install_project(session, "site")
+    """Build the leaderboard site into public/ (re-scores every submission, the plugin benchmarks of
+    requirements/plugins.txt or $NEGHUB_PLUGINS installed); `mkdocs serve` previews it."""
+    install_leaderboard(session, "site")
     session.run("mkdocs", "build", "--strict", "--site-dir", str(ROOT / "public"), *session.posargs, env=_data_env())

@@ -27,19 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from neghub.evaluator.benchmarks.scn import PATTERNS, VARIANTS, load_word_lists
+from scn_submission import triplet_lines, write_submission
 
 CAP = 64 * 1024 * 1024  # the validator's per-file cap (Limits.prediction_file_bytes)
-METADATA = """model: {kind: baseline, name: Benchmark, baseline: repeat, parameters: 0, open_weights: true,
-  license: MIT}
-submitter: {name: NegHub, contact: https://github.com/neghub/neghub}
-date: "2025-06-01"
-description: Benchmark submission.
-runs:
-  - {task: scn, split: null, file: predictions/scn/run.jsonl, shots: 0}
-"""
-
-
 def garbage(size: int, seed: int = 0) -> bytes:
     rng = random.Random(seed)
     out = bytearray()
@@ -57,37 +47,16 @@ def garbage_json(size: int) -> bytes:
 
 
 def valid_scn(size: int) -> bytes:
-    lists = load_word_lists()
+    """Whole triplets of well-formed lines, as many as fit in `size` bytes."""
     lines: list[bytes] = []
     total = 0
-    for name in lists.female_names + lists.male_names:
-        for profession in lists.professions:
-            for verb in lists.verbs[:20]:
-                block = []
-                for variant in VARIANTS:
-                    for pattern in PATTERNS:
-                        row = {
-                            "name": name,
-                            "profession": profession,
-                            "verb": verb,
-                            "variant": variant,
-                            "pattern": pattern,
-                            "top1": verb if pattern == "CpTp" else "sing",
-                        }
-                        block.append(json.dumps(row).encode() + b"\n")
-                block_size = sum(map(len, block))
-                if total + block_size > size:
-                    return b"".join(lines)
-                lines += block
-                total += block_size
-    return b"".join(lines)
-
-
-def submission(folder: Path, data: bytes) -> Path:
-    (folder / "predictions" / "scn").mkdir(parents=True)
-    (folder / "metadata.yaml").write_text(METADATA, encoding="utf-8")
-    (folder / "predictions" / "scn" / "run.jsonl").write_bytes(data)
-    return folder
+    for block in triplet_lines():
+        block_size = sum(len(line) + 1 for line in block)
+        if total + block_size > size:
+            break
+        lines += block
+        total += block_size
+    return b"".join(line + b"\n" for line in lines)
 
 
 def measure(folder: Path) -> tuple[float, float, int, int]:
@@ -122,7 +91,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only or list(makers):
             data = makers[name](CAP - 1024)
-            folder = submission(Path(tmp) / name, data)
+            folder = write_submission(Path(tmp) / name, data)
             runs = []
             for _ in range(args.repeats):
                 # a helper process per run, so that getrusage(RUSAGE_CHILDREN) is this run's peak alone

@@ -25,50 +25,20 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
 
 import jsonschema
+from scn_submission import triplet_lines, write_submission
 
-from neghub.evaluator.benchmarks.scn import PATTERNS, VARIANTS, load_word_lists
 from neghub.evaluator.submissions.schemas import DEFAULT_DIR
 from neghub.evaluator.submissions.validation import validate_submission
 
 TRIPLETS_PER_VARIANT = 10_000  # 4 variants x 5 patterns -> 200,000 lines
 JSONSCHEMA_SAMPLE = 20_000  # jsonschema is timed on a sample and reported per line
 
-METADATA = """model: {kind: baseline, name: Benchmark, baseline: repeat, parameters: 0, open_weights: true,
-  license: MIT}
-submitter: {name: NegHub, contact: https://github.com/neghub/neghub}
-date: "2025-06-01"
-description: Benchmark submission.
-runs:
-  - {task: scn, split: null, file: predictions/scn/run.jsonl, shots: 0}
-"""
-
-
 def make_lines() -> list[bytes]:
-    lists = load_word_lists()
-    names = lists.female_names + lists.male_names
-    lines: list[bytes] = []
-    count = 0
-    for name in names:
-        for profession in lists.professions:
-            for verb in lists.verbs[:20]:
-                if count == TRIPLETS_PER_VARIANT:
-                    return lines
-                count += 1
-                for variant in VARIANTS:
-                    for pattern in PATTERNS:
-                        row = {
-                            "name": name,
-                            "profession": profession,
-                            "verb": verb,
-                            "variant": variant,
-                            "pattern": pattern,
-                            "top1": verb if pattern == "CpTp" else "sing",
-                        }
-                        lines.append(json.dumps(row).encode())
-    return lines
+    return [line for block in islice(triplet_lines(), TRIPLETS_PER_VARIANT) for line in block]
 
 
 def _seconds(run: Callable[[], object]) -> float:
@@ -87,11 +57,12 @@ def main() -> int:
     sample = lines[:JSONSCHEMA_SAMPLE]
     assert all(validator.is_valid(json.loads(line)) for line in sample)
     with tempfile.TemporaryDirectory() as tmp:
-        usual = _submission(Path(tmp) / "usual", lines)
+        usual = write_submission(Path(tmp) / "usual", b"\n".join(lines) + b"\n")
         # the same lines but the first with its keys reversed: the file is no longer in one key order,
         # so every line goes through the line-by-line reader (what an unusual file costs)
         first = json.loads(lines[0])
-        odd = _submission(Path(tmp) / "odd", [json.dumps(dict(reversed(first.items()))).encode(), *lines[1:]])
+        odd_lines = [json.dumps(dict(reversed(first.items()))).encode(), *lines[1:]]
+        odd = write_submission(Path(tmp) / "odd", b"\n".join(odd_lines) + b"\n")
         for folder in (usual, odd):
             problems = validate_submission(folder)  # also the warm-up: word lists, imports
             if problems:
@@ -120,13 +91,6 @@ def main() -> int:
         f"{odd_rate:,.0f} lines/s, {odd_rate / jsonschema_rate:.1f}x"
     )
     return 0
-
-
-def _submission(folder: Path, lines: list[bytes]) -> Path:
-    (folder / "predictions" / "scn").mkdir(parents=True)
-    (folder / "metadata.yaml").write_text(METADATA, encoding="utf-8")
-    (folder / "predictions" / "scn" / "run.jsonl").write_bytes(b"\n".join(lines) + b"\n")
-    return folder
 
 
 if __name__ == "__main__":

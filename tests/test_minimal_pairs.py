@@ -236,7 +236,10 @@ def test_the_plain_line_fast_path_agrees_with_the_line_reader(
 ) -> None:
     # the same lines, read whole by the fast path and line by line: the same codes, the same raw outputs, or both
     # refuse (the fast path then hands the file to the line reader, which names the problem)
-    from neghub.evaluator.families import minimal_pairs
+    from functools import partial
+
+    from neghub.evaluator.families.minimal_pairs import reader
+    from neghub.evaluator.families.reading import read_lines
 
     dataset = jnli_neg.load("valid", data_dir=mirror, unverified=True)
     lines = [
@@ -247,17 +250,16 @@ def test_the_plain_line_fast_path_agrees_with_the_line_reader(
     ]
     data = ("\n".join(lines) + "\n").encode("utf-8")
     fast_raw: dict[int, str] = {}
-    fast = minimal_pairs._read_plain_predictions(data, dataset, jnli_neg.parse_prediction, fast_raw)
+    fast = reader.read_plain_predictions(data, dataset, jnli_neg.parse_prediction, fast_raw)
     slow_raw: dict[int, str] = {}
+    line_by_line = partial(reader._read_predictions, dataset, jnli_neg.parse_prediction, slow_raw)
     try:
-        slow = minimal_pairs._read_predictions(
-            data,
-            "p.jsonl",
-            dataset,
-            jnli_neg.parse_prediction,
-            minimal_pairs.FileProblems(),
-            minimal_pairs.LineGate.of(jnli_neg.BENCHMARK.prediction_line(None)),
-            slow_raw,
+        slow = read_lines(
+            Path("p.jsonl"),
+            line_by_line,
+            line_model=jnli_neg.BENCHMARK.prediction_line(None),
+            max_bytes=reader.MAX_PREDICTION_FILE_BYTES,
+            data=data,
         )
     except InputError:
         assert fast is None

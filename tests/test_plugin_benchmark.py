@@ -8,22 +8,23 @@ environment) and every check runs NegHub's installed command line or modules in 
 PYTHONPATH naming that folder, where importlib.metadata finds the plugin's dist-info: `neghub tasks`,
 `baseline` and `evaluate`, `validate`, the generated schemas and card, and the built site.
 
-The acc_norm test imports the plugin's module from its source folder in-process: it needs the scorer, not
-the registry.
+Other plugins may be installed beside it: every expectation is the test environment's own (its registry, its
+generated files, run without the plugin) plus what the plugin adds, and a warning about another plugin is no
+complaint.
+
+The acc_norm and option-order tests import the plugin's module from its source folder in-process: they need the
+scorer, not the registry.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
-import importlib.util
 import json
-import os
+import random
 import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,10 @@ import pytest
 import yaml
 
 from neghub.evaluator.core.benchmark import EvalOptions
-from neghub.evaluator.core.registry import DuplicateBenchmark, get_benchmark, register
+from neghub.evaluator.core.registry import DuplicateBenchmark, benchmark_names, get_benchmark, register
 from neghub.evaluator.releases.cards import CardFrontMatter, split_front_matter
 from tests.conftest import FIXTURES, ROOT
+from tests.plugins import Installed, complaints, pip_install, write_distribution
 
 PLUGIN_SOURCE = FIXTURES / "plugin"
 NAME = "korean-negation-mc"
@@ -42,52 +44,6 @@ HEADLINE_LABEL = "정답률 (accuracy)"
 TEST_SHA256 = "6e10662a379732392e24b2cc7134f0e6dff246b1d49b7dabc2fdd27e997586f5"  # sha256sum of release/test.jsonl
 # the answer of items 0..9 of release/test.jsonl, read off the file by eye
 ANSWERS = ("b", "a", "c", "b", "a", "c", "b", "a", "c", "b")
-BUILTINS = ("jnli-neg", "jsts-neg", "nubench", "scn")
-
-
-def _setuptools_builds_wheels() -> bool:
-    """Whether this environment's setuptools builds a wheel alone (70.1 and later carry bdist_wheel)."""
-    if importlib.util.find_spec("setuptools") is None:
-        return False
-    major, minor = (int(part) for part in importlib.metadata.version("setuptools").split(".")[:2])
-    return (major, minor) >= (70, 1)
-
-
-def pip_install(source: Path, target: Path) -> None:
-    """`pip install --no-deps --target`: offline with the environment's own setuptools where it can build the
-    wheel, else pip's isolated build fetches the backend from the index."""
-    offline = ["--no-build-isolation", "--no-index"] if _setuptools_builds_wheels() else []
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", *offline, "--target", str(target), str(source)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-
-
-@dataclass(frozen=True)
-class Installed:
-    """Where the plugin is installed, and how to run NegHub's installed code with it on the path."""
-
-    site: Path
-
-    def env(self, **extra: str) -> dict[str, str]:
-        return {**os.environ, "PYTHONPATH": str(self.site), **extra}
-
-    def neghub(self, *args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-        script = Path(sys.executable).parent / "neghub"  # the console script of the test environment
-        command = [str(script)] if script.is_file() else [sys.executable, "-m", "neghub.evaluator.cli"]
-        return self.run([*command, *map(str, args)], cwd)
-
-    def module(self, name: str, *args: str | Path) -> subprocess.CompletedProcess[str]:
-        return self.run([sys.executable, "-m", name, *map(str, args)])
-
-    def run(self, command: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            command, env=self.env(), cwd=cwd, capture_output=True, text=True, timeout=600, check=False
-        )
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +52,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     source = work / "source"  # pip may write build/ and *.egg-info/ beside the sources: a copy, not the fixture
     shutil.copytree(PLUGIN_SOURCE, source, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
     pip_install(source, work / "site")
-    return Installed(work / "site")
+    return Installed((work / "site",))
 
 
 def write_submission(root: Path, predictions: Path, *, sid: str = "korean-plugin-run") -> Path:
@@ -128,7 +84,7 @@ def random_baseline(installed: Installed, tmp_path_factory: pytest.TempPathFacto
     path = tmp_path_factory.mktemp("baseline") / "random.jsonl"
     done = installed.neghub("baseline", NAME, "--mode", "completion", "--kind", "random", "-o", path)
     assert done.returncode == 0, done.stderr
-    assert done.stderr == f"wrote 10 predictions to {path}\n"
+    assert complaints(done.stderr) == [f"wrote 10 predictions to {path}"]
     return path
 
 
@@ -139,7 +95,8 @@ def test_tasks_lists_the_plugin_beside_the_builtins(installed: Installed) -> Non
     done = installed.neghub("tasks")
     assert done.returncode == 0, done.stderr
     names = [line.split("\t")[0] for line in done.stdout.splitlines()]
-    assert names == sorted([*BUILTINS, NAME])
+    # the test environment's benchmarks (the four built-ins, and any plugin installed there) and the plugin
+    assert names == sorted({*benchmark_names(), NAME})
     assert (
         f"{NAME}\tKorean Negation MC\tversion 1\t"
         "한국어 부정문 선택: pick the standard negation of a Korean sentence among three options."
@@ -147,9 +104,7 @@ def test_tasks_lists_the_plugin_beside_the_builtins(installed: Installed) -> Non
 
 
 def test_the_test_environment_itself_does_not_see_the_plugin() -> None:
-    # installed into a temporary folder only: the in-process registry knows the four built-ins
-    from neghub.evaluator.core.registry import benchmark_names
-
+    # installed into a temporary folder only: the in-process registry does not know it
     assert NAME not in benchmark_names()
 
 
@@ -193,7 +148,8 @@ def test_constant_baseline_scores_the_share_of_its_option_among_the_answers(
 def test_unknown_name_suggests_the_plugin(installed: Installed, tmp_path: Path) -> None:
     done = installed.neghub("evaluate", "korean-negation", tmp_path / "p.jsonl", "--mode", "completion")
     assert done.returncode == 2
-    assert done.stderr == "error: task: unknown task 'korean-negation'; did you mean 'korean-negation-mc'?\n"
+    expected = "error: task: unknown task 'korean-negation'; did you mean 'korean-negation-mc'?"
+    assert complaints(done.stderr) == [expected]
 
 
 def test_validate_accepts_a_submission_with_one_plugin_run(
@@ -202,7 +158,7 @@ def test_validate_accepts_a_submission_with_one_plugin_run(
     folder = write_submission(tmp_path, random_baseline)
     done = installed.neghub("validate", folder)
     assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    assert complaints(done.stderr) == []
 
 
 def test_validate_refuses_a_plugin_line_by_its_own_line_model(
@@ -215,36 +171,34 @@ def test_validate_refuses_a_plugin_line_by_its_own_line_model(
     run.write_text("\n".join(lines) + "\n", encoding="utf-8")
     done = installed.neghub("validate", folder)
     assert done.returncode == 2
-    assert done.stderr == (
+    assert complaints(done.stderr) == [
         f"error: bad/predictions/{NAME}/run.jsonl:3: loglikelihoods.b: "
-        "log-likelihood 0.5 is positive (expected a number <= 0)\n"
-    )
+        "log-likelihood 0.5 is positive (expected a number <= 0)"
+    ]
 
 
-def test_duplicate_name_raises_naming_both_sources(installed: Installed, tmp_path: Path) -> None:
-    # a second distribution that declares the same Benchmark under another entry-point name
-    source = tmp_path / "copy"
-    (source / "korean_negation_copy").mkdir(parents=True)
-    (source / "korean_negation_copy" / "__init__.py").write_text(
-        "from korean_negation_mc import BENCHMARK as BENCHMARK\n", encoding="utf-8"
+def test_a_name_two_plugins_declare_is_left_out_with_one_warning(installed: Installed, tmp_path: Path) -> None:
+    # a second distribution declares a benchmark under the same name: which one a run meant cannot be told, so
+    # neither serves; every other benchmark still does
+    write_distribution(
+        tmp_path / "site",
+        "korean-negation-copy",
+        "1.0",
+        {NAME: "korean_negation_copy:BENCHMARK"},
+        "from korean_negation_mc import BENCHMARK as BENCHMARK\n",
     )
-    (source / "pyproject.toml").write_text(
-        '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n'
-        '[project]\nname = "korean-negation-copy"\nversion = "1.0"\n'
-        '[project.entry-points."neghub.benchmarks"]\nkorean-copy = "korean_negation_copy:BENCHMARK"\n'
-        '[tool.setuptools]\npackages = ["korean_negation_copy"]\n',
-        encoding="utf-8",
+    both = Installed((*installed.sites, tmp_path / "site"))
+    why = (
+        f"the plugin benchmark {NAME!r} is left out: 2 plugins declare it: korean_negation_copy:BENCHMARK of "
+        "korean-negation-copy 1.0, korean_negation_mc:BENCHMARK of korean-negation-mc 1.0"
     )
-    pip_install(source, tmp_path / "site")
-    env = installed.env(PYTHONPATH=os.pathsep.join([str(installed.site), str(tmp_path / "site")]))
-    done = subprocess.run(
-        [sys.executable, "-m", "neghub.evaluator.cli", "tasks"], env=env, capture_output=True, text=True, check=False
-    )
-    assert done.returncode != 0
-    assert (
-        "benchmark 'korean-negation-mc' is registered twice: by the plugin korean_negation_copy:BENCHMARK "
-        "and by the plugin korean_negation_mc:BENCHMARK"
-    ) in done.stderr
+    done = both.neghub("tasks")
+    assert done.returncode == 0, done.stderr
+    assert [line.split("\t")[0] for line in done.stdout.splitlines()] == benchmark_names()
+    assert done.stderr.splitlines().count(f"warning: {why}") == 1
+    done = both.neghub("evaluate", NAME, tmp_path / "p.jsonl", "--mode", "completion")
+    assert done.returncode == 2
+    assert complaints(done.stderr) == [f"error: task: {why}"]
 
 
 def test_duplicate_name_raises_in_process() -> None:
@@ -262,12 +216,11 @@ def test_schemas_publish_the_plugin_lines(installed: Installed, random_baseline:
     done = installed.module("neghub.evaluator.submissions.schemas", tmp_path)
     assert done.returncode == 0, done.stderr
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert f"prediction-{NAME}-completion.schema.json" in names
-    assert f"prediction-{NAME}-option.schema.json" in names
-    # one schema per built-in line model, the two of the plugin, the submission and the result
-    committed = sorted(p.name for p in (ROOT / "schemas").glob("*.json"))
+    # the test environment's schemas (a line model each, the submission, the result) and the plugin's two
+    without = tmp_path.parent / "without-plugin"
+    assert Installed(()).module("neghub.evaluator.submissions.schemas", without).returncode == 0
     plugin = [f"prediction-{NAME}-completion.schema.json", f"prediction-{NAME}-option.schema.json"]
-    assert names == sorted([*committed, *plugin])
+    assert names == sorted([*(p.name for p in without.iterdir()), *plugin])
     completion = json.loads((tmp_path / f"prediction-{NAME}-completion.schema.json").read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(completion)
     for line in random_baseline.read_text(encoding="utf-8").splitlines():
@@ -356,20 +309,48 @@ def test_acc_norm_divides_by_characters_of_korean_options(plugin_module: Any, tm
     assert metrics["acc_by_type"] == {"short_form": pytest.approx(1.0), "long_form": pytest.approx(0.6)}
 
 
+def test_option_mode_orders_each_item_by_itself_as_its_upstream_does(plugin_module: Any) -> None:
+    """The plugin's upstream shows each item's options in the order random.Random(f"{seed}:{id}") shuffles them
+    to (written here as upstream writes it: the item's (text, key) pairs shuffled); the family's hook gives the
+    same letters for every item, whatever items come before it in the file."""
+    from neghub.evaluator.families import multiple_choice as family
+
+    spec = plugin_module.SPEC
+    records = family.load(spec, "test").records
+
+    def upstream(record: Any, seed: int = 42) -> tuple[str, ...]:
+        pairs = [(record.a, "a"), (record.b, "b"), (record.c, "c")]
+        random.Random(f"{seed}:{record.id}").shuffle(pairs)
+        return tuple(key for _, key in pairs)
+
+    assert family.option_orders(spec, records) == [upstream(r) for r in records]
+    assert family.option_orders(spec, records[::-1]) == [upstream(r) for r in records[::-1]]
+    assert family.option_orders(spec, records[3:5]) == [upstream(r) for r in records[3:5]]
+
+
+def out_of_date(stderr: str) -> set[str]:
+    """The files a failed `schemas --check` names."""
+    prefix = "schemas out of date (run `nox -s schemas`): "
+    return {name for line in stderr.splitlines() if line.startswith(prefix) for name in line[len(prefix) :].split(", ")}
+
+
 def test_drift_checks_cover_the_plugin_with_no_edit(installed: Installed) -> None:
     # `nox -s schemas` and `nox -s cards` check every registered benchmark: the plugin's files are missing
-    # from the committed ones, so both checks fail and name them
-    done = installed.module("neghub.evaluator.submissions.schemas", "--check", ROOT / "schemas")
+    # from the committed ones, so both checks fail and name them (beside what the test environment alone names)
+    check = ("neghub.evaluator.submissions.schemas", "--check", ROOT / "schemas")
+    done, without = installed.module(*check), Installed(()).module(*check)
     assert done.returncode == 1
     # the submission schema too: it lists the tasks a run may name, the plugin's among them
-    assert done.stderr == (
-        "schemas out of date (run `nox -s schemas`): submission.schema.json, "
-        f"prediction-{NAME}-completion.schema.json, prediction-{NAME}-option.schema.json\n"
-    )
-    done = installed.module("neghub.evaluator.releases.cards", "--check", "--out", ROOT / "datasets_cards")
+    assert out_of_date(done.stderr) == out_of_date(without.stderr) | {
+        "submission.schema.json",
+        f"prediction-{NAME}-completion.schema.json",
+        f"prediction-{NAME}-option.schema.json",
+    }
+    check = ("neghub.evaluator.releases.cards", "--check", "--out", ROOT / "datasets_cards")
+    done, without = installed.module(*check), Installed(()).module(*check)
     if done.returncode == 2 and "need the pinned" in done.stderr:
         pytest.skip(f"a built-in release is not here for its card's statistics: {done.stderr.strip()}")
     assert done.returncode == 1
-    assert done.stderr.splitlines() == [
+    assert set(complaints(done.stderr)) - set(complaints(without.stderr)) == {
         f"error: {ROOT / 'datasets_cards' / NAME}.md: differs from its metadata: run `nox -s cards`"
-    ]
+    }

@@ -62,7 +62,7 @@ def test_a_changed_word_list_fails_its_sha256_pin(tmp_path: Path, monkeypatch: p
         shutil.copy(scn.WORD_LIST_DIR / f.path, tmp_path / f.path)
     with (tmp_path / "verbs.txt").open("a", encoding="utf-8") as handle:
         handle.write("zzzz\n")
-    monkeypatch.setattr(scn, "WORD_LIST_DIR", tmp_path)
+    monkeypatch.setattr(scn.words, "WORD_LIST_DIR", tmp_path)  # where the lists are read from
     with pytest.raises(InputError, match="sha256 mismatch"):
         scn._load_word_lists.__wrapped__(False)
     # --unverified reads it anyway, with the extra verb

@@ -1,9 +1,16 @@
-"""The benchmark registry: found, never listed.
+"""The benchmark registry: found, never listed; loaded when asked for, one benchmark at a time.
 
-Built-in benchmarks are the subpackages of `neghub.evaluator.benchmarks`, found by walking the package;
-third-party benchmarks are installed plugins that name a `Benchmark` in the entry-point group
-`neghub.benchmarks` (as inspect_ai finds its registry). Each built-in folder's `__init__.py` defines
-`BENCHMARK`. A name registered twice raises; an unknown name suggests the closest (mteb's habit).
+Built-in benchmarks are the subpackages of `neghub.evaluator.benchmarks` (folder `jnli_neg` holds the benchmark
+`jnli-neg`: its `__init__.py` defines `BENCHMARK`); third-party benchmarks are installed plugins that name a
+`Benchmark` (or a function returning one) in the entry-point group `neghub.benchmarks`, under the benchmark's own
+name. Both sets of names are known without importing anything, so a command that names one benchmark imports
+that one alone (as inspect_ai's `ensure_entry_points` loads a package's entry points when it is first asked for).
+
+A plugin cannot break the house (HELM's plugin loading, inspect_ai's): one that fails to import, whose object is
+not a valid `Benchmark`, or that claims a name another benchmark has, is left out with one warning on stderr (once
+per process) naming its distribution and the error; every other benchmark and command works, and asking for it
+by name is an input error that says why. A built-in benchmark that fails is NegHub's bug and raises. An unknown
+name suggests the closest (mteb's habit).
 """
 
 from __future__ import annotations
@@ -12,8 +19,14 @@ import difflib
 import importlib
 import importlib.metadata
 import pkgutil
+import sys
+from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from ..releases.metadata import TaskName
 from .benchmark import Benchmark
 from .errors import InputError
 
@@ -26,11 +39,16 @@ BUILTIN_PACKAGE = "neghub.evaluator.benchmarks"
 _BENCHMARKS: dict[str, Benchmark] = {}
 _SOURCES: dict[str, str] = {}
 _DISTRIBUTIONS: dict[str, tuple[str, str]] = {}  # name -> (distribution, version) of a plugin's benchmark
-_loaded = False
+_LEFT_OUT: dict[str, str] = {}  # name -> why the plugin that claims it is left out
+_WARNED: set[str] = set()
 
 
 class DuplicateBenchmark(ValueError):
     """Two folders or plugins claim one benchmark name."""
+
+
+class InvalidBenchmark(ValueError):
+    """A benchmark object the rest of NegHub could not use."""
 
 
 def register(benchmark: Benchmark, source: str) -> Benchmark:
@@ -43,52 +61,170 @@ def register(benchmark: Benchmark, source: str) -> Benchmark:
     return benchmark
 
 
-def _discover() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True  # set first: a benchmark module that looks itself up while importing must not recurse
+# --- what exists, without importing it ----------------------------------------------------------------
+
+
+@cache
+def _builtin_folders() -> dict[str, str]:
+    """Benchmark name -> its folder (a subpackage of the built-in package), found by listing the package."""
     package = importlib.import_module(BUILTIN_PACKAGE)
-    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        if not module.ispkg:
-            continue
-        name = f"{BUILTIN_PACKAGE}.{module.name}"
-        benchmark = getattr(importlib.import_module(name), "BENCHMARK", None)
-        if isinstance(benchmark, Benchmark):
-            register(benchmark, name)
-    for entry in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        loaded = entry.load()
+    return {
+        module.name.replace("_", "-"): module.name
+        for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)
+        if module.ispkg
+    }
+
+
+@dataclass(frozen=True)
+class _Plugin:
+    """An entry point of the group, with the distribution that declares it."""
+
+    entry: importlib.metadata.EntryPoint
+
+    @property
+    def distribution(self) -> str:
+        dist = self.entry.dist
+        return "an unknown distribution" if dist is None else f"{dist.name} {dist.version}"
+
+    @property
+    def where(self) -> str:
+        return f"{self.entry.value} of {self.distribution}"
+
+
+@cache
+def _plugins() -> dict[str, tuple[_Plugin, ...]]:
+    """Benchmark name (the entry point's name) -> the plugins that declare it."""
+    found: dict[str, list[_Plugin]] = {}
+    for entry in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
+        found.setdefault(entry.name, []).append(_Plugin(entry))
+    return {name: tuple(plugins) for name, plugins in found.items()}
+
+
+def _known_names() -> list[str]:
+    """Every name a benchmark is declared under (built-in folders, plugin entry points), none imported."""
+    return sorted(set(_builtin_folders()) | set(_plugins()))
+
+
+# --- loading ---------------------------------------------------------------------------------------------
+
+
+def _load(name: str) -> Benchmark | None:
+    """The benchmark of that name, imported now if it was not yet; None where no usable one exists."""
+    if name in _BENCHMARKS:
+        return _BENCHMARKS[name]
+    if name in _LEFT_OUT:
+        return None
+    folder = _builtin_folders().get(name)
+    if folder is not None:
+        for plugin in _plugins().get(name, ()):
+            _warn(name, f"{plugin.where} claims the name of a benchmark built into NegHub")
+        return _load_builtin(name, folder)
+    plugins = _plugins().get(name)
+    if plugins is None:
+        return None
+    if len(plugins) > 1:
+        _leave_out(name, f"{len(plugins)} plugins declare it: {', '.join(p.where for p in plugins)}")
+        return None
+    return _load_plugin(name, plugins[0])
+
+
+def _load_builtin(name: str, folder: str) -> Benchmark:
+    module = f"{BUILTIN_PACKAGE}.{folder}"
+    benchmark = getattr(importlib.import_module(module), "BENCHMARK", None)
+    if name in _BENCHMARKS:  # the folder's import looked itself up (and registered itself) already
+        return _BENCHMARKS[name]
+    if not isinstance(benchmark, Benchmark):
+        raise InvalidBenchmark(f"{module}.BENCHMARK is not a neghub Benchmark")
+    check_benchmark(benchmark, name)
+    return register(benchmark, module)
+
+
+def _load_plugin(name: str, plugin: _Plugin) -> Benchmark | None:
+    try:
+        loaded = plugin.entry.load()
         benchmark = loaded() if callable(loaded) and not isinstance(loaded, Benchmark) else loaded
         if not isinstance(benchmark, Benchmark):
-            raise TypeError(f"entry point {entry.name} = {entry.value} is not a neghub Benchmark")
-        register(benchmark, f"the plugin {entry.value}")
-        if entry.dist is not None:
-            _DISTRIBUTIONS[benchmark.name] = (entry.dist.name, entry.dist.version)
+            raise InvalidBenchmark(f"{plugin.entry.value} is a {type(benchmark).__name__}, not a neghub Benchmark")
+        check_benchmark(benchmark, name)
+    except (Exception, SystemExit) as error:  # a plugin's own code: whatever it raises leaves it out, not the house
+        _leave_out(name, f"{plugin.where}: {type(error).__name__}: {error}")
+        return None
+    if plugin.entry.dist is not None:
+        _DISTRIBUTIONS[name] = (plugin.entry.dist.name, plugin.entry.dist.version)
+    return register(benchmark, f"the plugin {plugin.entry.value}")
+
+
+def _leave_out(name: str, why: str) -> None:
+    """Leave the plugin benchmark `name` out, saying why."""
+    _LEFT_OUT[name] = why
+    _warn(name, why)
+
+
+def _warn(name: str, why: str) -> None:
+    """Say once per process, on stderr, that a plugin's benchmark is left out and why."""
+    message = f"warning: the plugin benchmark {name!r} is left out: {why}"
+    if message not in _WARNED:
+        _WARNED.add(message)
+        print(message, file=sys.stderr)
+
+
+_NAME = TypeAdapter(TaskName)
+
+
+def check_benchmark(benchmark: Benchmark, name: str) -> None:
+    """What the rest of NegHub relies on in a benchmark, checked before it is registered (InvalidBenchmark)."""
+    if benchmark.name != name:
+        raise InvalidBenchmark(f"it is declared as {name!r} but names itself {benchmark.name!r}")
+    try:
+        _NAME.validate_python(benchmark.name)
+    except ValidationError:
+        raise InvalidBenchmark(f"{benchmark.name!r} is not a task name (lowercase letters, digits, hyphens)") from None
+    expected = set(benchmark.modes) if benchmark.modes else {None}
+    if set(benchmark.prediction_lines) != expected:
+        raise InvalidBenchmark(
+            f"its prediction_lines are for {sorted(map(str, benchmark.prediction_lines))}, "
+            f"its modes {sorted(map(str, expected))}"
+        )
+    for model in benchmark.prediction_lines.values():
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise InvalidBenchmark(f"its prediction line model {model!r} is not a pydantic model")
+    if benchmark.default_split is not None and benchmark.default_split not in benchmark.scored_splits:
+        raise InvalidBenchmark(
+            f"its default split {benchmark.default_split!r} is not a split it scores "
+            f"({', '.join(benchmark.scored_splits)})"
+        )
+
+
+# --- lookups ---------------------------------------------------------------------------------------------
 
 
 def benchmark_names() -> list[str]:
-    """Every registered benchmark, sorted by name."""
-    _discover()
-    return sorted(_BENCHMARKS)
+    """Every usable benchmark, sorted by name (every declared benchmark is loaded: a plugin that cannot be used
+    is left out, with its warning)."""
+    return [benchmark.name for benchmark in benchmarks()]
 
 
 def benchmarks() -> list[Benchmark]:
-    _discover()
-    return [_BENCHMARKS[name] for name in sorted(_BENCHMARKS)]
+    loaded = (_load(name) for name in _known_names())
+    return sorted((benchmark for benchmark in loaded if benchmark is not None), key=lambda b: b.name)
 
 
 def get_benchmark(name: str) -> Benchmark:
-    _discover()
-    if name in _BENCHMARKS:
-        return _BENCHMARKS[name]
+    """The benchmark of that name, importing it alone; an InputError (field `task`) where there is none."""
+    benchmark = _load(name)
+    if benchmark is not None:
+        return benchmark
     raise InputError.single("task", unknown_benchmark(name))
 
 
 def unknown_benchmark(name: str) -> str:
-    """The words for a name no benchmark has: the closest one, or the list."""
-    _discover()
-    close = difflib.get_close_matches(name, list(_BENCHMARKS), n=1, cutoff=0.5)
-    hint = f"; did you mean {close[0]!r}?" if close else f" (known tasks: {', '.join(sorted(_BENCHMARKS))})"
+    """The words for a name no usable benchmark has: why its plugin is left out, else the closest name, or the
+    list."""
+    if name in _LEFT_OUT:
+        return f"the plugin benchmark {name!r} is left out: {_LEFT_OUT[name]}"
+    known = [known for known in _known_names() if known not in _LEFT_OUT]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]!r}?" if close else f" (known tasks: {', '.join(known)})"
     return f"unknown task {name!r}{hint}"
 
 
@@ -104,7 +240,6 @@ def benchmark_source(benchmark: Benchmark) -> BenchmarkSource:
     from .. import __version__
     from .results import BenchmarkSource
 
-    _discover()
     if _BENCHMARKS.get(benchmark.name) is benchmark:
         module = source_of(benchmark.name)
         distribution, version = _DISTRIBUTIONS.get(benchmark.name, ("neghub", __version__))

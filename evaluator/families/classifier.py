@@ -20,7 +20,8 @@ from typing import Any
 
 from ..core.errors import InputError
 from ..runners.plans import Rows, RunPlan, RunSettings
-from ..runners.requests import Answer, Request, requests_process
+from ..runners.requests import Answer, Request
+from .runs import RequestRuns
 
 PROMPT_STYLE = "fine-tuned"
 
@@ -135,20 +136,5 @@ def classifier_plans(task: ClassifierTask, settings: RunSettings, backend_kind: 
             )
         return [{"id": item[0], "prediction": value_of(outputs)}]
 
-    return [
-        RunPlan(
-            task=task.name,
-            split=split,
-            shots=0,
-            seed=None,
-            prompt=PROMPT_STYLE,
-            mode=None,
-            items=items,
-            process=requests_process(requests, lines),
-            batch_size=settings.batch_size,
-            settings=run_settings,
-            protocol="classify",
-            requests=requests,
-            lines=lines,
-        )
-    ]
+    runs = RequestRuns(task.name, split, PROMPT_STYLE, settings, shots=0)
+    return [runs.plan(None, items, requests, lines, protocol="classify", settings=run_settings)]

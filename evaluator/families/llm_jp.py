@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError
 from ..runners.plans import Rows, RunPlan, RunSettings, prompt_lengths
-from ..runners.requests import Answer, Request, requests_process
+from ..runners.requests import Answer, Request
 from .classifier import PROMPT_STYLE as CLASSIFIER_STYLE
 from .classifier import ClassifierTask, classifier_plans
+from .runs import RequestRuns, TokenLengths
 
 if TYPE_CHECKING:
     from ..runners.backend import Backend
@@ -72,17 +73,29 @@ UNTIL = ("\n\n",)  # llm-jp-eval's answer ends at the first blank line: generati
 
 
 def sentence_pair_plans(
-    task: LlmJpTask, classifier: ClassifierTask, settings: RunSettings, backend_kind: str
+    task: LlmJpTask,
+    settings: RunSettings,
+    backend_kind: str,
+    *,
+    labels: tuple[str, ...] = (),
+    scale: tuple[int, int] | None = None,
 ) -> list[RunPlan]:
-    """A minimal-pair benchmark's runs: a fine-tuned classifier's (prompt style `fine-tuned`), or a causal
-    LM's (`llm_jp_plans`)."""
+    """A minimal-pair benchmark's runs: a fine-tuned classifier's (prompt style `fine-tuned`: an NLI head naming
+    `labels`, or a regression head on `scale`, over each record's two sentences), or a causal LM's
+    (`llm_jp_plans`)."""
     if backend_kind == "classifier":
         if settings.prompt not in (None, CLASSIFIER_STYLE):
             raise InputError.single("--prompt", f"a fine-tuned classifier runs {task.name} as {CLASSIFIER_STYLE} only")
+        classifier = ClassifierTask(task.name, task.default_split, sentence_pair, task.records, labels, scale)
         return classifier_plans(classifier, settings, backend_kind)
     if settings.prompt == CLASSIFIER_STYLE:
         raise InputError.single("--prompt", f"{CLASSIFIER_STYLE} runs need a sequence-classification model")
     return llm_jp_plans(task, settings, backend_kind)
+
+
+def sentence_pair(record: dict[str, Any]) -> tuple[str, str]:
+    """A minimal-pair record's two sentences (JNLI-Neg's layout, which JSTS-Neg shares)."""
+    return record["sentence1"]["sentence"], record["sentence2"]["sentence"]
 
 
 def llm_jp_plans(task: LlmJpTask, settings: RunSettings, backend_kind: str) -> list[RunPlan]:
@@ -151,30 +164,14 @@ def generation_plans(task: LlmJpTask, settings: RunSettings, backend_kind: str) 
             line["raw_output"] = text
         return [line]
 
-    return [
-        RunPlan(
-            task=task.name,
-            split=settings.split or task.default_split,
-            shots=settings.shots,
-            seed=seed,
-            prompt=PROMPT_STYLE,
-            mode=None,
-            items=items,
-            process=requests_process(requests, lines),
-            batch_size=settings.batch_size,
-            settings={
-                "max_new_tokens": task.max_new_tokens,
-                "decoding": "greedy",
-                "until": "\\n\\n",
-                "chat_template": chat,
-            },
-            token_lengths=prompt_lengths(special_tokens=True),
-            protocol="generation",
-            requests=requests,
-            lines=lines,
-        )
-        for seed, items in _items_per_seed(task, settings)
-    ]
+    run_settings = {
+        "max_new_tokens": task.max_new_tokens,
+        "decoding": "greedy",
+        "until": "\\n\\n",
+        "chat_template": chat,
+    }
+    lengths = prompt_lengths(special_tokens=True)
+    return _per_seed(task, settings, PROMPT_STYLE, requests, lines, "generation", run_settings, lengths)
 
 
 def loglikelihood_plans(task: LlmJpTask, settings: RunSettings) -> list[RunPlan]:
@@ -197,30 +194,31 @@ def loglikelihood_plans(task: LlmJpTask, settings: RunSettings) -> list[RunPlan]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))  # the first of equal maxima
         return [{"id": item[0], "prediction": task.label_words[best][1]}]
 
-    def token_lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
+    def lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
         return [n + len(words) for n in backend.token_lengths([p for _, p in items])]
 
+    run_settings = {
+        "scoring": "loglikelihood of each label word after the prompt, lm-eval token boundaries, "
+        "no target delimiter; arg-max, first on ties",
+        "labels": "|".join(words),
+        "chat_template": chat,
+    }
+    return _per_seed(task, settings, LOGLIKELIHOOD_STYLE, requests, lines, "loglikelihood", run_settings, lengths)
+
+
+def _per_seed(
+    task: LlmJpTask,
+    settings: RunSettings,
+    style: str,
+    requests: Callable[[Any], list[Request]],
+    lines: Callable[[Any, list[Answer]], Rows],
+    protocol: str,
+    run_settings: dict[str, Any],
+    lengths: TokenLengths,
+) -> list[RunPlan]:
+    """One run of the prompt style per seed (one run at zero shots), the items of `_items_per_seed`."""
+    runs = RequestRuns(task.name, settings.split or task.default_split, style, settings)
     return [
-        RunPlan(
-            task=task.name,
-            split=settings.split or task.default_split,
-            shots=settings.shots,
-            seed=seed,
-            prompt=LOGLIKELIHOOD_STYLE,
-            mode=None,
-            items=items,
-            process=requests_process(requests, lines),
-            batch_size=settings.batch_size,
-            settings={
-                "scoring": "loglikelihood of each label word after the prompt, lm-eval token boundaries, "
-                "no target delimiter; arg-max, first on ties",
-                "labels": "|".join(words),
-                "chat_template": chat,
-            },
-            token_lengths=token_lengths,
-            protocol="loglikelihood",
-            requests=requests,
-            lines=lines,
-        )
+        runs.plan(seed, items, requests, lines, protocol=protocol, settings=run_settings, token_lengths=lengths)
         for seed, items in _items_per_seed(task, settings)
     ]

@@ -67,23 +67,18 @@ class Release:
                 str(path), f"not found: the {self.metadata.pretty_name} release file for split {release_file.split!r}"
             )
         digest = sha256_file(path)
-        if release_file.sha256 is None:
-            if not self.unverified_allowed:
-                raise InputError.single(
-                    str(path),
-                    f"{self.metadata.name} has no pinned sha256 for this file (the release is not yet "
-                    "available to NegHub); pass --unverified to score against a local copy",
-                )
-            return ResolvedFile(path, digest, verified=False)
-        if digest != release_file.sha256:
-            if not self.unverified_allowed:
-                raise InputError.single(
-                    str(path),
-                    f"sha256 mismatch: expected {release_file.sha256}, got {digest}; the file differs from "
-                    "the pinned release (pass --unverified to score against it anyway)",
-                )
-            return ResolvedFile(path, digest, verified=False)
-        return ResolvedFile(path, digest, verified=True)
+        if digest == release_file.sha256:
+            return ResolvedFile(path, digest, verified=True)
+        if not self.unverified_allowed:
+            why = (
+                f"{self.metadata.name} has no pinned sha256 for this file (the release is not yet available to "
+                "NegHub); pass --unverified to score against a local copy"
+                if release_file.sha256 is None
+                else f"sha256 mismatch: expected {release_file.sha256}, got {digest}; the file differs from the "
+                "pinned release (pass --unverified to score against it anyway)"
+            )
+            raise InputError.single(str(path), why)
+        return ResolvedFile(path, digest, verified=False)
 
     def license_path(self) -> Path | None:
         """The release's license text, fetched and verified where the source is upstream."""

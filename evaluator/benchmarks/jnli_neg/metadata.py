@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-from ...releases.metadata import CardText, DatasetMetadata, LicenseFile, RecordField, ReleaseFile
+from typing import Literal
+
+from ...families.minimal_pairs.records import RecordSchema, TaskField
+from ...releases.metadata import CardText, DatasetMetadata, LicenseFile, ReleaseFile
 
 # The upstream release (../shared/datasets/jnli-neg/SOURCE.md): asahi-y/JNLI-Neg at this commit, folder
 # data/jnli-neg-v1.1/. Raw GitHub URLs name the commit, so the bytes they serve cannot move.
 UPSTREAM_COMMIT = "cbd89b97da4981c2c64eef65747a87130787b343"
 UPSTREAM_BASE = f"https://raw.githubusercontent.com/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}"
+
+LABELS = ("entailment", "neutral", "contradiction")
+
+# a line of the release: JNLI's names, an NLI label and the annotators' votes
+RECORD = RecordSchema(
+    corpus="JNLI",
+    gold=TaskField(
+        "gold_label",
+        Literal["entailment", "neutral", "contradiction"],
+        "entailment | neutral | contradiction",
+        "the gold label",
+    ),
+    annotations=TaskField(
+        "annotator_labels",
+        dict[str, int] | None,
+        "{entailment, neutral, contradiction} | null",
+        "how many of the three annotators chose each label; null for originals",
+    ),
+    gold_code=lambda record: LABELS.index(record.gold_label),
+    sentence_roles=("the premise", "the hypothesis"),
+    description="One line of the JNLI-Neg release.",
+)
 
 METADATA = DatasetMetadata(
     name="jnli-neg",
@@ -61,25 +86,7 @@ METADATA = DatasetMetadata(
         sha256="8c213737cccb19572153ef2080a8694c76e9697c697db4404790bd40b59f4281",
         upstream_url=f"{UPSTREAM_BASE}/LICENSE",
     ),
-    record_fields=(
-        RecordField(name="id", type="int", description="instance id, unique within the split"),
-        RecordField(name="jnli_sentence_pair_id", type="int", description="the JNLI pair the group derives from"),
-        RecordField(name="pair_id_in_group", type="int", description="0 for the original, then the variants"),
-        RecordField(name="type", type="original | p_neg | h_neg | p_neg_h_neg", description="where cues were inserted"),
-        RecordField(
-            name="sentence1",
-            type="{sentence, neg}",
-            description="the premise; neg is null or {neg_id_in_jnli_sentence, neg_position: end|mid, "
-            "target_pos: 動詞|形容詞|形容動詞}",
-        ),
-        RecordField(name="sentence2", type="{sentence, neg}", description="the hypothesis, as sentence1"),
-        RecordField(name="gold_label", type="entailment | neutral | contradiction", description="the gold label"),
-        RecordField(
-            name="annotator_labels",
-            type="{entailment, neutral, contradiction} | null",
-            description="how many of the three annotators chose each label; null for originals",
-        ),
-    ),
+    record_fields=RECORD.record_fields(),
     card=CardText(
         task_categories=("text-classification",),
         task_ids=("natural-language-inference",),

@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...families.classifier import ClassifierTask
 from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
 from ...runners.plans import RunPlan, RunSettings
+from .metadata import LABELS
 
-LABELS = ("entailment", "neutral", "contradiction")
 MAX_NEW_TOKENS = 8  # "contradiction" is 3 to 5 tokens in most English-centred vocabularies
 
 # llm-jp-eval's JNLI instruction (its jnli dataset processor), unchanged: the JNLI-Neg paper evaluates
@@ -54,11 +53,4 @@ def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
         max_new_tokens=MAX_NEW_TOKENS,
         label_words=tuple((label, label) for label in LABELS),
     )
-    classifier = ClassifierTask(
-        name=NAME,
-        default_split="valid",
-        pair=lambda r: (r["sentence1"]["sentence"], r["sentence2"]["sentence"]),
-        records=records,
-        labels=LABELS,
-    )
-    return sentence_pair_plans(task, classifier, settings, backend_kind)
+    return sentence_pair_plans(task, settings, backend_kind, labels=LABELS)

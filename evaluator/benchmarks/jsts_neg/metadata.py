@@ -2,7 +2,29 @@
 
 from __future__ import annotations
 
-from ...releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
+from typing import Annotated
+
+from pydantic import Field
+
+from ...families.minimal_pairs.records import RecordSchema, TaskField
+from ...releases.metadata import CardText, DatasetMetadata, ReleaseFile
+
+Score = Annotated[int, Field(ge=0, le=5)]
+
+# a line of the release (its schema is NegHub's, see the package's docstring): JSTS's names, the median score of
+# three annotators and their scores
+RECORD = RecordSchema(
+    corpus="JSTS",
+    gold=TaskField("gold_score", Score, "int 0..5", "the median of the three annotators' scores"),
+    annotations=TaskField(
+        "annotator_scores",
+        Annotated[list[Score], Field(min_length=3, max_length=3)],
+        "[int, int, int]",
+        "the three annotators' scores",
+    ),
+    gold_code=lambda record: record.gold_score,
+    description="One line of the JSTS-Neg release (schema defined by NegHub, see the package's docstring).",
+)
 
 METADATA = DatasetMetadata(
     name="jsts-neg",
@@ -32,21 +54,7 @@ METADATA = DatasetMetadata(
         ReleaseFile(path="jsts-neg-valid.jsonl", split="valid", sha256=None),
         ReleaseFile(path="jsts-neg-test.jsonl", split="test", sha256=None),
     ),
-    record_fields=(
-        RecordField(name="id", type="int", description="instance id, unique within the split"),
-        RecordField(name="jsts_sentence_pair_id", type="int", description="the JSTS pair the group derives from"),
-        RecordField(name="pair_id_in_group", type="int", description="0 for the original, then the variants"),
-        RecordField(name="type", type="original | p_neg | h_neg | p_neg_h_neg", description="where cues were inserted"),
-        RecordField(
-            name="sentence1",
-            type="{sentence, neg}",
-            description="neg is null or {neg_id_in_jsts_sentence, neg_position: end|mid, "
-            "target_pos: 動詞|形容詞|形容動詞}",
-        ),
-        RecordField(name="sentence2", type="{sentence, neg}", description="as sentence1"),
-        RecordField(name="gold_score", type="int 0..5", description="the median of the three annotators' scores"),
-        RecordField(name="annotator_scores", type="[int, int, int]", description="the three annotators' scores"),
-    ),
+    record_fields=RECORD.record_fields(),
     card=CardText(
         task_categories=("sentence-similarity", "text-classification"),
         task_ids=("semantic-similarity-scoring",),

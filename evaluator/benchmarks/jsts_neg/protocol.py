@@ -10,7 +10,6 @@ import re
 from typing import Any
 
 from ...core.errors import InputError
-from ...families.classifier import ClassifierTask
 from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
 from ...runners.plans import RunPlan, RunSettings
 
@@ -76,11 +75,4 @@ def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
         max_new_tokens=MAX_NEW_TOKENS,
         label_words=tuple((str(score), score) for score in range(6)),
     )
-    classifier = ClassifierTask(
-        name=NAME,
-        default_split="test",
-        pair=lambda r: (r["sentence1"]["sentence"], r["sentence2"]["sentence"]),
-        records=records,
-        scale=(0, 5),
-    )
-    return sentence_pair_plans(task, classifier, settings, backend_kind)
+    return sentence_pair_plans(task, settings, backend_kind, scale=(0, 5))

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from ...core.benchmark import (
     BaselineRun,
@@ -47,7 +47,6 @@ from ...families.multiple_choice import (
     read_release_file,
     validation_problem,
 )
-from ...fileio.lines import STRICT_LINE
 from . import protocol
 from .metadata import METADATA, MULTIPLE_CHOICE, SENTENCE_NEGATION
 
@@ -151,6 +150,7 @@ SPEC = MultipleChoiceSpec(
     null_hint=_null_hint,
     missing_hint={"choice2": " (null for a non-applicable item)"},
     option_seed=OPTION_SEED,
+    optional_options={"choice2": "three-option items"},
     bundled=RELEASE_DIR,
 )
 
@@ -205,7 +205,7 @@ def read_predictions(
     path: Path, dataset: MultipleChoiceSplit, mode: str, *, display_name: str | None = None
 ) -> family.Predictions:
     """Read a prediction file of `mode` as `neghub evaluate` does (the line models decide each line)."""
-    line_model = NubenchCompletionPrediction if mode == "completion" else NubenchOptionPrediction
+    line_model = BENCHMARK.prediction_line(mode)
     return family.read_predictions(SPEC, path, dataset, mode, display_name=display_name, line_model=line_model)
 
 
@@ -215,38 +215,6 @@ def baseline_rows(kind: str, dataset: MultipleChoiceSplit, mode: str, seed: int)
 
 def baseline_choices(kind: str, dataset: MultipleChoiceSplit, seed: int) -> NDArray[np.int8]:
     return family.baseline_choices(SPEC, kind, dataset, seed)
-
-
-# --- one prediction line per mode (what the validator runs on every line, and schemas/ publishes) -------
-
-ItemId = Annotated[int, Field(ge=0, le=2**53 - 1, description="the dataset's id of the instance")]
-LogLikelihood = Annotated[float, Field(le=0.0)]
-
-
-class Loglikelihoods(BaseModel):
-    """The log-likelihood of each option as the continuation; choice2 is null exactly on three-option items."""
-
-    model_config = STRICT_LINE
-    choice1: LogLikelihood
-    choice2: LogLikelihood | None
-    choice3: LogLikelihood
-    choice4: LogLikelihood
-
-
-class NubenchCompletionPrediction(BaseModel):
-    """One line of a NUBench prediction file in completion mode (`--mode completion`)."""
-
-    model_config = STRICT_LINE
-    id: ItemId = Field(description="the item's `index`")
-    loglikelihoods: Loglikelihoods
-
-
-class NubenchOptionPrediction(BaseModel):
-    """One line of a NUBench prediction file in option-selection mode (`--mode option`): the raw output."""
-
-    model_config = STRICT_LINE
-    id: ItemId = Field(description="the item's `index`")
-    output: Annotated[str, StringConstraints(max_length=MAX_OUTPUT_CHARS)]
 
 
 DISPLAY = Display(
@@ -299,7 +267,6 @@ BENCHMARK = multiple_choice_benchmark(
     SPEC,
     version=TASK_VERSION,
     display=DISPLAY,
-    prediction_lines={"completion": NubenchCompletionPrediction, "option": NubenchOptionPrediction},
     default_split="test",
     baseline_runs={
         "random": (
@@ -316,11 +283,16 @@ BENCHMARK = multiple_choice_benchmark(
     baseline_kinds=BASELINE_KINDS,
 )
 
+# the line models, derived from the option keys (schemas/prediction-nubench-{completion,option}.schema.json)
+NubenchCompletionPrediction = BENCHMARK.prediction_line("completion")
+NubenchOptionPrediction = BENCHMARK.prediction_line("option")
+
 __all__ = [
     "BASELINE_KINDS",
     "BENCHMARK",
     "FORMAT_WRONG",
     "LETTERS",
+    "MAX_OUTPUT_CHARS",
     "MODES",
     "Problem",
     "ValidationError",

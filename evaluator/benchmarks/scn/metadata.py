@@ -6,6 +6,7 @@ from ...releases.metadata import CardText, DatasetMetadata, RecordField, Release
 
 VARIANTS = ("pronoun", "coref", "noncoref_same", "noncoref_other")
 PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")
+REFERENCE = "CpTp"  # the pattern a triplet is selected by (its top-1 must be the verb); the others are tested
 
 METADATA = DatasetMetadata(
     name="scn",

@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...runners.plans import Rows, RunPlan, RunSettings, batches
 from ...runners.requests import MASK_PLACEHOLDER, Answer, Request
+from .generator import instantiate
+from .metadata import PATTERNS, REFERENCE, VARIANTS
+from .words import load_word_lists
 
 if TYPE_CHECKING:
     from ...runners.backend import Backend
@@ -48,18 +51,16 @@ def select_rows(
     """The lines of one (NAME, PROF) pair in one variant: the verbs whose CpTp top-1 reads as the verb (at
     most 20, sampled with the seed), each with the top-1 of the other patterns (`others_top1` of the kept
     verbs: (verb, pattern) -> top-1)."""
-    from .. import scn
-
     kept = [v for v, top in zip(verbs, cptp_top1, strict=True) if top == v]
     rng = random.Random(f"{seed}\x1f{variant}\x1f{name}\x1f{profession}")
     if len(kept) > SCN_MAX_VERBS:
         kept = sorted(rng.sample(kept, SCN_MAX_VERBS), key=list(verbs).index)
-    others = [p for p in scn.PATTERNS if p != scn.REFERENCE]
+    others = [p for p in PATTERNS if p != REFERENCE]
     answers = others_top1(kept)
     rows: Rows = []
     for v in kept:
         base = {"name": name, "profession": profession, "verb": v, "variant": variant}
-        rows.append({**base, "pattern": scn.REFERENCE, "top1": v})
+        rows.append({**base, "pattern": REFERENCE, "top1": v})
         rows += [{**base, "pattern": p, "top1": answers[(v, p)]} for p in others]
     return rows
 
@@ -67,16 +68,14 @@ def select_rows(
 def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: int) -> RunPlan:
     """Items are (NAME, PROF) pairs (all of them, or `max_pairs` sampled with `seed`); one item selects the
     triplets of every variant (CpTp top-1 == verb, at most 20 verbs, seeded) and predicts their patterns."""
-    from .. import scn
-
-    lists = scn.load_word_lists()
+    lists = load_word_lists()
     pairs = [(n, p) for n in (*lists.female_names, *lists.male_names) for p in lists.professions]
     if max_pairs is not None and max_pairs < len(pairs):
         pairs = random.Random(seed).sample(pairs, max_pairs)
     masked = backend_kind == "masked"
 
     def texts(name: str, profession: str, variant: str, verb: str, mask: str | None) -> dict[str, str]:
-        return scn.instantiate(name, profession, verb, variant, mask_token=mask, lists=lists, seed=seed)
+        return instantiate(name, profession, verb, variant, mask_token=mask, lists=lists, seed=seed)
 
     def process(backend: Backend, batch: Sequence[Any]) -> list[Rows]:
         tok = backend.tokenizer
@@ -85,12 +84,12 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
         out: list[Rows] = []
         for name, profession in batch:
             rows: Rows = []
-            for variant in scn.VARIANTS:
+            for variant in VARIANTS:
                 by_verb = {v: texts(name, profession, variant, v, mask) for v in verbs}
-                cptp = _top1_batched(backend, [by_verb[v][scn.REFERENCE] for v in verbs], batch_size)
+                cptp = _top1_batched(backend, [by_verb[v][REFERENCE] for v in verbs], batch_size)
 
                 def others_top1(kept: list[str], by_verb: dict[str, dict[str, str]] = by_verb) -> dict[Any, str]:
-                    keys = [(v, p) for v in kept for p in scn.PATTERNS if p != scn.REFERENCE]
+                    keys = [(v, p) for v in kept for p in PATTERNS if p != REFERENCE]
                     tops = _top1_batched(backend, [by_verb[v][p] for v, p in keys], batch_size)
                     return dict(zip(keys, tops, strict=True))
 
@@ -103,7 +102,7 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
         mask = MASK_PLACEHOLDER if masked else None
         return [
             Request(id=request_id(name, profession, variant, verb, pattern), kind="top1", prompt=text, mask=mask)
-            for variant in scn.VARIANTS
+            for variant in VARIANTS
             for verb in lists.verbs
             for pattern, text in texts(name, profession, variant, verb, mask).items()
         ]
@@ -112,9 +111,9 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
         name, profession = item
         top = iter(answers)
         rows: Rows = []
-        for variant in scn.VARIANTS:
-            table = {(verb, pattern): str(next(top)).strip() for verb in lists.verbs for pattern in scn.PATTERNS}
-            cptp = [table[(v, scn.REFERENCE)] for v in lists.verbs]
+        for variant in VARIANTS:
+            table = {(verb, pattern): str(next(top)).strip() for verb in lists.verbs for pattern in PATTERNS}
+            cptp = [table[(v, REFERENCE)] for v in lists.verbs]
 
             def answered(kept: list[str], table: dict[tuple[str, str], str] = table) -> dict[tuple[str, str], str]:
                 return table  # every pattern of every verb was asked
