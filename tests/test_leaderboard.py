@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -31,21 +32,33 @@ def _items() -> list[dict[str, object]]:
     return [json.loads(line) for line in NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _completion_run(path: Path, best: str) -> None:
-    """One completion-mode prediction file whose arg-max is `best` on every item."""
+Pick = Callable[[int, dict[str, object]], str]
+
+
+def _completion_run(path: Path, best: str | Pick) -> None:
+    """One completion-mode prediction file whose arg-max is `best` on every item (or best(i, item) on item i)."""
+    pick = best if callable(best) else (lambda number, item: best)
     lines = []
-    for item in _items():
+    for number, item in enumerate(_items()):
         scores: dict[str, float | None] = {"choice1": -5.0, "choice2": -5.0, "choice3": -5.0, "choice4": -5.0}
         if item["choice2_type"] == "non-applicable":
             scores["choice2"] = None
-        scores[best] = -1.0
+        scores[pick(number, item)] = -1.0
         lines.append(json.dumps({"id": item["index"], "loglikelihoods": scores}))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def write_submission(root: Path, sid: str, name: str, picks: list[str], *, date: str = "2025-05-01") -> Path:
-    """A submission folder with one NUBench completion run per entry of `picks` (seeds 0, 1, ...)."""
+def write_submission(
+    root: Path,
+    sid: str,
+    name: str,
+    picks: list[str] | list[Pick],
+    *,
+    date: str = "2025-05-01",
+    submitter: str = "Tester",
+) -> Path:
+    """A submission folder of a local model with one NUBench completion run per entry of `picks` (seeds 0, 1, ...)."""
     folder = root / sid
     runs = []
     for seed, best in enumerate(picks):
@@ -57,7 +70,7 @@ def write_submission(root: Path, sid: str, name: str, picks: list[str], *, date:
         )
     (folder / "metadata.yaml").write_text(
         local_model(name, sid)
-        + "submitter:\n  name: Tester\n  contact: https://example.org/tester\n"
+        + f"submitter:\n  name: {json.dumps(submitter)}\n  contact: https://example.org/tester\n"
         f'date: "{date}"\n'
         "description: Synthetic predictions for the leaderboard tests.\n"
         "runs:\n" + "".join(runs),

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -21,25 +20,9 @@ from neghub.leaderboard.boards import Board
 from neghub.leaderboard.collect import Leaderboard, Row, collect
 from neghub.leaderboard.ranking import interval_method
 from neghub.leaderboard.site import build_pages, chart_views
-from tests.test_leaderboard import _items, local_model
+from tests.test_leaderboard import Pick, write_submission
 
 ROOT = Path(__file__).resolve().parent.parent
-
-Pick = Callable[[int, dict[str, object]], str]
-
-
-def _run_file(path: Path, pick: Pick) -> None:
-    """A NUBench completion-mode file whose arg-max on item number i is pick(i, item)."""
-    lines = []
-    for number, item in enumerate(_items()):
-        scores: dict[str, float | None] = {"choice1": -5.0, "choice2": -5.0, "choice3": -5.0, "choice4": -5.0}
-        if item["choice2_type"] == "non-applicable":
-            scores["choice2"] = None
-        scores[pick(number, item)] = -1.0
-        lines.append(json.dumps({"id": item["index"], "loglikelihoods": scores}))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
 
 def always(choice: str) -> Pick:
     return lambda number, item: choice
@@ -47,24 +30,7 @@ def always(choice: str) -> Pick:
 
 def submission(root: Path, sid: str, name: str, picks: list[Pick], *, submitter: str = "Tester") -> Path:
     """A submission of NUBench completion runs of a local model, one run per pick (seeds 0, 1, ...)."""
-    folder = root / sid
-    runs = []
-    for index, pick in enumerate(picks):
-        rel = f"predictions/nubench/run-{index}.jsonl"
-        _run_file(folder / rel, pick)
-        runs.append(
-            f"  - task: nubench\n    split: test\n    file: {rel}\n    shots: 0\n    seed: {index}\n"
-            "    mode: completion\n"
-        )
-    (folder / "metadata.yaml").write_text(
-        local_model(name, sid)
-        + f"submitter:\n  name: {json.dumps(submitter)}\n  contact: https://example.org/tester\n"
-        'date: "2025-05-01"\n'
-        "description: Synthetic predictions for the ranking tests.\n"
-        "runs:\n" + "".join(runs),
-        encoding="utf-8",
-    )
-    return folder
+    return write_submission(root, sid, name, picks, submitter=submitter)
 
 
 def test_a_row_whose_interval_is_too_wide_is_not_ranked(tmp_path: Path) -> None:

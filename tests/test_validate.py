@@ -117,10 +117,12 @@ def test_metadata_larger_than_its_cap(tmp_path: Path) -> None:
     ]
 
 
-def test_folder_name_must_be_a_submission_id(tmp_path: Path) -> None:
-    folder = copy_case("valid", tmp_path, "Bad_Name")
+# an upper-case letter; a trailing dot (Windows drops it from a folder's name, so a clone there would break)
+@pytest.mark.parametrize("name", ["Bad_Name", "trailing-dot."])
+def test_folder_name_must_be_a_submission_id(tmp_path: Path, name: str) -> None:
+    folder = copy_case("valid", tmp_path, name)
     assert lines(validate_submission(folder)) == [
-        "Bad_Name: folder name is not a valid submission id (expected 3 to 80 characters: lowercase letters, "
+        f"{name}: folder name is not a valid submission id (expected 3 to 80 characters: lowercase letters, "
         "digits, '.', '_' or '-', starting with a letter or digit, not ending with '.')"
     ]
 
@@ -305,14 +307,6 @@ def test_windows_reserved_names_are_refused(tmp_path: Path) -> None:
         f"windows-reserved/aux: the name aux is reserved on Windows {WINDOWS}",
         "windows-reserved/aux/x.txt: is not listed in metadata.yaml (every file must be a run's file)",
         f"windows-reserved/predictions/scn/con.jsonl: the name con.jsonl is reserved on Windows {WINDOWS}",
-    ]
-
-
-def test_submission_id_ending_with_a_dot_is_refused(tmp_path: Path) -> None:
-    folder = copy_case("valid", tmp_path, "trailing-dot.")
-    assert lines(validate_submission(folder)) == [
-        "trailing-dot.: folder name is not a valid submission id (expected 3 to 80 characters: lowercase letters, "
-        "digits, '.', '_' or '-', starting with a letter or digit, not ending with '.')"
     ]
 
 
