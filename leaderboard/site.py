@@ -565,21 +565,13 @@ def rules_page(env: jinja2.Environment) -> str:
         near_copy_why=NEAR_COPY_WHY,
         interval_method=interval_method(BootstrapConfig()),
         benchmarks=[(get_benchmark(t).display.name, rules_in_words(t)) for t in benchmark_names()],
-        scn_thresholds=_scn_thresholds(),
+        verdict_rules=[
+            (get_benchmark(t).display.name, get_benchmark(t).display.verdict_rule)
+            for t in benchmark_names()
+            if get_benchmark(t).display.verdict_rule
+        ],
         base="",
     )
-
-
-def _scn_thresholds() -> dict[str, str] | None:
-    try:
-        from ..evaluator.benchmarks.scn import CONTROL_MARGIN, CPTV_VETO, STRONG_DROP
-    except ImportError:  # pragma: no cover - SCN is built in
-        return None
-    return {
-        "strong": f"{100 * STRONG_DROP:.0f}",
-        "margin": f"{100 * CONTROL_MARGIN:.0f}",
-        "veto": f"{100 * CPTV_VETO:.0f}",
-    }
 
 
 def models_index_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, str | bytes]) -> str:

@@ -111,6 +111,7 @@ class Display(BaseModel):
     # passes, fails) and the words that give its reason
     verdict_path: str | None = None
     verdict_reason_path: str | None = None
+    verdict_rule: str | None = Field(default=None, description="how the verdict is reached, thresholds and why")
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.deployed
 PACKAGE_FOLDERS = ("evaluator", "leaderboard")  # installed as neghub.evaluator and neghub.leaderboard
 # tracked files that only the repository needs; the sdist leaves them out (the workflows and .ci/run travel
 # with it: the tests that check them run from the unpacked sdist too)
-REPOSITORY_ONLY = (".gitignore",)
+# neghub/ holds two links (neghub/evaluator -> evaluator/, neghub/leaderboard -> leaderboard/) for editors and mypy
+# in a checkout; the sdist carries the folders themselves, and the build maps them (setup.py)
+REPOSITORY_ONLY = (".gitignore", "neghub/")
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 DIST_INFO = f"{PROJECT['name']}-{PROJECT['version']}.dist-info"
 SDIST_ROOT = f"{PROJECT['name']}-{PROJECT['version']}"

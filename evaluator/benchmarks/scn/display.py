@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, MetricDisplay
 from .metadata import PATTERNS, REFERENCE, VARIANTS
+from .scoring import CONTROL_MARGIN, CPTV_VETO, STRONG_DROP
 
 DISPLAY = Display(
     name="SCN",
@@ -54,4 +55,14 @@ DISPLAY = Display(
     prompt_styles=("masked", "causal"),
     verdict_path="verdict",
     verdict_reason_path="variants.pronoun.verdict_reason",
+    verdict_rule=(
+        "the paper's reading of the four drops (section 3.3): a negated pattern (CpTn, CnTp) shows the effect when "
+        f"its drop is strong, {100 * STRONG_DROP:.0f} points or more, exceeds the CpTv control's by "
+        f"{100 * CONTROL_MARGIN:.0f} points and exceeds CnTn's; a CpTv drop of {100 * CPTV_VETO:.0f} points or more "
+        "fails the model (it \"would prevent any positive interpretation\"). Both patterns: passes; one: partially "
+        "passes; none: fails. These values give the paper's verdicts on its Table 6 (bert-base-cased fails, "
+        "bert-large-cased fails, roberta-base partially passes, roberta-large passes). The negation contrast, "
+        "min(CpTn, CnTp) − max(CnTn, CpTv), is NegHub's statistic; on paper rows it is computed by NegHub from the "
+        "paper's drops"
+    ),
 )
