@@ -3,8 +3,8 @@
 Scale (`--only time`): realistic submissions (benchmarks/realistic_submissions.py: every task, full-size files, one
 pinned model each, as `neghub run` writes them) beside the committed ones and the papers' rows, built by the real
 `mkdocs build` (what `nox -s site` runs) at 0 (the baseline, timed in the same run), 500 and 1,000 submissions:
-wall time, the peak memory of the build's processes together (sampled from /proc every 50 ms: the build forks
-workers), and the size of the built site. Goals (issue 22), on a 2-core machine: at 1,000 submissions at most
+wall time, the peak memory of the build's processes together (their PSS, sampled from /proc every 50 ms: the
+build forks workers), and the size of the built site. Goals (issue 22), on a 2-core machine: at 1,000 submissions at most
 30 s, 500 MB and a 150 MB site; at 10,000, simulated (the site's size grows linearly in the submissions: its cost
 per submission, from 500 to 1,000, times 10,000 plus the empty site), under GitHub Pages' 1 GB. Growth must be
 no faster than linear: the cost per submission above the empty build must not rise from 500 to 1,000. The
@@ -94,7 +94,8 @@ def build_seconds(submissions: Path, out: Path, repeats: int = REPEATS) -> float
 
 
 def _tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and its descendants, in MB (Linux /proc)."""
+    """Memory of a process and its descendants, in MB (Linux /proc): their proportional set sizes (PSS), so that
+    the pages a forked worker shares with the build are counted once, not once per process as RSS would."""
     total, stack, seen = 0, [pid], set()
     while stack:
         current = stack.pop()
@@ -102,8 +103,8 @@ def _tree_rss_mb(pid: int) -> float:
             continue
         seen.add(current)
         try:
-            status = Path(f"/proc/{current}/status").read_text()
-            total += int(status.split("VmRSS:")[1].split()[0]) if "VmRSS:" in status else 0
+            rollup = Path(f"/proc/{current}/smaps_rollup").read_text()
+            total += int(rollup.split("\nPss:")[1].split()[0]) if "\nPss:" in rollup else 0
             children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
         except (OSError, IndexError, ValueError):
             continue

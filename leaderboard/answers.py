@@ -90,52 +90,75 @@ def items_path(result: Result) -> str:
 
 def _gzip_json(payload: dict[str, Any]) -> bytes:
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+    # level 3: a run's file is a few kilobytes either way, and a build writes thousands of them
+    return gzip.compress(text.encode("utf-8"), compresslevel=3, mtime=0)
+
+
+# per split (its interned tuple of ids, by identity), the row of each id and each pair's two rows: every run of
+# the split shares them
+_PAIR_ROWS: dict[int, tuple[tuple[str, ...], NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]] = {}
+
+
+def _pair_rows(ids: tuple[str, ...], result: Result) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
+    pairs = result.pairs
+    assert pairs is not None
+    cached = _PAIR_ROWS.get(id(ids))
+    if cached is None or cached[0] is not ids or cached[1].size != len(pairs.control):
+        row_of = {item: row for row, item in enumerate(ids)}
+        control = np.fromiter(map(row_of.__getitem__, pairs.control), dtype=np.int64, count=len(pairs.control))
+        treatment = np.fromiter(map(row_of.__getitem__, pairs.treatment), dtype=np.int64, count=len(pairs.treatment))
+        cached = _PAIR_ROWS[id(ids)] = (ids, control, treatment, np.array(pairs.important, dtype=np.bool_))
+    return cached[1], cached[2], cached[3]
 
 
 def view_files(result: Result, model: str, sid: str, run_file: str) -> dict[str, bytes]:
-    """The answers view of one run (and its split's items file): none where the items have no right answer and
-    no pair (a cloze test's triplets)."""
+    """The answers view of one run (its split's items file is `items_file`): none where the items have no right
+    answer and no pair (a cloze test's triplets)."""
     items = result.items
     if items.correct is None and result.pairs is None:
         return {}
     labels = items.answer_labels
+    answers = run_answers(result)
+    codes = answers.codes
+    unparsed = _VOCABULARY.get(None, -1)  # the code of an answer that did not parse (-1: none so far)
+    shown_of: dict[int, str] = {}
 
-    def shown(value: Any) -> str:
-        return "(did not parse)" if value is None else str(labels.get(str(value), value))
+    def shown(code: int) -> str:
+        text = shown_of.get(code)
+        if text is None:
+            value = _VALUES[code]
+            text = shown_of[code] = "(did not parse)" if value is None else str(labels.get(str(value), value))
+        return text
 
-    row_of = {item: row for row, item in enumerate(items.ids)}
     entries: list[list[Any]] = []
     if result.pairs is not None:
-        pairs = result.pairs
-        for control, treatment, important in zip(pairs.control, pairs.treatment, pairs.important, strict=True):
-            c, t = row_of[control], row_of[treatment]
-            answer_c, answer_t = items.answers[c], items.answers[t]
-            if answer_c is None or answer_t is None:
-                continue
-            if important and answer_c == answer_t:
-                entries.append(["negation ignored", [c, t], [shown(answer_c), shown(answer_t)]])
-            elif not important and answer_c != answer_t:
-                entries.append(["distracted", [c, t], [shown(answer_c), shown(answer_t)]])
+        control, treatment, important = _pair_rows(answers.ids, result)
+        answer_c, answer_t = codes[control], codes[treatment]
+        both = (answer_c != unparsed) & (answer_t != unparsed)
+        same = answer_c == answer_t
+        flipped = (("negation ignored", both & important & same), ("distracted", both & ~important & ~same))
+        for category, mask in flipped:
+            for c, t in zip(control[mask].tolist(), treatment[mask].tolist(), strict=True):
+                entries.append([category, [c, t], [shown(int(codes[c])), shown(int(codes[t]))]])
     elif items.correct is not None:
-        for row, right in enumerate(items.correct):
-            if not right and items.parsed[row]:
-                entries.append([shown(items.answers[row]), [row], [shown(items.answers[row])]])
-    for item, raw in items.raw_outputs.items():
-        entries.append(["did not parse", [row_of[item]], [raw]])
-    shared = items_path(result)
-    files = {
+        wrong = ~np.array(items.correct, dtype=np.bool_) & np.array(items.parsed, dtype=np.bool_)
+        for row in np.flatnonzero(wrong).tolist():
+            text = shown(int(codes[row]))
+            entries.append([text, [row], [text]])
+    if items.raw_outputs:
+        row_of = {item: row for row, item in enumerate(answers.ids)}
+        entries += [["did not parse", [row_of[item]], [raw]] for item, raw in items.raw_outputs.items()]
+    return {
         view_path(sid, run_file): _gzip_json(
             {
                 "model": model,
                 "run": run_file,
-                "items": shared,
+                "items": items_path(result),
                 "entries": entries[:MAX_ENTRIES],
                 "more": max(0, len(entries) - MAX_ENTRIES),
             }
         )
     }
-    return files
 
 
 def items_file(result: Result) -> bytes:

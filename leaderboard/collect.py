@@ -19,6 +19,7 @@ import dataclasses
 import math
 import os
 import statistics
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,11 +199,12 @@ def flatten_metrics(metrics: dict[str, Any]) -> dict[str, float]:
     flat: dict[str, float] = {}
 
     def walk(prefix: str, value: Any) -> None:
+        # the paths are interned: every row of a benchmark has the same few hundred, and a build holds thousands
         if isinstance(value, bool):
-            flat[prefix] = 1.0 if value else 0.0
+            flat[sys.intern(prefix)] = 1.0 if value else 0.0
         elif isinstance(value, int | float):
             if math.isfinite(value):
-                flat[prefix] = float(value)
+                flat[sys.intern(prefix)] = float(value)
         elif isinstance(value, dict):
             for key, item in value.items():
                 walk(f"{prefix}.{key}" if prefix else str(key), item)

@@ -19,6 +19,9 @@ import json
 import re
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ..evaluator.core.registry import get_benchmark
 from .boards import Board
 from .collect import Leaderboard, Row, headline
@@ -155,52 +158,50 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
     import pyarrow as pa
 
     row_values: dict[str, list[Any]] = {name: [] for name in ROW_COLUMNS}
-    owner: list[int] = []
-    metric: dict[str, list[Any]] = {name: [] for name in METRIC_COLUMNS}
+    # rows with the same metrics (every NegHub row of a task) are one block: a matrix of their values, so that a
+    # million records are a few numpy arrays, not a million Python objects
+    blocks: dict[tuple[str, tuple[str, ...]], list[tuple[int, Row]]] = {}
     for board, rows in tables.items():
-        display = get_benchmark(board.task).display
-        shown = {c.path: c for c in display.columns} | {display.headline.path: display.headline}
         for row in rows:
             index = len(row_values["task"])
-            fields = {
-                "task": board.task,
-                "board": board.slug,
-                "board_title": board.title,
-                "dataset": board.dataset_label,
-                "is_sample": board.is_sample,
-                "split": board.split,
-                "mode": board.mode,
-                "shots": board.shots,
-                "prompt": board.prompt,
-                "chat_template": board.chat_template,
-                "fine_tuned_on": board.fine_tuned_on,
-                "test": board.test,
-                "seeds": board.seeds,
-                "seed": _seed(row),
-                "model": row.model,
-                "submission_id": row.submission_id,
-                "source": row.source,
-                "trust": row.trust,
-                **verdict_fields(row),
-                "parameters": row.parameters,
-                "n_runs": row.n_runs,
-            }
-            for name, value in fields.items():
+            for name, value in _row_fields(board, row).items():
                 row_values[name].append(value)
-            for path, value in sorted(row.metrics.items()):
-                if path.endswith((".0", ".1")) and path.rsplit(".", 1)[0].endswith("_ci95"):
-                    continue  # interval bounds are columns of their metric
+            paths = tuple(
+                path
+                for path in sorted(row.metrics)
+                if not (path.endswith((".0", ".1")) and path.rsplit(".", 1)[0].endswith("_ci95"))
+            )
+            blocks.setdefault((board.task, paths), []).append((index, row))
+    owner_parts: list[NDArray[np.int64]] = []
+    path_parts: list[NDArray[np.int64]] = []
+    numbers: dict[str, list[NDArray[np.float64]]] = {name: [] for name in ("value", "ci_low", "ci_high", "sd")}
+    path_names: dict[str, int] = {}
+    labels: list[str] = []
+    units: list[str] = []
+    for (task, paths), members in blocks.items():
+        display = get_benchmark(task).display
+        shown = {c.path: c for c in display.columns} | {display.headline.path: display.headline}
+        codes = []
+        for path in paths:
+            if path not in path_names:
                 column = shown.get(path)
-                ci_path = column.ci_path if column is not None else None
-                owner.append(index)
-                metric["metric"].append(path)
-                metric["label"].append(column.label if column is not None else path)
-                metric["unit"].append(column.unit if column is not None else "")
-                metric["value"].append(value)
-                metric["ci_low"].append(row.metrics.get(f"{ci_path}.0") if ci_path else None)
-                metric["ci_high"].append(row.metrics.get(f"{ci_path}.1") if ci_path else None)
-                metric["sd"].append(row.sd.get(path))
-    indices = pa.array(owner, type=pa.int32())
+                path_names[path] = len(path_names)
+                labels.append(column.label if column is not None else path)
+                units.append(column.unit if column is not None else "")
+            codes.append(path_names[path])
+        ci_paths = [shown[p].ci_path if p in shown else None for p in paths]
+        owner_parts.append(np.repeat(np.array([i for i, _ in members], dtype=np.int64), len(paths)))
+        path_parts.append(np.tile(np.array(codes, dtype=np.int64), len(members)))
+        rows = [row for _, row in members]
+        numbers["value"].append(_matrix([[row.metrics[p] for p in paths] for row in rows]))
+        lows = [f"{c}.0" if c else "" for c in ci_paths]
+        highs = [f"{c}.1" if c else "" for c in ci_paths]
+        numbers["ci_low"].append(_matrix([[row.metrics.get(p) for p in lows] for row in rows]))
+        numbers["ci_high"].append(_matrix([[row.metrics.get(p) for p in highs] for row in rows]))
+        numbers["sd"].append(_matrix([[row.sd.get(p) for p in paths] for row in rows]))
+    owner = np.concatenate(owner_parts) if owner_parts else np.zeros(0, dtype=np.int64)
+    path_codes = np.concatenate(path_parts) if path_parts else np.zeros(0, dtype=np.int64)
+    indices = pa.array(owner.astype(np.int32))
     arrays: dict[str, Any] = {}
     for name in ROW_COLUMNS:
         if name in INTEGER_COLUMNS:
@@ -209,11 +210,13 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
             arrays[name] = pa.array(row_values[name], type=pa.bool_()).take(indices)
         else:
             arrays[name] = _repeated_text(row_values[name], indices)
-    for name, values in metric.items():
-        if name in ("value", "ci_low", "ci_high", "sd"):
-            arrays[name] = pa.array(values, type=pa.float64())
-        else:
-            arrays[name] = pa.array(values, type=pa.string()).dictionary_encode()
+    path_indices = pa.array(path_codes.astype(np.int32))
+    arrays["metric"] = pa.DictionaryArray.from_arrays(path_indices, pa.array(list(path_names), type=pa.string()))
+    arrays["label"] = pa.array(labels, type=pa.string()).take(path_indices).dictionary_encode()
+    arrays["unit"] = pa.array(units, type=pa.string()).take(path_indices).dictionary_encode()
+    for name, parts in numbers.items():
+        values = np.concatenate(parts) if parts else np.zeros(0)
+        arrays[name] = pa.array(values, type=pa.float64(), from_pandas=True)  # NaN: missing
     table = pa.table([arrays[name] for name in LONG_COLUMNS], names=list(LONG_COLUMNS))
     return table.replace_schema_metadata(_pandas_metadata(table))
 
@@ -236,6 +239,38 @@ def _pandas_metadata(table: Any) -> dict[bytes, bytes]:
     )
     metadata: dict[bytes, bytes] = pa.Schema.from_pandas(empty, preserve_index=False).metadata
     return metadata
+
+
+def _matrix(cells: list[list[float | None]]) -> NDArray[np.float64]:
+    """Rows of values (None: missing) as one flat float array, row by row (NaN where missing)."""
+    return np.array(cells, dtype=np.float64).reshape(-1)
+
+
+def _row_fields(board: Board, row: Row) -> dict[str, Any]:
+    """What a long record repeats of its row (ROW_COLUMNS)."""
+    return {
+        "task": board.task,
+        "board": board.slug,
+        "board_title": board.title,
+        "dataset": board.dataset_label,
+        "is_sample": board.is_sample,
+        "split": board.split,
+        "mode": board.mode,
+        "shots": board.shots,
+        "prompt": board.prompt,
+        "chat_template": board.chat_template,
+        "fine_tuned_on": board.fine_tuned_on,
+        "test": board.test,
+        "seeds": board.seeds,
+        "seed": _seed(row),
+        "model": row.model,
+        "submission_id": row.submission_id,
+        "source": row.source,
+        "trust": row.trust,
+        **verdict_fields(row),
+        "parameters": row.parameters,
+        "n_runs": row.n_runs,
+    }
 
 
 def _repeated_text(values: list[str | None], indices: Any) -> Any:
