@@ -5,8 +5,9 @@ pinned model each, as `neghub run` writes them) beside the committed ones and th
 `mkdocs build` (what `nox -s site` runs) at 0 (the baseline, timed in the same run), 500 and 1,000 submissions:
 wall time, the peak memory of the build's processes together (their PSS, sampled from /proc every 50 ms:
 the build forks workers), and the size of the built site. Goals (issue 22), on a 2-core machine: at 1,000
-submissions at most 30 s, 500 MB and a 150 MB site; at 10,000, simulated (the site's size grows linearly in the submissions: its cost
-per submission, from 500 to 1,000, times 10,000 plus the empty site), under GitHub Pages' 1 GB. Growth must be
+submissions at most 30 s, 500 MB and a 150 MB site; at 10,000, simulated (the site's size grows linearly in the
+submissions: its cost per submission, from 500 to 1,000, times 10,000 plus the empty site), under GitHub Pages'
+1 GB. Growth must be
 no faster than linear: the cost per submission above the empty build must not rise from 500 to 1,000. The
 machine's load average is printed beside every figure. JNLI-Neg's release must be readable (NEGHUB_DATA_DIR).
 
