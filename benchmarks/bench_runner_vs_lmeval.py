@@ -269,7 +269,7 @@ def main() -> None:
     from lm_eval.tasks import TaskManager, get_task_dict
 
     from neghub.evaluator.benchmarks import nubench
-    from neghub.evaluator.runners.backend import DEFAULT_PACK_LINEARS, ModelSource, load_backend
+    from neghub.evaluator.runners.loading import DEFAULT_PACK_LINEARS, ModelSource, load_backend
     from neghub.evaluator.runners.plans import RunSettings
 
     folder = dequantised_folder(args.cache).resolve()
