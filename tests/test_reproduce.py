@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from neghub.evaluator.cli import main
 from neghub.evaluator.runners.reproduce import lines_agree, values_agree
 from neghub.evaluator.submissions.reproduction import Reproduction
+from tests.reproduction_records import minimal_record
 
 ROOT = Path(__file__).parents[1]
 
@@ -279,16 +280,4 @@ def test_a_broken_reproduction_record_is_one_line_naming_its_file(tmp_path: Path
 
 
 def _record_text(sid: str) -> str:
-    record = Reproduction(
-        kind="same-setting",
-        submission=sid,
-        date="2026-01-01",
-        neghub_version="0",
-        sample_seed=0,
-        items_per_run=1,
-        device="cpu",
-        machine="test",
-        library_versions={},
-        runs=[],
-    )
-    return record.model_dump_json()
+    return minimal_record(submission=sid).model_dump_json()

@@ -13,6 +13,7 @@ from neghub.evaluator.cli import main
 from neghub.evaluator.runners.reproduce import line_drift, summary, verdict
 from neghub.evaluator.runners.setting import describe, recorded_setting, setting_differences
 from neghub.evaluator.submissions.reproduction import NumericSetting, ReproducedRun, Reproduction
+from tests.reproduction_records import minimal_record
 
 ROOT = Path(__file__).parents[1]
 
@@ -91,19 +92,12 @@ def _record(kind: str, **run: object) -> Reproduction:
         "max_abs_delta": 0.677,
         "median_abs_delta": 0.0123,
     }
-    return Reproduction(
-        kind=kind,  # type: ignore[arg-type]
+    return minimal_record(
+        kind=kind,
         recorded_setting=_setting(device="cuda", device_name="an H100", cuda_version="13.0"),
         run_setting=_setting(dtype="float32"),
         setting_differences=["device: cuda recorded, cpu here", "dtype: bfloat16 recorded, float32 here"],
-        submission="some-model",
-        date="2026-01-01",
-        neghub_version="0",
-        sample_seed=0,
         items_per_run=200,
-        device="cpu",
-        machine="test",
-        library_versions={},
         runs=[ReproducedRun.model_validate({**values, **run})],
     )
 
