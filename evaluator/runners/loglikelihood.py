@@ -179,7 +179,10 @@ def packed_states(backend: Backend, groups: list[Group]) -> tuple[Any, list[int]
         pick_col += range(own - 1, own + len(tree.tokens))
         rows += [base + 1 + node for node in tree.predictors]
     device = backend.device
-    see = torch.stack(masks).to(device, non_blocking=True)
+    see = torch.stack(masks)
+    if device != "cpu":  # page-locked, so that the copy runs while the prefix and the inputs are prepared
+        see = see.pin_memory()
+    see = see.to(device, non_blocking=True)
     dtype = next(backend.model.parameters()).dtype
     mask = torch.zeros((len(groups), 1, width, p + width), dtype=dtype, device=device)
     mask[:, 0, :, p:].masked_fill_(~see, torch.finfo(dtype).min)  # every position sees the common prefix
