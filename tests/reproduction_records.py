@@ -10,6 +10,7 @@ from neghub.evaluator.submissions.reproduction import Reproduction
 
 def minimal_record(**fields: Any) -> Reproduction:
     values: dict[str, Any] = {
+        "schema_version": 2,
         "kind": "same-setting",
         "submission": "some-model",
         "date": "2026-01-01",

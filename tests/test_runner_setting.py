@@ -120,11 +120,13 @@ def test_the_summary_says_agree_and_differ_in_the_recorded_setting_and_drift_acr
 def test_a_schema_2_record_says_its_kind_and_a_schema_1_record_still_reads() -> None:
     with pytest.raises(ValueError, match="says its kind"):
         Reproduction.model_validate({**_record("same-setting").model_dump(), "kind": None})
+    with pytest.raises(ValueError, match="is schema_version 2"):
+        Reproduction.model_validate({**_record("same-setting").model_dump(), "schema_version": 1})
     old = json.loads((ROOT / "reproductions/baseline-first.json").read_text(encoding="utf-8"))
     old.pop("kind", None)
     for key in ("recorded_setting", "run_setting", "setting_differences"):
         old.pop(key, None)
-    old["schema_version"] = 1
+    del old["schema_version"]  # a record that names no version is read as version 1
     for run in old["runs"]:
         for key in ("answers_differing", "max_abs_delta", "median_abs_delta"):
             run.pop(key, None)

@@ -52,10 +52,11 @@ if TYPE_CHECKING:
     from .plans import RunPlan
 
 DEFAULT_ITEMS = 50
-# nats per continuation, within one setting. Measured (README, "Reproducing a submission"): the same batches
-# re-run give the same bits on CPU in float32 and bfloat16; in float32 other batch sizes and eager attention moved
-# SmolLM2's log-likelihoods by 5.7e-5 nats at most, CUDA against CPU by 6.7e-6 (issue 21, H100); 1e-3 is 17x the
-# largest. Across settings no tolerance holds: bfloat16 against float32 moved them by up to 0.68 nats.
+# nats per continuation, within one setting. Measured (README, "Reproducing a submission"; scripts/measure_drift.py):
+# the same batches re-run give the same bits on CPU in float32 and bfloat16; in float32 other batch sizes and eager
+# attention moved SmolLM2's log-likelihoods by 5.7e-5 nats at most, CUDA against CPU by 6.7e-6 (issue 21, H100);
+# 1e-3 is 17x the largest. Across settings no tolerance holds: bfloat16 against float32 moved them by up to 0.54
+# nats on CPU (0.68 with bfloat16 on an H100, issue 21), and changed answers.
 DEFAULT_TOLERANCE = 1e-3
 MAX_DISAGREEING_IDS = 10
 Line = dict[str, Any]
@@ -483,6 +484,7 @@ def reproduce(
                 )
             )
     return Reproduction(
+        schema_version=2,
         kind=kind,
         recorded_setting=recorded,
         run_setting=here,

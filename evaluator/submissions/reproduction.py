@@ -65,7 +65,8 @@ class Reproduction(BaseModel):
     """What `neghub reproduce` found for one submission."""
 
     model_config = _CLOSED
-    schema_version: Literal[1, 2] = 2
+    # a record that names no version predates version 2 (neghub reproduce writes 2)
+    schema_version: Literal[1, 2] = 1
     kind: RecordKind | None = Field(
         default=None,
         description="same-setting: a reproduction; across-settings: a drift report (None: a schema 1 record)",
@@ -91,6 +92,8 @@ class Reproduction(BaseModel):
     def _kind_from_schema_2_on(self) -> Reproduction:
         if self.schema_version >= 2 and self.kind is None:
             raise ValueError("a schema 2 record says its kind: same-setting or across-settings")
+        if self.schema_version < 2 and self.kind is not None:
+            raise ValueError("a record with a kind is schema_version 2")
         return self
 
     def agrees(self) -> bool:
