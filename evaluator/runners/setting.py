@@ -3,11 +3,13 @@ keys: device, device_name, dtype, attn_implementation, batch_size, batch_tokens,
 transformers_version, cuda_version), and what `neghub reproduce` compares.
 
 The device type and the dtype define the setting. In a 16-bit dtype the attention implementation and the batches
-must match too; in float32 they need not. Measured on SmolLM2-135M-Instruct on CPU (NUBench, 46 items;
-`python scripts/measure_drift.py`, figures in the README): in bfloat16, other batch sizes moved log-likelihoods by up
-to 0.49 nats and changed 3-5 of 46 option-mode answers, eager attention instead of sdpa by up to 0.71 nats and
-8 of 46 answers; in float32 they moved log-likelihoods by at most 5.7e-5 nats and no answer, far inside the
-tolerance (runners/reproduce.py). The device name and the library versions are recorded and shown, never compared.
+must match too; in float32 they need not. Measured on SmolLM2-135M-Instruct on CPU, each against the same run in
+batches of 8 with sdpa attention (`OMP_NUM_THREADS=1 python scripts/measure_drift.py --items 48`, figures in the
+README): in bfloat16, batches of 1, 4 or 16 moved NUBench log-likelihoods by up to 0.68 nats and changed 3-5 of
+46 option answers and 11-20 of 48 JNLI-Neg generations, eager attention 0.83 nats, 8 and 20; in float32 they
+moved log-likelihoods by at most 5.7e-5 nats and no answer, far inside the tolerance (runners/reproduce.py). The
+same setting re-run gave the same bits in both. The device name and the library versions are recorded and
+shown, never compared.
 """
 
 from __future__ import annotations
