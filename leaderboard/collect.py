@@ -643,6 +643,13 @@ def apply_reproductions(rows: list[Row], folder: Path) -> None:
         if record is None:
             row.reproduction = "not reproduced"
             continue
+        if record.kind != "same-setting":  # agreeing or not, it proves nothing of the submitted run
+            row.reproduction = (
+                "not reproduced (NegHub's record re-ran it in another numeric setting: a drift report)"
+                if record.kind == "across-settings"
+                else "not reproduced (NegHub's record was made before numeric settings were recorded)"
+            )
+            continue
         by_file = {r.file: r for r in record.runs}
         mine = [by_file.get(p["file"]) for p in row.provenance]
         if any(

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from neghub.evaluator.cli import main
 from neghub.evaluator.runners.reproduce import lines_agree, values_agree
 from neghub.evaluator.submissions.reproduction import Reproduction
+from tests.reproduction_records import minimal_record
 
 ROOT = Path(__file__).parents[1]
 
@@ -115,7 +116,7 @@ from tests.test_runners import _causal  # noqa: E402
 
 
 def test_a_model_folder_is_pinned_as_sha256sum_lists_it(tmp_path: Path) -> None:
-    from neghub.evaluator.runners.backend import folder_sha256
+    from neghub.evaluator.runners.hashing import folder_sha256
 
     folder = _causal(tmp_path / "model")
     (folder / ".cache").mkdir()
@@ -142,7 +143,9 @@ def test_an_honest_run_reproduces_on_its_sample(nubench_run: tuple[Path, Path], 
     assert main(argv) == 0
     record = _record(records, "tiny-model")
     assert record.agrees() and record.sample_seed == 3 and record.items_per_run == 10
-    assert [(r.items_checked, r.items_agreeing) for r in record.runs] == [(10, 10), (10, 10)]
+    assert record.kind == "same-setting" and record.setting_differences == []
+    # whole batches of 4 (the run's --batch-size; 46 items: eleven of 4 and one of 2) until 10 items are held
+    assert all(10 <= r.items_checked <= 12 and r.items_agreeing == r.items_checked for r in record.runs)
     # and the leaderboard says so: the rows become "reproduced"
     from neghub.leaderboard.collect import collect
 
@@ -150,7 +153,8 @@ def test_an_honest_run_reproduces_on_its_sample(nubench_run: tuple[Path, Path], 
     shutil.copytree(sub, subs / "tiny-model")
     rows = collect(subs, reported=False, reproductions_dir=records).rows
     assert {(r.trust, r.reproduction) for r in rows} == {
-        ("reproduced", f"reproduced: 10/10 sampled items agree ({record.date})")
+        ("reproduced", f"reproduced: {n}/{n} sampled items agree ({record.date})")
+        for n in (run.items_checked for run in record.runs)
     }
 
 
@@ -172,7 +176,10 @@ def test_a_tampered_copy_is_flagged(nubench_run: tuple[Path, Path], tmp_path: Pa
     record = _record(records, "tiny-model")
     assert not record.agrees()
     run = next(r for r in record.runs if r.file == str(completion.relative_to(copy)))
-    assert (run.items_checked, run.items_agreeing) == (10, 0) and len(run.disagreeing_ids) == 10
+    assert run.items_checked >= 10 and run.items_agreeing == 0 and len(run.disagreeing_ids) == 10
+    # the same answers (every item's arg-max), every number 0.2 nats off: the re-run gives the model's own bits
+    assert run.answers_differing == 0
+    assert run.max_abs_delta == pytest.approx(0.2, abs=1e-9) and run.median_abs_delta == pytest.approx(0.2, abs=1e-9)
     # a tolerance wider than the tampering lets it through: the tolerance is the stated rule, not a guess
     assert (
         main(["reproduce", str(copy), "--model", str(model), "--items", "10", "--tolerance", "0.3", "-o", str(records)])
@@ -251,7 +258,8 @@ def test_the_committed_smollm2_submission_reproduces_and_a_tampered_copy_does_no
     assert main(["reproduce", str(copy), *common]) == 0
     tampered = _record(records, "smollm2-135m-instruct")
     (run,) = [r for r in tampered.runs if "option" in r.file]
-    assert (run.items_checked, run.items_agreeing) == (4, 0)
+    # --items 4 draws one whole batch of the run's (seed 0 draws one of 16: its recorded --batch-size 16)
+    assert (run.items_checked, run.items_agreeing) == (16, 0)
     assert all(r.items_agreeing == r.items_checked for r in tampered.runs if "option" not in r.file)
 
 
@@ -273,15 +281,4 @@ def test_a_broken_reproduction_record_is_one_line_naming_its_file(tmp_path: Path
 
 
 def _record_text(sid: str) -> str:
-    record = Reproduction(
-        submission=sid,
-        date="2026-01-01",
-        neghub_version="0",
-        sample_seed=0,
-        items_per_run=1,
-        device="cpu",
-        machine="test",
-        library_versions={},
-        runs=[],
-    )
-    return record.model_dump_json()
+    return minimal_record(submission=sid).model_dump_json()

@@ -27,7 +27,7 @@ from neghub.evaluator.core.errors import InputError  # noqa: E402
 from neghub.evaluator.families.classifier import ClassifierTask, resolve_label_map, round_to_scale  # noqa: E402
 from neghub.evaluator.families.llm_jp import LLM_JP_PREAMBLE  # noqa: E402
 from neghub.evaluator.fileio import safe_yaml  # noqa: E402
-from neghub.evaluator.runners.backend import ModelSource, load_backend  # noqa: E402
+from neghub.evaluator.runners.loading import ModelSource, load_backend  # noqa: E402
 from tests.test_runners import SHARED, _check_folder  # noqa: E402
 from tests.tiny_models import byte_level_bpe, tiny_llama  # noqa: E402
 

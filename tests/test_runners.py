@@ -24,7 +24,9 @@ from neghub.evaluator.cli import main  # noqa: E402
 from neghub.evaluator.core.benchmark import EvalOptions  # noqa: E402
 from neghub.evaluator.core.registry import get_benchmark  # noqa: E402
 from neghub.evaluator.fileio import safe_yaml  # noqa: E402
-from neghub.evaluator.runners.backend import Backend, ModelSource, OptionTree, load_backend  # noqa: E402
+from neghub.evaluator.runners.backend import Backend  # noqa: E402
+from neghub.evaluator.runners.loading import ModelSource, load_backend  # noqa: E402
+from neghub.evaluator.runners.loglikelihood import OptionTree, packing_agrees  # noqa: E402
 from neghub.evaluator.submissions.format import Metadata  # noqa: E402
 from tests.tiny_models import tiny_llama  # noqa: E402
 
@@ -124,8 +126,8 @@ def _full_forward_loglikelihood(backend: Backend, context: str, option: str) -> 
 def test_packed_loglikelihoods_equal_a_full_forward_per_option(causal_dir: Path, attention: str, layout: str) -> None:
     backend = load_backend(ModelSource("folder", str(causal_dir)))
     backend.model.set_attn_implementation(attention)
-    assert backend._packing_agrees()  # a Llama-style model takes packed rows
-    backend._packing_ok = layout == "packed"
+    assert packing_agrees(backend)  # a Llama-style model takes packed rows
+    backend.packing_ok = layout == "packed"
     shots = "Negate the sentence .\nSentence : He is happy\nNegation: He is not happy\n\n"
     requests = [
         # options of different lengths, one of a single token (scored from the context's last position)
@@ -178,8 +180,8 @@ def test_option_tree_node_paths_spell_each_options_earlier_tokens(continuations:
 
 def test_shared_option_prefixes_run_once_in_the_packed_row(causal_dir: Path) -> None:
     backend = load_backend(ModelSource("folder", str(causal_dir)))
-    assert backend._packing_agrees()
-    backend._packing_ok = True
+    assert packing_agrees(backend)
+    backend.packing_ok = True
     widths: list[int] = []
     hook = backend.model.model.embed_tokens.register_forward_pre_hook(lambda _m, a: widths.append(a[0].shape[-1]))
     try:
@@ -204,7 +206,7 @@ def test_a_model_that_cannot_take_packed_rows_is_scored_one_row_per_option(tmp_p
     backend = load_backend(ModelSource("folder", str(tmp_path)))
     context, options = "Negate the sentence .\nSentence : She is happy\nNegation:", [" She is not happy", " run"]
     got = backend.loglikelihoods(context, options)
-    assert backend._packing_ok is False
+    assert backend.packing_ok is False
     for option, (total, greedy) in zip(options, got, strict=True):
         expected, expected_greedy = _full_forward_loglikelihood(backend, context, option)
         assert math.isclose(total, expected, rel_tol=1e-4, abs_tol=1e-4)
@@ -220,7 +222,7 @@ def test_causal_top1_after_a_shared_prefix_is_each_texts_own_arg_max(causal_dir:
         "She is a city who doesn't like to run . She isn't happy to",
     ]
     got = backend.top1(texts)
-    assert backend._prefix_cache is not None and len(backend._prefix_cache[0]) > 0  # the prefix was shared
+    assert backend.prefix_cache is not None and len(backend.prefix_cache[0]) > 0  # the prefix was shared
     for text, top in zip(texts, got, strict=True):
         with torch.no_grad():
             logits = backend.model(torch.tensor([backend.encode(text)])).logits[0, -1]
@@ -300,14 +302,18 @@ def test_jnli_neg_zero_shot_run_resumes_and_validates(causal_dir: Path, tmp_path
     partial = final.with_name(final.name + ".partial")
     partial.write_text("".join(lines[:64]) + lines[64][:10])
     progress = final.with_name(final.name + ".progress")
-    # what the runner records of the model that wrote the partial file
-    writer = {"model_source": "folder", "model_location": causal_dir.name, "model_revision": None, "dtype": "float32"}
+    # what the runner records of the model that wrote the partial file, and of its numeric setting
+    writer = {"model_source": "folder", "model_location": causal_dir.name, "model_revision": None}
+    writer |= {"device": "cpu", "dtype": "float32", "attn_implementation": "sdpa", "batch_size": 64}
+    writer |= {"batch_tokens": 8192}
     state = {"items": 64, "bytes": len("".join(lines[:64]).encode()), "writer": writer}
     final.unlink()
-    # another model's partial file is never continued: its item order and answers are not this model's
-    progress.write_text(json.dumps({**state, "writer": {**writer, "model_location": "other-model"}}))
-    assert main(argv) == 2
-    assert partial.read_text() == "".join(lines[:64]) + lines[64][:10]  # left as it was
+    # another model's partial file is never continued: its item order and answers are not this model's; nor
+    # one written in batches of another size: its batches are not this run's
+    for other in ({"model_location": "other-model"}, {"batch_size": 32}):
+        progress.write_text(json.dumps({**state, "writer": {**writer, **other}}))
+        assert main(argv) == 2
+        assert partial.read_text() == "".join(lines[:64]) + lines[64][:10]  # left as it was
     progress.write_text(json.dumps(state))
     assert main(argv) == 0
     assert final.read_text() == "".join(lines)  # greedy decoding is deterministic: the resumed file is identical

@@ -358,7 +358,8 @@ def test_a_reproduction_clears_a_hold_but_not_a_custom_prompts(
     for sid, path in (("z1-gold", folder), ("z5-private", subs / "z5-private")):
         run = path / "predictions/jnli-neg/run.jsonl"
         record = {
-            "schema_version": 1,
+            "schema_version": 2,
+            "kind": "same-setting",
             "submission": sid,
             "date": "2026-11-25",
             "neghub_version": "0.1.0",
@@ -384,6 +385,51 @@ def test_a_reproduction_clears_a_hold_but_not_a_custom_prompts(
     assert gold_row.cleared and "cleared: NegHub reproduced it" in gold_row.cleared[0]
     private = board_rows(board, "custom: my-secret (no sha256 recorded)")["z5-private"]
     assert private.trust == "reproduced" and private.status == "held"
+
+
+@pytest.mark.parametrize(
+    ("version_and_kind", "words"),
+    [
+        ({"schema_version": 1}, "before numeric settings were recorded"),
+        ({"schema_version": 2, "kind": "across-settings"}, "another numeric setting"),
+    ],
+)
+def test_only_a_same_setting_record_reproduces_a_row(
+    tmp_path: Path, split: tuple[list[int], list[str]], version_and_kind: dict[str, object], words: str
+) -> None:
+    # a drift report (another device or dtype) or a record from before settings were recorded agrees on every
+    # item here, and still proves nothing of the submitted run: the row stays "not reproduced" and held
+    subs = with_baselines(tmp_path)
+    ids, gold = split
+    folder = write(
+        subs, "z1-gold", hub("Gold", "org/gold", "d" * 40), dict(zip(ids, gold, strict=True)), submitter="Bob"
+    )
+    records = tmp_path / "reproductions"
+    records.mkdir()
+    record = {
+        **version_and_kind,
+        "submission": "z1-gold",
+        "date": "2026-11-25",
+        "neghub_version": "0.1.0",
+        "sample_seed": 0,
+        "items_per_run": 50,
+        "device": "cpu (float32)",
+        "machine": "x86_64",
+        "library_versions": {},
+        "runs": [
+            {
+                "file": "predictions/jnli-neg/run.jsonl",
+                "predictions_sha256": sha(folder / "predictions/jnli-neg/run.jsonl"),
+                "items_checked": 50,
+                "items_agreeing": 50,
+                "comparison": "labels exactly",
+            }
+        ],
+    }
+    (records / "z1-gold.json").write_text(json.dumps(record), encoding="utf-8")
+    row = board_rows(collect(subs, reported=True, reproductions_dir=records))["z1-gold"]
+    assert row.trust != "reproduced" and row.status == "held"
+    assert row.reproduction is not None and row.reproduction.startswith("not reproduced") and words in row.reproduction
 
 
 def test_the_near_copy_threshold_is_what_the_rules_say() -> None:

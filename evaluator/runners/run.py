@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -29,18 +30,18 @@ from ..core.errors import InputError
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import atomic_write, prepare_output_folder
 from ..submissions.format import Metadata, settings_prefix
-from .backend import (
-    DEFAULT_PACK_LINEARS,
-    Backend,
-    ModelSource,
-    load_backend,
-    resolve_source,
-)
+from ..submissions.reproduction import NumericSetting
+from .backend import Backend
+from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, ModelSource, load_backend, resolve_source
 from .plans import DEFAULT_SEEDS, RunPlan, RunSettings
+from .setting import DEFAULT_BATCH_SIZE, run_setting, setting_provenance
 
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")
 MODELS_EXTRA_INSTALL = "pip install torch==2.13.0 'neghub[models]'"
+# neghub run's token budget per batch (--batch-tokens): on CPU at 8 items per batch it rarely binds (a JNLI-Neg
+# prompt through a chat template is a few hundred tokens); on a GPU, larger batches are bounded by it
+DEFAULT_BATCH_TOKENS = 8192
 
 
 def require_models_extra() -> None:
@@ -63,50 +64,61 @@ def _write_text(path: Path, text: str) -> None:
     atomic_write(path, write)
 
 
-def execute_plan(backend: Backend, plan: RunPlan, out_dir: Path, *, progress: bool = True) -> dict[str, float]:
-    """Write one run's prediction file, resuming from its partial file; returns items and seconds."""
+def execute_plan(
+    backend: Backend, plan: RunPlan, out_dir: Path, setting: NumericSetting, *, progress: bool = True
+) -> dict[str, float]:
+    """Write one run's prediction file, resuming from its partial file; returns items, seconds, and whether
+    the file holds lines (`written`: 0 when no item gave one, and then no file is left, since an empty
+    prediction file is not a valid one)."""
     from tqdm import tqdm
 
     final = out_dir / plan.file
     if final.exists():
-        return {"items": 0, "seconds": 0.0}
+        return {"items": 0, "seconds": 0.0, "written": 1}
     final.parent.mkdir(parents=True, exist_ok=True)
     partial = final.with_name(final.name + ".partial")
     marker = final.with_name(final.name + ".progress")
-    # the item order may follow the tokenizer (see RunPlan.token_lengths): only the model that wrote a
-    # partial file may resume it
-    writer = {k: backend.info.get(k) for k in ("model_source", "model_location", "model_revision", "dtype")}
+    # the item order may follow the tokenizer (see RunPlan.token_lengths) and the batches the setting: only
+    # the model that wrote a partial file, in the same setting, may resume it
+    writer: dict[str, Any] = {k: backend.info.get(k) for k in ("model_source", "model_location", "model_revision")}
+    writer.update(setting.model_dump(include={"device", "dtype", "attn_implementation", "batch_size", "batch_tokens"}))
     done, size = 0, 0
     if marker.exists() and partial.exists():
         state = json.loads(marker.read_text())
         if state.get("writer") != writer:
             raise InputError.single(
                 str(partial),
-                f"was written by another model or dtype ({state.get('writer')}, now {writer}): delete it and "
+                f"was written by another model or setting ({state.get('writer')}, now {writer}): delete it and "
                 f"{marker.name}, or write to another -o folder",
             )
         done, size = int(state["items"]), int(state["bytes"])
-    items = plan.ordered_items(backend)
+    batched = plan.batched_items(backend)
+    total = sum(len(batch) for batch in batched)
     with open(partial, "a+b") as handle:
         handle.truncate(size)  # drop a line half-written when the run was interrupted
         handle.seek(size)
-        todo = items[done:]
         started = time.perf_counter()
-        bar = tqdm(total=len(items), initial=done, desc=plan.file, unit="item", disable=not progress, file=sys.stderr)
-        for start in range(0, len(todo), plan.batch_size):
-            batch = todo[start : start + plan.batch_size]
+        bar = tqdm(total=total, initial=done, desc=plan.file, unit="item", disable=not progress, file=sys.stderr)
+        reached = 0
+        for batch in batched:
+            reached += len(batch)
+            if reached <= done:
+                continue  # written before the interruption
             for rows in plan.process(backend, batch):
                 handle.write("".join(_json_line(r) for r in rows).encode())
             handle.flush()
             os.fsync(handle.fileno())
-            done += len(batch)
-            _write_text(marker, json.dumps({"items": done, "bytes": handle.tell(), "writer": writer}))
+            _write_text(marker, json.dumps({"items": reached, "bytes": handle.tell(), "writer": writer}))
             bar.update(len(batch))
         bar.close()
         seconds = time.perf_counter() - started
+        written = handle.tell()
+    marker.unlink(missing_ok=True)
+    if not written:
+        partial.unlink()
+        return {"items": total - done, "seconds": seconds, "written": 0}
     os.replace(partial, final)
-    marker.unlink()
-    return {"items": len(todo), "seconds": seconds}
+    return {"items": total - done, "seconds": seconds, "written": 1}
 
 
 def _library_versions() -> dict[str, str | None]:
@@ -192,6 +204,7 @@ def settings_from(args: Any) -> RunSettings:
         prompt=args.prompt,
         data_dir=args.data_dir,
         batch_size=args.batch_size,
+        batch_tokens=getattr(args, "batch_tokens", None),
         unverified=args.unverified,
         max_items=args.max_items,
         sample_seed=args.sample_seed,
@@ -221,6 +234,8 @@ def build_plans(args: Any, backend_kind: str, settings: RunSettings | None = Non
         if benchmark.plans is None:
             raise InputError.single("--tasks", f"{task} cannot be run by neghub run (submit its predictions instead)")
         plans += benchmark.plans(settings, backend_kind)
+    for plan in plans:
+        plan.batch_tokens = settings.batch_tokens  # every run's batches follow the setting's token budget
     return plans
 
 
@@ -242,23 +257,38 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     # an unwritable -o is reported before the model is loaded, not after minutes of loading
     made = prepare_output_folder(out)
     try:
-        pack = getattr(args, "pack_linears", DEFAULT_PACK_LINEARS)
-        backend = load_backend(source, device=args.device, dtype=args.dtype, pack_linears=pack)
+        backend = load_backend(
+            source,
+            device=args.device,
+            dtype=args.dtype,
+            attn_implementation=getattr(args, "attn_implementation", None),
+            device_map=getattr(args, "device_map", "device"),
+            pack_linears=getattr(args, "pack_linears", DEFAULT_PACK_LINEARS),
+        )
         settings = for_model(settings_from(args), backend)
         plans = build_plans(args, backend.kind, settings)
     except BaseException:
         if made and not any(out.iterdir()):
             out.rmdir()  # nothing was written: leave no empty submission folder behind
         raise
-    timings: dict[str, Any] = {}
+    setting = run_setting(backend, settings.batch_size, settings.batch_tokens)
+    written: list[RunPlan] = []
     for plan in plans:
-        t = execute_plan(backend, plan, out, progress=not args.no_progress)
+        t = execute_plan(backend, plan, out, setting, progress=not args.no_progress)
         if t["items"]:
             rate = t["items"] / t["seconds"] if t["seconds"] else 0.0
-            timings[plan.file] = round(rate, 3)
             print(f"{plan.file}: {t['items']} items in {t['seconds']:.1f}s ({rate:.2f} items/s)", file=sys.stderr)
+        if t["written"]:
+            written.append(plan)
+        else:
+            print(f"{plan.file}: {plan.empty_reason}: no file written, the run is left out", file=sys.stderr)
+    if not written:
+        if made and not any(out.rglob("*.*")):
+            shutil.rmtree(out)  # only the empty prediction folders: leave no empty submission behind
+        raise InputError.single("neghub run", "no run gave a prediction line: no submission written")
+    plans = written
     runs = [p.run_entry() for p in plans]
-    prov: dict[str, Any] = {**backend.info, **_library_versions()}
+    prov: dict[str, Any] = {**backend.info, **_library_versions(), **setting_provenance(setting)}
     prov["gguf_sha256"] = source.gguf_sha256
     prov["python_version"] = platform.python_version()
     prov["machine"] = " ".join(x for x in (platform.machine(), platform.processor(), f"{os.cpu_count()} cores") if x)
@@ -273,7 +303,7 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
         "submitter": {"name": args.submitter_name, "contact": args.submitter_contact},
         "date": dt.date.today().isoformat(),
         "description": args.description
-        or f"Made by neghub run on {args.device} ({args.dtype}); prompts and settings in provenance.",
+        or f"Made by neghub run on {args.device} ({args.dtype}); prompts and numeric settings in provenance.",
         "links": [],
         "runs": runs,
         "provenance": prov,
@@ -292,6 +322,53 @@ def add_chat_template_option(parser: Any) -> None:
         default="auto",
         help="send prompts through the model's chat template (auto: where the model has one; recorded). "
         "Applies to the minimal-pair benchmarks' prompts",
+    )
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of 1 or more."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
+    return int(text)
+
+
+def add_setting_options(parser: Any, *, recorded_defaults: bool = False) -> None:
+    """The numeric setting's options (runners/setting.py), recorded in the provenance: `neghub run`'s defaults,
+    or for `neghub reproduce` None each, the value the submission records."""
+
+    def default(value: Any) -> tuple[Any, str]:
+        if recorded_defaults:
+            return None, " (default: the recorded one)"
+        return value, "" if value is None else f" (default {value})"
+
+    device, device_note = default("cpu")
+    parser.add_argument("--device", default=device, choices=DEVICES, help=f"where the model computes{device_note}")
+    dtype, dtype_note = default("float32")
+    parser.add_argument("--dtype", default=dtype, choices=DTYPES, help=f"the weights' dtype{dtype_note}")
+    _, attention_note = default(None)
+    parser.add_argument(
+        "--attn-implementation",
+        default=None,
+        help="transformers' attention: sdpa, eager, flash_attention_2, ..."
+        + (attention_note or " (default: transformers' choice for the model, recorded as it runs)"),
+    )
+    size, size_note = default(DEFAULT_BATCH_SIZE)
+    parser.add_argument(
+        "--batch-size", type=positive_int, default=size, help=f"items per batch, at most{size_note}"
+    )
+    tokens, tokens_note = default(DEFAULT_BATCH_TOKENS)
+    parser.add_argument(
+        "--batch-tokens",
+        type=positive_int,
+        default=tokens,
+        help=f"padded tokens per batch, at most: a batch's rows times its longest item{tokens_note}; on a GPU, "
+        "raise both",
+    )
+    parser.add_argument(
+        "--device-map",
+        default="device",
+        choices=DEVICE_MAPS,
+        help="device: the weights on --device; auto: spread over every visible GPU, for a model larger than one",
     )
 
 
@@ -325,9 +402,7 @@ def add_run_parser(sub: Any) -> None:
         metavar="HEAD=LABEL,...",
         help="a fine-tuned NLI classifier's labels named as the benchmark's (default: its id2label)",
     )
-    rp.add_argument("--batch-size", type=int, default=8)
-    rp.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
-    rp.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "float16"))
+    add_setting_options(rp)
     rp.add_argument(
         "--pack-linears",
         action=argparse.BooleanOptionalAction,

@@ -144,6 +144,7 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
         protocol="top1",
         requests=requests,
         lines=lines,
+        empty_reason="the model kept no triplet: no CpTp top-1 reads as its verb, for any name and profession",
         requests_note="every verb's five patterns are requested; import selects the triplets (CpTp top-1 == verb, "
         f"at most {SCN_MAX_VERBS} verbs per pair and variant, seeded), as the run does",
     )
