@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -54,16 +55,27 @@ def _data_env() -> dict[str, str]:
     return env
 
 
-def _test_data_env() -> dict[str, str]:
+def _test_data_env(session: nox.Session) -> dict[str, str]:
     """`_data_env`, and without ../shared the releases `nox -s data` fetched: the tests that read a real
-    release directly (the pair counts of the paper, say) find it there instead of skipping."""
+    release directly (the pair counts of the paper, say) find it there instead of skipping. The cache is taken
+    for a mirror only when `neghub datasets verify` (the session's own install) finds every release folder in it
+    complete and matching its pins: an empty or partial folder would make those tests fail, not skip."""
     env = _data_env()
+    if env or "NEGHUB_DATA_DIR" in os.environ:
+        return env
     cache = Path(
         os.environ.get("NEGHUB_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "neghub"
     )
     fetched = cache / "releases"
-    if not env and "NEGHUB_DATA_DIR" not in os.environ and fetched.is_dir() and any(fetched.iterdir()):
+    if not fetched.is_dir():
+        return env
+    verify = [str(Path(session.bin) / "neghub"), "datasets", "verify", "--data-dir", str(fetched)]
+    checked = subprocess.run(verify, capture_output=True, text=True, check=False, timeout=600)
+    if checked.returncode == 0:
         env["NEGHUB_DATA_DIR"] = str(fetched)
+    else:
+        last = (checked.stderr.strip().splitlines() or ["no release in it"])[-1]
+        session.log(f"not a mirror for the tests: {fetched} ({last})")
     return env
 
 
@@ -85,7 +97,7 @@ def tests(session: nox.Session) -> None:
     session.install(TORCH)  # first, so the `models` extra finds torch satisfied and pulls no CUDA build
     # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
     install_project(session, "test,site,models")
-    session.run("pytest", *session.posargs, env=_test_data_env())
+    session.run("pytest", *session.posargs, env=_test_data_env(session))
 
 
 @nox.session
@@ -95,7 +107,7 @@ def github_flows(session: nox.Session) -> None:
     `nox -s rescore` on a pull request's changed folders, then `nox -s site` (tests/flows/)."""
     install_project(session, "test")
     session.install("nox")
-    session.run("pytest", "-m", "flows", "tests/flows", *session.posargs, env=_test_data_env())
+    session.run("pytest", "-m", "flows", "tests/flows", *session.posargs, env=_test_data_env(session))
 
 
 @nox.session
@@ -174,7 +186,7 @@ def interop(session: nox.Session) -> None:
     session.install(TORCH)  # first, as in `tests`: the models extra then pulls no CUDA build
     install_project(session, "test,models")
     session.install("lm-eval==0.4.13")
-    session.run("pytest", "-m", "interop", "tests/interop", "-s", *session.posargs, env=_test_data_env())
+    session.run("pytest", "-m", "interop", "tests/interop", "-s", *session.posargs, env=_test_data_env(session))
 
 
 @nox.session

@@ -178,7 +178,29 @@ def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any
     return out
 
 
-def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[Row]]) -> str:
+def missing_rows(board: Leaderboard) -> dict[str, str]:
+    """Task -> one sentence for readers where this build left runs out because it could not read the task's
+    release (the notes say which; the build report lists them)."""
+    runs: dict[str, int] = {}
+    submissions: dict[str, set[str]] = {}
+    for note in board.notes:
+        for task in note.unreadable:
+            runs[task] = runs.get(task, 0) + 1
+            submissions.setdefault(task, set()).add(note.submission)
+    sentences = {}
+    for task, count in runs.items():
+        n_subs = len(submissions[task])
+        sentences[task] = (
+            f"Rows are missing: this build could not read the {get_benchmark(task).display.name} release, so "
+            f"{count} {'run' if count == 1 else 'runs'} of {n_subs} {'submission' if n_subs == 1 else 'submissions'} "
+            "could not be re-scored and are not shown."
+        )
+    return sentences
+
+
+def benchmark_page(
+    env: jinja2.Environment, task: str, tables: dict[Board, list[Row]], missing: str | None = None
+) -> str:
     benchmark = get_benchmark(task)
     display = benchmark.display
     boards = []
@@ -206,6 +228,7 @@ def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[
         interval_method=INTERVAL_METHOD,
         ranking_rules=ranking_rules(benchmark),
         trust_words=TRUST_WORDS,
+        missing=missing,
         base="../",
     )
 
@@ -376,7 +399,9 @@ def _preference(row: Row) -> tuple[bool, int, int, str]:
     return (headline(row) is None, group, row.rank or 0, row.key.title)
 
 
-def home_page(env: jinja2.Environment, board: Leaderboard, tables: dict[Board, list[Row]]) -> str:
+def home_page(
+    env: jinja2.Environment, board: Leaderboard, tables: dict[Board, list[Row]], missing: dict[str, str] | None = None
+) -> str:
     cards = []
     for task in benchmark_names():
         display = get_benchmark(task).display
@@ -413,6 +438,7 @@ def home_page(env: jinja2.Environment, board: Leaderboard, tables: dict[Board, l
             for sid, meta in latest
         ],
         history=bool(landed),
+        missing=list((missing or {}).values()),
         base="",
     )
 
@@ -524,10 +550,11 @@ def build_pages(
     """Every generated file of the site: path in the site -> content."""
     env = environment()
     tables = board.tables()
-    files: dict[str, str | bytes] = {"index.md": home_page(env, board, tables)}
+    missing = missing_rows(board)
+    files: dict[str, str | bytes] = {"index.md": home_page(env, board, tables, missing)}
     for task in benchmark_names():
         own = {k: v for k, v in tables.items() if k.task == task}
-        files[f"benchmarks/{task}.md"] = benchmark_page(env, task, own)
+        files[f"benchmarks/{task}.md"] = benchmark_page(env, task, own, missing.get(task))
         files[f"datasets/{task}.md"] = dataset_page(env, task, cards_dir)
     files["models/index.md"] = models_index_page(env, board)
     for sid in board.submissions:
