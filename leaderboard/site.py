@@ -20,6 +20,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..evaluator.core.benchmark import Display
+from ..evaluator.core.numbers import fixed, percent
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from . import charts, exports
 from .boards import Board
@@ -66,10 +67,11 @@ def fmt(value: float | None, unit: str = "percent", sd: float | None = None) -> 
         return "—"
     if unit == "count":
         return f"{value:,.0f}" if sd is None else f"{value:,.1f} ± {sd:,.1f}"
+    # never "-0.00": a value that rounds to zero is shown without a sign (evaluator/core/numbers.py)
     if unit == "correlation":
-        return f"{value:.3f}" if sd is None else f"{value:.3f} ± {sd:.3f}"
-    text = f"{100 * value:.2f}"
-    return text if sd is None else f"{text} ± {100 * sd:.2f}"
+        return fixed(value, 3) if sd is None else f"{fixed(value, 3)} ± {fixed(sd, 3)}"
+    text = percent(value)
+    return text if sd is None else f"{text} ± {percent(sd)}"
 
 
 def unit_suffix(unit: str) -> str:

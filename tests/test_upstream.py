@@ -100,7 +100,7 @@ def test_offline_mode_reads_the_cache_only(server: UpstreamServer, env: dict[str
     env["NEGHUB_OFFLINE"] = "1"
     out = tmp_path / "x.jsonl"
     done = cli(env, "baseline", "jnli-neg", "--kind", "majority", "--split", "valid", "-o", str(out))
-    assert done.returncode == 2
+    assert done.returncode == 3  # a source that cannot be reached, not bad input
     assert server.requests == []  # offline: the network is never touched
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"error: https://raw.githubusercontent.com/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/")
@@ -118,7 +118,7 @@ def test_a_served_file_with_one_byte_changed_is_refused_and_not_cached(
     tampered_sha = hashlib.sha256(bytes(data)).hexdigest()
     env["NEGHUB_UPSTREAM_ENDPOINT"] = server.url
     done = cli(env, "baseline", "jnli-neg", "--kind", "majority", "--split", "valid", "-o", str(tmp_path / "x.jsonl"))
-    assert done.returncode == 2
+    assert done.returncode == 3
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"error: {server.url}/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/{VALID}: ")
     assert f"expected {PINNED_SHA256[VALID]}, got {tampered_sha}" in line
@@ -135,7 +135,7 @@ def test_a_release_that_cannot_be_fetched_whole_leaves_no_folder_behind(
     (tmp_path / "cache" / "releases").mkdir(parents=True)
     env["NEGHUB_UPSTREAM_ENDPOINT"] = server.url
     done = cli(env, "baseline", "jnli-neg", "--kind", "majority", "--split", "valid", "-o", str(tmp_path / "x.jsonl"))
-    assert done.returncode == 2
+    assert done.returncode == 3
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"error: {server.url}/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/LICENSE: ")
     assert line.endswith(": cannot download the pinned file: HTTP 404 File not found")  # http.server's words
@@ -159,10 +159,12 @@ def test_a_partial_release_folder_is_completed_and_its_verified_files_are_not_fe
 
 
 def test_an_unreachable_host_is_one_line(env: dict[str, str], tmp_path: Path) -> None:
+    predictions = tmp_path / "predictions.jsonl"  # it exists: a missing one would be reported first
+    predictions.write_text('{"id": 0, "prediction": "neutral"}\n')
     with _closed_port() as url:
         env["NEGHUB_UPSTREAM_ENDPOINT"] = url
-        done = cli(env, "evaluate", "jnli-neg", str(tmp_path / "none.jsonl"), "--split", "valid")
-    assert done.returncode == 2
+        done = cli(env, "evaluate", "jnli-neg", str(predictions), "--split", "valid")
+    assert done.returncode == 3
     (line,) = done.stderr.splitlines()
     # the URL once and the system's reason ("Connection refused"), not the library's wrappers repeating the URL
     where, reason = line.split(": cannot download the pinned file: ")

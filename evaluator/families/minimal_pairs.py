@@ -28,6 +28,7 @@ from ..core.benchmark import (
     MetricDisplay,
 )
 from ..core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
+from ..core.numbers import fixed, percent
 from ..core.results import Result, assemble_result
 from ..core.stats import (
     BootstrapConfig,
@@ -538,9 +539,7 @@ def _breakdown(
 def format_report(full: Result) -> str:
     """A readable table of a minimal-pair result (percentages, as the papers print them)."""
 
-    def pct(value: float | None) -> str:
-        return "   n/a" if value is None else f"{100 * value:6.2f}"
-
+    pct = percent  # never "-0.00"; "n/a" with no unit after it (core/numbers.py)
     prov = full.provenance
     result = full.metrics
     lines = [
@@ -553,12 +552,12 @@ def format_report(full: Result) -> str:
     for name in PAIR_SETS:
         m = result["pair_metrics"][name]
         ci = m["acc_chg_ci95"]
-        ci_text = "n/a" if ci is None else f"[{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]"
+        ci_text = "n/a" if ci is None else f"[{pct(ci[0])}, {pct(ci[1])}]"
         flips = ""
         if "ignored_rate" in m:
-            flips = f"ignored {pct(m['ignored_rate']).strip()}%"
+            flips = f"ignored {pct(m['ignored_rate'], unit='%')}"
         if "distracted_rate" in m:
-            flips = f"distracted {pct(m['distracted_rate']).strip()}%"
+            flips = f"distracted {pct(m['distracted_rate'], unit='%')}"
         lines.append(
             f"{name:<6}{m['n']:>7}{pct(m['acc']):>8}{pct(m['acc_prime']):>8}{pct(m['acc_chg']):>8}  "
             f"{ci_text:<18}{m['mcnemar_p']:>10.3g}  {flips}"
@@ -567,22 +566,22 @@ def format_report(full: Result) -> str:
     lines.append(
         "instances: "
         + ", ".join(
-            f"{name} acc {pct(m['acc']).strip()}% (n={m['n']})" for name, m in result["instance_metrics"].items()
+            f"{name} acc {pct(m['acc'], unit='%')} (n={m['n']})" for name, m in result["instance_metrics"].items()
         )
     )
     for extra in ("correlations",):
         if extra in result:
             lines.append(
                 "correlations (all instances): "
-                + ", ".join(f"{k} {'n/a' if v is None else f'{v:.4f}'}" for k, v in result[extra].items())
+                + ", ".join(f"{k} {fixed(v, 4)}" for k, v in result[extra].items())
             )
     for dim, table in result["breakdowns"].items():
         lines.append("")
         lines.append(
             f"by {dim}: "
             + "; ".join(
-                f"{value} M_i {pct(sets['M_i']['acc_chg']).strip()} (n={sets['M_i']['n']}), "
-                f"M_u {pct(sets['M_u']['acc_chg']).strip()} (n={sets['M_u']['n']})"
+                f"{value} M_i {pct(sets['M_i']['acc_chg'])} (n={sets['M_i']['n']}), "
+                f"M_u {pct(sets['M_u']['acc_chg'])} (n={sets['M_u']['n']})"
                 for value, sets in table.items()
             )
         )

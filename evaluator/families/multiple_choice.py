@@ -28,6 +28,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..core.benchmark import BaselineRun, Benchmark, Display, EvalOptions
 from ..core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
+from ..core.numbers import percent
 from ..core.results import Result, assemble_result
 from ..core.stats import BootstrapConfig, bootstrap_mean_ci
 from ..fileio.files import read_bytes
@@ -497,9 +498,7 @@ def score(
 def report(full: Result) -> str:
     """A readable summary (percentages, as the papers print them; --json gives fractions)."""
 
-    def pct(value: float | None) -> str:
-        return "n/a" if value is None else f"{100 * value:.2f}"
-
+    pct = percent  # never "-0.00"; "n/a" with no unit after it (core/numbers.py)
     prov = full.provenance
     result = full.metrics
     ci = result["acc_ci95"]
@@ -513,8 +512,8 @@ def report(full: Result) -> str:
             if "n_items_by_type" in result
             else ""
         ),
-        f"acc {pct(result['acc'])}%  95% CI [{pct(ci[0]) if ci else 'n/a'}, {pct(ci[1]) if ci else 'n/a'}]"
-        + (f"  acc_norm {pct(result['acc_norm'])}%" if "acc_norm" in result else "")
+        f"acc {pct(result['acc'], unit='%')}  95% CI [{pct(ci[0]) if ci else 'n/a'}, {pct(ci[1]) if ci else 'n/a'}]"
+        + (f"  acc_norm {pct(result['acc_norm'], unit='%')}" if "acc_norm" in result else "")
         + f"  error rate {result['error_rate']:.3f}" * (result["error_rate"] is not None),
     ]
     if result["format_wrong"] is not None:
@@ -522,12 +521,16 @@ def report(full: Result) -> str:
     if "incorrect_choice_distribution" in result:
         lines.append(
             "incorrect-choice distribution: "
-            + ", ".join(f"{k} {pct(v)}%" for k, v in result["incorrect_choice_distribution"].items())
+            + ", ".join(f"{k} {pct(v, unit='%')}" for k, v in result["incorrect_choice_distribution"].items())
         )
     if "confusion_rate" in result:
-        lines.append("confusion rate: " + ", ".join(f"{k} {pct(v)}%" for k, v in result["confusion_rate"].items()))
+        lines.append(
+            "confusion rate: " + ", ".join(f"{k} {pct(v, unit='%')}" for k, v in result["confusion_rate"].items())
+        )
     if "acc_by_type" in result:
-        lines.append("accuracy by type: " + ", ".join(f"{k} {pct(v)}%" for k, v in result["acc_by_type"].items()))
+        lines.append(
+            "accuracy by type: " + ", ".join(f"{k} {pct(v, unit='%')}" for k, v in result["acc_by_type"].items())
+        )
     if prov.dataset is not None and prov.dataset.is_sample:
         lines.append(
             "NOTE: scored against a sample NegHub wrote, not the official release; not comparable with the paper."

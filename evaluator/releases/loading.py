@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..core.errors import InputError, Problem
+from ..core.errors import InputError, Problem, SourceUnavailable
 from .metadata import DatasetMetadata, ReleaseFile
 
 DATA_DIR_ENV = "NEGHUB_DATA_DIR"
 
 
-class DatasetUnavailable(InputError):
+class DatasetUnavailable(SourceUnavailable):
     """No release of the task can be read here (none pinned on the Hub yet, the Hub unreachable, no
     mirror folder): a fact about this machine, not about the predictions being checked."""
 
@@ -63,8 +63,8 @@ class Release:
             assert release_file.sha256 is not None  # an upstream_url needs its pin (ReleaseFile)
             self._fetch()
             return ResolvedFile(path, release_file.sha256, verified=True)
-        if not path.is_file():
-            raise InputError.single(
+        if not path.is_file():  # the mirror lacks it: a fact about this machine, as a missing mirror folder
+            raise DatasetUnavailable.single(
                 str(path), f"not found: the {self.metadata.pretty_name} release file for split {release_file.split!r}"
             )
         digest = sha256_file(path)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from ..core.errors import InputError
+from ..core.errors import SourceUnavailable
 
 CACHE_ENV = "NEGHUB_CACHE"
 OFFLINE_ENVS = ("NEGHUB_OFFLINE", "HF_HUB_OFFLINE")
@@ -34,7 +34,7 @@ _TRUE = {"1", "true", "yes", "on"}
 _SHA256 = re.compile(r"\b[0-9a-f]{64}\b")
 
 
-class UpstreamUnavailable(InputError):
+class UpstreamUnavailable(SourceUnavailable):
     """An upstream file could not be had here (offline and not cached, the host unreachable, a mirror
     serving other bytes): a fact about this machine or its network, not about the predictions."""
 

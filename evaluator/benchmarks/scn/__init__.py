@@ -36,6 +36,7 @@ from ...core.benchmark import (
     MetricDisplay,
 )
 from ...core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
+from ...core.numbers import percent
 from ...core.results import Result, assemble_result
 from ...core.stats import BootstrapConfig, bootstrap_categories_ci, bootstrap_proportion_ci
 from ...fileio.files import read_bytes
@@ -688,9 +689,7 @@ def negation_contrast(drops: dict[str, float | None]) -> float | None:
 def report(full: Result) -> str:
     """A readable table: repetition and drop in percent, as the paper prints them."""
 
-    def pct(value: float | None) -> str:
-        return "n/a" if value is None else f"{100 * value:.2f}"
-
+    pct = percent  # never "-0.00"; "n/a" with no unit after it (core/numbers.py)
     prov = full.provenance
     result = full.metrics
     lines = [
