@@ -12,9 +12,13 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import tomllib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import nox
+from packaging.requirements import Requirement  # nox's own dependency
 
 nox.options.sessions = ["tests", "lint", "typecheck"]
 nox.options.default_venv_backend = "venv"
@@ -38,12 +42,16 @@ SNAPSHOT_DOWNLOAD = (
 )
 
 
-def install_project(session: nox.Session, extras: str = "") -> None:
+def install_project(
+    session: nox.Session, extras: str = "", *, constraints: Path | None = None, also: Sequence[str] = ()
+) -> None:
     """Install NegHub as users get it: built and installed, never editable (an editable install once hid a
     subpackage missing from the wheel). setuptools builds in ROOT/build/lib and never deletes a module
-    that was removed or renamed since, so that folder is emptied first."""
+    that was removed or renamed since, so that folder is emptied first. `constraints` and `also` (other
+    requirements, resolved with NegHub's in one go) serve the `lowest` session."""
     shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)
-    session.install(f".[{extras}]" if extras else ".")
+    limits = ("-c", str(constraints)) if constraints is not None else ()
+    session.install(*limits, f".[{extras}]" if extras else ".", *also)
 
 
 def _data_env() -> dict[str, str]:
@@ -108,6 +116,72 @@ def github_flows(session: nox.Session) -> None:
     install_project(session, "test")
     session.install("nox")
     session.run("pytest", "-m", "flows", "tests/flows", *session.posargs, env=_test_data_env(session))
+
+
+# What the `lowest` session leaves out of the test extra, and why: datasets 3 needs pyarrow 15, above the site
+# extra's floor (tests/test_release_loading.py, the one test module that reads releases through it, is skipped).
+NOT_AT_THE_FLOORS = {"datasets": "tests/test_release_loading.py"}
+
+
+def _pyproject() -> dict[str, Any]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _floors(groups: tuple[str, ...]) -> list[str]:
+    """`name==floor` for every dependency in `groups` of pyproject.toml ("base" or an extra's name): a constraints
+    file that installs each at the lowest version it allows (pip has no lowest mode; uv's lowest-direct would
+    quietly pick a higher version where two floors cannot go together). A dependency without one floor fails."""
+    project = _pyproject()["project"]
+    extras = project["optional-dependencies"]
+    wanted = [r for group in groups for r in (project["dependencies"] if group == "base" else extras[group])]
+    floors = []
+    for text in wanted:
+        requirement = Requirement(text)
+        lowest = [s.version for s in requirement.specifier if s.operator in (">=", "==", "~=")]
+        if len(lowest) != 1:
+            raise ValueError(f"pyproject.toml: {text}: expected one lower bound")
+        floors.append(f"{requirement.name}=={lowest[0]}")
+    return floors
+
+
+@nox.session(reuse_venv=False)  # a new environment each time: nothing of step 2 may stay above step 1's floors
+def lowest(session: nox.Session) -> None:
+    """The test suite on the lowest versions pyproject.toml allows (.ci/run runs it; a floor that does not install
+    or does not pass is raised there, never guessed), in two steps in one environment:
+
+    1. the base install and the `site` extra at their floors exactly (a constraints file, `_floors`), the test
+       tools at the newest versions those allow; every test not marked `models`;
+    2. the `models` extra at its floors (torch's is the CPU wheel `tests` installs) on top, the base install's
+       packages free to rise where the extra needs it (transformers needs a newer huggingface_hub than NegHub
+       does); the tests marked `models`, on the CPU.
+    """
+    # not session.create_tmp(): it points TMPDIR into the checkout, and tests that need to be outside any
+    # repository (actionlint looks upwards for .github/) would run inside this one
+    folder = Path(tempfile.mkdtemp(prefix="neghub-floors-"))
+    try:
+        _lowest(session, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _lowest(session: nox.Session, folder: Path) -> None:
+    constraints = {}
+    for step, groups in (("base-site", ("base", "site")), ("models", ("models",))):
+        constraints[step] = folder / f"floors-{step}.txt"
+        constraints[step].write_text("\n".join(_floors(groups)) + "\n", encoding="utf-8")
+        session.log(f"floors ({step}): " + ", ".join(constraints[step].read_text(encoding="utf-8").split()))
+    test_extra = _pyproject()["project"]["optional-dependencies"]["test"]
+    test_tools = [r for r in test_extra if Requirement(r).name not in NOT_AT_THE_FLOORS]
+    default = re.search(r"-m '([^']+)'", _pyproject()["tool"]["pytest"]["ini_options"]["addopts"])
+    if default is None:
+        session.error("pyproject.toml's addopts no longer selects the default tests with -m '...'")
+    ignored = [f"--ignore={path}" for path in NOT_AT_THE_FLOORS.values()]
+    install_project(session, "site", constraints=constraints["base-site"], also=test_tools)
+    env = _test_data_env(session)
+    session.run("pytest", "-m", f"({default[1]}) and not models", *ignored, *session.posargs, env=env)
+    session.install(TORCH)  # first, as in `tests`: the CPU wheel, then the extra pulls no CUDA build
+    install_project(session, "site,models", constraints=constraints["models"])
+    session.run("pytest", "-m", f"({default[1]}) and models", *ignored, *session.posargs, env=env)
 
 
 @nox.session

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
+pytestmark = pytest.mark.models
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 

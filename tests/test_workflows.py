@@ -285,6 +285,7 @@ def noxfile_constant(name: str) -> Any:
     pytest.fail(f"noxfile.py has no constant {name}")
 
 
+@pytest.mark.models
 def test_a_model_as_gpu_download_caches_it_runs_offline_without_its_other_weight_formats(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from tests.test_runners import _causal
