@@ -112,7 +112,9 @@ def tests(session: nox.Session) -> None:
 def github_flows(session: nox.Session) -> None:
     """Run the pull-request and Pages flows as GitHub runs them: a fresh clone with no ../shared, the data
     served from its pinned upstream layout by a local HTTP server, and in the clone `nox -s validate` and
-    `nox -s rescore` on a pull request's changed folders, then `nox -s site` (tests/flows/)."""
+    `nox -s rescore` on a pull request's changed folders, then `nox -s site`; and a newcomer's first try, the
+    README's two commands in its order in a fresh clone with no ../shared and the network out of reach
+    (tests/flows/)."""
     install_project(session, "test")
     session.install("nox")
     session.run("pytest", "-m", "flows", "tests/flows", *session.posargs, env=_test_data_env(session))
