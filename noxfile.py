@@ -8,12 +8,17 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tarfile
 import tempfile
+import tomllib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import nox
+from packaging.requirements import Requirement  # nox's own dependency
 
 nox.options.sessions = ["tests", "lint", "typecheck"]
 nox.options.default_venv_backend = "venv"
@@ -37,12 +42,16 @@ SNAPSHOT_DOWNLOAD = (
 )
 
 
-def install_project(session: nox.Session, extras: str = "") -> None:
+def install_project(
+    session: nox.Session, extras: str = "", *, constraints: Path | None = None, also: Sequence[str] = ()
+) -> None:
     """Install NegHub as users get it: built and installed, never editable (an editable install once hid a
     subpackage missing from the wheel). setuptools builds in ROOT/build/lib and never deletes a module
-    that was removed or renamed since, so that folder is emptied first."""
+    that was removed or renamed since, so that folder is emptied first. `constraints` and `also` (other
+    requirements, resolved with NegHub's in one go) serve the `lowest` session."""
     shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)
-    session.install(f".[{extras}]" if extras else ".")
+    limits = ("-c", str(constraints)) if constraints is not None else ()
+    session.install(*limits, f".[{extras}]" if extras else ".", *also)
 
 
 def install_leaderboard(session: nox.Session, extras: str = "") -> None:
@@ -79,16 +88,27 @@ def _data_env() -> dict[str, str]:
     return env
 
 
-def _test_data_env() -> dict[str, str]:
+def _test_data_env(session: nox.Session) -> dict[str, str]:
     """`_data_env`, and without ../shared the releases `nox -s data` fetched: the tests that read a real
-    release directly (the pair counts of the paper, say) find it there instead of skipping."""
+    release directly (the pair counts of the paper, say) find it there instead of skipping. The cache is taken
+    for a mirror only when `neghub datasets verify` (the session's own install) finds every release folder in it
+    complete and matching its pins: an empty or partial folder would make those tests fail, not skip."""
     env = _data_env()
+    if env or "NEGHUB_DATA_DIR" in os.environ:
+        return env
     cache = Path(
         os.environ.get("NEGHUB_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "neghub"
     )
     fetched = cache / "releases"
-    if not env and "NEGHUB_DATA_DIR" not in os.environ and fetched.is_dir() and any(fetched.iterdir()):
+    if not fetched.is_dir():
+        return env
+    verify = [str(Path(session.bin) / "neghub"), "datasets", "verify", "--data-dir", str(fetched)]
+    checked = subprocess.run(verify, capture_output=True, text=True, check=False, timeout=600)
+    if checked.returncode == 0:
         env["NEGHUB_DATA_DIR"] = str(fetched)
+    else:
+        last = (checked.stderr.strip().splitlines() or ["no release in it"])[-1]
+        session.log(f"not a mirror for the tests: {fetched} ({last})")
     return env
 
 
@@ -110,17 +130,85 @@ def tests(session: nox.Session) -> None:
     session.install(TORCH)  # first, so the `models` extra finds torch satisfied and pulls no CUDA build
     # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
     install_project(session, "test,site,models")
-    session.run("pytest", *session.posargs, env=_test_data_env())
+    session.run("pytest", *session.posargs, env=_test_data_env(session))
 
 
 @nox.session
 def github_flows(session: nox.Session) -> None:
     """Run the pull-request and Pages flows as GitHub runs them: a fresh clone with no ../shared, the data
     served from its pinned upstream layout by a local HTTP server, and in the clone `nox -s validate` and
-    `nox -s rescore` on a pull request's changed folders, then `nox -s site` (tests/flows/)."""
+    `nox -s rescore` on a pull request's changed folders, then `nox -s site`; and a newcomer's first try, the
+    README's two commands in its order in a fresh clone with no ../shared and the network out of reach
+    (tests/flows/)."""
     install_project(session, "test")
     session.install("nox")
-    session.run("pytest", "-m", "flows", "tests/flows", *session.posargs, env=_test_data_env())
+    session.run("pytest", "-m", "flows", "tests/flows", *session.posargs, env=_test_data_env(session))
+
+
+# What the `lowest` session leaves out of the test extra, and why: datasets 3 needs pyarrow 15, above the site
+# extra's floor (tests/test_release_loading.py, the one test module that reads releases through it, is skipped).
+NOT_AT_THE_FLOORS = {"datasets": "tests/test_release_loading.py"}
+
+
+def _pyproject() -> dict[str, Any]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _floors(groups: tuple[str, ...]) -> list[str]:
+    """`name==floor` for every dependency in `groups` of pyproject.toml ("base" or an extra's name): a constraints
+    file that installs each at the lowest version it allows (pip has no lowest mode; uv's lowest-direct would
+    quietly pick a higher version where two floors cannot go together). A dependency without one floor fails."""
+    project = _pyproject()["project"]
+    extras = project["optional-dependencies"]
+    wanted = [r for group in groups for r in (project["dependencies"] if group == "base" else extras[group])]
+    floors = []
+    for text in wanted:
+        requirement = Requirement(text)
+        lowest = [s.version for s in requirement.specifier if s.operator in (">=", "==", "~=")]
+        if len(lowest) != 1:
+            raise ValueError(f"pyproject.toml: {text}: expected one lower bound")
+        floors.append(f"{requirement.name}=={lowest[0]}")
+    return floors
+
+
+@nox.session(reuse_venv=False)  # a new environment each time: nothing of step 2 may stay above step 1's floors
+def lowest(session: nox.Session) -> None:
+    """The test suite on the lowest versions pyproject.toml allows (.ci/run runs it; a floor that does not install
+    or does not pass is raised there, never guessed), in two steps in one environment:
+
+    1. the base install and the `site` extra at their floors exactly (a constraints file, `_floors`), the test
+       tools at the newest versions those allow; every test not marked `models`;
+    2. the `models` extra at its floors (torch's is the CPU wheel `tests` installs) on top, the base install's
+       packages free to rise where the extra needs it (transformers needs a newer huggingface_hub than NegHub
+       does); the tests marked `models`, on the CPU.
+    """
+    # not session.create_tmp(): it points TMPDIR into the checkout, and tests that need to be outside any
+    # repository (actionlint looks upwards for .github/) would run inside this one
+    folder = Path(tempfile.mkdtemp(prefix="neghub-floors-"))
+    try:
+        _lowest(session, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _lowest(session: nox.Session, folder: Path) -> None:
+    constraints = {}
+    for step, groups in (("base-site", ("base", "site")), ("models", ("models",))):
+        constraints[step] = folder / f"floors-{step}.txt"
+        constraints[step].write_text("\n".join(_floors(groups)) + "\n", encoding="utf-8")
+        session.log(f"floors ({step}): " + ", ".join(constraints[step].read_text(encoding="utf-8").split()))
+    test_extra = _pyproject()["project"]["optional-dependencies"]["test"]
+    test_tools = [r for r in test_extra if Requirement(r).name not in NOT_AT_THE_FLOORS]
+    default = re.search(r"-m '([^']+)'", _pyproject()["tool"]["pytest"]["ini_options"]["addopts"])
+    if default is None:
+        session.error("pyproject.toml's addopts no longer selects the default tests with -m '...'")
+    ignored = [f"--ignore={path}" for path in NOT_AT_THE_FLOORS.values()]
+    install_project(session, "site", constraints=constraints["base-site"], also=test_tools)
+    env = _test_data_env(session)
+    session.run("pytest", "-m", f"({default[1]}) and not models", *ignored, *session.posargs, env=env)
+    session.install(TORCH)  # first, as in `tests`: the CPU wheel, then the extra pulls no CUDA build
+    install_project(session, "site,models", constraints=constraints["models"])
+    session.run("pytest", "-m", f"({default[1]}) and models", *ignored, *session.posargs, env=env)
 
 
 @nox.session
@@ -200,7 +288,7 @@ def interop(session: nox.Session) -> None:
     session.install(TORCH)  # first, as in `tests`: the models extra then pulls no CUDA build
     install_project(session, "test,models")
     session.install("lm-eval==0.4.13")
-    session.run("pytest", "-m", "interop", "tests/interop", "-s", *session.posargs, env=_test_data_env())
+    session.run("pytest", "-m", "interop", "tests/interop", "-s", *session.posargs, env=_test_data_env(session))
 
 
 @nox.session

@@ -1,24 +1,47 @@
 """The `neghub` command line.
 
-Bad input becomes one line per problem on stderr (`file:line: field: what was expected`) and exit
-code 2, never a traceback; outputs are written to a temporary file and renamed into place.
+Its conventions (README, "Command-line conventions"):
+- bad input becomes one line per problem on stderr (`file:line: field: what was expected`) and exit code 2,
+  never a traceback; a source that cannot be reached here (a dataset release: offline, the host down, no local
+  copy) is exit code 3, its message naming what is missing and where it was looked for; 0 is success;
+- an input file given as `-` is the standard input;
+- with `--json`, stdout holds exactly one JSON object, whatever happens: the result, or the problems;
+- outputs are written to a temporary file and renamed into place.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from . import __version__
-from .core.errors import EXIT_BAD_INPUT, InputError, bounded
+from .core.errors import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, InputError, Problem, SourceUnavailable, bounded
 from .core.registry import DuplicateBenchmark
 from .core.stats import BootstrapConfig
 
 MAX_PROBLEMS_SHOWN = 50
+
+
+class UsageError(Exception):
+    """A command line argparse refuses; raised instead of argparse's own exit, so that `--json` still prints
+    its one object."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser (its sub-parsers are made of the same class) with its usage errors raised."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self, message)
 
 
 def _add_data_options(parser: argparse.ArgumentParser) -> None:
@@ -37,13 +60,13 @@ def _add_data_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="neghub", description="NegHub: negation benchmarks, re-scored.")
+    parser = _Parser(prog="neghub", description="NegHub: negation benchmarks, re-scored.")
     parser.add_argument("--version", action="version", version=f"neghub {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     ev = sub.add_parser("evaluate", help="re-score a prediction file against the pinned dataset")
     ev.add_argument("task")
-    ev.add_argument("predictions", type=Path)
+    ev.add_argument("predictions", type=Path, help="the prediction file (JSON Lines); - reads the standard input")
     ev.add_argument(
         "--split", default=None, help="the split the predictions are for (default: the task's evaluation split)"
     )
@@ -113,7 +136,7 @@ def _dumps(result: Any) -> str:
 
 def run(argv: Sequence[str] | None = None) -> int:
     from .core.registry import benchmark_names, get_benchmark
-    from .fileio.files import atomic_write
+    from .fileio.files import STDIN, atomic_write, check_readable, input_file
     from .fileio.jsonl import write_jsonl
 
     args = build_parser().parse_args(argv)
@@ -140,7 +163,8 @@ def run(argv: Sequence[str] | None = None) -> int:
             return import_lm_eval(args)
         from .runners.interop import import_command
 
-        return import_command(args)
+        with input_file(args.answers) as answers:  # `-`: the standard input
+            return import_command(argparse.Namespace(**{**vars(args), "answers": answers}))
     if args.command == "export":
         from .runners.lm_eval import export_command
 
@@ -158,14 +182,18 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.mode is not None and args.mode not in task.modes:
         allowed = ", ".join(task.modes) if task.modes else "none: this task has a single mode"
         raise InputError.single("--mode", f"unknown mode {args.mode!r} for {task.name} (expected {allowed})")
-    options = _options(args)
     if args.command == "evaluate":
-        result = task.evaluate(args.predictions, options)
+        if args.predictions != STDIN:
+            check_readable(args.predictions)  # before the release is fetched: its failure must not hide this one
+        options = _options(args)
+        with input_file(args.predictions) as predictions:  # `-`: the standard input
+            result = task.evaluate(predictions, options)
         text = _dumps(result)
         if args.output is not None:
             atomic_write(args.output, lambda handle: handle.write(text + "\n"))
         print(text if args.json else task.report(result))
         return 0
+    options = _options(args)
     if args.command == "baseline":
         rows = task.baseline(args.kind, options, args.seed)
         write_jsonl(args.output, rows)
@@ -181,22 +209,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in arguments[: arguments.index("--")] if "--" in arguments else "--json" in arguments
     try:
         return run(argv)
+    except UsageError as exc:
+        exc.parser.print_usage(sys.stderr)
+        print(f"{exc.parser.prog}: error: {exc.message}", file=sys.stderr)
+        return _failed(EXIT_BAD_INPUT, [Problem(exc.parser.prog, None, None, exc.message)], as_json)
+    except SourceUnavailable as exc:  # before InputError, which it is: nothing is wrong with the input
+        return _failed(EXIT_UNAVAILABLE, _print_problems(exc.problems), as_json)
     except InputError as exc:
-        shown = bounded(exc.problems)
-        for problem in shown[:MAX_PROBLEMS_SHOWN]:
-            print(f"error: {problem}", file=sys.stderr)
-        if len(shown) > MAX_PROBLEMS_SHOWN:
-            print(f"error: … and problems in {len(shown) - MAX_PROBLEMS_SHOWN} more lines", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _failed(EXIT_BAD_INPUT, _print_problems(exc.problems), as_json)
     except DuplicateBenchmark as exc:  # two installed plugins (or a plugin and a folder) claim one name
         print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _failed(EXIT_BAD_INPUT, [Problem("neghub", None, None, str(exc))], as_json)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _print_problems(problems: Sequence[Problem]) -> list[Problem]:
+    """The problems on stderr, one `error:` line each (bounded per file, at most MAX_PROBLEMS_SHOWN lines)."""
+    shown = bounded(problems)
+    for problem in shown[:MAX_PROBLEMS_SHOWN]:
+        print(f"error: {problem}", file=sys.stderr)
+    if len(shown) > MAX_PROBLEMS_SHOWN:
+        print(f"error: … and problems in {len(shown) - MAX_PROBLEMS_SHOWN} more lines", file=sys.stderr)
+    return shown
+
+
+def _failed(code: int, problems: Sequence[Problem], as_json: bool) -> int:
+    """`code`, and with --json the one JSON object on stdout: the problems, as `neghub validate --json` gives
+    them, and what kind of failure it is."""
+    if as_json:
+        kind = "source unavailable" if code == EXIT_UNAVAILABLE else "bad input"
+        record = {
+            "error": kind,
+            "exit_code": code,
+            "problems": [{k: v for k, v in dataclasses.asdict(p).items() if k != "summary"} for p in problems],
+        }
+        print(json.dumps(record, ensure_ascii=False, indent=2))
+    return code
 
 
 if __name__ == "__main__":

@@ -149,6 +149,8 @@ class Note:
     submission: str
     level: Literal["refused", "skipped"]
     messages: tuple[str, ...]
+    # the task of each run left out because this build could not read its release (the pages say rows are missing)
+    unreadable: tuple[str, ...] = ()
 
 
 @dataclass
@@ -327,13 +329,13 @@ def collect_submission(
     skipped = [
         f"{r.file}: no scorer for task {r.task} yet; run not shown" for r in metadata.runs if r.task not in known
     ]
+    # one short line per run (how to show it is said once per build, by the MkDocs hook)
     skipped += [
-        f"{rel}: not re-scored and not shown: this build could not read the {run_task[rel]} release "
-        f"({'; '.join(str(p) for p in found)}). To show it, let the build reach the release's pinned source "
-        "(its upstream URL, or a Hub revision once published), or point NEGHUB_DATA_DIR at a mirror."
+        f"{rel}: left out: this build could not read the {run_task[rel]} release ({'; '.join(map(str, found))})"
         for rel, found in checked.unavailable_reasons.items()
     ]
-    notes = [Note(sid, "skipped", tuple(skipped))] if skipped else []
+    unreadable = tuple(run_task[rel] for rel in checked.unavailable_reasons)
+    notes = [Note(sid, "skipped", tuple(skipped), unreadable)] if skipped else []
     groups: dict[tuple[Any, ...], list[tuple[Run, Result]]] = {}
     refusals: list[str] = []
     for run in metadata.runs:

@@ -65,6 +65,15 @@ LONG_COLUMNS = (
 _FORMULA = re.compile(r"^[=+\-@\t\r]")
 
 
+def _number(value: Any) -> Any:
+    """A figure as the downloads write it: a whole number as an integer (`1177`, not `1177.0`). The rows hold
+    means over runs, floats even for counts; written as floats, a column of counts loaded from a board's CSV as
+    floats and from its JSON as integers (pandas), 541 columns of the site's boards typed two ways."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def _csv_safe(value: Any) -> Any:
     # a spreadsheet would run a cell starting with = + - @ as a formula; text cells are quoted with '
     if isinstance(value, str) and _FORMULA.match(value):
@@ -98,10 +107,10 @@ def record(row: Row) -> dict[str, Any]:
         "open_weights": row.open_weights,
         "n_runs": row.n_runs,
         "headline_metric": benchmark.display.headline.path,
-        "headline": headline(row),
+        "headline": _number(headline(row)),
         "predictions_sha256": ";".join(str(p.get("predictions_sha256")) for p in row.provenance) or None,
-        **{f"metric.{path}": value for path, value in sorted(row.metrics.items())},
-        **{f"sd.{path}": value for path, value in sorted(row.sd.items())},
+        **{f"metric.{path}": _number(value) for path, value in sorted(row.metrics.items())},
+        **{f"sd.{path}": _number(value) for path, value in sorted(row.sd.items())},
     }
 
 

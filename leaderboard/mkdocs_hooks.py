@@ -17,6 +17,7 @@ from mkdocs.structure.files import File, Files
 
 # MkDocs loads this file by its path (mkdocs.yml `hooks:`), outside the package: its imports are absolute
 from neghub.evaluator.fileio.logs import log_safe
+from neghub.evaluator.releases.loading import local_copy_advice
 from neghub.leaderboard.collect import collect, submissions_dir
 from neghub.leaderboard.site import build_pages
 from neghub.leaderboard.submit_page import SUBMIT_PAGE, with_model_kinds
@@ -41,6 +42,13 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
     for note in board.notes:  # every line in the build log; the site's build report shows the first few
         for message in note.messages:
             log.info("submission %s %s: %s", log_safe(note.submission), note.level, log_safe(message))
+    for task in sorted({task for note in board.notes for task in note.unreadable}):  # said once, not per run
+        log.info(
+            "to show the %s runs left out, let the build reach the release's pinned source (its upstream URL, or a "
+            "Hub revision once published), or %s",
+            task,
+            local_copy_advice(task, data_dir_option=False),
+        )
     pages = build_pages(board, repository / "datasets_cards")
     for src_uri, content in pages.items():
         if files.get_file_from_path(src_uri) is not None:

@@ -20,6 +20,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..evaluator.core.benchmark import Display
+from ..evaluator.core.numbers import fixed, percent
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.stats import BootstrapConfig
 from . import charts, exports
@@ -86,15 +87,11 @@ def fmt(value: float | None, unit: str = "percent", sd: float | None = None) -> 
         return "—"
     if unit == "count":
         return f"{value:,.0f}" if sd is None else f"{value:,.1f} ± {sd:,.1f}"
+    # never "-0.00": a value that rounds to zero is shown without a sign (evaluator/core/numbers.py)
     if unit == "correlation":
-        return _no_negative_zero(f"{value:.3f}") if sd is None else f"{_no_negative_zero(f'{value:.3f}')} ± {sd:.3f}"
-    text = _no_negative_zero(f"{100 * value:.2f}")
-    return text if sd is None else f"{text} ± {100 * sd:.2f}"
-
-
-def _no_negative_zero(text: str) -> str:
-    """ "-0.00" is a rounding artefact of a tiny negative number, not a sign a reader should see."""
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+        return fixed(value, 3) if sd is None else f"{fixed(value, 3)} ± {fixed(sd, 3)}"
+    text = percent(value)
+    return text if sd is None else f"{text} ± {percent(sd)}"
 
 
 def unit_suffix(unit: str) -> str:
@@ -223,7 +220,33 @@ def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any
     return out
 
 
-def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[Row]], board: Leaderboard) -> str:
+def missing_rows(board: Leaderboard) -> dict[str, str]:
+    """Task -> one sentence for readers where this build left runs out because it could not read the task's
+    release (the notes say which; the build report lists them)."""
+    runs: dict[str, int] = {}
+    submissions: dict[str, set[str]] = {}
+    for note in board.notes:
+        for task in note.unreadable:
+            runs[task] = runs.get(task, 0) + 1
+            submissions.setdefault(task, set()).add(note.submission)
+    sentences = {}
+    for task, count in runs.items():
+        n_subs = len(submissions[task])
+        sentences[task] = (
+            f"Rows are missing: this build could not read the {get_benchmark(task).display.name} release, so "
+            f"{count} {'run' if count == 1 else 'runs'} of {n_subs} {'submission' if n_subs == 1 else 'submissions'} "
+            "could not be re-scored and are not shown."
+        )
+    return sentences
+
+
+def benchmark_page(
+    env: jinja2.Environment,
+    task: str,
+    tables: dict[Board, list[Row]],
+    board: Leaderboard,
+    missing: str | None = None,
+) -> str:
     benchmark = get_benchmark(task)
     display = benchmark.display
     boards = []
@@ -261,6 +284,7 @@ def benchmark_page(env: jinja2.Environment, task: str, tables: dict[Board, list[
         ranking_rules=rules_in_words(task),
         rules_version=RULES_VERSION,
         trust_words=TRUST_WORDS,
+        missing=missing,
         base="../",
     )
 
@@ -511,15 +535,14 @@ def _preference(row: Row) -> tuple[int, int, float]:
     return (group, row.rank or 0, -sign * value if value is not None else math.inf)
 
 
-def home_page(env: jinja2.Environment, board: Leaderboard, tables: dict[Board, list[Row]]) -> str:
+def home_page(
+    env: jinja2.Environment, board: Leaderboard, tables: dict[Board, list[Row]], missing: dict[str, str] | None = None
+) -> str:
     cards = []
     for task in benchmark_names():
         display = get_benchmark(task).display
         task_rows = [r for r in board.rows if r.task == task]
         leader = board.leaders.get(task)
-        missing = [
-            n for n in board.notes if n.level == "skipped" and any(f"the {task} release" in m for m in n.messages)
-        ]
         cards.append(
             {
                 "task": task,
@@ -530,7 +553,6 @@ def home_page(env: jinja2.Environment, board: Leaderboard, tables: dict[Board, l
                     for t in ("reproduced", "re-scored", "reported")
                 },
                 "leader": leader,
-                "missing": len(missing),
             }
         )
     landed = board.landed
@@ -549,6 +571,7 @@ def home_page(env: jinja2.Environment, board: Leaderboard, tables: dict[Board, l
             for sid, meta in latest
         ],
         history=bool(landed),
+        missing=list((missing or {}).values()),
         base="",
     )
 
@@ -668,10 +691,11 @@ def build_pages(
     """Every generated file of the site: path in the site -> content."""
     env = environment()
     tables = board.tables()
-    files: dict[str, str | bytes] = {"index.md": home_page(env, board, tables)}
+    missing = missing_rows(board)
+    files: dict[str, str | bytes] = {"index.md": home_page(env, board, tables, missing)}
     for task in benchmark_names():
         own = {k: v for k, v in tables.items() if k.task == task}
-        files[f"benchmarks/{task}.md"] = benchmark_page(env, task, own, board)
+        files[f"benchmarks/{task}.md"] = benchmark_page(env, task, own, board, missing.get(task))
         files[f"datasets/{task}.md"] = dataset_page(env, task, cards_dir)
     files["models/index.md"] = models_index_page(env, board, files)
     for sid in board.submissions:

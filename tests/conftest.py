@@ -83,6 +83,15 @@ def neghub(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
     return run
 
 
+def assert_json_problems(out: str, err: str) -> None:
+    """`--json` on bad input: stdout is one JSON object, the problems stderr lists, never a half-written result."""
+    import json
+
+    record = json.loads(out)
+    assert set(record) == {"error", "exit_code", "problems"} and record["error"] == "bad input"
+    assert record["problems"] and all(p["message"] in err for p in record["problems"])
+
+
 def flat_result(record: dict[str, Any]) -> dict[str, Any]:
     """A result record (schemas/result.schema.json) as one flat mapping, for assertions: the scorer's figures,
     the provenance, and the dataset's identity as dataset_* (dataset_sha256, dataset_source, ...)."""

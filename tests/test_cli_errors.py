@@ -35,11 +35,15 @@ def writing_commands(output: Path) -> dict[str, list[str]]:
     }
 
 
+# `neghub run` gets past its check of the models extra only where the extra is installed
+RUN = pytest.param("run", marks=pytest.mark.models)
+
+
 def files_under(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*"))
 
 
-@pytest.mark.parametrize("command", ["baseline", "evaluate", "run"])
+@pytest.mark.parametrize("command", ["baseline", "evaluate", RUN])
 def test_output_under_a_file_is_one_line(command: str, tmp_path: Path, neghub: Any) -> None:
     blocker = tmp_path / "notes.txt"
     blocker.write_text("a file where -o needs a folder\n")
@@ -64,7 +68,7 @@ def test_datasets_convert_output_under_a_file_is_one_line(shared_datasets: Path,
 
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc, where nothing can be created")
-@pytest.mark.parametrize("command", ["baseline", "evaluate", "run"])
+@pytest.mark.parametrize("command", ["baseline", "evaluate", RUN])
 def test_output_in_proc_is_one_line(command: str, neghub: Any) -> None:
     output = Path("/proc/neghub-cannot-write-here")
     result = neghub(*writing_commands(output)[command])
@@ -74,7 +78,7 @@ def test_output_in_proc_is_one_line(command: str, neghub: Any) -> None:
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder: the check needs another user")
-@pytest.mark.parametrize("command", ["baseline", "evaluate", "run"])
+@pytest.mark.parametrize("command", ["baseline", "evaluate", RUN])
 def test_output_in_a_read_only_folder_is_one_line(command: str, tmp_path: Path, neghub: Any) -> None:
     locked = tmp_path / "locked"
     locked.mkdir()
@@ -99,6 +103,7 @@ def test_an_output_file_path_that_is_a_folder_is_one_line(command: str, tmp_path
     assert files_under(tmp_path) == [output]
 
 
+@pytest.mark.models
 def test_run_output_that_is_a_file_is_one_line(tmp_path: Path, neghub: Any) -> None:
     output = tmp_path / "submission"
     output.write_text("not a folder\n")
@@ -107,6 +112,7 @@ def test_run_output_that_is_a_file_is_one_line(tmp_path: Path, neghub: Any) -> N
     assert result.err == f"error: {output}: cannot be written: is a file (expected a folder)\n"
 
 
+@pytest.mark.models
 def test_run_of_a_folder_without_config_json_is_one_line(tmp_path: Path, neghub: Any) -> None:
     not_a_model = tmp_path / "empty-model"
     not_a_model.mkdir()
@@ -119,6 +125,7 @@ def test_run_of_a_folder_without_config_json_is_one_line(tmp_path: Path, neghub:
     assert not output.exists()
 
 
+@pytest.mark.models
 def test_run_of_a_model_transformers_does_not_know_is_one_line_and_leaves_no_folder(
     tmp_path: Path, neghub: Any
 ) -> None:
@@ -153,6 +160,7 @@ def run_without_models_extra(*args: str, cwd: Path) -> subprocess.CompletedProce
     )
 
 
+@pytest.mark.models  # it hides torch and transformers: the rest of the extra must be there
 def test_run_without_the_models_extra_is_one_line(tmp_path: Path) -> None:
     output = tmp_path / "submission"
     result = run_without_models_extra(

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.models
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 

@@ -24,6 +24,27 @@ def test_unpinned_release_needs_unverified() -> None:
     assert "pass --unverified" in str(info.value)
 
 
+def test_without_a_local_copy_the_advice_is_true_to_neghub_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No source of JSTS-Neg is pinned, so only a local copy can be read; the error says how, and does not tell
+    the user to set NEGHUB_DATA_DIR when it is set already (to a mirror without a jsts-neg folder)."""
+    monkeypatch.delenv("NEGHUB_DATA_DIR", raising=False)
+    with pytest.raises(InputError) as unset:
+        jsts_neg.load("test")
+    assert str(unset.value).endswith(
+        "only a local copy can be read: pass --data-dir DIR, or set NEGHUB_DATA_DIR to a mirror holding a "
+        "jsts-neg/ folder"
+    )
+    monkeypatch.setenv("NEGHUB_DATA_DIR", str(tmp_path))
+    with pytest.raises(InputError) as named:
+        jsts_neg.load("test")
+    assert str(named.value).endswith(
+        f"only a local copy can be read: NEGHUB_DATA_DIR is set to {tmp_path}, which holds no jsts-neg/ folder: "
+        "add the release there, or pass --data-dir DIR"
+    )
+
+
 def test_fixture_counts_match_the_hand_count() -> None:
     # hand counts in tests/fixtures/mirror/jsts-neg/README.md
     dataset = jsts_neg.load("test", data_dir=MIRROR, unverified=True)

@@ -278,11 +278,16 @@ def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submissi
     (note,) = board.notes
     assert note.level == "skipped"
     reason = f"{mirror / 'jnli-neg'}: no jnli-neg folder in the data directory {mirror} (expected <data-dir>/jnli-neg/)"
+    # one short line per run: how to show it is said once per build (the MkDocs hook)
     assert note.messages == (
-        f"predictions/jnli-neg/valid.jsonl: not re-scored and not shown: this build could not read the jnli-neg "
-        f"release ({reason}). To show it, let the build reach the release's pinned source (its upstream URL, or a "
-        "Hub revision once published), or point NEGHUB_DATA_DIR at a mirror.",
+        f"predictions/jnli-neg/valid.jsonl: left out: this build could not read the jnli-neg release ({reason})",
     )
+    assert note.unreadable == ("jnli-neg",)
+    # and readers are told, on the benchmark's page and the home page, that rows are missing and how many
+    pages = build_pages(board)
+    missing = "Rows are missing: this build could not read the JNLI-Neg release, so 1 run of 1 submission"
+    assert missing in str(pages["benchmarks/jnli-neg.md"]) and missing in str(pages["index.md"])
+    assert "Rows are missing" not in str(pages["benchmarks/nubench.md"])
     # the pull-request check cannot pass without the data: there it stays a problem, said of the submission's file
     assert [str(p) for p in validate_submission(subs / "baseline-random", data_dir=mirror)] == [
         f"baseline-random/predictions/jnli-neg/valid.jsonl: cannot be checked here: the jnli-neg release cannot "

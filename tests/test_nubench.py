@@ -23,7 +23,7 @@ from neghub.evaluator.benchmarks import nubench
 from neghub.evaluator.benchmarks.nubench import RELEASE_DIR
 from neghub.evaluator.releases.loading import DATA_DIR_ENV
 
-from .conftest import flat_result
+from .conftest import assert_json_problems, flat_result
 
 SAMPLE = RELEASE_DIR
 TEST_FILE = SAMPLE / "multiple-choice" / "test.jsonl"
@@ -426,7 +426,7 @@ def run_bad(neghub: Any, tmp_path: Path, rows: list[Any], mode: str | None) -> t
         args += ["--mode", mode]
     result = neghub(*args)
     assert result.code == 2
-    assert result.out == ""
+    assert_json_problems(result.out, result.err)
     assert "Traceback" not in result.err
     return str(path), result.err.splitlines()
 

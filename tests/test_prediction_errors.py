@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, assert_json_problems
 from tests.test_minimal_pairs import PREDICTIONS, RECORDS, write_jsonl
 
 JSTS_MIRROR = FIXTURES / "mirror"
@@ -30,7 +30,7 @@ def run_bad(neghub: Any, mirror: Path, tmp_path: Path, content: bytes, task: str
     data = mirror if task == "jnli-neg" else JSTS_MIRROR
     result = neghub("evaluate", task, path, "--data-dir", data, "--unverified", "--json")
     assert result.code == 2
-    assert result.out == ""  # nothing half-written on stdout
+    assert_json_problems(result.out, result.err)
     assert "Traceback" not in result.err
     return str(path), result.err.splitlines()
 

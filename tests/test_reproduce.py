@@ -109,6 +109,7 @@ def test_a_rule_that_neghub_does_not_know_cannot_be_reproduced(
 
 # --- tiny random models: `neghub run`, then `neghub reproduce` -------------------------------------
 
+pytestmark = pytest.mark.models
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 

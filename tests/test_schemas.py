@@ -73,6 +73,17 @@ CLOSED_METADATA: dict[str, Any] = {
         "license": "proprietary",
     },
 }
+BASELINE_METADATA: dict[str, Any] = {
+    **HUB_METADATA,
+    "model": {
+        "kind": "baseline",
+        "name": "Baseline: majority",
+        "baseline": "majority",
+        "parameters": 0,
+        "open_weights": True,
+        "license": "apache-2.0",
+    },
+}
 
 
 def changed(base: dict[str, Any], path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
@@ -114,6 +125,15 @@ AGREEMENT: list[tuple[str, Any, bool]] = [
     ("submission", changed(HUB_METADATA, ("runs", 0, "mode"), "Greedy"), False),
     ("submission", changed(HUB_METADATA, ("submitter",), DELETE), False),
     ("submission", changed(CLOSED_METADATA, ("model", "open_weights"), True), False),
+    # booleans and integers are JSON's own types: a literal `true` or `0` is not met by 1 or false (pydantic
+    # compares a Literal with ==, and took both before format.py checked the type)
+    ("submission", BASELINE_METADATA, True),
+    ("submission", changed(BASELINE_METADATA, ("model", "open_weights"), 1), False),
+    ("submission", changed(BASELINE_METADATA, ("model", "parameters"), False), False),
+    ("submission", changed(CLOSED_METADATA, ("model", "open_weights"), 0), False),
+    ("submission", changed(HUB_METADATA, ("model", "open_weights"), 1), False),
+    ("submission", changed(HUB_METADATA, ("model", "parameters"), False), False),
+    ("submission", changed(HUB_METADATA, ("runs", 0, "chat_template"), 1), False),
     ("submission", changed(HUB_METADATA, ("date",), "٢٠٢٥-٠٥-٠١"), False),  # digits 0-9 only, as ECMA's \d
     ("submission", changed(HUB_METADATA, ("links",), ['https://example.org/a"b']), False),
     ("submission", changed(HUB_METADATA, ("links",), ["https://example.org/a'b"]), False),
@@ -225,6 +245,7 @@ SCHEMA_LOOSER: list[tuple[str, Any]] = [
     ("submission", changed(HUB_METADATA, ("date",), "9999-12-31")),
     ("submission", changed(HUB_METADATA, ("provenance",), {"command": "neghub run \x1b[31m"})),
     ("prediction-jnli-neg", {"id": 1.0, "prediction": "neutral"}),
+    ("submission", changed(BASELINE_METADATA, ("model", "parameters"), 0.0)),
 ]
 
 

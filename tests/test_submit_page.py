@@ -147,6 +147,7 @@ def test_no_command_needs_data_dir_or_names_a_revision_with_at() -> None:
     assert any(c.startswith("neghub run ORG/MODEL --revision COMMIT ") for c in ran)
 
 
+@pytest.mark.models
 def test_installs_are_the_pinned_torch_then_the_project_and_this_environment_has_them() -> None:
     installs = [c for language, b in blocks() if language == "bash" for c in commands(b) if c.startswith("pip ")]
     assert installs == ["pip install torch==2.13.0", "pip install '.[models]'"]  # torch first, not editable
@@ -173,6 +174,7 @@ def check_install(command: str) -> None:
             assert importlib.metadata.version(name), f"{name} of the {extra} extra is not installed"
 
 
+@pytest.mark.models  # its `pip install` lines are checked against this environment, the models extra's included
 def test_commands_in_the_text_parse_or_are_checked() -> None:
     """Commands written inline in the text: `neghub ...` with arguments must parse (they are not run; the
     blocks run the same commands in full), `pip install` is checked as in the blocks, the rest is NOT_RUN."""

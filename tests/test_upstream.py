@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,6 +26,11 @@ from .conftest import flat_result
 from .upstream_server import PINNED_SHA256, UPSTREAM_COMMIT, UPSTREAM_FOLDER, UpstreamServer, build_site
 
 VALID = "jnli-neg-valid-v1.1.jsonl"
+TRAIN = "jnli-neg-train-v1.1.jsonl"  # the release's first file: the one a failed download names
+RELEASE_PATHS = [
+    *(f"/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/{name}" for name in PINNED_SHA256),
+    f"/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/LICENSE",
+]
 
 
 @pytest.fixture
@@ -70,11 +76,14 @@ def test_first_use_downloads_verifies_and_caches_then_works_with_the_server_stop
     majority = tmp_path / "majority.jsonl"
     done = cli(env, "baseline", "jnli-neg", "--kind", "constant:neutral", "--split", "valid", "-o", str(majority))
     assert done.returncode == 0, done.stderr
-    # only the split that was used is fetched, by its path at the pinned commit
-    assert server.requests == [f"/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/{VALID}"]
-    cached = tmp_path / "cache" / "releases" / "jnli-neg" / VALID
-    assert hashlib.sha256(cached.read_bytes()).hexdigest() == PINNED_SHA256[VALID]
-    assert cached_files(tmp_path) == [f"releases/jnli-neg/{VALID}"]  # no temporary file left beside it
+    # the whole release is fetched at once, each file by its path at the pinned commit, so that the cache holds
+    # a release complete or not at all (a mirror-shaped folder: nox's tests session may read it as one)
+    assert sorted(server.requests) == sorted(RELEASE_PATHS)
+    cached = tmp_path / "cache" / "releases" / "jnli-neg"
+    for name, digest in PINNED_SHA256.items():
+        assert hashlib.sha256((cached / name).read_bytes()).hexdigest() == digest
+    # no temporary file or staging folder left beside them
+    assert cached_files(tmp_path) == sorted(f"releases/jnli-neg/{name}" for name in (*PINNED_SHA256, "LICENSE"))
 
     server.stop()
     scored = cli(env, "evaluate", "jnli-neg", str(majority), "--split", "valid", "--json")
@@ -91,7 +100,7 @@ def test_offline_mode_reads_the_cache_only(server: UpstreamServer, env: dict[str
     env["NEGHUB_OFFLINE"] = "1"
     out = tmp_path / "x.jsonl"
     done = cli(env, "baseline", "jnli-neg", "--kind", "majority", "--split", "valid", "-o", str(out))
-    assert done.returncode == 2
+    assert done.returncode == 3  # a source that cannot be reached, not bad input
     assert server.requests == []  # offline: the network is never touched
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"error: https://raw.githubusercontent.com/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/")
@@ -109,20 +118,59 @@ def test_a_served_file_with_one_byte_changed_is_refused_and_not_cached(
     tampered_sha = hashlib.sha256(bytes(data)).hexdigest()
     env["NEGHUB_UPSTREAM_ENDPOINT"] = server.url
     done = cli(env, "baseline", "jnli-neg", "--kind", "majority", "--split", "valid", "-o", str(tmp_path / "x.jsonl"))
-    assert done.returncode == 2
+    assert done.returncode == 3
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"error: {server.url}/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/{VALID}: ")
     assert f"expected {PINNED_SHA256[VALID]}, got {tampered_sha}" in line
-    assert cached_files(tmp_path) == []  # neither the file nor a half-written temporary
+    # neither the file, nor the train file verified before it, nor a half-written temporary, nor a folder
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_release_that_cannot_be_fetched_whole_leaves_no_folder_behind(
+    www: Path, server: UpstreamServer, env: dict[str, str], tmp_path: Path
+) -> None:
+    """The cache's own folder (`releases/`) existing already, the LICENSE missing upstream (HTTP 404) after both
+    data files were downloaded and verified: nothing of the release is kept, no empty `jnli-neg/` either."""
+    (www / "asahi-y" / "JNLI-Neg" / UPSTREAM_COMMIT / "LICENSE").unlink()
+    (tmp_path / "cache" / "releases").mkdir(parents=True)
+    env["NEGHUB_UPSTREAM_ENDPOINT"] = server.url
+    done = cli(env, "baseline", "jnli-neg", "--kind", "majority", "--split", "valid", "-o", str(tmp_path / "x.jsonl"))
+    assert done.returncode == 3
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"error: {server.url}/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/LICENSE: ")
+    assert line.endswith(": cannot download the pinned file: HTTP 404 File not found")  # http.server's words
+    assert set(server.requests) == set(RELEASE_PATHS)  # http.server logs a 404 twice (its error, its request)
+    assert list((tmp_path / "cache").rglob("*")) == [tmp_path / "cache" / "releases"]  # as it was
+
+
+def test_a_partial_release_folder_is_completed_and_its_verified_files_are_not_fetched_again(
+    shared_datasets: Path, server: UpstreamServer, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A folder an older NegHub left with one split only: the rest is fetched, the verified file copied."""
+    cached = tmp_path / "cache" / "releases" / "jnli-neg"
+    cached.mkdir(parents=True)
+    shutil.copyfile(shared_datasets / "jnli-neg" / VALID, cached / VALID)
+    env["NEGHUB_UPSTREAM_ENDPOINT"] = server.url
+    done = cli(env, "baseline", "jnli-neg", "--kind", "majority", "--split", "valid", "-o", str(tmp_path / "x.jsonl"))
+    assert done.returncode == 0, done.stderr
+    assert sorted(server.requests) == sorted(p for p in RELEASE_PATHS if not p.endswith(VALID))
+    assert cached_files(tmp_path) == sorted(f"releases/jnli-neg/{name}" for name in (*PINNED_SHA256, "LICENSE"))
+    assert sorted(p.name for p in (tmp_path / "cache" / "releases").iterdir()) == ["jnli-neg"]  # no staging left
 
 
 def test_an_unreachable_host_is_one_line(env: dict[str, str], tmp_path: Path) -> None:
+    predictions = tmp_path / "predictions.jsonl"  # it exists: a missing one would be reported first
+    predictions.write_text('{"id": 0, "prediction": "neutral"}\n')
     with _closed_port() as url:
         env["NEGHUB_UPSTREAM_ENDPOINT"] = url
-        done = cli(env, "evaluate", "jnli-neg", str(tmp_path / "none.jsonl"), "--split", "valid")
-    assert done.returncode == 2
+        done = cli(env, "evaluate", "jnli-neg", str(predictions), "--split", "valid")
+    assert done.returncode == 3
     (line,) = done.stderr.splitlines()
-    assert "cannot download the pinned file (ConnectionError" in line
+    # the URL once and the system's reason ("Connection refused"), not the library's wrappers repeating the URL
+    where, reason = line.split(": cannot download the pinned file: ")
+    assert where == f"error: {url}/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/{TRAIN}"
+    assert "127.0.0.1" not in reason and len(reason) < 60, reason
+    assert not (tmp_path / "cache").exists()
 
 
 def test_loader_reports_the_hub_and_the_upstream_failure_together(

@@ -228,6 +228,22 @@ def test_the_nox_lock_pins_nox() -> None:
     assert "nox" in locked(NOX_LOCK)
 
 
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_every_workflow_installs_nox_from_its_hashed_lock_only(path: Path) -> None:
+    """nox runs every later step of a job: each job installs it with pip from requirements/nox.txt, every file
+    pinned by its sha256 (--require-hashes) and nothing resolved beside it (--no-deps)."""
+    installs = [
+        step["run"]
+        for job in load(path)["jobs"].values()
+        for step in job.get("steps", [])
+        if "pip install" in step.get("run", "")
+    ]
+    nox_installs = [run for run in installs if "nox" in run]
+    assert nox_installs, f"{path.name} installs no nox"
+    for run in nox_installs:
+        assert run == "python -m pip install --no-cache-dir --require-hashes --no-deps -r requirements/nox.txt", run
+
+
 def test_the_runner_script_passes_shellcheck() -> None:
     result = subprocess.run(
         [program("shellcheck"), str(RUNNER_SCRIPT)], capture_output=True, text=True, timeout=60, check=False
@@ -269,6 +285,7 @@ def noxfile_constant(name: str) -> Any:
     pytest.fail(f"noxfile.py has no constant {name}")
 
 
+@pytest.mark.models
 def test_a_model_as_gpu_download_caches_it_runs_offline_without_its_other_weight_formats(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from tests.test_runners import _causal

@@ -1,7 +1,7 @@
 """Problems with user input, reported one per line as `file:line: field: what was expected`.
 
-Every command turns an `InputError` into those lines on stderr and exit code 2; nothing else
-about bad input may reach the user as a traceback.
+Every command turns an `InputError` into those lines on stderr and exit code 2 (3 for a `SourceUnavailable`:
+a dataset release that cannot be reached here); nothing else about bad input may reach the user as a traceback.
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
 EXIT_BAD_INPUT = 2
+# A source NegHub needs cannot be reached here (a dataset release: offline, the host unreachable, no copy on this
+# machine): nothing is wrong with what the user gave, so it is told apart from bad input (README, "Exit codes").
+EXIT_UNAVAILABLE = 3
 # Bounds on what one input file can make NegHub do and print (issue "The front door holds"): past
 # STOP_AFTER problems a file's verdict is certain and reading it stops; at most SHOWN_PER_FILE of its
 # problems are printed, then one line saying how many more there are.
@@ -51,6 +54,11 @@ class InputError(Exception):
     @classmethod
     def single(cls, file: str, message: str, *, line: int | None = None, field: str | None = None) -> InputError:
         return cls(Problem(file, line, field, message))
+
+
+class SourceUnavailable(InputError):
+    """A source NegHub needs cannot be reached on this machine (exit code 3): its problems name what is missing
+    and where it was looked for."""
 
 
 class TooManyProblems(Exception):

@@ -1,19 +1,21 @@
 """The pieces every benchmark's text report (`neghub evaluate` without --json) is written with.
 
-Reports print fractions as percentages with two decimals, as the papers print them; `n/a` where a figure has
-no value (no items of a kind, no interval). The JSON result keeps the fractions.
+Reports print fractions as percentages with two decimals, as the papers print them, never `-0.00`; `n/a` where a
+figure has no value (no items of a kind, no interval), never followed by its unit (core/numbers.py). The JSON
+result keeps the fractions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .numbers import percent
 from .results import Result
 
 
-def pct(value: float | None, width: int = 0) -> str:
-    """A fraction as a percentage with two decimals (no sign), right-aligned in `width` characters."""
-    return "n/a".rjust(width) if value is None else f"{100 * value:{width}.2f}"
+def pct(value: float | None, width: int = 0, *, unit: str = "") -> str:
+    """A fraction as a percentage with two decimals and `unit` after it, right-aligned in `width` characters."""
+    return percent(value, unit=unit).rjust(width)
 
 
 def interval(ci: Sequence[float] | None) -> str:
@@ -23,7 +25,7 @@ def interval(ci: Sequence[float] | None) -> str:
 
 def percentages(values: Mapping[str, float | None]) -> str:
     """`key 12.50%, key 3.00%`: a breakdown of fractions in one line."""
-    return ", ".join(f"{key} {pct(value)}%" for key, value in values.items())
+    return ", ".join(f"{key} {pct(value, unit='%')}" for key, value in values.items())
 
 
 def heading(result: Result, setting: str = "", *details: str) -> str:

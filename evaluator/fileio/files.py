@@ -7,10 +7,14 @@ and a rename keeps that mode.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import os
+import shutil
+import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +28,67 @@ def read_bytes(path: Path, *, max_bytes: int | None = None) -> bytes:
         if max_bytes is not None and size > max_bytes:
             raise InputError.single(str(path), f"file is {size} bytes, larger than the cap of {max_bytes} bytes")
         return path.read_bytes()
-    except FileNotFoundError:
-        raise InputError.single(str(path), "file not found") from None
-    except IsADirectoryError:
-        raise InputError.single(str(path), "is a directory (expected a file)") from None
     except OSError as exc:
-        raise InputError.single(str(path), f"cannot be read: {exc.strerror}") from None
+        raise unreadable(path, exc) from None
+
+
+def unreadable(path: Path, exc: OSError) -> InputError:
+    """The one-line problem of an input file the system would not read."""
+    if isinstance(exc, FileNotFoundError):
+        return InputError.single(str(path), "file not found")
+    if isinstance(exc, IsADirectoryError):
+        return InputError.single(str(path), "is a directory (expected a file)")
+    return InputError.single(str(path), f"cannot be read: {exc.strerror}")
+
+
+def check_readable(path: Path) -> None:
+    """An input file that can be opened, before any slower work (a download, a model) that would otherwise
+    report its own failure first: one-line problems as `read_bytes` gives them."""
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as exc:
+        raise unreadable(path, exc) from None
+
+
+STDIN = Path("-")  # an input file given as `-` is the standard input
+STDIN_NAME = "<stdin>"  # how messages name it
+# what is copied of the standard input at most: one byte more than the largest file any reader takes (1 GiB),
+# so that the reader's own cap reports it, and an endless stream cannot fill the disk
+STDIN_COPY_BYTES = 1024 * 1024 * 1024 + 1
+
+
+@contextlib.contextmanager
+def input_file(path: Path) -> Iterator[Path]:
+    """`path` itself, or for `-` the standard input copied into a temporary file for as long as the command
+    runs (readers check a file's size, read it and hash it, which a stream allows once); the problems found in
+    the copy are said of `<stdin>`."""
+    if path != STDIN:
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="neghub-stdin-") as folder:
+        copy = Path(folder) / "stdin"
+        with copy.open("wb") as handle:
+            shutil.copyfileobj(_Capped(sys.stdin.buffer, STDIN_COPY_BYTES), handle)
+        try:
+            yield copy
+        except InputError as exc:
+            named = [dataclasses.replace(p, file=STDIN_NAME) if p.file == str(copy) else p for p in exc.problems]
+            raise type(exc)(named) from None
+
+
+class _Capped:
+    """A binary stream that ends after `limit` bytes."""
+
+    def __init__(self, stream: Any, limit: int) -> None:
+        self._stream, self._left = stream, limit
+
+    def read(self, size: int = -1) -> bytes:
+        if self._left <= 0:
+            return b""
+        block = self._stream.read(self._left if size < 0 else min(size, self._left))
+        self._left -= len(block)
+        return bytes(block)
 
 
 @functools.cache

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ..core.errors import InputError, Problem
+from ..core.errors import InputError, Problem, SourceUnavailable
 from ..fileio.files import atomic_write
 from .cards import (
     compute_statistics,
@@ -312,6 +312,7 @@ def fetch_releases(tasks: list[str]) -> int:
 
     names = tasks or [name for name in benchmark_names() if get_benchmark(name).metadata.upstream]
     problems: list[Problem] = []
+    unreachable: list[Problem] = []  # alone, they make exit code 3: nothing was asked wrongly
     for name in names:
         metadata = get_benchmark(name).metadata
         if not metadata.upstream:
@@ -322,13 +323,18 @@ def fetch_releases(tasks: list[str]) -> int:
         release = Release(metadata, cache_root() / "releases" / name, "upstream", unverified_allowed=False)
         try:
             root = release.materialise()
+        except SourceUnavailable as exc:
+            unreachable += exc.problems
+            continue
         except InputError as exc:
             problems += exc.problems
             continue
         for check in check_files(metadata, root):
             print(check.line())
     if problems:
-        raise InputError(problems)
+        raise InputError([*problems, *unreachable])
+    if unreachable:
+        raise SourceUnavailable(unreachable)
     return 0
 
 

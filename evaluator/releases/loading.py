@@ -8,7 +8,8 @@ serve it:
 2. the Hugging Face Hub at the pinned revision (`snapshot_download`, `repo_type="dataset"`), which
    honours `HF_HUB_OFFLINE` and its local cache;
 3. the pinned upstream URLs of its files (a public repository at a commit), downloaded once into
-   NegHub's cache and verified (`upstream.py`; `NEGHUB_UPSTREAM_ENDPOINT` serves them from a mirror);
+   NegHub's cache, the whole release at a time, and verified (`upstream.py`; `NEGHUB_UPSTREAM_ENDPOINT` serves
+   them from a mirror);
 4. a release shipped inside the package (a sample NegHub wrote, word lists).
 Every file is checked against its sha256 before use, whatever the source.
 """
@@ -21,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..core.errors import InputError, Problem
+from ..core.errors import InputError, Problem, SourceUnavailable
 from .metadata import DatasetMetadata, ReleaseFile
 
 DATA_DIR_ENV = "NEGHUB_DATA_DIR"
 
 
-class DatasetUnavailable(InputError):
+class DatasetUnavailable(SourceUnavailable):
     """No release of the task can be read here (none pinned on the Hub yet, the Hub unreachable, no
     mirror folder): a fact about this machine, not about the predictions being checked."""
 
@@ -59,11 +60,11 @@ class Release:
     def file(self, release_file: ReleaseFile) -> ResolvedFile:
         path = self.root / release_file.path
         if self.source == "upstream":
-            assert release_file.upstream_url is not None and release_file.sha256 is not None  # see find_release
-            self._fetch(release_file.upstream_url, release_file.sha256, path)
+            assert release_file.sha256 is not None  # an upstream_url needs its pin (ReleaseFile)
+            self._fetch()
             return ResolvedFile(path, release_file.sha256, verified=True)
-        if not path.is_file():
-            raise InputError.single(
+        if not path.is_file():  # the mirror lacks it: a fact about this machine, as a missing mirror folder
+            raise DatasetUnavailable.single(
                 str(path), f"not found: the {self.metadata.pretty_name} release file for split {release_file.split!r}"
             )
         digest = sha256_file(path)
@@ -87,7 +88,7 @@ class Release:
         if self.source == "upstream":
             if pinned is None or pinned.upstream_url is None:
                 return None
-            self._fetch(pinned.upstream_url, pinned.sha256, path)
+            self._fetch()
         return path if path.is_file() else None
 
     def materialise(self) -> Path:
@@ -98,11 +99,18 @@ class Release:
         self.license_path()
         return self.root
 
-    def _fetch(self, url: str, sha256: str, path: Path) -> None:
-        from .upstream import UpstreamUnavailable, fetch
+    def _fetch(self) -> None:
+        """The whole upstream release (every file and the license) in the cache folder, downloaded once: the
+        cache holds a release complete and verified, or not at all."""
+        from .upstream import PinnedFile, UpstreamUnavailable, fetch_release
 
+        pinned = [
+            PinnedFile(f.path, f.upstream_url, f.sha256)
+            for f in (*self.metadata.files, self.metadata.license_file)
+            if f is not None and f.upstream_url is not None and f.sha256 is not None
+        ]
         try:
-            fetch(url, sha256, path)
+            fetch_release(pinned, self.root)
         except UpstreamUnavailable as exc:
             raise DatasetUnavailable([*self.passed_over, *exc.problems]) from None
 
@@ -160,8 +168,21 @@ def find_release(
     raise DatasetUnavailable.single(
         metadata.name,
         f"no source of the {metadata.name} release is pinned yet (no Hub revision, no upstream URL), so only "
-        f"a local copy can be read: pass --data-dir DIR or set {DATA_DIR_ENV}",
+        f"a local copy can be read: {local_copy_advice(metadata.name)}",
     )
+
+
+def local_copy_advice(task: str, *, data_dir_option: bool = True) -> str:
+    """How to let NegHub read a local copy of `task`'s release, true to this environment: `NEGHUB_DATA_DIR`
+    unset, or set to a mirror without a folder for the task (it falls through to the other sources then).
+    Without `data_dir_option` (the site's build, which takes no --data-dir) only the variable is named."""
+    named = os.environ.get(DATA_DIR_ENV)
+    option = "pass --data-dir DIR" if data_dir_option else ""
+    if named:
+        advice = f"{DATA_DIR_ENV} is set to {named}, which holds no {task}/ folder: add the release there"
+        return f"{advice}, or {option}" if option else advice
+    advice = f"set {DATA_DIR_ENV} to a mirror holding a {task}/ folder"
+    return f"{option}, or {advice}" if option else advice
 
 
 def _hub_snapshot(metadata: DatasetMetadata, revision: str) -> Path:

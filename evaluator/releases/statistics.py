@@ -11,7 +11,7 @@ from pathlib import Path
 from ..core.errors import InputError
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import parse_jsonl
-from .loading import Release
+from .loading import Release, local_copy_advice
 from .metadata import DatasetMetadata
 from .tasks import benchmark_of
 
@@ -128,8 +128,8 @@ def statistics_for(metadata: DatasetMetadata, data_dir: Path | None) -> Statisti
     if root is None:
         raise InputError.single(
             metadata.name,
-            f"the statistics of the card need the pinned {metadata.name} release: pass --data-dir DIR "
-            f"(for example ../shared/datasets) or set NEGHUB_DATA_DIR",
+            f"the statistics of the card need the pinned {metadata.name} release: {local_copy_advice(metadata.name)} "
+            "(for example ../shared/datasets)",
         )
     return compute_statistics(metadata, root)
 

@@ -12,7 +12,17 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StringConstraints,
+    WithJsonSchema,
+)
+from pydantic_core import PydanticKnownError
 
 # The patterns are published in schemas/ and must mean the same set of strings to every engine that
 # reads them: pydantic's Rust `regex` (the gate), ECMA-262 in unicode mode (JSON Schema's dialect: Ajv,
@@ -188,6 +198,23 @@ TaskName = Annotated[str, AfterValidator(_known_task), Field(json_schema_extra=_
 _STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
 
+def _exactly_a(kind: type[bool] | type[int]) -> BeforeValidator:
+    """A `Literal[...]` field's value of the literal's own JSON type. pydantic compares a literal with ==, even in
+    strict mode, so `Literal[True]` took `1` and `Literal[0]` took `false` and `0.0`, which the published schema
+    (`const` with its `type`) refuses; the error is pydantic's own for a value of the wrong type."""
+    def check(value: Any) -> Any:
+        if type(value) is not kind:
+            raise PydanticKnownError("bool_type") if kind is bool else PydanticKnownError("int_type")
+        return value
+
+    return BeforeValidator(check)
+
+
+OpenWeights = Annotated[Literal[True], _exactly_a(bool)]
+ClosedWeights = Annotated[Literal[False], _exactly_a(bool)]
+NoParameters = Annotated[Literal[0], _exactly_a(int)]
+
+
 class HubModel(BaseModel):
     """An open-weight model on the Hugging Face Hub, pinned to a commit."""
 
@@ -211,7 +238,7 @@ class ClosedModel(BaseModel):
     provider: PlainLine
     version: PlainLine
     parameters: int | None = Field(default=None, gt=0, description="parameter count, if published")
-    open_weights: Literal[False]
+    open_weights: ClosedWeights
     license: PlainLine
 
 
@@ -222,8 +249,8 @@ class BaselineModel(BaseModel):
     kind: Literal["baseline"]
     name: PlainLine
     baseline: PlainLine = Field(description="the --kind given to neghub baseline")
-    parameters: Literal[0]
-    open_weights: Literal[True]
+    parameters: NoParameters
+    open_weights: OpenWeights
     license: PlainLine
 
 
@@ -242,7 +269,7 @@ class PackagedGGUFModel(BaseModel):
     file: PlainLine = Field(description="the GGUF file's path inside the installed package")
     sha256: Sha256
     parameters: int = Field(gt=0)
-    open_weights: Literal[True]
+    open_weights: OpenWeights
     license: PlainLine
 
 

@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
 
 from ..core.registry import benchmarks
 from ..core.results import Result
@@ -44,8 +46,20 @@ BASE_ID = "https://neghub.github.io/neghub/schemas/"  # the project site's schem
 DEFAULT_DIR = Path("schemas")  # relative to the repository root, where `nox -s schemas` runs
 
 
+class Draft202012(GenerateJsonSchema):
+    """pydantic's generator without its one keyword from OpenAPI: `discriminator`, which JSON Schema does not
+    define (Ajv's default strict mode refuses it as an unknown keyword, and Ajv's own `discriminator` option
+    refuses its `mapping`). Nothing is lost: each branch of the `oneOf` fixes `kind` with a `const`, so exactly
+    one branch can match."""
+
+    def tagged_union_schema(self, schema: core_schema.TaggedUnionSchema) -> JsonSchemaValue:
+        generated = super().tagged_union_schema(schema)
+        generated.pop("discriminator", None)
+        return generated
+
+
 def schema_of(model: type[BaseModel], file_name: str) -> dict[str, Any]:
-    body = model.model_json_schema(mode="validation")
+    body = model.model_json_schema(mode="validation", schema_generator=Draft202012)
     return {"$schema": DRAFT, "$id": BASE_ID + file_name, **body}
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..core.benchmark import EvalOptions
-from ..core.errors import EXIT_BAD_INPUT, InputError, Problem, bounded
+from ..core.errors import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, InputError, Problem, bounded
 from ..core.registry import get_benchmark
 from ..core.results import Result
 from ..core.stats import BootstrapConfig
@@ -500,8 +500,10 @@ def _check_predictions(
 
 
 def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: bool) -> int:
-    """The `neghub validate` command: exit 0 when every submission is valid, 2 otherwise."""
-    results = [(folder, validate_submission(folder, data_dir=data_dir)) for folder in folders]
+    """The `neghub validate` command: exit 0 when every submission is valid, 3 when the only problems are that a
+    dataset release cannot be read here (nothing found wrong with the submissions so far), 2 otherwise."""
+    checked = [(folder, check_submission(folder, data_dir=data_dir)) for folder in folders]
+    results = [(folder, found.problems) for folder, found in checked]
     if as_json:
         out = {
             "submissions": [
@@ -522,4 +524,8 @@ def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: boo
                 print(f"error: {problem}", file=sys.stderr)
             if not problems:
                 print(f"ok: {log_safe(str(folder))}")
-    return EXIT_BAD_INPUT if any(problems for _, problems in results) else 0
+    if not any(problems for _, problems in results):
+        return 0
+    unavailable = {p for _, found in checked for problems in found.unavailable.values() for p in problems}
+    only_unavailable = all(p in unavailable for _, problems in results for p in problems)
+    return EXIT_UNAVAILABLE if only_unavailable else EXIT_BAD_INPUT

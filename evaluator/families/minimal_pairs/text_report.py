@@ -3,6 +3,7 @@ instance accuracy, correlations where the benchmark has them, and the breakdowns
 
 from __future__ import annotations
 
+from ...core.numbers import fixed
 from ...core.reports import heading, interval, pct
 from ...core.results import Result
 from .pairs import PAIR_SETS
@@ -21,20 +22,22 @@ def format_report(full: Result) -> str:
         m = result["pair_metrics"][name]
         flips = ""
         if "ignored_rate" in m:
-            flips = f"ignored {pct(m['ignored_rate'])}%"
+            flips = f"ignored {pct(m['ignored_rate'], unit='%')}"
         if "distracted_rate" in m:
-            flips = f"distracted {pct(m['distracted_rate'])}%"
+            flips = f"distracted {pct(m['distracted_rate'], unit='%')}"
         lines.append(
             f"{name:<6}{m['n']:>7}{pct(m['acc'], 8)}{pct(m['acc_prime'], 8)}{pct(m['acc_chg'], 8)}  "
             f"{interval(m['acc_chg_ci95']):<18}{m['mcnemar_p']:>10.3g}  {flips}"
         )
     lines.append("")
     instances = result["instance_metrics"].items()
-    lines.append("instances: " + ", ".join(f"{name} acc {pct(m['acc'])}% (n={m['n']})" for name, m in instances))
+    lines.append(
+        "instances: " + ", ".join(f"{name} acc {pct(m['acc'], unit='%')} (n={m['n']})" for name, m in instances)
+    )
     if "correlations" in result:
         lines.append(
             "correlations (all instances): "
-            + ", ".join(f"{k} {'n/a' if v is None else f'{v:.4f}'}" for k, v in result["correlations"].items())
+            + ", ".join(f"{k} {fixed(v, 4)}" for k, v in result["correlations"].items())
         )
     for dim, table in result["breakdowns"].items():
         lines.append("")

@@ -18,8 +18,8 @@ def report(full: Result) -> str:
         ),
         f"items: {result['n_items']}"
         + (" (" + ", ".join(f"{k} {v}" for k, v in by_type.items()) + ")" if by_type else ""),
-        f"acc {pct(result['acc'])}%  95% CI {interval(result['acc_ci95'])}"
-        + (f"  acc_norm {pct(result['acc_norm'])}%" if "acc_norm" in result else "")
+        f"acc {pct(result['acc'], unit='%')}  95% CI {interval(result['acc_ci95'])}"
+        + (f"  acc_norm {pct(result['acc_norm'], unit='%')}" if "acc_norm" in result else "")
         + f"  error rate {result['error_rate']:.3f}" * (result["error_rate"] is not None),
     ]
     if result["format_wrong"] is not None:
