@@ -379,6 +379,8 @@ def _refuse_the_hub_token(session: nox.Session) -> None:
 # no setting: `neghub reproduce` re-runs in the recorded one, so the runner's submissions are reproduced in this
 # very setting. The batch bounds are a guess for an 80 GB GPU, to be tuned there (bench_gpu_runner_vs_lmeval.py).
 GPU_SETTING = ("--device", "cuda", "--dtype", "bfloat16", "--batch-size", "64", "--batch-tokens", "32768")
+# who signs what the GPU runner makes: the maintainers who dispatched it (`neghub run` takes no default signer)
+MAINTAINERS_SIGN = ("--submitter-name", "NegHub maintainers", "--submitter-contact", "https://github.com/neghub/neghub")
 
 
 @nox.session(venv_backend="none")
@@ -402,6 +404,7 @@ def gpu_eval(session: nox.Session) -> None:
         "--tasks",
         tasks,
         *GPU_SETTING,
+        *MAINTAINERS_SIGN,
         "--no-progress",
         "-o",
         str(out),

@@ -315,6 +315,7 @@ def main() -> None:
     # --- end to end: whole processes, taking turns ------------------------------------------------------
     def neghub_argv(out: Path, pack: bool) -> list[str]:
         argv = [executable("neghub"), "run", str(folder), "--tasks", "nubench", "--mode", "completion"]
+        argv += ["--submitter-name", "NegHub benchmark", "--submitter-contact", "https://github.com/neghub/neghub"]
         argv += ["--batch-size", str(args.batch_size), "--no-progress", "-o", str(out)]
         argv += ["--pack-linears" if pack else "--no-pack-linears"]
         if args.shots:

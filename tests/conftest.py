@@ -50,6 +50,29 @@ def _no_real_network(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
             os.environ[name] = value
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _git_signer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every test signs as one known git user, on any machine: `neghub run` and `neghub import` sign a
+    submission with `git config user.name`/`user.email` where no --submitter-* option is given, and a fresh CI
+    machine has none (a developer's own would leak into the files). The user's global configuration is still
+    read first (safe.directory and the like); the identity below overrides it; no system configuration."""
+    import os
+
+    config = tmp_path_factory.mktemp("git") / "gitconfig"
+    user_global = Path(os.environ.get("GIT_CONFIG_GLOBAL") or Path.home() / ".gitconfig")
+    include = f"[include]\n\tpath = {user_global}\n" if user_global.is_file() else ""
+    config.write_text(include + "[user]\n\tname = NegHub tests\n\temail = tests@example.org\n", encoding="utf-8")
+    saved = {name: os.environ.get(name) for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM")}
+    os.environ["GIT_CONFIG_GLOBAL"] = str(config)
+    os.environ["GIT_CONFIG_NOSYSTEM"] = "1"
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @pytest.fixture
 def shared_datasets() -> Path:
     """A folder holding the real JNLI-Neg release as `jnli-neg/`: ../shared/datasets beside the checkout, or

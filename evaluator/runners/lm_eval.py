@@ -45,7 +45,6 @@ from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import JsonlReader
 from ..submissions.format import HUB_REPO_PATTERN
-from .backend import ModelSource, resolve_source
 from .interop import (
     check_lines,
     expressible_plans,
@@ -58,6 +57,7 @@ from .interop import (
     write_runs,
 )
 from .lm_eval_utils import SCN_METRICS
+from .loading import ModelSource, resolve_source
 from .pinning import is_commit, pinned_model
 from .plans import Rows, RunPlan, RunSettings
 from .requests import BROKEN_CHARACTER, Answer, Request, dumps

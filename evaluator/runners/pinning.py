@@ -12,6 +12,7 @@ configured: refused with what to pass.
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from typing import Any
 
 from ..core.errors import InputError
 from ..submissions.format import CONTACT_PATTERN, HUB_REPO_PATTERN, REVISION_PATTERN
-from .backend import ModelSource, resolve_source
+from .loading import ModelSource, resolve_source
 
 
 def pinned_model(
@@ -28,8 +29,6 @@ def pinned_model(
 ) -> dict[str, Any]:
     """metadata.yaml's entry for open weights from `source` (`file`: the one weights file a Hub model was
     loaded from, a GGUF file). The display name defaults to the repo id, else the file's or folder's name."""
-    from .run import _owning_distribution  # the lead moves it here when run.py builds its entry with this
-
     if source.source == "hub":
         entry: dict[str, Any] = {
             "kind": "hub",
@@ -44,7 +43,7 @@ def pinned_model(
             entry["file"] = file
         return entry
     label = name or Path(source.location).name
-    owner = _owning_distribution(Path(source.location)) if source.source == "gguf" else None
+    owner = owning_distribution(Path(source.location)) if source.source == "gguf" else None
     if owner is not None:
         package, version, inner = owner
         return {
@@ -67,6 +66,16 @@ def pinned_model(
         "open_weights": True,
         "license": license_,
     }
+
+
+def owning_distribution(path: Path) -> tuple[str, str, str] | None:
+    """(package, version, path inside it) when `path` is a file an installed distribution ships."""
+    resolved = path.resolve()
+    for dist in importlib.metadata.distributions():
+        for file in dist.files or ():
+            if file.suffix == ".gguf" and Path(str(dist.locate_file(file))).resolve() == resolved:
+                return dist.metadata["Name"], dist.version, str(file)
+    return None
 
 
 def source_from_args(args: Any) -> ModelSource | None:

