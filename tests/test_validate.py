@@ -67,6 +67,32 @@ def test_json_output_lists_every_problem(capsys: pytest.CaptureFixture[str]) -> 
     assert len(out["submissions"][1]["problems"]) == 2
 
 
+def test_a_valid_submission_says_which_model_the_leaderboard_takes_it_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the identity the leaderboard compares rows by (a Hub repo at its revision; weights by their sha256), said
+    # where the submitter can check it before the pull request: a wrong revision would make it another model
+    code = main(["validate", str(CATALOGUE / "valid")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.splitlines() == [
+        f"ok: {CATALOGUE / 'valid'}",
+        "  model: example-org/example-7b at revision 0123456789ab…",
+    ]
+    unpinned = copy_case("valid", tmp_path, "unpinned")
+    meta = unpinned / METADATA_FILE
+    text = meta.read_text(encoding="utf-8")
+    start, end = text.index("  kind: hub"), text.index("  parameters:")
+    meta.write_text(text[:start] + "  kind: local\n  name: Example 7B\n  file: example-7b\n" + text[end:])
+    assert main(["validate", "--json", str(unpinned)]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["submissions"]
+    assert entry["valid"] and entry["model_identity"] is None
+    assert "no sha256" in entry["model"]
+    assert main(["validate", "--json", str(CATALOGUE / "valid")]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["submissions"]
+    assert entry["model_identity"] == "hub:example-org/example-7b@0123456789abcdef0123456789abcdef01234567"
+
+
 def copy_case(case: str, tmp_path: Path, name: str | None = None) -> Path:
     target = tmp_path / (name or case)
     shutil.copytree(CATALOGUE / case, target)

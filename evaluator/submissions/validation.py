@@ -40,6 +40,7 @@ from .format import (
     Metadata,
     Run,
 )
+from .identity import model_identity
 
 METADATA_FILE = "metadata.yaml"
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9._/-]+$")
@@ -499,6 +500,21 @@ def _check_predictions(
     return [], None if bootstrap is None else result
 
 
+def _identity_fields(metadata: Metadata | None) -> dict[str, str | None]:
+    """The model a submission is, as the leaderboard compares rows (submissions/identity.py): its key, and in
+    words, so that a submitter sees before the pull request which model the rows will count as."""
+    if metadata is None:
+        return {"model_identity": None, "model": None}
+    identity = model_identity(metadata)
+    if identity is None:
+        return {
+            "model_identity": None,
+            "model": f"{metadata.model.name}, not pinned (a local model with no sha256): the leaderboard cannot "
+            "tell it from another model, so its rows never confirm or are confirmed by another",
+        }
+    return {"model_identity": identity.key, "model": identity.words}
+
+
 def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: bool) -> int:
     """The `neghub validate` command: exit 0 when every submission is valid, 3 when the only problems are that a
     dataset release cannot be read here (nothing found wrong with the submissions so far), 2 otherwise."""
@@ -509,21 +525,24 @@ def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: boo
             "submissions": [
                 {
                     "path": str(folder),
-                    "valid": not problems,
+                    "valid": not found.problems,
                     "problems": [
-                        {"file": p.file, "line": p.line, "field": p.field, "message": p.message} for p in problems
+                        {"file": p.file, "line": p.line, "field": p.field, "message": p.message}
+                        for p in found.problems
                     ],
+                    **_identity_fields(found.metadata),
                 }
-                for folder, problems in results
+                for folder, found in checked
             ]
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
-        for folder, problems in results:
-            for problem in problems:
+        for folder, found in checked:
+            for problem in found.problems:
                 print(f"error: {problem}", file=sys.stderr)
-            if not problems:
+            if not found.problems:
                 print(f"ok: {log_safe(str(folder))}")
+                print(f"  model: {log_safe(_identity_fields(found.metadata)['model'] or '')}")
     if not any(problems for _, problems in results):
         return 0
     unavailable = {p for _, found in checked for problems in found.unavailable.values() for p in problems}
