@@ -255,12 +255,30 @@ def test_the_runner_registers_for_one_job_with_the_labels_the_gpu_job_asks_for()
     script = RUNNER_SCRIPT.read_text(encoding="utf-8")
     labels = re.search(r"labels: (\[[^]]*\])", script)
     assert labels is not None
-    assert sorted(json.loads(labels[1])) == sorted(gpu_job()["runs-on"])
+    for path in GPU_WORKFLOWS:
+        assert sorted(json.loads(labels[1])) == sorted(gpu_job(path)["runs-on"]["labels"])
     # a just-in-time configuration: one job per registration, then a new one
     assert "/actions/runners/generate-jitconfig" in script and "./run.sh --jitconfig" in script
     unit = RUNNER_UNIT.read_text(encoding="utf-8").splitlines()
     for setting in ("Restart=always", "KillMode=control-group", "PrivateTmp=yes"):
         assert setting in unit
+
+
+def test_the_gpu_machine_takes_jobs_only_from_its_runner_group() -> None:
+    # A pull request can add any job to its own copy of a workflow, labels included: only an organisation runner
+    # group whose access is limited to the two GPU workflows on main keeps such a job off the machine (README,
+    # "The GPU runner"). The runner registers in that group, and both GPU jobs ask for it by name.
+    script = RUNNER_SCRIPT.read_text(encoding="utf-8")
+    assert "https://api.github.com/orgs/$org/actions/runners/generate-jitconfig" in script
+    assert "/repos/" not in script  # a repository's runners sit in its default group, open to every workflow
+    assert re.search(r"runner_group_id: \(\$group\|tonumber\)", script)
+    unit = RUNNER_UNIT.read_text(encoding="utf-8")
+    assert "Environment=NEGHUB_RUNNER_ORG=" in unit and "Environment=NEGHUB_RUNNER_GROUP_ID=" in unit
+    for path in GPU_WORKFLOWS:
+        assert gpu_job(path)["runs-on"]["group"] == "neghub-gpu"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for path in GPU_WORKFLOWS:
+        assert f"neghub/neghub/.github/workflows/{path.name}@refs/heads/main" in readme
 
 
 def test_every_zizmor_suppression_is_justified_just_above_it() -> None:

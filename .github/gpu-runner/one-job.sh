@@ -10,12 +10,16 @@
 # A job's leftovers (processes, caches, a poisoned pip cache) cannot reach the next job, and a compromised
 # job cannot persist on the machine. The token that mints registrations is readable by root alone and
 # never reaches a job.
+# The runner registers in the organisation's runner group `neghub-gpu`, whose access is limited to this
+# repository's two GPU workflows on main (README, "The GPU runner"): a pull request can add any job, any labels,
+# to its own copy of a workflow, and a repository's own runners sit in its default group, open to them all.
 set -euo pipefail
 
-repo=${NEGHUB_RUNNER_REPO:?the unit sets NEGHUB_RUNNER_REPO=owner/name}
+org=${NEGHUB_RUNNER_ORG:?the unit sets NEGHUB_RUNNER_ORG=the organisation that owns the repository}
+group=${NEGHUB_RUNNER_GROUP_ID:?the unit sets NEGHUB_RUNNER_GROUP_ID=the id of the runner group neghub-gpu}
 runner_user=${NEGHUB_RUNNER_USER:-neghub-runner}
 pristine=/opt/actions-runner # the runner release, unpacked once, owned by root; jobs run in copies of it
-token_file=/etc/neghub-gpu-runner/token # 0600 root: fine-grained, this repository's Administration: read and write
+token_file=/etc/neghub-gpu-runner/token # 0600 root: fine-grained, the organisation's Self-hosted runners: read and write
 jobs_root=/var/lib/neghub-gpu-runner
 
 # an earlier job's folders (its processes were killed when the unit stopped): gone before the next job
@@ -26,8 +30,8 @@ cp -a "$pristine/." "$job/runner"
 mkdir "$job/home"
 chown -R "$runner_user:" "$job/runner" "$job/home"
 
-request=$(jq -n --arg name "gpu-$(hostname -s)-${job##*.}" \
-  '{name: $name, runner_group_id: 1, labels: ["self-hosted", "gpu"], work_folder: "_work"}')
+request=$(jq -n --arg name "gpu-$(hostname -s)-${job##*.}" --arg group "$group" \
+  '{name: $name, runner_group_id: ($group|tonumber), labels: ["self-hosted", "gpu"], work_folder: "_work"}')
 # the token goes to curl through a file descriptor, never on a command line other users can read
 jit_config=$(
   curl --fail --silent --show-error --request POST \
@@ -35,7 +39,7 @@ jit_config=$(
     --header "Accept: application/vnd.github+json" \
     --header "X-GitHub-Api-Version: 2022-11-28" \
     --data "$request" \
-    "https://api.github.com/repos/$repo/actions/runners/generate-jitconfig" |
+    "https://api.github.com/orgs/$org/actions/runners/generate-jitconfig" |
     jq -r .encoded_jit_config
 )
 
