@@ -28,12 +28,9 @@ from .answers import view_path
 from .boards import Board
 from .collect import Leaderboard, Row, headline
 from .ranking import interval_method
+from .rules_page import rules_page
 from .verdicts import (
-    NEAR_COPY_SHARE,
-    NEAR_COPY_WHY,
     PARSED_SHARE_MIN,
-    PARSED_SHARE_WHY,
-    RULES_CHANGELOG,
     RULES_VERSION,
     floor_of,
     rules_in_words,
@@ -572,27 +569,6 @@ def home_page(
         ],
         history=bool(landed),
         missing=list((missing or {}).values()),
-        base="",
-    )
-
-
-def rules_page(env: jinja2.Environment) -> str:
-    """The ranking and verdict rules in force, their thresholds with why, and their dated changes."""
-    return env.get_template("rules.md.j2").render(
-        title="Ranking rules",
-        version=RULES_VERSION,
-        changelog=list(reversed(RULES_CHANGELOG)),
-        parsed_share=f"{100 * PARSED_SHARE_MIN:.0f} %",
-        parsed_why=PARSED_SHARE_WHY,
-        near_copy=f"{100 * NEAR_COPY_SHARE:.0f} %",
-        near_copy_why=NEAR_COPY_WHY,
-        interval_method=interval_method(BootstrapConfig()),
-        benchmarks=[(get_benchmark(t).display.name, rules_in_words(t)) for t in benchmark_names()],
-        verdict_rules=[
-            (get_benchmark(t).display.name, get_benchmark(t).display.verdict_rule)
-            for t in benchmark_names()
-            if get_benchmark(t).display.verdict_rule
-        ],
         base="",
     )
 

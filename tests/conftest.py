@@ -33,21 +33,15 @@ def _default_data_dir() -> Iterator[None]:
 def _no_real_network(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """No test reaches a real upstream host or the user's cache: upstream URLs go to a port on 127.0.0.1
     where nothing listens (tests that serve files set their own endpoint), into a cache of the session's."""
-    import os
     import socket
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         closed = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    saved = {name: os.environ.get(name) for name in ("NEGHUB_UPSTREAM_ENDPOINT", "NEGHUB_CACHE")}
-    os.environ["NEGHUB_UPSTREAM_ENDPOINT"] = closed
-    os.environ["NEGHUB_CACHE"] = str(tmp_path_factory.mktemp("neghub-cache"))
-    yield
-    for name, value in saved.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    with pytest.MonkeyPatch.context() as session_env:
+        session_env.setenv("NEGHUB_UPSTREAM_ENDPOINT", closed)
+        session_env.setenv("NEGHUB_CACHE", str(tmp_path_factory.mktemp("neghub-cache")))
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -62,15 +56,10 @@ def _git_signer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     user_global = Path(os.environ.get("GIT_CONFIG_GLOBAL") or Path.home() / ".gitconfig")
     include = f"[include]\n\tpath = {user_global}\n" if user_global.is_file() else ""
     config.write_text(include + "[user]\n\tname = NegHub tests\n\temail = tests@example.org\n", encoding="utf-8")
-    saved = {name: os.environ.get(name) for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM")}
-    os.environ["GIT_CONFIG_GLOBAL"] = str(config)
-    os.environ["GIT_CONFIG_NOSYSTEM"] = "1"
-    yield
-    for name, value in saved.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    with pytest.MonkeyPatch.context() as session_env:
+        session_env.setenv("GIT_CONFIG_GLOBAL", str(config))
+        session_env.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        yield
 
 
 @pytest.fixture

@@ -344,6 +344,31 @@ def test_a_clearance_lifts_a_hold_and_says_who_when_why(tmp_path: Path, split: t
     assert entry.endswith("cleared by A. Maintainer on 2026-11-25: re-run on our machine, 200 of 200 items agree")
 
 
+def agreeing_record(sid: str, run: Path, **version_and_kind: object) -> dict[str, object]:
+    """A reproduction record (as reproductions/<sid>.json holds it) in which all 50 sampled items of the one run
+    agree; `version_and_kind` says which kind of record it is."""
+    return {
+        **version_and_kind,
+        "submission": sid,
+        "date": "2026-11-25",
+        "neghub_version": "0.1.0",
+        "sample_seed": 0,
+        "items_per_run": 50,
+        "device": "cpu (float32)",
+        "machine": "x86_64",
+        "library_versions": {},
+        "runs": [
+            {
+                "file": "predictions/jnli-neg/run.jsonl",
+                "predictions_sha256": sha(run),
+                "items_checked": 50,
+                "items_agreeing": 50,
+                "comparison": "labels exactly",
+            }
+        ],
+    }
+
+
 def test_a_reproduction_clears_a_hold_but_not_a_custom_prompts(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
@@ -357,27 +382,7 @@ def test_a_reproduction_clears_a_hold_but_not_a_custom_prompts(
     records.mkdir()
     for sid, path in (("z1-gold", folder), ("z5-private", subs / "z5-private")):
         run = path / "predictions/jnli-neg/run.jsonl"
-        record = {
-            "schema_version": 2,
-            "kind": "same-setting",
-            "submission": sid,
-            "date": "2026-11-25",
-            "neghub_version": "0.1.0",
-            "sample_seed": 0,
-            "items_per_run": 50,
-            "device": "cpu (float32)",
-            "machine": "x86_64",
-            "library_versions": {},
-            "runs": [
-                {
-                    "file": "predictions/jnli-neg/run.jsonl",
-                    "predictions_sha256": sha(run),
-                    "items_checked": 50,
-                    "items_agreeing": 50,
-                    "comparison": "labels exactly",
-                }
-            ],
-        }
+        record = agreeing_record(sid, run, schema_version=2, kind="same-setting")
         (records / f"{sid}.json").write_text(json.dumps(record), encoding="utf-8")
     board = collect(subs, reported=True, reproductions_dir=records)
     gold_row = board_rows(board)["z1-gold"]
@@ -406,26 +411,7 @@ def test_only_a_same_setting_record_reproduces_a_row(
     )
     records = tmp_path / "reproductions"
     records.mkdir()
-    record = {
-        **version_and_kind,
-        "submission": "z1-gold",
-        "date": "2026-11-25",
-        "neghub_version": "0.1.0",
-        "sample_seed": 0,
-        "items_per_run": 50,
-        "device": "cpu (float32)",
-        "machine": "x86_64",
-        "library_versions": {},
-        "runs": [
-            {
-                "file": "predictions/jnli-neg/run.jsonl",
-                "predictions_sha256": sha(folder / "predictions/jnli-neg/run.jsonl"),
-                "items_checked": 50,
-                "items_agreeing": 50,
-                "comparison": "labels exactly",
-            }
-        ],
-    }
+    record = agreeing_record("z1-gold", folder / "predictions/jnli-neg/run.jsonl", **version_and_kind)
     (records / "z1-gold.json").write_text(json.dumps(record), encoding="utf-8")
     row = board_rows(collect(subs, reported=True, reproductions_dir=records))["z1-gold"]
     assert row.trust != "reproduced" and row.status == "held"

@@ -122,8 +122,9 @@ def _git_config(key: str) -> str | None:
     return value if done.returncode == 0 and value else None
 
 
-def submitter_from_args(args: Any) -> dict[str, str]:
-    """The submitter a new submission is signed by: the options, else git's user, said on stderr."""
+def signer(args: Any) -> tuple[dict[str, str], str | None]:
+    """The submitter a new submission is signed by (the options, else git's user), and the line that says so
+    where git's user was taken (None where the options gave both)."""
     name = getattr(args, "submitter_name", None)
     contact = getattr(args, "submitter_contact", None)
     from_git = []
@@ -144,13 +145,21 @@ def submitter_from_args(args: Any) -> dict[str, str]:
         raise InputError.single(
             given, f"expected an e-mail address or an https:// URL, got {contact!r} (give --submitter-contact)"
         )
-    if from_git:
-        print(
-            f"signing as {name} <{contact}> (git config {' and '.join(from_git)}; --submitter-name and "
-            "--submitter-contact sign otherwise)",
-            file=sys.stderr,
-        )
-    return {"name": name, "contact": contact}
+    note = (
+        f"signing as {name} <{contact}> (git config {' and '.join(from_git)}; --submitter-name and "
+        "--submitter-contact sign otherwise)"
+        if from_git
+        else None
+    )
+    return {"name": name, "contact": contact}, note
+
+
+def submitter_from_args(args: Any) -> dict[str, str]:
+    """The submitter a new submission is signed by, said on stderr where it comes from git's configuration."""
+    submitter, note = signer(args)
+    if note:
+        print(note, file=sys.stderr)
+    return submitter
 
 
 def add_submitter_options(parser: Any) -> None:

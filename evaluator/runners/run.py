@@ -33,7 +33,7 @@ from ..submissions.format import Metadata, settings_prefix
 from ..submissions.reproduction import NumericSetting
 from .backend import Backend
 from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source
-from .pinning import add_submitter_options, pinned_model, submitter_from_args
+from .pinning import add_submitter_options, pinned_model, signer
 from .plans import DEFAULT_SEEDS, RunPlan, RunSettings
 from .setting import DEFAULT_BATCH_SIZE, run_setting, setting_provenance
 
@@ -206,8 +206,9 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     out: Path = args.output
     require_models_extra()
     source = resolve_source(args.model, args.revision)
-    # who signs it and an unwritable -o are reported before the model is loaded, not after minutes of loading
-    submitter = submitter_from_args(args)
+    # who signs it and an unwritable -o are reported before the model is loaded, not after minutes of loading;
+    # that git's user signs is said with the submission written, not before an error
+    submitter, signing_note = signer(args)
     made = prepare_output_folder(out)
     try:
         backend = load_backend(
@@ -270,6 +271,8 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     text = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True, width=1000)
     _write_text(out / "metadata.yaml", text)
     print(f"wrote {out / 'metadata.yaml'} ({len(runs)} runs)", file=sys.stderr)
+    if signing_note:
+        print(signing_note, file=sys.stderr)
     return 0
 
 
