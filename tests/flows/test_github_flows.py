@@ -55,6 +55,17 @@ def pull_request(clone: Path, work: Path) -> Path:
     return head
 
 
+def upstream_for(shared_datasets: Path, tmp_path: Path) -> tuple[UpstreamServer, dict[str, str]]:
+    """A local HTTP server with the JNLI-Neg release under its upstream layout, and the environment a clone's
+    nox runs in: nothing of NegHub's or nox's from this process, a cache of its own, the server as upstream."""
+    site = tmp_path / "www"
+    build_site(shared_datasets, site)
+    server = UpstreamServer(site)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NEGHUB_", "NOX_"))}
+    env.update({"NEGHUB_CACHE": str(tmp_path / "cache"), "NEGHUB_UPSTREAM_ENDPOINT": server.url})
+    return server, env
+
+
 def test_pull_request_and_pages_flows_without_shared(shared_datasets: Path, tmp_path: Path) -> None:
     work = tmp_path / "runner"  # what GitHub's runner has: the clone, nothing beside it
     clone = work / "neghub"
@@ -62,11 +73,7 @@ def test_pull_request_and_pages_flows_without_shared(shared_datasets: Path, tmp_
     assert not (clone.parent / "shared").exists()
     head = pull_request(clone, work)
 
-    site = tmp_path / "www"
-    build_site(shared_datasets, site)
-    server = UpstreamServer(site)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NEGHUB_", "NOX_"))}
-    env.update({"NEGHUB_CACHE": str(tmp_path / "cache"), "NEGHUB_UPSTREAM_ENDPOINT": server.url})
+    server, env = upstream_for(shared_datasets, tmp_path)
     try:
         # submission.yml: only the new folder is checked, with the base branch's code
         validated = nox(clone, env, "-s", "validate", "--", "--changed", str(head), "submissions")
@@ -116,11 +123,7 @@ def test_a_broken_pull_request_names_its_submission_on_every_line(shared_dataset
     broken = head / "pr-broken"
     shutil.copytree(head / NEW_ID, broken)
     (broken / "predictions" / "jnli-neg" / "valid.jsonl").write_text('{"id": 0, "prediction": "maybe"}\n')
-    site = tmp_path / "www"
-    build_site(shared_datasets, site)
-    server = UpstreamServer(site)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NEGHUB_", "NOX_"))}
-    env.update({"NEGHUB_CACHE": str(tmp_path / "cache"), "NEGHUB_UPSTREAM_ENDPOINT": server.url})
+    server, env = upstream_for(shared_datasets, tmp_path)
     try:
         validated = nox(clone, env, "-s", "validate", "--", "--changed", str(head), "submissions")
     finally:
