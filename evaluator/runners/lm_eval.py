@@ -151,9 +151,9 @@ def _nubench_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
 def _scn_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
     """No right answer per request: utils.py's aggregation selects the triplets as NegHub does and counts
     the pronoun variant's drops, negation contrast and triplets."""
-    from ..benchmarks import scn
+    from ..benchmarks.scn.words import load_word_lists
 
-    verb_index = {verb: i for i, verb in enumerate(scn.load_word_lists().verbs)}
+    verb_index = {verb: i for i, verb in enumerate(load_word_lists().verbs)}
 
     def fields(item: Item, request: Request) -> dict[str, Any]:
         triplet = str(request.id).split("|")  # NAME|PROF|variant|verb|pattern (scn.protocol.request_id)
