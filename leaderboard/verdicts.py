@@ -233,13 +233,9 @@ def _identity_rules(row: Row, earlier: AnswerCodes, codes: NDArray[np.int32]) ->
             first.confirmed_by.append(f"{who} ({row.submission_id})")
             return
         same, total = int(same_items[index]), int(both[index])
-        row.holds.append(
-            Hold(
-                "other-answers-same-model",
-                f"this pinned model ({row.identity_words}) gave other answers under this protocol than "
-                f"{first.submission_id}'s row: {total - same} of {total} items differ{_setting_difference(row, first)}",
-            )
-        )
+        differ = f"{total - same} of {total} items differ{_setting_difference(row, first)}"
+        why = f"this pinned model ({row.identity_words}) gave other answers under this protocol than "
+        row.holds.append(Hold("other-answers-same-model", f"{why}{first.submission_id}'s row: {differ}"))
         return
     share = np.divide(same_items, both, out=np.zeros(both.size), where=both > 0)
     for index in np.flatnonzero(share >= NEAR_COPY_SHARE).tolist():

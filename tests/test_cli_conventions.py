@@ -32,6 +32,7 @@ from neghub.evaluator.core.numbers import fixed, percent
 from neghub.leaderboard.site import fmt
 
 from .conftest import ROOT
+from .processes import run_process
 
 SUBMISSIONS = ROOT / "submissions"
 SCN_PREDICTIONS = SUBMISSIONS / "baseline-never" / "predictions" / "scn" / "predictions.jsonl"
@@ -45,16 +46,8 @@ def neghub(
     """`neghub ARGS` in its own process, from `cwd` (not the checkout: the installed package answers); without
     `mirror`, NEGHUB_DATA_DIR unset (the releases then come from the network, which fails here)."""
     env = {k: v for k, v in os.environ.items() if mirror or k != "NEGHUB_DATA_DIR"}
-    done = subprocess.run(
-        [sys.executable, "-m", "neghub.evaluator.cli", *map(str, args)],
-        input=stdin,
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
-    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+    command = [sys.executable, "-m", "neghub.evaluator.cli", *args]
+    return run_process(command, cwd=cwd, env=env, timeout=300, stdin=stdin)
 
 
 def one_json_object(stdout: str) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from neghub.evaluator.families.llm_jp import LLM_JP_PREAMBLE  # noqa: E402
 from neghub.evaluator.fileio import safe_yaml  # noqa: E402
 from neghub.evaluator.runners.loading import ModelSource, load_backend  # noqa: E402
 from tests.test_runners import SHARED, _check_folder  # noqa: E402
-from tests.tiny_models import byte_level_bpe, tiny_llama  # noqa: E402
+from tests.tiny_models import bert_special_tokens, byte_level_bpe, tiny_encoder_config, tiny_llama  # noqa: E402
 
 MIRROR = Path(__file__).parent / "fixtures" / "mirror"  # JSTS-Neg: 40 test and some train instances
 JSTS = ["--tasks", "jsts-neg", "--data-dir", str(MIRROR), "--unverified", "--no-progress"]
@@ -71,14 +71,7 @@ def _pair_tokenizer(sentences: list[str]) -> Any:
     tok.post_processor = tokenizers.processors.TemplateProcessing(
         single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
     )
-    return transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        unk_token="[UNK]",
-        pad_token="[PAD]",
-        cls_token="[CLS]",
-        sep_token="[SEP]",
-        mask_token="[MASK]",
-    )
+    return bert_special_tokens(tok)
 
 
 def _classifier(folder: Path, records: list[dict[str, Any]], labels: tuple[str, ...] | None) -> Path:
@@ -92,16 +85,7 @@ def _classifier(folder: Path, records: list[dict[str, Any]], labels: tuple[str, 
         if labels is None
         else {"id2label": dict(enumerate(labels)), "label2id": {label: i for i, label in enumerate(labels)}}
     )
-    config = transformers.BertConfig(
-        vocab_size=len(tok),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        max_position_embeddings=256,
-        pad_token_id=tok.pad_token_id,
-        **head,
-    )
+    config = tiny_encoder_config(transformers.BertConfig, tok, max_position_embeddings=256, **head)
     model = transformers.BertForSequenceClassification(config)
     model.eval()
     with torch.no_grad():
@@ -437,15 +421,7 @@ def _roberta_masked(folder: Path) -> Path:
         mask_token=tokenizers.AddedToken("<mask>", lstrip=True, special=True),
     )
     torch.manual_seed(0)
-    config = transformers.RobertaConfig(
-        vocab_size=len(tok),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        max_position_embeddings=130,
-        pad_token_id=tok.pad_token_id,
-    )
+    config = tiny_encoder_config(transformers.RobertaConfig, tok, max_position_embeddings=130)
     model = transformers.RobertaForMaskedLM(config)
     run_after_space = tok.convert_tokens_to_ids("Ġrun")
     assert run_after_space != tok.unk_token_id

@@ -29,7 +29,7 @@ from neghub.evaluator.runners.backend import Backend  # noqa: E402
 from neghub.evaluator.runners.loading import ModelSource, load_backend  # noqa: E402
 from neghub.evaluator.runners.loglikelihood import OptionTree, packing_agrees  # noqa: E402
 from neghub.evaluator.submissions.format import Metadata  # noqa: E402
-from tests.tiny_models import tiny_llama  # noqa: E402
+from tests.tiny_models import bert_special_tokens, tiny_encoder_config, tiny_llama  # noqa: E402
 
 SHARED = Path(__file__).parents[2] / "shared" / "datasets"
 _WORD_TEXT = (
@@ -51,15 +51,7 @@ def _tokenizer(masked: bool) -> transformers.PreTrainedTokenizerFast:
         tok.post_processor = tokenizers.processors.TemplateProcessing(
             single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
         )
-    return transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        unk_token="[UNK]",
-        pad_token="[PAD]",
-        eos_token="</s>",
-        mask_token="[MASK]",
-        cls_token="[CLS]",
-        sep_token="[SEP]",
-    )
+    return bert_special_tokens(tok, eos_token="</s>")
 
 
 def _causal(folder: Path, *, constant: bool = False) -> Path:
@@ -76,15 +68,7 @@ def _causal(folder: Path, *, constant: bool = False) -> Path:
 def _masked(folder: Path) -> Path:
     tok = _tokenizer(masked=True)
     torch.manual_seed(0)
-    config = transformers.BertConfig(
-        vocab_size=len(tok),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        max_position_embeddings=128,
-        pad_token_id=tok.pad_token_id,
-    )
+    config = tiny_encoder_config(transformers.BertConfig, tok, max_position_embeddings=128)
     model = transformers.BertForMaskedLM(config)
     with torch.no_grad():  # the mask's top-1 is always "run" (id 0)
         model.cls.predictions.decoder.bias[0] = 1000.0

@@ -44,6 +44,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+from tests.processes import run_process
 from tests.test_leaderboard import NUBENCH_TEST, write_submission
 
 ROOT = Path(__file__).parents[1]
@@ -181,15 +182,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write_crowd(submissions, CROWD)
     out = work / "public"
     env = {**os.environ, "NEGHUB_SUBMISSIONS_DIR": str(submissions), "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    build = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", ROOT / "mkdocs.yml", "-d", out]
+    done = run_process(build, cwd=ROOT, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     return out
 

@@ -43,6 +43,7 @@ from neghub.evaluator.submissions.format import Metadata
 from neghub.leaderboard.submit_page import MODEL_KINDS_MARKER, with_model_kinds
 
 from .conftest import ROOT, SHARED_DATASETS
+from .processes import run_process
 from .upstream_server import UPSTREAM_COMMIT, UPSTREAM_FOLDER, UpstreamServer, build_site
 
 PAGE = ROOT / "site" / "submit.md"
@@ -325,15 +326,7 @@ def run_page(clone: Path, models: Path, env: dict[str, str]) -> None:
                 check_install(line)
             else:
                 kept.append(line)
-        done = subprocess.run(
-            ["bash", "-euo", "pipefail", "-c", "\n".join(kept)],
-            cwd=clone,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
+        done = run_process(["bash", "-euo", "pipefail", "-c", "\n".join(kept)], cwd=clone, env=env, timeout=600)
         assert done.returncode == 0, f"{block}\nexit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
 
 

@@ -42,6 +42,37 @@ def tiny_llama(tok: Any, *, hidden_size: int, layers: int = 2, max_position_embe
     return transformers.LlamaForCausalLM(config)
 
 
+def bert_special_tokens(tok: Any, **more: str) -> Any:
+    """`tok` (a `tokenizers.Tokenizer`) as transformers' fast tokenizer with BERT's special tokens ([UNK], [PAD],
+    [CLS], [SEP], [MASK]) and `more`."""
+    import transformers
+
+    return transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        **more,
+    )
+
+
+def tiny_encoder_config(config_class: Any, tok: Any, *, max_position_embeddings: int, **head: Any) -> Any:
+    """A BERT-like encoder's configuration (BertConfig, RobertaConfig) with two layers of width 16 over `tok`'s
+    vocabulary; `head` adds a classifier's labels or a regression head."""
+    return config_class(
+        vocab_size=len(tok),
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        max_position_embeddings=max_position_embeddings,
+        pad_token_id=tok.pad_token_id,
+        **head,
+    )
+
+
 def tiny_llama_gguf(path: Any, *, hidden_size: int = 32, layers: int = 2) -> Any:
     """A random Llama and its byte-level BPE written as a GGUF file (float32 tensors, gguf's tensor names; the
     query and key weights are stored as they are, not in llama.cpp's rotary order: the loaded model is another

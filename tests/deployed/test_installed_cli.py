@@ -140,7 +140,10 @@ def test_validate_passes_every_committed_submission(cli: Any, data_dir: Path | N
     folders = [f for f in SUBMISSIONS if data_dir or all(r["task"] != "jnli-neg" for r in metadata(f)["runs"])]
     result = cli("validate", *folders)
     assert result.code == 0, result.err
-    assert result.out.splitlines() == [f"ok: {f}" for f in folders]
+    lines = result.out.splitlines()
+    # each ok line is followed by the model the leaderboard takes the submission for (submissions/identity.py)
+    assert lines[::2] == [f"ok: {f}" for f in folders]
+    assert all(line.startswith("  model: ") for line in lines[1::2]) and len(lines) == 2 * len(folders)
 
 
 def test_datasets_verify_passes_on_the_installed_files(cli: Any, neghub_bin: Path) -> None:
