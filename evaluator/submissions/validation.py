@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import stat
 import sys
 import unicodedata
@@ -32,6 +33,7 @@ from ..core.stats import BootstrapConfig
 from ..fileio import safe_yaml
 from ..fileio.logs import log_safe
 from ..releases.loading import DatasetUnavailable
+from ..runners.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS
 from .format import (
     PATTERN_EXPECTATIONS,
     RESERVED_IDS,
@@ -446,6 +448,10 @@ def _problems(
             continue
         if found.kind != "file" or found.links > 1 or rel in unusable or index in refused_runs:
             continue  # reported above; never read
+        partial = _partial_run(metadata, run)
+        if partial is not None:  # not read: its missing items would only repeat this, less clearly
+            problems.append(Problem(where, None, None, partial))
+            continue
         if found.size > limits.prediction_file_bytes:
             problems.append(
                 Problem(
@@ -471,6 +477,55 @@ def _problems(
         if result is not None:
             checked.results[rel] = result
     return problems
+
+
+def _partial_run(metadata: Metadata, run: Run, needs: str = "a submission runs every item") -> str | None:
+    """Why a run that `neghub run --max-items` sampled (recorded as partial in its provenance) is refused: `needs`,
+    and the command that runs the whole split; None for a complete run."""
+    recorded = metadata.recorded_settings(run)
+    ran = recorded.get(PARTIAL_ITEMS)
+    if ran is None:
+        return None
+    of = recorded.get(SPLIT_ITEMS)
+    counted = f"{ran} of {of}" if of is not None else f"{ran}"
+    seed = recorded.get(SAMPLE_SEED)
+    sampled = f", sampled with seed {seed}" if seed is not None else ""
+    command = str((metadata.provenance or {}).get("command") or "")
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = []
+    kept: list[str] = []
+    for word in words:
+        if kept and kept[-1] == "--max-items":
+            kept.pop()  # the option and its value
+        elif not word.startswith("--max-items="):
+            kept.append(word)
+    if words and len(kept) < len(words):
+        whole = f"the same command without --max-items: {shlex.join(kept)}"
+    else:
+        whole = "neghub run without --max-items"
+    why = "neghub run --max-items, for trying a model"
+    return f"a partial run: {counted} items{sampled} ({why}); {needs}: run {whole}"
+
+
+def partial_run_of_file(path: Path) -> str | None:
+    """Why `neghub evaluate` cannot score `path`, where it is the file of a run that the metadata.yaml of its
+    submission folder (FOLDER/predictions/<task>/<file>) records as partial: the scorers count over every item
+    of a split (the minimal pairs, the multiple-choice items), and a sample would read as missing lines.
+    None for any other file (a file on its own, a complete run, a folder whose metadata cannot be read)."""
+    resolved = path.resolve()
+    if len(resolved.parents) < 3 or not (resolved.parents[2] / METADATA_FILE).is_file():
+        return None
+    folder = resolved.parents[2]
+    metadata, _, _ = _read_metadata(folder, folder.name, Limits())
+    if metadata is None:
+        return None
+    rel = resolved.relative_to(folder).as_posix()
+    for run in metadata.runs:
+        if run.file == rel:
+            return _partial_run(metadata, run, needs="neghub evaluate scores whole splits only")
+    return None
 
 
 def _is_run_field(problem: Problem) -> bool:
