@@ -41,6 +41,7 @@ from .format import (
     SUBMISSION_ID_PATTERN,
     Metadata,
     Run,
+    settings_prefix,
 )
 
 METADATA_FILE = "metadata.yaml"
@@ -479,10 +480,14 @@ def _problems(
     return problems
 
 
-def _partial_run(metadata: Metadata, run: Run, needs: str = "a submission runs every item") -> str | None:
-    """Why a run that `neghub run --max-items` sampled (recorded as partial in its provenance) is refused: `needs`,
-    and the command that runs the whole split; None for a complete run."""
-    recorded = metadata.recorded_settings(run)
+def _partial_run(metadata: Metadata, run: Run) -> str | None:
+    """Why a run that `neghub run --max-items` sampled (recorded as partial in its provenance) is refused, with
+    the command that runs the whole split; None for a complete run."""
+    return _partial_message(metadata.recorded_settings(run), metadata.provenance or {}, "a submission runs every item")
+
+
+def _partial_message(recorded: dict[str, Any], provenance: dict[str, Any], needs: str) -> str | None:
+    """`needs` and the whole split's command, where a run's recorded settings mark it partial; else None."""
     ran = recorded.get(PARTIAL_ITEMS)
     if ran is None:
         return None
@@ -490,9 +495,8 @@ def _partial_run(metadata: Metadata, run: Run, needs: str = "a submission runs e
     counted = f"{ran} of {of}" if of is not None else f"{ran}"
     seed = recorded.get(SAMPLE_SEED)
     sampled = f", sampled with seed {seed}" if seed is not None else ""
-    command = str((metadata.provenance or {}).get("command") or "")
     try:
-        words = shlex.split(command)
+        words = shlex.split(str(provenance.get("command") or ""))
     except ValueError:
         words = []
     kept: list[str] = []
@@ -513,18 +517,28 @@ def partial_run_of_file(path: Path) -> str | None:
     """Why `neghub evaluate` cannot score `path`, where it is the file of a run that the metadata.yaml of its
     submission folder (FOLDER/predictions/<task>/<file>) records as partial: the scorers count over every item
     of a split (the minimal pairs, the multiple-choice items), and a sample would read as missing lines.
-    None for any other file (a file on its own, a complete run, a folder whose metadata cannot be read)."""
+    None for any other file (a file on its own, a complete run, metadata that cannot be read). The metadata is
+    read as plain YAML, not validated: validating it would load every plugin benchmark its runs might name."""
     resolved = path.resolve()
-    if len(resolved.parents) < 3 or not (resolved.parents[2] / METADATA_FILE).is_file():
+    if len(resolved.parents) < 3:
         return None
     folder = resolved.parents[2]
-    metadata, _, _ = _read_metadata(folder, folder.name, Limits())
-    if metadata is None:
+    meta_path = folder / METADATA_FILE
+    try:
+        if not meta_path.is_file() or meta_path.stat().st_size > Limits().metadata_bytes:
+            return None
+        raw = safe_yaml.load(meta_path.read_text(encoding="utf-8")).value
+    except (OSError, UnicodeDecodeError, safe_yaml.SafeYAMLError):
         return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("runs"), list):
+        return None
+    provenance = raw.get("provenance") if isinstance(raw.get("provenance"), dict) else {}
     rel = resolved.relative_to(folder).as_posix()
-    for run in metadata.runs:
-        if run.file == rel:
-            return _partial_run(metadata, run, needs="neghub evaluate scores whole splits only")
+    for run in raw["runs"]:
+        if isinstance(run, dict) and run.get("file") == rel:
+            prefix = settings_prefix(str(run.get("task")), str(run.get("prompt")), run.get("mode")) + "."
+            recorded = {key[len(prefix) :]: value for key, value in provenance.items() if key.startswith(prefix)}
+            return _partial_message(recorded, provenance, "neghub evaluate scores whole splits only")
     return None
 
 
