@@ -532,7 +532,8 @@ def partial_run_of_file(path: Path) -> str | None:
         return None
     if not isinstance(raw, dict) or not isinstance(raw.get("runs"), list):
         return None
-    provenance = raw.get("provenance") if isinstance(raw.get("provenance"), dict) else {}
+    found = raw.get("provenance")
+    provenance: dict[str, Any] = {str(k): v for k, v in found.items()} if isinstance(found, dict) else {}
     rel = resolved.relative_to(folder).as_posix()
     for run in raw["runs"]:
         if isinstance(run, dict) and run.get("file") == rel:
