@@ -185,6 +185,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.command == "evaluate":
         if args.predictions != STDIN:
             check_readable(args.predictions)  # before the release is fetched: its failure must not hide this one
+            from .submissions.validation import partial_run_of_file
+
+            partial = partial_run_of_file(args.predictions)
+            if partial is not None:  # said as such, not as the items its sample left out
+                raise InputError.single(str(args.predictions), partial)
         options = _options(args)
         with input_file(args.predictions) as predictions:  # `-`: the standard input
             result = task.evaluate(predictions, options)

@@ -141,6 +141,25 @@ def test_run_of_a_model_transformers_does_not_know_is_one_line_and_leaves_no_fol
     assert not output.exists()
 
 
+def test_run_of_weights_that_cannot_be_read_is_one_line_and_leaves_no_folder(tmp_path: Path, neghub: Any) -> None:
+    # a model folder whose configuration transformers knows and whose weights file is not one (a truncated or
+    # corrupted download): safetensors raised its own error, a traceback
+    transformers = pytest.importorskip("transformers")
+    folder = tmp_path / "broken-weights"
+    config = transformers.BertConfig(
+        vocab_size=8, hidden_size=4, intermediate_size=8, num_hidden_layers=1, num_attention_heads=1
+    )
+    config.architectures = ["BertForMaskedLM"]
+    config.save_pretrained(folder)
+    (folder / "model.safetensors").write_bytes(b"not weights")
+    output = tmp_path / "submission"
+    result = neghub("run", str(folder), "--tasks", "scn", "--no-progress", "-o", str(output))
+    assert (result.code, result.out) == (2, "")
+    assert result.err.startswith(f"error: MODEL: transformers cannot read the model's weights in {folder}: ")
+    assert result.err.count("\n") == 1
+    assert not output.exists()
+
+
 # --- the `models` extra ----------------------------------------------------------------------------
 
 # Runs the command line with torch and transformers unimportable, as in a base install: a None entry in

@@ -343,7 +343,7 @@ def test_scn_causal_and_masked_select_triplets_and_validate(tmp_path: Path) -> N
         out = tmp_path / f"sub-{name}"
         assert main(["run", str(folder), "--tasks", "scn", "--max-pairs", "2", "-o", str(out), "--no-progress"]) == 0
         meta = _check_folder(out)
-        assert meta.provenance is not None and meta.provenance["max_items"] == 2
+        assert meta.provenance is not None and meta.provenance["max_pairs"] == 2
         rows = [json.loads(line) for line in (out / meta.runs[0].file).read_text().splitlines()]
         # the model answers "run" everywhere: one triplet (verb run) per pair and variant, 5 patterns each
         assert len(rows) == 2 * 4 * 5

@@ -358,7 +358,26 @@ def ran_page(models: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_every_command_on_the_page_succeeds(ran_page: Path) -> None:
     written = {p.name for p in (ran_page / "submissions").iterdir()}
     assert {"my-model", "my-local-model", "my-engine-model"} <= written
+    assert (ran_page / "try-my-model" / "metadata.yaml").is_file()  # the trial, beside the submissions
     assert (ran_page / "reproductions" / "my-model.json").is_file()
+
+
+def test_the_trial_run_is_partial_and_validate_refuses_it_with_the_whole_command(
+    ran_page: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The page's `--max-items 20` run: JNLI-Neg's and NUBench's runs are partial (SCN's one pair, as the test
+    lowers --max-pairs, is fewer than 20: whole), and each partial run is refused with the command without it."""
+    from neghub.evaluator.cli import main
+
+    trial = ran_page / "try-my-model"
+    meta = safe_yaml.load((trial / "metadata.yaml").read_text()).value
+    partial = sorted(key.split(".")[0] for key in meta["provenance"] if key.endswith(".partial_items"))
+    assert partial == ["jnli-neg", "jnli-neg", "nubench", "nubench"]
+    capsys.readouterr()
+    assert main(["validate", str(trial)]) == 2
+    refused = capsys.readouterr().err.splitlines()
+    assert len(refused) == 4 and all(": a partial run: " in line for line in refused)
+    assert all("--max-items" not in line.split("without --max-items: ")[1] for line in refused)
 
 
 def test_the_hand_sha256_recipe_gives_the_pin_neghub_run_writes(ran_page: Path, models: Path) -> None:

@@ -67,6 +67,9 @@ class LlmJpTask:
     # the log-likelihood protocol's answers: (the word scored after the prompt, the prediction it stands for),
     # in the benchmark's label order (the arg-max takes the first on ties)
     label_words: tuple[tuple[str, Any], ...] = ()
+    # the record field naming the source pair a record derives from: its negation minimal pairs are scored
+    # together, so a partial run samples whole groups (RunPlan.item_group)
+    group_field: str | None = None
 
 
 UNTIL = ("\n\n",)  # llm-jp-eval's answer ends at the first blank line: generation may stop there
@@ -87,10 +90,18 @@ def sentence_pair_plans(
         if settings.prompt not in (None, CLASSIFIER_STYLE):
             raise InputError.single("--prompt", f"a fine-tuned classifier runs {task.name} as {CLASSIFIER_STYLE} only")
         classifier = ClassifierTask(task.name, task.default_split, sentence_pair, task.records, labels, scale)
-        return classifier_plans(classifier, settings, backend_kind)
-    if settings.prompt == CLASSIFIER_STYLE:
+        plans = classifier_plans(classifier, settings, backend_kind)
+    elif settings.prompt == CLASSIFIER_STYLE:
         raise InputError.single("--prompt", f"{CLASSIFIER_STYLE} runs need a sequence-classification model")
-    return llm_jp_plans(task, settings, backend_kind)
+    else:
+        plans = llm_jp_plans(task, settings, backend_kind)
+    if task.group_field is not None and settings.max_items is not None:  # only a partial sample needs the groups
+        field = task.group_field
+        split = settings.split or task.default_split
+        group_of_id = {r["id"]: r[field] for r in task.records(split, settings.data_dir, settings.unverified)}
+        for plan in plans:
+            plan.item_group = lambda item: group_of_id[item[0]]  # every item is (id, ...)
+    return plans
 
 
 def sentence_pair(record: dict[str, Any]) -> tuple[str, str]:

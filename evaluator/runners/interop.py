@@ -52,7 +52,7 @@ def settings_from_args(args: Any) -> RunSettings:
         prompt=getattr(args, "prompt", None),
         data_dir=getattr(args, "data_dir", None),
         unverified=getattr(args, "unverified", False),
-        max_items=getattr(args, "max_items", None),
+        max_pairs=getattr(args, "max_pairs", None),
         sample_seed=seed if seed is not None else 0,
         chat_template=getattr(args, "chat_template", "auto"),
         label_map=parse_label_map(getattr(args, "label_map", None)),
@@ -296,7 +296,9 @@ def add_run_options(parser: Any, *, task: bool = True) -> None:
     )
     parser.add_argument("--head-labels", default=None, metavar="L0,L1,...", help="a classifier's labels in order")
     parser.add_argument("--label-map", default=None, metavar="HEAD=LABEL,...")
-    parser.add_argument("--max-pairs", "--max-items", dest="max_items", type=int, default=None)
+    parser.add_argument(
+        "--max-pairs", type=int, default=None, help="the cloze test: a seeded sample of this many name/profession pairs"
+    )
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--unverified", action="store_true", help="read dataset files that differ from their pins")
 

@@ -288,7 +288,7 @@ def export_command(args: Any) -> int:
             continue
         for plan in plans:
             name = task_name(plan)
-            if plan.protocol == "top1" and settings.max_items is None:
+            if plan.protocol == "top1" and settings.max_pairs is None:
                 print(f"skipped {name}: give --max-pairs N to export the cloze test's requests", file=sys.stderr)
                 continue
             pairs = [(item, r) for item, rs in item_requests(plan) for r in rs]
@@ -412,7 +412,7 @@ def _plan_for(meta: dict[str, Any], args: Any) -> RunPlan:
             "sample_seed": meta["seed"] if meta.get("seed") is not None else 0,
             "modes": (meta["mode"],) if meta.get("mode") else (),
             "prompt": meta.get("prompt"),
-            "max_items": meta.get("max_pairs"),
+            "max_pairs": meta.get("max_pairs"),
             "chat_template": "off",
         }
     )

@@ -310,6 +310,7 @@ def load_backend(
     check_device(device)
     import torch
     import transformers
+    from safetensors import SafetensorError
 
     from .backend import Backend
 
@@ -335,9 +336,15 @@ def load_backend(
         if attn_implementation is not None:
             kwargs["attn_implementation"] = attn_implementation
         placement: Any = "auto" if device_map == "auto" else device
-        model: Any = loader.from_pretrained(
-            location, config=config, dtype=getattr(torch, dtype), device_map=placement, **kwargs
-        )
+        try:
+            model: Any = loader.from_pretrained(
+                location, config=config, dtype=getattr(torch, dtype), device_map=placement, **kwargs
+            )
+        except (SafetensorError, ValueError, OSError) as error:  # a truncated or corrupted weights file
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise InputError.single(
+                "MODEL", f"transformers cannot read the model's weights in {source.location}: {first}"
+            ) from None
         model.eval()
         kwargs.pop("attn_implementation", None)
         tokenizer = transformers.AutoTokenizer.from_pretrained(location, **kwargs)

@@ -14,6 +14,8 @@ the requests then that same post-processing. `protocol` says how answers are obt
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,8 +45,11 @@ class RunSettings:
     batch_size: int = 8
     batch_tokens: int | None = None  # padded tokens per batch at most, for runs whose items have token lengths
     unverified: bool = False
-    max_items: int | None = None  # sample this many items (the cloze test: name/profession pairs), seeded
-    sample_seed: int = 0
+    max_pairs: int | None = None  # the cloze test's protocol: this many name/profession pairs, seeded (complete)
+    # a partial run, for trying a model: a seeded sample of this many items of every run (`partial_sample`);
+    # recorded in each run's provenance, and refused by `neghub validate`
+    max_items: int | None = None
+    sample_seed: int = 0  # the seed of both samples (and of the cloze test's verb sample)
     chat_template: str = "auto"  # auto | on | off; `neghub run` resolves auto to on or off for the model
     # a fine-tuned classifier's head: its labels in output order (empty: a regression head), and the
     # --label-map pairs (head label, benchmark label) that name them
@@ -91,6 +96,16 @@ class RunPlan:
     # the submitted lines of those items
     item_key: Callable[[Any], Hashable] | None = None
     line_item: Callable[[dict[str, Any]], Hashable] | None = None
+    # the items scored together, by key (a negation minimal pair's members share their source pair): a partial
+    # sample takes such a group whole or not at all (None: every item is scored on its own)
+    item_group: Callable[[Any], Hashable] | None = None
+
+    def key_of(self, item: Any) -> Hashable:
+        """The item's key: `item_key`, or the id of its one request."""
+        if self.item_key is not None:
+            return self.item_key(item)
+        assert self.requests is not None, f"{self.task}: a run without requests names its items by item_key"
+        return self.requests(item)[0].id
 
     def run_entry(self) -> dict[str, Any]:
         """The run as metadata.yaml lists it; `chat_template` where the run's prompts could go through one
@@ -166,3 +181,35 @@ def prompt_lengths(*, special_tokens: bool) -> Callable[[Backend, Sequence[Any]]
         return backend.token_lengths([prompt for _, prompt in items], special_tokens=special_tokens)
 
     return lengths
+
+
+# the keys a partial run records in each run's provenance (TASK.PROMPT.MODE.KEY, beside the run's protocol):
+# kept per run, not once per submission, because the validator refuses a run, and each run's file holds its own
+# sample; `partial_items` is the mark `neghub validate` looks for
+PARTIAL_ITEMS = "partial_items"
+SPLIT_ITEMS = "split_items"
+SAMPLE_SEED = "sample_seed"
+
+
+def partial_sample(plan: RunPlan, max_items: int, seed: int) -> RunPlan:
+    """The plan on a seeded sample of at most `max_items` of its items (at least one group), recorded as partial
+    in its settings. Whole groups (`item_group`) are taken in a seeded order of their keys until the next would
+    exceed `max_items`: the sample depends on the items' keys and the seed only, so every run of a task (each
+    prompt style, mode and few-shot seed) gets the same items. A plan with no more items than that is left whole
+    and is not partial."""
+    if len(plan.items) <= max_items:
+        return plan
+    group_of = plan.item_group or plan.key_of
+    groups: dict[Hashable, list[int]] = {}
+    for index, item in enumerate(plan.items):
+        groups.setdefault(group_of(item), []).append(index)
+    order = sorted(groups, key=repr)  # keys of one type, ordered alike on every machine
+    random.Random(seed).shuffle(order)
+    chosen: set[int] = set()
+    for group in order:
+        if chosen and len(chosen) + len(groups[group]) > max_items:
+            break
+        chosen.update(groups[group])
+    items = [item for index, item in enumerate(plan.items) if index in chosen]  # the plan's order, kept
+    partial = {PARTIAL_ITEMS: len(items), SPLIT_ITEMS: len(plan.items), SAMPLE_SEED: seed}
+    return dataclasses.replace(plan, items=items, settings={**plan.settings, **partial})

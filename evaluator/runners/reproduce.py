@@ -217,7 +217,8 @@ def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, setting: 
     provenance = metadata.provenance or {}
     recorded = metadata.recorded_settings(run)
     chat = run.chat_template if run.chat_template is not None else recorded.get("chat_template")
-    max_items = provenance.get("max_items", recorded.get("scn_max_pairs"))
+    # --max-pairs (the cloze test's protocol), recorded as `max_items` before --max-items meant a partial run
+    max_pairs = provenance.get("max_pairs", provenance.get("max_items", recorded.get("scn_max_pairs")))
     sample_seed = provenance.get("sample_seed", recorded.get("scn_seed", 0))
     label_map = recorded.get("label_map")
     return RunSettings(
@@ -229,7 +230,7 @@ def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, setting: 
         data_dir=data_dir,
         batch_size=setting.batch_size or DEFAULT_BATCH_SIZE,
         batch_tokens=setting.batch_tokens,
-        max_items=max_items if isinstance(max_items, int) else None,
+        max_pairs=max_pairs if isinstance(max_pairs, int) else None,
         sample_seed=sample_seed if isinstance(sample_seed, int) else 0,
         chat_template="auto" if chat is None else ("on" if chat else "off"),
         # a classifier's head labels as the run named them (the head recorded, HEAD=LABEL,...)

@@ -29,12 +29,13 @@ import yaml
 from ..core.errors import InputError
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import atomic_write, prepare_output_folder
+from ..releases.loading import find_release
 from ..submissions.format import Metadata, settings_prefix
 from ..submissions.reproduction import NumericSetting
 from .backend import Backend
 from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source
 from .pinning import add_submitter_options, pinned_model, signer
-from .plans import DEFAULT_SEEDS, RunPlan, RunSettings
+from .plans import DEFAULT_SEEDS, RunPlan, RunSettings, partial_sample
 from .setting import DEFAULT_BATCH_SIZE, run_setting, setting_provenance
 
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
@@ -158,7 +159,8 @@ def settings_from(args: Any) -> RunSettings:
         batch_size=args.batch_size,
         batch_tokens=getattr(args, "batch_tokens", None),
         unverified=args.unverified,
-        max_items=args.max_items,
+        max_pairs=getattr(args, "max_pairs", None),
+        max_items=getattr(args, "max_items", None),
         sample_seed=args.sample_seed,
         chat_template=getattr(args, "chat_template", "auto"),
         label_map=parse_label_map(getattr(args, "label_map", None)),
@@ -180,15 +182,45 @@ def for_model(settings: RunSettings, backend: Backend) -> RunSettings:
 def build_plans(args: Any, backend_kind: str, settings: RunSettings | None = None) -> list[RunPlan]:
     settings = settings or settings_from(args)
     plans: list[RunPlan] = []
-    runnable = [name for name in benchmark_names() if get_benchmark(name).plans is not None]
-    for task in runnable if args.tasks == ["all"] else args.tasks:
-        benchmark = get_benchmark(task)
-        if benchmark.plans is None:
-            raise InputError.single("--tasks", f"{task} cannot be run by neghub run (submit its predictions instead)")
-        plans += benchmark.plans(settings, backend_kind)
+    for task in requested_tasks(args):
+        task_plans = get_benchmark(task).plans
+        assert task_plans is not None  # requested_tasks refuses a task neghub run cannot run
+        plans += task_plans(settings, backend_kind)
+    if settings.max_items is not None:
+        plans = [partial_sample(plan, settings.max_items, settings.sample_seed) for plan in plans]
     for plan in plans:
         plan.batch_tokens = settings.batch_tokens  # every run's batches follow the setting's token budget
     return plans
+
+
+def requested_tasks(args: Any) -> list[str]:
+    """The benchmarks `--tasks` names (`all`: every one `neghub run` can run), each refused if it cannot be run."""
+    runnable = [name for name in benchmark_names() if get_benchmark(name).plans is not None]
+    tasks = runnable if args.tasks == ["all"] else list(args.tasks)
+    for task in tasks:
+        if get_benchmark(task).plans is None:
+            raise InputError.single("--tasks", f"{task} cannot be run by neghub run (submit its predictions instead)")
+    return tasks
+
+
+def check_releases(tasks: Sequence[str], settings: RunSettings) -> None:
+    """Every task's release found, and the files of the split its runs score read (each checked against its
+    sha256), before a model is loaded: a machine that cannot reach a release fails in a moment with what is
+    missing (exit 3), not after minutes of loading. The plans read the same files through the same loader
+    (`find_release`) once the model is known. A release from its pinned upstream is downloaded whole, as its
+    first use does; the few-shot split of a local mirror is still read by the plans only."""
+    for task in tasks:
+        benchmark = get_benchmark(task)
+        release = find_release(
+            benchmark.metadata,
+            data_dir=settings.data_dir,
+            unverified=settings.unverified,
+            bundled=benchmark.bundled_release,
+        )
+        split = settings.split or benchmark.default_split
+        files = [f for f in benchmark.metadata.files if f.split == split] or benchmark.metadata.files
+        for release_file in files:
+            release.file(release_file)
 
 
 def run_provenance(plans: Sequence[RunPlan], **extra: Any) -> dict[str, Any]:
@@ -206,9 +238,10 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     out: Path = args.output
     require_models_extra()
     source = resolve_source(args.model, args.revision)
-    # who signs it and an unwritable -o are reported before the model is loaded, not after minutes of loading;
-    # that git's user signs is said with the submission written, not before an error
+    # who signs it, a release that cannot be read and an unwritable -o are reported before the model is loaded,
+    # not after minutes of loading; that git's user signs is said with the submission written, not before an error
     submitter, signing_note = signer(args)
+    check_releases(requested_tasks(args), settings_from(args))
     made = prepare_output_folder(out)
     try:
         backend = load_backend(
@@ -250,8 +283,8 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     prov["chat_template"] = settings.chat_template
     prov.update(run_provenance(plans))
     prov["data_unverified"] = args.unverified
-    if args.max_items is not None:
-        prov["max_items"] = args.max_items
+    if settings.max_pairs is not None:
+        prov["max_pairs"] = settings.max_pairs
     metadata = {
         "model": pinned_model(
             source,
@@ -372,20 +405,24 @@ def add_run_parser(sub: Any) -> None:
         "of the linear weights in memory (about 4 bytes per parameter); recorded as cpu_matmul",
     )
     rp.add_argument(
-        "--max-items",
         "--max-pairs",
-        dest="max_items",
-        type=int,
+        type=positive_int,
         default=None,
-        help="for the benchmarks that sample their items (the cloze test: name/profession pairs), a seeded "
-        "sample of this many; the other benchmarks always run every item",
+        help="the cloze test's protocol: a seeded sample of this many name/profession pairs (a complete run)",
+    )
+    rp.add_argument(
+        "--max-items",
+        type=positive_int,
+        default=None,
+        help="to try a model: each run on a seeded sample of this many items (a negation minimal pair's items "
+        "kept together), recorded as partial: neghub validate refuses it, neghub evaluate cannot score it",
     )
     rp.add_argument(
         "--sample-seed",
         dest="sample_seed",
         type=int,
         default=0,
-        help="seed of that sample (and of the cloze test's verb sample)",
+        help="seed of those samples (and of the cloze test's verb sample)",
     )
     rp.add_argument("--data-dir", type=Path, default=None)
     rp.add_argument(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import stat
 import sys
 import unicodedata
@@ -32,6 +33,7 @@ from ..core.stats import BootstrapConfig
 from ..fileio import safe_yaml
 from ..fileio.logs import log_safe
 from ..releases.loading import DatasetUnavailable
+from ..runners.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS
 from .format import (
     PATTERN_EXPECTATIONS,
     RESERVED_IDS,
@@ -39,6 +41,7 @@ from .format import (
     SUBMISSION_ID_PATTERN,
     Metadata,
     Run,
+    settings_prefix,
 )
 from .identity import model_identity
 
@@ -447,6 +450,10 @@ def _problems(
             continue
         if found.kind != "file" or found.links > 1 or rel in unusable or index in refused_runs:
             continue  # reported above; never read
+        partial = _partial_run(metadata, run)
+        if partial is not None:  # not read: its missing items would only repeat this, less clearly
+            problems.append(Problem(where, None, None, partial))
+            continue
         if found.size > limits.prediction_file_bytes:
             problems.append(
                 Problem(
@@ -472,6 +479,69 @@ def _problems(
         if result is not None:
             checked.results[rel] = result
     return problems
+
+
+def _partial_run(metadata: Metadata, run: Run) -> str | None:
+    """Why a run that `neghub run --max-items` sampled (recorded as partial in its provenance) is refused, with
+    the command that runs the whole split; None for a complete run."""
+    return _partial_message(metadata.recorded_settings(run), metadata.provenance or {}, "a submission runs every item")
+
+
+def _partial_message(recorded: dict[str, Any], provenance: dict[str, Any], needs: str) -> str | None:
+    """`needs` and the whole split's command, where a run's recorded settings mark it partial; else None."""
+    ran = recorded.get(PARTIAL_ITEMS)
+    if ran is None:
+        return None
+    of = recorded.get(SPLIT_ITEMS)
+    counted = f"{ran} of {of}" if of is not None else f"{ran}"
+    seed = recorded.get(SAMPLE_SEED)
+    sampled = f", sampled with seed {seed}" if seed is not None else ""
+    try:
+        words = shlex.split(str(provenance.get("command") or ""))
+    except ValueError:
+        words = []
+    kept: list[str] = []
+    for word in words:
+        if kept and kept[-1] == "--max-items":
+            kept.pop()  # the option and its value
+        elif not word.startswith("--max-items="):
+            kept.append(word)
+    if words and len(kept) < len(words):
+        whole = f"the same command without --max-items: {shlex.join(kept)}"
+    else:
+        whole = "neghub run without --max-items"
+    why = "neghub run --max-items, for trying a model"
+    return f"a partial run: {counted} items{sampled} ({why}); {needs}: run {whole}"
+
+
+def partial_run_of_file(path: Path) -> str | None:
+    """Why `neghub evaluate` cannot score `path`, where it is the file of a run that the metadata.yaml of its
+    submission folder (FOLDER/predictions/<task>/<file>) records as partial: the scorers count over every item
+    of a split (the minimal pairs, the multiple-choice items), and a sample would read as missing lines.
+    None for any other file (a file on its own, a complete run, metadata that cannot be read). The metadata is
+    read as plain YAML, not validated: validating it would load every plugin benchmark its runs might name."""
+    resolved = path.resolve()
+    if len(resolved.parents) < 3:
+        return None
+    folder = resolved.parents[2]
+    meta_path = folder / METADATA_FILE
+    try:
+        if not meta_path.is_file() or meta_path.stat().st_size > Limits().metadata_bytes:
+            return None
+        raw = safe_yaml.load(meta_path.read_text(encoding="utf-8")).value
+    except (OSError, UnicodeDecodeError, safe_yaml.SafeYAMLError):
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("runs"), list):
+        return None
+    found = raw.get("provenance")
+    provenance: dict[str, Any] = {str(k): v for k, v in found.items()} if isinstance(found, dict) else {}
+    rel = resolved.relative_to(folder).as_posix()
+    for run in raw["runs"]:
+        if isinstance(run, dict) and run.get("file") == rel:
+            prefix = settings_prefix(str(run.get("task")), str(run.get("prompt")), run.get("mode")) + "."
+            recorded = {key[len(prefix) :]: value for key, value in provenance.items() if key.startswith(prefix)}
+            return _partial_message(recorded, provenance, "neghub evaluate scores whole splits only")
+    return None
 
 
 def _is_run_field(problem: Problem) -> bool:

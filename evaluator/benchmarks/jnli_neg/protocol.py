@@ -8,7 +8,7 @@ from typing import Any
 
 from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
 from ...runners.plans import RunPlan, RunSettings
-from .metadata import LABELS
+from .metadata import LABELS, RECORD
 
 MAX_NEW_TOKENS = 8  # "contradiction" is 3 to 5 tokens in most English-centred vocabularies
 
@@ -51,6 +51,7 @@ def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
         choose_shots=choose_shots,
         records=records,
         max_new_tokens=MAX_NEW_TOKENS,
+        group_field=RECORD.group_field,
         label_words=tuple((label, label) for label in LABELS),
     )
     return sentence_pair_plans(task, settings, backend_kind, labels=LABELS)

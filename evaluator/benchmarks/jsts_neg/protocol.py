@@ -12,6 +12,7 @@ from typing import Any
 from ...core.errors import InputError
 from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
 from ...runners.plans import RunPlan, RunSettings
+from .metadata import RECORD
 
 SHOTS = (0, 4, 11)  # the paper's settings
 MAX_NEW_TOKENS = 4
@@ -73,6 +74,7 @@ def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
         choose_shots=choose_shots,
         records=records,
         max_new_tokens=MAX_NEW_TOKENS,
+        group_field=RECORD.group_field,
         label_words=tuple((str(score), score) for score in range(6)),
     )
     return sentence_pair_plans(task, settings, backend_kind, scale=(0, 5))

@@ -32,7 +32,7 @@ _SEPARATOR = "|"  # request ids: NAME|PROF|variant|verb|pattern (the word lists 
 
 
 def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
-    return [scn_plan(backend_kind, settings.sample_seed, settings.max_items, settings.batch_size)]
+    return [scn_plan(backend_kind, settings.sample_seed, settings.max_pairs, settings.batch_size)]
 
 
 def request_id(name: str, profession: str, variant: str, verb: str, pattern: str) -> str:
