@@ -187,6 +187,9 @@ def test_all_problems_of_a_submission_are_reported_together(tmp_path: Path) -> N
         ("x: .inf\ny: .nan\n", {"x": ".inf", "y": ".nan"}),  # not numbers in the JSON schema
         ('z: "0123"\n', {"z": "0123"}),  # quoted: the string that was meant
         ("n: -12\nf: 2.5e-3\nt: true\nu: null\nv: ~\n", {"n": -12, "f": 0.0025, "t": True, "u": None, "v": None}),
+        # a sha256 that starts 0b or 0o is no number in YAML 1.1 either (binary takes only 0 and 1 after 0b,
+        # octal 0 to 7 after 0o): a string, as yaml.safe_dump writes it plain (neghub run's hash of a model)
+        ("s: 0b910dd11e7a89f7\no: 0o9a\n", {"s": "0b910dd11e7a89f7", "o": "0o9a"}),
     ],
 )
 def test_yaml_scalars_resolve_json_like(text: str, value: dict[str, Any]) -> None:
@@ -205,6 +208,15 @@ def test_yaml_scalars_resolve_json_like(text: str, value: dict[str, Any]) -> Non
             1,
             "00 is ambiguous (YAML 1.1 and YAML 1.2 read a number with a leading 0 differently): "
             "write it in plain decimal, or quote it if a string is meant",
+        ),
+        *(
+            (
+                f"a: {number}\n",
+                1,
+                f"{number} is ambiguous (YAML 1.1 and YAML 1.2 read a number with a leading 0 differently): "
+                "write it in plain decimal, or quote it if a string is meant",
+            )
+            for number in ("0b101", "0o17", "0x1f", "-0x1F")  # YAML 1.1 integers, YAML 1.2 (JSON) strings
         ),
         ("a: " + "9" * 21 + "\n", 1, "number with 21 digits is too long (at most 20)"),
         ("a: " + "[" * 40 + "]" * 40 + "\n", 1, "nested more than 32 levels deep"),
