@@ -20,6 +20,7 @@ from typing import Any
 
 import huggingface_hub.constants
 import huggingface_hub.file_download
+import huggingface_hub.utils
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -98,12 +99,24 @@ def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HubServer]:
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hf-cache"))
     monkeypatch.delenv("HF_TOKEN", raising=False)
     monkeypatch.setattr(huggingface_hub.constants, "HF_TOKEN_PATH", str(tmp_path / "no-token"))
-    # huggingface_hub before 1.0 copied the template into file_download when first imported: at its floor (0.25)
-    # the files of every later test were asked of the first test's server (each test passed alone; nox -s lowest)
+    # huggingface_hub before 1.0 (at its floor, 0.25: nox -s lowest) copied the template into file_download when
+    # first imported, so a later test's files were asked of the first test's server; and it keeps one HTTP
+    # session per thread, made offline for good when an earlier test ran with HF_HUB_OFFLINE=1. Each test
+    # passed alone and failed in the suite. 1.0 and later read the constants at every call.
     if hasattr(huggingface_hub.file_download, "HUGGINGFACE_CO_URL_TEMPLATE"):
         monkeypatch.setattr(huggingface_hub.file_download, "HUGGINGFACE_CO_URL_TEMPLATE", template)
+    _new_hub_sessions()
     yield server
     server.stop()
+    _new_hub_sessions()
+
+
+def _new_hub_sessions() -> None:
+    """huggingface_hub before 1.0: its cached HTTP sessions dropped, so that the next one is made as configured
+    now (reset_sessions; later versions have none)."""
+    reset = getattr(huggingface_hub.utils, "reset_sessions", None)
+    if reset is not None:
+        reset()
 
 
 def test_the_metadata_names_thunder_nubench_with_the_paper_s_sizes() -> None:
