@@ -210,44 +210,65 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
         numbers["sd"].append(_matrix([[row.sd.get(p) for p in paths] for row in rows]))
     owner = np.concatenate(owner_parts) if owner_parts else np.zeros(0, dtype=np.int64)
     path_codes = np.concatenate(path_parts) if path_parts else np.zeros(0, dtype=np.int64)
-    indices = pa.array(owner.astype(np.int32))
+    indices = _numbers(owner.astype(np.int32), pa.int32())
     arrays: dict[str, Any] = {}
     for name in ROW_COLUMNS:
         if name in INTEGER_COLUMNS:
-            arrays[name] = pa.array(row_values[name], type=pa.int64()).take(indices)
+            arrays[name] = _optional_integers(row_values[name]).take(indices)
         elif name == "is_sample":
-            arrays[name] = pa.array(row_values[name], type=pa.bool_()).take(indices)
+            arrays[name] = _booleans(row_values[name]).take(indices)
         else:
             arrays[name] = _repeated_text(row_values[name], indices)
-    path_indices = pa.array(path_codes.astype(np.int32))
-    arrays["metric"] = pa.DictionaryArray.from_arrays(path_indices, pa.array(list(path_names), type=pa.string()))
-    arrays["label"] = pa.array(labels, type=pa.string()).take(path_indices).dictionary_encode()
-    arrays["unit"] = pa.array(units, type=pa.string()).take(path_indices).dictionary_encode()
+    path_indices = _numbers(path_codes.astype(np.int32), pa.int32())
+    arrays["metric"] = pa.DictionaryArray.from_arrays(path_indices, _strings(list(path_names)))
+    arrays["label"] = _strings(labels).take(path_indices).dictionary_encode()
+    arrays["unit"] = _strings(units).take(path_indices).dictionary_encode()
     for name, parts in numbers.items():
         values = np.concatenate(parts) if parts else np.zeros(0)
-        arrays[name] = pa.array(values, type=pa.float64(), from_pandas=True)  # NaN: missing
+        arrays[name] = _numbers(values.astype(np.float64), pa.float64(), valid=~np.isnan(values))  # NaN: missing
     table = pa.table([arrays[name] for name in LONG_COLUMNS], names=list(LONG_COLUMNS))
     return table.replace_schema_metadata(_pandas_metadata(table))
 
 
 def _pandas_metadata(table: Any) -> dict[bytes, bytes]:
     """The pandas metadata `read_parquet` restores dtypes from: the integer columns are nullable Int64 (a missing
-    rank stays missing, and 3 stays 3, not 3.0), the text columns categories."""
-    import pandas as pd
+    rank stays missing, and 3 stays 3, not 3.0), the text columns categories. Written here in pandas' format (what
+    `pa.Schema.from_pandas` gives for an empty frame of these types; a test holds the two equal) rather than by
+    pandas: importing pandas for it cost a site build 47 MB of its memory."""
     import pyarrow as pa
 
-    empty = pd.DataFrame(
-        {
-            field.name: pd.Series(
-                dtype="Int64"
-                if field.name in INTEGER_COLUMNS
-                else ("category" if pa.types.is_dictionary(field.type) else field.type.to_pandas_dtype())
-            )
-            for field in table.schema
-        }
-    )
-    metadata: dict[bytes, bytes] = pa.Schema.from_pandas(empty, preserve_index=False).metadata
-    return metadata
+    columns = []
+    for field in table.schema:
+        metadata: dict[str, Any] | None = None
+        if field.name in INTEGER_COLUMNS:
+            pandas_type, numpy_type = "int64", "Int64"
+        elif pa.types.is_dictionary(field.type):
+            pandas_type, numpy_type = "categorical", "int8"
+            metadata = {"num_categories": 0, "ordered": False}
+        elif pa.types.is_boolean(field.type):
+            pandas_type = numpy_type = "bool"
+        elif pa.types.is_float64(field.type):
+            pandas_type = numpy_type = "float64"
+        else:
+            raise ValueError(f"no pandas type for the long table's column {field.name} ({field.type})")
+        columns.append(
+            {
+                "name": field.name,
+                "field_name": field.name,
+                "pandas_type": pandas_type,
+                "numpy_type": numpy_type,
+                "metadata": metadata,
+            }
+        )
+    record = {
+        "index_columns": [],
+        "column_indexes": [],
+        "columns": columns,
+        "attributes": {},
+        "creator": {"library": "pyarrow", "version": pa.__version__},
+        "pandas_version": "2.0.0",  # the site extra's floor: the oldest pandas the file is written for
+    }
+    return {b"pandas": json.dumps(record).encode()}
 
 
 def _matrix(cells: list[list[float | None]]) -> NDArray[np.float64]:
@@ -282,6 +303,46 @@ def _row_fields(board: Board, row: Row) -> dict[str, Any]:
     }
 
 
+# The long table's arrays are built from numpy buffers: pa.array imports pandas wherever pandas is installed (to
+# ask whether its argument is a pandas object), which cost a site build 47 MB of its memory.
+
+
+def _numbers(values: NDArray[Any], arrow_type: Any, valid: NDArray[np.bool_] | None = None) -> Any:
+    """A fixed-width Arrow array over `values` (their dtype matching `arrow_type`), null where `valid` is False."""
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values)
+    if valid is None or bool(valid.all()):
+        return pa.Array.from_buffers(arrow_type, len(values), [None, pa.py_buffer(values)], null_count=0)
+    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little"))
+    nulls = int(valid.size - np.count_nonzero(valid))
+    return pa.Array.from_buffers(arrow_type, len(values), [bitmap, pa.py_buffer(values)], null_count=nulls)
+
+
+def _optional_integers(values: list[int | None]) -> Any:
+    valid = np.array([v is not None for v in values], dtype=bool)
+    import pyarrow as pa
+
+    return _numbers(np.array([0 if v is None else v for v in values], dtype=np.int64), pa.int64(), valid=valid)
+
+
+def _booleans(values: list[bool]) -> Any:
+    import pyarrow as pa
+
+    bits = pa.py_buffer(np.packbits(np.array(values, dtype=bool), bitorder="little"))
+    return pa.Array.from_buffers(pa.bool_(), len(values), [None, bits], null_count=0)
+
+
+def _strings(values: list[str]) -> Any:
+    import pyarrow as pa
+
+    encoded = [v.encode("utf-8") for v in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int32)
+    np.cumsum(np.array([len(e) for e in encoded], dtype=np.int32), out=offsets[1:])
+    data = pa.py_buffer(b"".join(encoded))
+    return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets), data], null_count=0)
+
+
 def _repeated_text(values: list[str | None], indices: Any) -> Any:
     """A text column whose record i holds values[indices[i]], dictionary-encoded: each distinct text once (a missing
     one as a null index, which Parquet stores; a null inside the dictionary it does not)."""
@@ -289,8 +350,9 @@ def _repeated_text(values: list[str | None], indices: Any) -> Any:
 
     codes: dict[str, int] = {}
     per_row = [None if v is None else codes.setdefault(v, len(codes)) for v in values]
-    dictionary = pa.array(list(codes), type=pa.string())
-    return pa.DictionaryArray.from_arrays(pa.array(per_row, type=pa.int32()).take(indices), dictionary)
+    valid = np.array([code is not None for code in per_row], dtype=bool)
+    codes_array = _numbers(np.array([code or 0 for code in per_row], dtype=np.int32), pa.int32(), valid=valid)
+    return pa.DictionaryArray.from_arrays(codes_array.take(indices), _strings(list(codes)))
 
 
 def long_frame(tables: dict[Board, list[Row]]) -> Any:

@@ -241,6 +241,44 @@ def test_percent_rounds_as_before_but_never_signs_a_zero() -> None:
 # --- downloads: counts are integers --------------------------------------------------------------------
 
 
+def test_the_long_tables_pandas_metadata_is_what_pandas_writes() -> None:
+    """exports.py writes the pandas metadata itself, so that a site build does not import pandas: it must be what
+    pandas writes for a frame of the same types (the versions aside), so that read_parquet restores them."""
+    import json
+
+    import pandas as pd
+    import pyarrow as pa
+
+    from neghub.leaderboard.exports import INTEGER_COLUMNS, LONG_COLUMNS, _pandas_metadata
+
+    fields = []
+    for name in LONG_COLUMNS:
+        if name in INTEGER_COLUMNS:
+            fields.append(pa.field(name, pa.int64()))
+        elif name == "is_sample":
+            fields.append(pa.field(name, pa.bool_()))
+        elif name in ("value", "ci_low", "ci_high", "sd"):
+            fields.append(pa.field(name, pa.float64()))
+        else:
+            fields.append(pa.field(name, pa.dictionary(pa.int32(), pa.string())))
+    table = pa.schema(fields).empty_table()
+    empty = pd.DataFrame(
+        {
+            f.name: pd.Series(
+                dtype="Int64"
+                if f.name in INTEGER_COLUMNS
+                else ("category" if pa.types.is_dictionary(f.type) else f.type.to_pandas_dtype())
+            )
+            for f in table.schema
+        }
+    )
+    theirs = json.loads(pa.Schema.from_pandas(empty, preserve_index=False).metadata[b"pandas"])
+    ours = json.loads(_pandas_metadata(table)[b"pandas"])
+    # what read_parquet restores the frame from (the versions and, from pandas 2.1, `attributes` aside)
+    for key in ("columns", "index_columns", "column_indexes"):
+        assert ours[key] == theirs[key], key
+
+
 def test_every_board_download_loads_with_the_same_types_from_csv_and_json(tmp_path: Path) -> None:
     """pandas, as a reader loads them: a count written `1177.0` loaded as a float from the CSV and as an
     integer from the JSON."""
