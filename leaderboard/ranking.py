@@ -73,11 +73,7 @@ def significantly_better(candidates: Sequence[Candidate]) -> NDArray[np.bool_]:
         # each resample draws every item a multinomial number of times: means as one matrix product
         counts = rng.multinomial(size, np.full(size, 1.0 / size), size=RESAMPLES).astype(np.float64)  # B x items
         means = items @ counts.T / size  # rows x B
-        # a beats b when fewer than 2.5% of the resampled differences are <= 0 (the interval's lower end above
-        # zero); counted a row at a time so that memory stays rows x B however many rows a board has
-        tail = (1.0 - LEVEL) / 2.0
-        for a in range(n):
-            better[a] = (means[a][None, :] <= means).mean(axis=1) < tail
+        better = beats_in_resamples(means, (1.0 - LEVEL) / 2.0)
         np.fill_diagonal(better, False)
         return better
     for a, first in enumerate(candidates):
@@ -85,6 +81,25 @@ def significantly_better(candidates: Sequence[Candidate]) -> NDArray[np.bool_]:
             if a != b and first.ci is not None and second.ci is not None:
                 better[a, b] = first.ci[0] > second.ci[1]
     return better
+
+
+def beats_in_resamples(means: NDArray[np.float64], tail: float) -> NDArray[np.bool_]:
+    """beats[a, b]: in fewer than `tail` of the resamples (columns of `means`, rows x B) is row a's mean <= row b's
+    (the paired difference's interval lies above zero). Counted a row at a time, so that memory stays rows x B
+    however many rows a board has; and only where the two rows' ranges over the resamples overlap: a row whose
+    every resampled mean is above all of b's beats b in every resample, one entirely below in none (exact; at
+    1,000 rows of realistic spread this counts a third of the pairs)."""
+    n, resamples = means.shape
+    limit = tail * resamples
+    low, high = means.min(axis=1), means.max(axis=1)
+    beats = np.zeros((n, n), dtype=np.bool_)
+    for a in range(n):
+        row = low[a] > high  # above b in every resample
+        overlapping = np.flatnonzero(~row & (high[a] >= low))
+        if overlapping.size:
+            row[overlapping] = np.count_nonzero(means[a] <= means[overlapping], axis=1) < limit
+        beats[a] = row
+    return beats
 
 
 def rank_ranges(candidates: Sequence[Candidate]) -> dict[int, tuple[int, int]]:

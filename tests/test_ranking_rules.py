@@ -11,14 +11,17 @@ import re
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markupsafe import escape
 
 from neghub.evaluator.core.registry import benchmark_names
 from neghub.evaluator.core.stats import BootstrapConfig
 from neghub.leaderboard.boards import Board
 from neghub.leaderboard.collect import Leaderboard, Row, collect
-from neghub.leaderboard.ranking import interval_method
+from neghub.leaderboard.ranking import beats_in_resamples, interval_method
 from neghub.leaderboard.site import build_pages, chart_views
 from tests.test_leaderboard import Pick, write_submission
 
@@ -271,3 +274,20 @@ def test_the_pages_workflow_clones_the_whole_history() -> None:
     workflow = yaml.safe_load((Path(__file__).parents[1] / ".github" / "workflows" / "pages.yml").read_text())
     steps = [s for job in workflow["jobs"].values() for s in job["steps"] if "checkout" in str(s.get("uses"))]
     assert steps and all(s["with"]["fetch-depth"] == 0 for s in steps)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.integers(1, 12),
+    resamples=st.integers(1, 60),
+    seed=st.integers(0, 2**32 - 1),
+    levels=st.integers(2, 6),
+    tail=st.sampled_from([0.025, 0.05, 0.5]),
+)
+def test_beats_counts_only_where_ranges_overlap_and_agrees_with_every_pair(
+    rows: int, resamples: int, seed: int, levels: int, tail: float
+) -> None:
+    # means from a few values, so that rows tie, overlap and lie wholly apart: the definition, pair by pair
+    means = np.random.default_rng(seed).integers(0, levels, size=(rows, resamples)).astype(np.float64)
+    expected = np.array([[(means[a] <= means[b]).mean() < tail for b in range(rows)] for a in range(rows)])
+    assert (beats_in_resamples(means, tail) == expected).all()
