@@ -516,10 +516,13 @@ def collect(
     reported: bool = True,
     reproductions_dir: Path | None = None,
     clearances_file: Path | None = None,
+    landed: dict[str, str] | None = None,
 ) -> Leaderboard:
     """Re-score every submission folder, add the paper-reported rows, lay the boards out and decide every
     verdict (verdicts.py). Reproduction records are read from `reproductions_dir`, maintainers' clearances from
-    `clearances_file`, by default reproductions/ and clearances.yaml of the repository holding the submissions."""
+    `clearances_file`, by default reproductions/ and clearances.yaml of the repository holding the submissions.
+    `landed` (submission id -> when it landed) orders the rows, by default from the git history of the folder;
+    a submission it does not name comes after every one it does."""
     folder = submissions_dir() if submissions is None else submissions
     repository = folder.resolve().parent
     if reproductions_dir is None:
@@ -544,7 +547,8 @@ def collect(
     tables = [table for _, table in load_reported()] if reported else []
     for table in tables:
         rows.extend(reported_rows(table))
-    landed = landing_dates(folder) if folder.is_dir() else {}
+    if landed is None:
+        landed = landing_dates(folder) if folder.is_dir() else {}
     for row in rows:
         row.landed = landed.get(row.submission_id or "")
     apply_reproductions(rows, reproductions_dir)

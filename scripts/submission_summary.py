@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from neghub.leaderboard.collect import Row, collect, headline
+from neghub.leaderboard.history import landing_dates
 from neghub.leaderboard.pull_request import changed_ids
 
 
@@ -45,8 +46,16 @@ def summary(head: Path, base: Path) -> str:
         return "## NegHub submissions\n\nNo submission is new or changed.\n"
     # the trust records and clearances are the base branch's: a pull request's own cannot vouch for it
     records = base.resolve().parent / "reproductions"
+    # rows in the order they will have landed once merged: BASE's as BASE's history has them, the pull request's
+    # new ones after all of them (HEAD's shallow checkout adds every submission in one commit, so its own history
+    # would order a copy named to sort first before the row it copies)
+    landed = landing_dates(base) if base.is_dir() else {}
     head_board = collect(
-        head, reported=True, reproductions_dir=records, clearances_file=base.resolve().parent / "clearances.yaml"
+        head,
+        reported=True,
+        reproductions_dir=records,
+        clearances_file=base.resolve().parent / "clearances.yaml",
+        landed=landed,
     )
     base_board = collect(base, reported=False, reproductions_dir=records) if base.is_dir() else None
     best: dict[object, float] = {}

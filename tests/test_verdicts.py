@@ -421,3 +421,34 @@ def test_only_a_same_setting_record_reproduces_a_row(
 def test_the_near_copy_threshold_is_what_the_rules_say() -> None:
     # 5 of 1,363 changed agrees on 99.6 %: caught; the threshold is stated on the site with why
     assert 1358 / 1363 >= NEAR_COPY_SHARE > 0.9
+
+
+def test_the_pull_request_summary_gives_a_near_copy_the_verdict_it_gets_once_merged(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    # submission.yml checks the pull request out shallow: in HEAD every submission was added by one commit, so a
+    # copy named to sort first ("aaa-...") came before the row it copies, was ranked 1 in the summary, and the
+    # original held. Merged, it lands after every submission of BASE; the summary must say what the site will.
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from submission_summary import summary
+
+    def commit_all(repo: Path) -> None:
+        for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "one commit, as a shallow checkout has"]):
+            subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+    base = with_baselines(tmp_path / "base")
+    original = model_a(split)
+    write(base, "z-original", hub("Model A", "org/a", "a" * 40), original)
+    head = tmp_path / "head" / "submissions"
+    shutil.copytree(base, head)
+    copy = dict(original)
+    for item in sorted(copy)[:5]:  # 5 of 1,363 answers changed: 99.6 % alike
+        copy[item] = "neutral" if copy[item] != "neutral" else "entailment"
+    write(head, "aaa-copy", hub("Brand New", "org/new", "b" * 40), copy, submitter="Mallory")
+    commit_all(base.parent)
+    commit_all(head.parent)
+    (line,) = [row for row in summary(head, base).splitlines() if row.startswith("| aaa\\-copy")]
+    assert "held" in line and "near\\-copy" in line and "ranked" not in line, line
