@@ -2,7 +2,7 @@
 
 Both sides start from the same columns (the file already read): the timed "scoring" is
 `check_predictions` + `score` (duplicates, CpTp == verb, at most 20 verbs per pair, completeness,
-then repetition/drop and bootstrap intervals per variant and pattern) against a loop that does the
+then repetition/drop and Wilson intervals per variant and pattern) against a loop that does the
 same checks and counts one prediction at a time. Reading the file (JSON parsing and interning the
 strings, necessarily per line) is timed separately and reported on its own line. Target: ratio >= 20.
 
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from neghub.evaluator.benchmarks import scn
-from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_proportion_ci
+from neghub.evaluator.core.stats import BootstrapConfig, wilson_interval
 
 # how often each pattern's top-1 repeats the verb in the synthetic predictions (CpTp always does)
 REPEAT_SHARE = {"CpTp": 1.0, "CpTn": 0.4, "CnTp": 0.2, "CnTn": 0.8, "CpTv": 0.7}
@@ -103,7 +103,7 @@ def python_loop(
     drops: dict[tuple[int, int], float] = {}
     for v in range(len(scn.VARIANTS)):
         for p in range(len(scn.PATTERNS)):
-            bootstrap_proportion_ci(hits[v][p], n[v][p], bootstrap)
+            wilson_interval(hits[v][p], n[v][p])  # the drop's interval, as scn/scoring.py computes it
             drops[(v, p)] = (n[v][p] - hits[v][p]) / n[v][p]
     return drops
 

@@ -111,14 +111,13 @@ def _pair_rows(ids: tuple[str, ...], result: Result) -> tuple[NDArray[np.int64],
     return cached[1], cached[2], cached[3]
 
 
-def view_files(result: Result, model: str, sid: str, run_file: str) -> dict[str, bytes]:
-    """The answers view of one run (its split's items file is `items_file`): none where the items have no right
-    answer and no pair (a cloze test's triplets)."""
+def view_files(result: Result, answers: RunAnswers, model: str, sid: str, run_file: str) -> dict[str, bytes]:
+    """The answers view of one run, from its result and its answers as `run_answers` coded them (its split's items
+    file is `items_file`): none where the items have no right answer and no pair (a cloze test's triplets)."""
     items = result.items
     if items.correct is None and result.pairs is None:
         return {}
     labels = items.answer_labels
-    answers = run_answers(result)
     codes = answers.codes
     unparsed = _VOCABULARY.get(None, -1)  # the code of an answer that did not parse (-1: none so far)
     shown_of: dict[int, str] = {}

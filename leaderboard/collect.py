@@ -164,9 +164,6 @@ class Leaderboard:
     leaders: dict[str, Leader] = field(default_factory=dict)
     views: dict[str, bytes] = field(default_factory=dict)  # the answers view's files (answers.py)
 
-    def group(self) -> dict[Board, list[Row]]:
-        return self.boards
-
     def tables(self) -> dict[Board, list[Row]]:
         """One table per board: ranked rows by their best rank, then the other NegHub rows, the reference rows,
         the paper's rows. NegHub's boards first (a reader comes for them), the papers' after."""
@@ -381,7 +378,7 @@ def collect_submission(
         )
         if views is not None:
             for run, result in runs:
-                files = view_files(result, metadata.model.name, sid, run.file)
+                files = view_files(result, row.answers[run.seed], metadata.model.name, sid, run.file)
                 if files:
                     views.update(files)
                     row.views.extend(files)

@@ -355,16 +355,6 @@ def _repeated_text(values: list[str | None], indices: Any) -> Any:
     return pa.DictionaryArray.from_arrays(codes_array.take(indices), _strings(list(codes)))
 
 
-def long_frame(tables: dict[Board, list[Row]]) -> Any:
-    """`long_table` as a pandas DataFrame (text columns as categories)."""
-    return long_table(tables).to_pandas()
-
-
-def long_records(tables: dict[Board, list[Row]]) -> list[dict[str, Any]]:
-    """`long_table` as a list of records (None where a value is missing)."""
-    return list(long_table(tables).to_pylist())
-
-
 def long_parquet(table: Any) -> bytes:
     import pyarrow.parquet as pq
 

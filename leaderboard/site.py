@@ -37,7 +37,6 @@ from .verdicts import (
 )
 
 TEMPLATES = Path(__file__).parent / "templates"
-LOW_PARSED_SHARE = PARSED_SHARE_MIN  # rows under the share that ranks carry a flag
 MAX_ANSWERS = 2000  # answers shown per run in the answers view (loaded lazily)
 # rows of a board in its page; the rest load when asked (data/rows/<board>.html), so that a benchmark page stays
 # light however many submissions a board has (at 1,000 rows the whole table alone was 0.5 MB of HTML)
@@ -118,7 +117,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     else:
         rank = STATUS_WORDS[row.status]
     flags = list(row.flags)
-    if row.kind == "verified" and parsed is not None and parsed < LOW_PARSED_SHARE:
+    if row.kind == "verified" and parsed is not None and parsed < PARSED_SHARE_MIN:
         flags.append(f"only {100 * parsed:.0f}% of its answers parsed: its scores say little about the model")
     if row.kind == "reported" and display.headline.path in _derived_paths(row):
         flags.append(f"{display.headline.label} computed by NegHub from the paper's figures, not printed in the paper")
@@ -147,7 +146,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "value_sort": "" if value is None else repr(value),
         "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
         "parsed": None if parsed is None else f"{100 * parsed:.0f}%",
-        "parsed_low": parsed is not None and parsed < LOW_PARSED_SHARE,
+        "parsed_low": parsed is not None and parsed < PARSED_SHARE_MIN,
         "diagnostics": [fmt(row.metrics.get(path), _unit_of(display, path)) for path in display.key_columns],
         "flags": flags,
         "runs": row.n_runs,

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -113,7 +113,6 @@ class Leader:
     runner_up: Row | None = None
     margin: float | None = None
     margin_ci: tuple[float, float] | None = None
-    tied_boards: list[Board] = field(default_factory=list)
     context: str | None = None  # the best paper-reported row on the same metric, with its table
     short: str = ""  # the verdict in a few words, where a page has one line for it
 
@@ -472,7 +471,6 @@ def leader(task: str, tables: dict[Board, list[Row]], published: dict[str, Row])
             task,
             None,
             f"no leader: {len(top_boards)} boards tie with {most} ranked row{'s' if most != 1 else ''} each ({names})",
-            tied_boards=top_boards,
             context=context,
             short=f"no leader: {len(top_boards)} boards tie",
         )
@@ -529,10 +527,3 @@ def rules_in_words(task: str) -> list[str]:
     if display.items_path is not None and display.min_items:
         rules.append(f"it rests on {display.min_items} {display.items_noun} or more")
     return rules
-
-
-def status_of(rows: Iterable[Row]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for row in rows:
-        counts[row.status] = counts.get(row.status, 0) + 1
-    return counts

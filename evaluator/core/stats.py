@@ -66,20 +66,6 @@ def paired_bootstrap_counts_ci(
     return _percentile_interval(diffs.astype(np.float64), config.level)
 
 
-def bootstrap_mean_ci(correct: BoolArray, config: BootstrapConfig) -> tuple[float, float] | None:
-    """Percentile interval of an accuracy, resampling items (binomial counts, as above)."""
-    return bootstrap_proportion_ci(int(np.count_nonzero(correct)), int(correct.size), config)
-
-
-def bootstrap_proportion_ci(hits: int, n: int, config: BootstrapConfig) -> tuple[float, float] | None:
-    """The same interval from the counts alone, for scorers that already hold `hits` of `n`."""
-    if n == 0:
-        return None
-    rng = np.random.default_rng(config.seed)
-    resampled_hits = rng.binomial(n, hits / n, size=config.resamples)
-    return _percentile_interval(resampled_hits / n, config.level)
-
-
 def wilson_interval(hits: int, n: int, level: float = 0.95) -> tuple[float, float] | None:
     """Wilson's score interval of a proportion hits / n (Wilson 1927; Brown, Cai and DasGupta 2001).
 
