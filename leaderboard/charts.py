@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..evaluator.core.benchmark import ChartSpec
-from .collect import Row, headline
+from .collect import Row
+from .verdicts import headline
 
 Figure = dict[str, Any]
 MAX_SERIES = 10

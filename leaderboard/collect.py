@@ -41,7 +41,7 @@ from .clearances import load_clearances
 from .history import landing_dates
 from .paper_results import ReportedRow, ReportedTable, load_reported
 from .ranking import name_key
-from .verdicts import Hold, Leader, apply_rules, leader, published_best
+from .verdicts import Hold, Leader, apply_rules, headline, leader, published_best
 
 # reproduction records are repository data, like the submissions: `neghub reproduce` writes them to
 # reproductions/ of the checkout, beside submissions/ (read from there, never from the package)
@@ -247,11 +247,6 @@ def mean_and_sd(values: list[dict[str, float]]) -> tuple[dict[str, float], dict[
     means = {path: statistics.fmean(v[path] for v in values) for path in sorted(common)}
     sds = {path: statistics.stdev(v[path] for v in values) for path in sorted(common)} if len(values) > 1 else {}
     return means, sds
-
-
-def headline(row: Row) -> float | None:
-    """The figure the row's benchmark ranks by (its display block's headline)."""
-    return row.metrics.get(get_benchmark(row.task).display.headline.path)
 
 
 def or_lowest(value: float | None) -> float:

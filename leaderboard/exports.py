@@ -24,8 +24,8 @@ from numpy.typing import NDArray
 
 from ..evaluator.core.registry import get_benchmark
 from .boards import Board
-from .collect import Leaderboard, Row, headline
-from .verdicts import RULES_VERSION
+from .collect import Leaderboard, Row
+from .verdicts import RULES_VERSION, headline
 
 LONG_COLUMNS = (
     "task",

@@ -26,13 +26,14 @@ from ..evaluator.core.stats import BootstrapConfig
 from . import charts, exports
 from .answers import view_path
 from .boards import Board
-from .collect import Leaderboard, Row, headline
+from .collect import Leaderboard, Row
 from .ranking import interval_method
 from .rules_page import rules_page
 from .verdicts import (
     PARSED_SHARE_MIN,
     RULES_VERSION,
     floor_of,
+    headline,
     rules_in_words,
 )
 

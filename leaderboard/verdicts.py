@@ -125,6 +125,7 @@ class Leader:
 
 
 def headline(row: Row) -> float | None:
+    """The figure the row's benchmark ranks by (its display block's headline)."""
     return row.metrics.get(get_benchmark(row.task).display.headline.path)
 
 

@@ -16,9 +16,10 @@ import re
 import sys
 from pathlib import Path
 
-from neghub.leaderboard.collect import Row, collect, headline
+from neghub.leaderboard.collect import Row, collect
 from neghub.leaderboard.history import landing_dates
 from neghub.leaderboard.pull_request import changed_ids
+from neghub.leaderboard.verdicts import headline
 
 
 def cell(text: object, limit: int = 120) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 from typing import Annotated
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from .licenses import License
@@ -188,6 +187,8 @@ PIN_HEADER = (
 def pin_text(pin: HubPin) -> str:
     """The pin file's text: one canonical form, so a review sees only what changed and a test can tell a
     hand edit from what the command writes."""
+    import yaml  # only where a pin is written or read: not on every command's start
+
     body = yaml.safe_dump(
         pin.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True, width=1000
     )
@@ -198,6 +199,8 @@ def read_pin(path: Path) -> HubPin | None:
     """The pin in `path`, or None where the release was never pinned (no file)."""
     if not path.is_file():
         return None
+    import yaml
+
     return HubPin.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
 
 

@@ -223,16 +223,11 @@ def plain_states(backend: Backend, groups: list[Group]) -> tuple[Any, list[int]]
     return states, list(range(len(pick_row)))
 
 
-def score_tokens(
-    backend: Backend, states: Any, targets: list[int], rows: list[int] | None = None
-) -> list[tuple[float, bool]]:
+def score_tokens(backend: Backend, states: Any, targets: list[int], rows: list[int]) -> list[tuple[float, bool]]:
     """(log-probability, is-arg-max) of each target token from the hidden state that predicts it:
-    `states[rows[i]]` for target i (`states[i]` without `rows`). The output head runs once per state,
-    however many targets it predicts."""
+    `states[rows[i]]` for target i. The output head runs once per state, however many targets it predicts."""
     import torch
 
-    if rows is None:
-        rows = list(range(len(targets)))
     head = backend.head()
     device = backend.device
     log_totals = []

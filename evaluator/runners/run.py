@@ -36,7 +36,7 @@ from .backend import Backend
 from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source
 from .pinning import add_submitter_options, pinned_model, signer
 from .plans import DEFAULT_SEEDS, RunPlan, RunSettings, partial_sample
-from .setting import DEFAULT_BATCH_SIZE, run_setting, setting_provenance
+from .setting import ALSO_IN_16_BITS, DEFAULT_BATCH_SIZE, DEFINING, run_setting, setting_provenance
 
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")
@@ -83,7 +83,7 @@ def execute_plan(
     # the item order may follow the tokenizer (see RunPlan.token_lengths) and the batches the setting: only
     # the model that wrote a partial file, in the same setting, may resume it
     writer: dict[str, Any] = {k: backend.info.get(k) for k in ("model_source", "model_location", "model_revision")}
-    writer.update(setting.model_dump(include={"device", "dtype", "attn_implementation", "batch_size", "batch_tokens"}))
+    writer.update(setting.model_dump(include=set(DEFINING + ALSO_IN_16_BITS)))
     done, size = 0, 0
     if marker.exists() and partial.exists():
         state = json.loads(marker.read_text())

@@ -81,6 +81,7 @@ def evaluate(path: Path, options: EvalOptions) -> Result:
 
 def result_from_predictions(predictions_sha256: str, predictions: Predictions, bootstrap: BootstrapConfig) -> Result:
     """The whole result of an already loaded (and checked) prediction file."""
+    outcome = triplet_outcomes(predictions)  # one pass over every line, for the scores and the item outcomes
     return assemble_result(
         benchmark=BENCHMARK,
         split=None,
@@ -88,8 +89,8 @@ def result_from_predictions(predictions_sha256: str, predictions: Predictions, b
         predictions_sha256=predictions_sha256,
         release=word_list_release(),
         dataset_file=None,
-        scores=score(predictions, bootstrap),
-        items=outcomes(predictions),
+        scores=score(predictions, bootstrap, outcome),
+        items=outcomes(predictions, outcome),
         headline_items=None,
         bootstrap=bootstrap,
     )

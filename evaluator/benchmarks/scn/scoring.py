@@ -34,7 +34,9 @@ NEGATED_PATTERNS = ("CpTn", "CnTp")
 Verdict = Literal["passes", "partially passes", "fails"]
 
 
-def score(predictions: Predictions, bootstrap: BootstrapConfig) -> dict[str, Any]:
+def score(
+    predictions: Predictions, bootstrap: BootstrapConfig, outcome: NDArray[np.int64] | None = None
+) -> dict[str, Any]:
     """Repetition and drop per variant and pattern with their intervals, the negation contrast, and the verdict.
 
     A checked file has exactly one row per (triplet, pattern), so the counts of one bincount over
@@ -47,7 +49,8 @@ def score(predictions: Predictions, bootstrap: BootstrapConfig) -> dict[str, Any
     hits = np.bincount(cell[predictions.repeated], minlength=n_cells).reshape(len(VARIANTS), len(PATTERNS))
     # each triplet's outcome as bits (bit p: pattern p repeated the verb): the contrast's interval resamples
     # triplets, and a resample changes it only through how many triplets show each of the 32 outcomes
-    outcome = triplet_outcomes(predictions)
+    if outcome is None:  # `triplet_outcomes(predictions)`, where the caller has not computed it already
+        outcome = triplet_outcomes(predictions)
     triplet_variant = np.zeros(len(predictions.triplet_keys), dtype=np.int64)
     triplet_variant[predictions.triplet] = predictions.variant
     variants: dict[str, Any] = {}
@@ -129,10 +132,10 @@ def triplet_outcomes(predictions: Predictions) -> NDArray[np.int64]:
     return np.bincount(predictions.triplet, weights=bits, minlength=n_all).astype(np.int64)
 
 
-def outcomes(predictions: Predictions) -> ItemOutcomes:
+def outcomes(predictions: Predictions, outcome: NDArray[np.int64] | None = None) -> ItemOutcomes:
     """Every triplet's outcome for the result: its answer is one character per pattern (PATTERNS' order), 1 where
     the top-1 repeated the verb. A triplet has no right answer: the test reads the drops, not the items."""
-    bits = triplet_outcomes(predictions).tolist()
+    bits = (triplet_outcomes(predictions) if outcome is None else outcome).tolist()
     answers = ["".join("1" if b >> p & 1 else "0" for p in range(len(PATTERNS))) for b in bits]
     return ItemOutcomes(
         unit=f"triplet (answer: per pattern {', '.join(PATTERNS)}, 1 when the top-1 repeats the verb)",
