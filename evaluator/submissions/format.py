@@ -332,13 +332,17 @@ class Metadata(BaseModel):
     )
 
     def recorded_settings(self, run: Run) -> dict[str, Any]:
-        """The protocol settings the provenance records for one run, by name (keys TASK.PROMPT.MODE.NAME,
-        `settings_prefix`; submissions made before the prompt was part of the key recorded TASK.MODE.NAME)."""
-        provenance = self.provenance or {}
-        recorded: dict[str, Any] = {}
-        for prefix in (f"{run.task}.{run.mode or 'default'}.", settings_prefix(run.task, run.prompt, run.mode) + "."):
-            recorded.update({key[len(prefix) :]: value for key, value in provenance.items() if key.startswith(prefix)})
-        return recorded
+        """The protocol settings the provenance records for one run, by name (`recorded_settings`)."""
+        return recorded_settings(self.provenance or {}, run.task, run.prompt, run.mode)
+
+
+def recorded_settings(provenance: dict[str, Any], task: str, prompt: str, mode: str | None) -> dict[str, Any]:
+    """The protocol settings `provenance` records for one run, by name (keys TASK.PROMPT.MODE.NAME,
+    `settings_prefix`; submissions made before the prompt was part of the key recorded TASK.MODE.NAME)."""
+    recorded: dict[str, Any] = {}
+    for prefix in (f"{task}.{mode or 'default'}.", settings_prefix(task, prompt, mode) + "."):
+        recorded.update({key[len(prefix) :]: value for key, value in provenance.items() if key.startswith(prefix)})
+    return recorded
 
 
 def settings_prefix(task: str, prompt: str, mode: str | None) -> str:

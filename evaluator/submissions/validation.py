@@ -41,7 +41,7 @@ from .format import (
     SUBMISSION_ID_PATTERN,
     Metadata,
     Run,
-    settings_prefix,
+    recorded_settings,
 )
 from .identity import model_identity
 
@@ -538,8 +538,7 @@ def partial_run_of_file(path: Path) -> str | None:
     rel = resolved.relative_to(folder).as_posix()
     for run in raw["runs"]:
         if isinstance(run, dict) and run.get("file") == rel:
-            prefix = settings_prefix(str(run.get("task")), str(run.get("prompt")), run.get("mode")) + "."
-            recorded = {key[len(prefix) :]: value for key, value in provenance.items() if key.startswith(prefix)}
+            recorded = recorded_settings(provenance, str(run.get("task")), str(run.get("prompt")), run.get("mode"))
             return _partial_message(recorded, provenance, "neghub evaluate scores whole splits only")
     return None
 
