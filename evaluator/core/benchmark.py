@@ -84,6 +84,37 @@ class ChartSpec(BaseModel):
     y_title: str = ""
 
 
+class PrimaryBoard(BaseModel):
+    """The board a benchmark names its leader on: the protocol that answers the benchmark's question, on the
+    benchmark's own release. Every setting a board has but the data is declared, so that no other board (a few-shot
+    board, a mean of seeds, another split) can be made the one a leader is named on by submitting to it."""
+
+    model_config = _CLOSED
+    split: str | None
+    mode: str | None = None
+    shots: int | None = 0
+    prompt: str = "default"
+    chat_template: Literal["yes", "no", "not stated"] = "not stated"
+    fine_tuned_on: str | None = None  # None: not fine-tuned
+    test: str = "base"
+    seeds: int = 1
+    why: str = Field(description="why this protocol answers the benchmark's question")
+
+    @property
+    def words(self) -> str:
+        parts = [f"{self.split} split" if self.split else "", f"{self.mode} mode" if self.mode else ""]
+        parts += ["" if self.shots is None else f"{self.shots}-shot", f"prompt {self.prompt}"]
+        if self.chat_template != "not stated":
+            parts.append(f"chat template: {self.chat_template}")
+        if self.fine_tuned_on:
+            parts.append(f"fine-tuned on {self.fine_tuned_on}")
+        if self.test != "base":
+            parts.append(self.test)
+        if self.seeds != 1:
+            parts.append(f"mean of {self.seeds} seeds")
+        return " · ".join(p for p in parts if p)
+
+
 class Display(BaseModel):
     """How the leaderboard shows a benchmark (its pages, tables, charts and downloads)."""
 
@@ -112,6 +143,9 @@ class Display(BaseModel):
     verdict_path: str | None = None
     verdict_reason_path: str | None = None
     verdict_rule: str | None = Field(default=None, description="how the verdict is reached, thresholds and why")
+    primary_board: PrimaryBoard | None = Field(
+        default=None, description="the board the leader is named on (None: the benchmark names no leader)"
+    )
 
 
 @dataclass(frozen=True)
@@ -125,6 +159,18 @@ class EvalOptions:
     bootstrap: BootstrapConfig = field(default_factory=BootstrapConfig)
     display_name: str | None = None  # how the predictions file is named in messages
     for_leaderboard: bool = False  # the leaderboard's own rules apply too (the cloze test: words from NegHub's lists)
+
+
+@dataclass(frozen=True)
+class ReferenceRule:
+    """A rule row NegHub computes for the leaderboard on a scored result's items: a trivial model a ranked row must
+    beat. Either prediction lines, scored like any file of the benchmark, or each headline unit's expected score
+    (random guessing: no file draws it, its expectation is exact)."""
+
+    name: str  # how the row is named on a board: "Rule: always 'contradiction'"
+    words: str  # what the rule does, in a sentence
+    lines: tuple[dict[str, Any], ...] | None = None
+    expected: Mapping[str, float] | None = None  # headline unit key -> the rule's expected score there
 
 
 @dataclass(frozen=True)
@@ -164,6 +210,9 @@ class Benchmark:
     derive_metrics: Callable[[dict[str, float]], dict[str, float]] | None = None
     # a split of a given release folder as the family builds it (the minimal pairs the cards count)
     read_split: Callable[[Any, str], Any] | None = None
+    # the rule rows NegHub computes on a scored result's items (each constant answer a model can give, random
+    # guessing's expected score): the leaderboard's floors. None: the benchmark has no rule rows
+    references: Callable[[Result, EvalOptions], list[ReferenceRule]] | None = None
 
     @property
     def scored_splits(self) -> tuple[str, ...]:

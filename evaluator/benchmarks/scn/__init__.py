@@ -22,7 +22,7 @@ from ...core.errors import InputError
 from ...core.results import Result, assemble_result, read_predictions_file
 from ...core.stats import BootstrapConfig
 from . import protocol
-from .baselines import BASELINE_KINDS, baseline_rows, prediction_row
+from .baselines import BASELINE_KINDS, baseline_rows, prediction_row, reference_rules
 from .checks import MAX_VERBS_PER_PAIR, check_predictions, check_vocabulary, load_predictions
 from .display import DISPLAY
 from .generator import CONTEXTS, PRONOUN, TARGETS, instantiate, other_name, render
@@ -120,6 +120,7 @@ BENCHMARK = Benchmark(
     reported_dir=Path(__file__).parent / "reported",
     plans=protocol.plans,
     derive_metrics=derive_metrics,
+    references=reference_rules,
 )
 
 __all__ = [

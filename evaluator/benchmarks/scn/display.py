@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, MetricDisplay
+from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, MetricDisplay, PrimaryBoard
 from .metadata import PATTERNS, REFERENCE, VARIANTS
 from .scoring import CONTROL_MARGIN, CPTV_VETO, STRONG_DROP
 
@@ -53,6 +53,13 @@ DISPLAY = Display(
     items_noun="triplets",
     min_items=30,
     prompt_styles=("masked", "causal"),
+    primary_board=PrimaryBoard(
+        split=None,
+        shots=None,
+        prompt="masked",
+        why="The paper's test is a cloze test of masked language models; causal language models are NegHub's "
+        "extension, on a board of their own.",
+    ),
     verdict_path="verdict",
     verdict_reason_path="variants.pronoun.verdict_reason",
     verdict_rule=(
