@@ -604,15 +604,10 @@ def benchmarks(session: nox.Session) -> None:
 @nox.session
 def schemas(session: nox.Session) -> None:
     """Regenerate the JSON Schemas in schemas/ from the pydantic models (`-- --check` only compares)."""
-    install_project(session)
+    install_project(session, "site")
     session.run("python", "-m", "neghub.evaluator.submissions.schemas", str(ROOT / "schemas"), *session.posargs)
-
-
-@nox.session
-def baselines(session: nox.Session) -> None:
-    """Regenerate the baseline submissions in submissions/baseline-*/ with `neghub baseline`, then validate them."""
-    install_project(session)
-    session.run("python", str(ROOT / "scripts" / "baseline_submissions.py"), env=_data_env())
+    # the leaderboard file's schema is the leaderboard's (it sits above the evaluator)
+    session.run("python", "-m", "neghub.leaderboard.board_file", "--schema", str(ROOT / "schemas"), *session.posargs)
 
 
 @nox.session
@@ -641,8 +636,9 @@ def rescore(session: nox.Session) -> None:
 
 @nox.session
 def reproduction_trust(session: nox.Session) -> None:
-    """Refuse a pull request that changes a reproduction record unless gpu-reproduce opened it (a branch of this
-    repository, the workflow's account, that record alone): `-- EVENT_JSON HEAD_ROOT BASE_ROOT` (submission.yml)."""
+    """Refuse a pull request that a verdict could not trust (leaderboard/pull_request.py): a symbolic link, a
+    submission not of the account that opens it, a reproduction record the gpu-reproduce workflow did not open, a
+    clearance from outside the maintainers: `-- EVENT_JSON HEAD_ROOT BASE_ROOT` (submission.yml)."""
     if len(session.posargs) != 3:
         session.error("usage: nox -s reproduction_trust -- EVENT_JSON HEAD_ROOT BASE_ROOT")
     install_project(session)
@@ -657,15 +653,22 @@ def site_check(session: nox.Session) -> None:
         session.error("usage: nox -s site_check -- SUBMISSIONS_DIR")
     install_leaderboard(session, "site")
     out = Path(session.create_tmp()) / "site-check"
-    env = {**_data_env(), "NEGHUB_SUBMISSIONS_DIR": str(Path(session.posargs[0]).resolve()), "NO_MKDOCS_2_WARNING": "1"}
+    env = {
+        **_data_env(),
+        "NEGHUB_SUBMISSIONS_DIR": str(Path(session.posargs[0]).resolve()),
+        "NEGHUB_HISTORY": "none",  # the pull request's tree has its author's history, not main's
+        "NO_MKDOCS_2_WARNING": "1",
+    }
     session.run("mkdocs", "build", "--strict", "--site-dir", str(out), env=env)
 
 
 @nox.session
 def submission_summary(session: nox.Session) -> None:
-    """Write the new scores and their difference from the current leaderboard: `-- HEAD_DIR BASE_DIR [-o FILE]`."""
-    install_leaderboard(session)
-    session.run("python", str(ROOT / "scripts" / "submission_summary.py"), *session.posargs, env=_data_env())
+    """Write every verdict the merged site will print of a pull request's submissions, computed with the base
+    branch's history and the pull request landing after it: `-- HEAD_DIR BASE_DIR [--event EVENT_JSON] [-o FILE]`
+    (submission.yml; the open pull requests opened before it are read through GitHub's API)."""
+    install_leaderboard(session, "site")
+    session.run("python", "-m", "neghub.leaderboard.summary", *session.posargs, env=_data_env())
 
 
 @nox.session
