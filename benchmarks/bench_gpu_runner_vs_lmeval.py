@@ -59,8 +59,8 @@ RUNS = (
 
 def corpus() -> list[str]:
     """The benchmarks' own text, for the tokenizer: every JNLI-Neg prompt and NUBench context and option."""
-    from neghub.evaluator.runners.interop import expressible_plans
-    from neghub.evaluator.runners.plans import RunSettings
+    from neghub.evaluator.interop.prompts import expressible_plans
+    from neghub.evaluator.protocol.plans import RunSettings
 
     texts: list[str] = []
     for task, prompt, modes in (("jnli-neg", "llm-jp-eval-loglikelihood", ()), ("nubench", "simple", ("completion",))):
@@ -103,9 +103,9 @@ def build_model(folder: Path, shape: dict[str, Any], device: str) -> None:
 def export_tasks(folder: Path) -> dict[str, str]:
     """`neghub export lm-eval` of the timed runs; their lm-eval task names by label."""
     from neghub.evaluator.cli import main as neghub
-    from neghub.evaluator.runners.interop import expressible_plans
-    from neghub.evaluator.runners.lm_eval import task_name
-    from neghub.evaluator.runners.plans import RunSettings
+    from neghub.evaluator.interop.lm_eval import task_name
+    from neghub.evaluator.interop.prompts import expressible_plans
+    from neghub.evaluator.protocol.plans import RunSettings
 
     names = {}
     for label, options in RUNS:

@@ -99,7 +99,7 @@ started = time.perf_counter()
 marks = {}
 from neghub.evaluator.core.registry import get_benchmark
 from neghub.evaluator.runners.loading import load_backend, resolve_source
-from neghub.evaluator.runners.plans import RunSettings
+from neghub.evaluator.protocol.plans import RunSettings
 from neghub.evaluator.runners.run import for_model
 marks["neghub imported"] = time.perf_counter() - started  # torch is imported by load_backend, as in neghub run
 backend = load_backend(resolve_source(sys.argv[1], None))

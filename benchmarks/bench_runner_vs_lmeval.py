@@ -284,8 +284,8 @@ def main() -> None:
     import torch
 
     from neghub.evaluator.benchmarks import nubench
+    from neghub.evaluator.protocol.plans import RunSettings
     from neghub.evaluator.runners.loading import DEFAULT_PACK_LINEARS, ModelSource, load_backend
-    from neghub.evaluator.runners.plans import RunSettings
 
     folder = dequantised_folder(args.cache).resolve()
     records = list(nubench.load("test").records)

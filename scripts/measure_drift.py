@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from neghub.evaluator.core.registry import get_benchmark
+from neghub.evaluator.protocol.plans import RunPlan, RunSettings
 from neghub.evaluator.runners.loading import load_backend, resolve_source
-from neghub.evaluator.runners.plans import RunPlan, RunSettings
 from neghub.evaluator.runners.reproduce import line_drift
 from neghub.evaluator.runners.run import for_model
 

@@ -33,7 +33,7 @@ from neghub.evaluator.benchmarks.jsts_neg import protocol as jsts_protocol
 from neghub.evaluator.cli import main
 from neghub.evaluator.families.multiple_choice import parse_answer as parse_letter
 from neghub.evaluator.fileio import safe_yaml
-from neghub.evaluator.runners import lm_eval_utils
+from neghub.evaluator.interop import lm_eval_utils
 
 MIRROR = Path(__file__).parent / "fixtures" / "mirror"  # JSTS-Neg: 40 test items
 UNVERIFIED_JSTS = ["--data-dir", str(MIRROR), "--unverified"]

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..releases.metadata import DatasetMetadata
+from ..protocol.metadata import DatasetMetadata
 from .stats import BootstrapConfig
 
 if TYPE_CHECKING:
-    from ..runners.plans import RunPlan, RunSettings
+    from ..protocol.plans import RunPlan, RunSettings
     from .results import Result
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError
-from ..runners.plans import Rows, RunPlan, RunSettings, prompt_lengths
-from ..runners.requests import Answer, Request
+from ..protocol.plans import Rows, RunPlan, RunSettings, prompt_lengths
+from ..protocol.requests import Answer, Request
 from .classifier import PROMPT_STYLE as CLASSIFIER_STYLE
 from .classifier import ClassifierTask, classifier_plans
 from .runs import RequestRuns, TokenLengths
 
 if TYPE_CHECKING:
-    from ..runners.backend import Backend
+    from ..protocol.model import LoadedModel
 
 LLM_JP_PREAMBLE = "以下は、タスクを説明する指示と、文脈のある入力の組み合わせです。要求を適切に満たす応答を書きなさい。"
 PROMPT_STYLE = "llm-jp-eval"
@@ -205,7 +205,7 @@ def loglikelihood_plans(task: LlmJpTask, settings: RunSettings) -> list[RunPlan]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))  # the first of equal maxima
         return [{"id": item[0], "prediction": task.label_words[best][1]}]
 
-    def lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
+    def lengths(backend: LoadedModel, items: Sequence[Any]) -> list[int]:
         return [n + len(words) for n in backend.token_lengths([p for _, p in items])]
 
     run_settings = {

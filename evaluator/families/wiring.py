@@ -14,11 +14,11 @@ from typing_extensions import TypedDict
 from ..core.benchmark import BaselineRun, Benchmark, Display, EvalOptions
 from ..core.results import HeadlineItems, ItemOutcomes, ItemPairs, Result, assemble_result
 from ..core.stats import BootstrapConfig
+from ..protocol.metadata import DatasetMetadata
 from ..releases.loading import Release, ResolvedFile
-from ..releases.metadata import DatasetMetadata
 
 if TYPE_CHECKING:
-    from ..runners.plans import RunPlan, RunSettings
+    from ..protocol.plans import RunPlan, RunSettings
 
 
 @dataclass(frozen=True)

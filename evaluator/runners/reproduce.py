@@ -47,9 +47,9 @@ from ..submissions.reproduction import NumericSetting, RecordKind, ReproducedRun
 from .setting import DEFAULT_BATCH_SIZE, describe, recorded_setting, setting_differences
 
 if TYPE_CHECKING:
+    from ..protocol.plans import RunPlan
     from .backend import Backend
     from .loading import ModelSource
-    from .plans import RunPlan
 
 DEFAULT_ITEMS = 50
 # nats per continuation, within one setting. Measured (README, "Reproducing a submission"; scripts/measure_drift.py):
@@ -211,7 +211,7 @@ def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
 
 def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, setting: NumericSetting) -> Any:
     """The RunSettings `neghub run` had for this run, from what the metadata records, in the re-run's setting."""
-    from .plans import DEFAULT_SEEDS, RunSettings
+    from ..protocol.plans import DEFAULT_SEEDS, RunSettings
     from .run import parse_label_map
 
     provenance = metadata.provenance or {}

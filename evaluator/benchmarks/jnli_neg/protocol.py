@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
-from ...runners.plans import RunPlan, RunSettings
+from ...protocol.plans import RunPlan, RunSettings
 from .metadata import LABELS, RECORD
 
 MAX_NEW_TOKENS = 8  # "contradiction" is 3 to 5 tokens in most English-centred vocabularies

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...core.errors import InputError
 from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
-from ...runners.plans import RunPlan, RunSettings
+from ...protocol.plans import RunPlan, RunSettings
 from .metadata import RECORD
 
 SHOTS = (0, 4, 11)  # the paper's settings

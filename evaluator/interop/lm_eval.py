@@ -34,7 +34,6 @@ import math
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +43,14 @@ from ..core.errors import InputError, Problem
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import JsonlReader
+from ..protocol.lm_eval import MEAN, LmEvalScoring
+from ..protocol.plans import Rows, RunPlan, RunSettings
+from ..protocol.requests import BROKEN_CHARACTER, Answer, Request, dumps
+from ..runners.loading import ModelSource, resolve_source
+from ..runners.pinning import is_commit, pinned_model
 from ..submissions.format import HUB_REPO_PATTERN
-from .interop import (
+from .lm_eval_utils import SCN_METRICS
+from .prompts import (
     check_lines,
     expressible_plans,
     item_requests,
@@ -56,16 +61,10 @@ from .interop import (
     write_lines,
     write_runs,
 )
-from .lm_eval_utils import SCN_METRICS
-from .loading import ModelSource, resolve_source
-from .pinning import is_commit, pinned_model
-from .plans import Rows, RunPlan, RunSettings
-from .requests import BROKEN_CHARACTER, Answer, Request, dumps
 
 TAG = "neghub"
 LM_EVAL_TESTED = "0.4.13"  # the version `nox -s interop` runs
 UTILS_SOURCE = Path(__file__).with_name("lm_eval_utils.py")  # written as utils.py beside the tasks
-MEAN = {"aggregation": "mean", "higher_is_better": True}
 
 
 def task_name(plan: RunPlan) -> str:
@@ -89,17 +88,6 @@ def expressible(plan: RunPlan, requests: list[Request]) -> str | None:
 # --- how lm-eval scores each run: the right answer in every document, and the metrics ------------------
 
 Item = Any
-AnswerFields = Callable[[Item, Request], dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Scoring:
-    """How lm-eval scores one exported run: the answer fields of each document (what utils.py reads),
-    the task's metrics, and for a generation run the utils.py function that reads an answer."""
-
-    fields: AnswerFields
-    metric_list: list[dict[str, Any]]
-    process_results: str | None = None
 
 
 def _split(plan: RunPlan) -> str:
@@ -116,25 +104,25 @@ def _minimal_pair_gold(plan: RunPlan, settings: RunSettings) -> dict[Any, str]:
     return {r["id"]: str(r["gold_score"]) for r in jsts_neg.records(split, settings.data_dir, settings.unverified)}
 
 
-def _minimal_pair_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
+def _minimal_pair_scoring(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
     """Accuracy over every instance (`neghub evaluate`'s instance_metrics.D.acc): the log-likelihood runs
     by lm-eval's own arg-max over the label words, the generations by llm-jp-eval's extraction."""
     gold = _minimal_pair_gold(plan, settings)
     if plan.protocol == "loglikelihood":
-        return Scoring(lambda item, r: {"gold": r.continuations.index(gold[r.id])}, [{"metric": "acc", **MEAN}])
+        return LmEvalScoring(lambda item, r: {"gold": r.continuations.index(gold[r.id])}, [{"metric": "acc", **MEAN}])
     if plan.task == "jnli-neg":  # a label: the extracted answer must be it
-        return Scoring(lambda item, r: {"gold": gold[r.id]}, [{"metric": "acc", **MEAN}], "process_label")
-    return Scoring(lambda item, r: {"gold": int(gold[r.id])}, [{"metric": "acc", **MEAN}], "process_score")
+        return LmEvalScoring(lambda item, r: {"gold": gold[r.id]}, [{"metric": "acc", **MEAN}], "process_label")
+    return LmEvalScoring(lambda item, r: {"gold": int(gold[r.id])}, [{"metric": "acc", **MEAN}], "process_score")
 
 
-def _nubench_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
+def _nubench_scoring(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
     """Completion: lm-eval's acc and acc_norm over the offered options; option: the letter of the right
     option in the item's shuffled order (appendix M's), parsed as NegHub parses it."""
     from ..benchmarks import nubench
 
     spec = nubench.SPEC
     if plan.mode == "completion":
-        return Scoring(
+        return LmEvalScoring(
             lambda item, r: {"gold": spec.offered(item[0]).index(spec.answer(item[0]))},
             [{"metric": "acc", **MEAN}, {"metric": "acc_norm", **MEAN}],
         )
@@ -145,10 +133,10 @@ def _nubench_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
         order = orders[spec.item_id(item[0])]
         return {"gold": order.index(spec.answer(item[0])), "n_options": len(order)}
 
-    return Scoring(fields, [{"metric": "acc", **MEAN}], "process_letter")
+    return LmEvalScoring(fields, [{"metric": "acc", **MEAN}], "process_letter")
 
 
-def _scn_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
+def _scn_scoring(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
     """No right answer per request: utils.py's aggregation selects the triplets as NegHub does and counts
     the pronoun variant's drops, negation contrast and triplets."""
     from ..benchmarks.scn.words import load_word_lists
@@ -162,10 +150,10 @@ def _scn_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
     higher = {"negation_contrast": True, "drop_CpTn": True, "drop_CnTp": True, "triplets": True}
     aggregate = "!function utils.scn_aggregate"
     metrics = [{"metric": m, "aggregation": aggregate, "higher_is_better": higher.get(m, False)} for m in SCN_METRICS]
-    return Scoring(fields, metrics, "process_scn")
+    return LmEvalScoring(fields, metrics, "process_scn")
 
 
-SCORINGS: dict[str, Callable[[RunPlan, RunSettings], Scoring]] = {
+SCORINGS: dict[str, Callable[[RunPlan, RunSettings], LmEvalScoring]] = {
     "jnli-neg": _minimal_pair_scoring,
     "jsts-neg": _minimal_pair_scoring,
     "nubench": _nubench_scoring,
@@ -173,9 +161,9 @@ SCORINGS: dict[str, Callable[[RunPlan, RunSettings], Scoring]] = {
 }
 
 
-def _bypass(plan: RunPlan, settings: RunSettings) -> Scoring:
+def _bypass(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
     """A benchmark NegHub's export knows no answers for (a plugin's): lm-eval prints no score."""
-    return Scoring(lambda item, r: {}, [{"metric": "bypass"}])
+    return LmEvalScoring(lambda item, r: {}, [{"metric": "bypass"}])
 
 
 def _delimiter(request: Request) -> str:
@@ -184,7 +172,7 @@ def _delimiter(request: Request) -> str:
     return " " if request.continuations and all(c.startswith(" ") for c in request.continuations) else ""
 
 
-def _document(item: Item, request: Request, scoring: Scoring) -> dict[str, Any]:
+def _document(item: Item, request: Request, scoring: LmEvalScoring) -> dict[str, Any]:
     doc: dict[str, Any] = {"neghub_id": request.id, "query": request.prompt, "choices": []}
     if request.kind == "loglikelihood":
         cut = len(_delimiter(request))
@@ -193,7 +181,7 @@ def _document(item: Item, request: Request, scoring: Scoring) -> dict[str, Any]:
     return doc
 
 
-def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path, scoring: Scoring) -> dict[str, Any]:
+def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path, scoring: LmEvalScoring) -> dict[str, Any]:
     config: dict[str, Any] = {
         "task": name,
         "tag": [TAG],
@@ -570,7 +558,7 @@ def lm_eval_model(args: Any, results: list[tuple[Path, dict[str, Any]]]) -> dict
 
 
 def add_export_parser(sub: Any) -> None:
-    from .interop import add_run_options
+    from .prompts import add_run_options
 
     ep = sub.add_parser("export", help="write lm-evaluation-harness task files for the benchmarks' runs")
     ep.add_argument("target", metavar="lm-eval", help="the format (lm-eval)")
