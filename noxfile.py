@@ -536,11 +536,21 @@ def open_submission_pr(session: nox.Session) -> None:
     _open_pull_request(session, f"gpu-eval/{submission_id}", folder, message, body)
 
 
+# pinned: the contracts' syntax (layers of siblings, `exhaustive`) and its checks move between releases
+IMPORT_LINTER = "import-linter==2.17"
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Lint the code with ruff."""
-    session.install("ruff")
+    """Lint the code with ruff, then check the import contracts of pyproject.toml (NegHub's layers, drawn in
+    README.md's Layout) with import-linter on the installed package."""
+    install_project(session)
+    session.install("ruff", IMPORT_LINTER)
     session.run("ruff", "check", "evaluator", "leaderboard", "tests", "benchmarks", "scripts", "noxfile.py", "setup.py")
+    # run from outside the checkout: lint-imports puts its working folder first on sys.path, and there neghub/
+    # would be the source tree's links instead of the package users install
+    with session.chdir(session.create_tmp()):
+        session.run("lint-imports", "--no-cache", str(ROOT / "pyproject.toml"))
 
 
 @nox.session
