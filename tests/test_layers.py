@@ -4,6 +4,8 @@ the contract. The copy is a regular package in a temporary folder, which lint-im
 
 from __future__ import annotations
 
+import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -96,3 +98,59 @@ def test_a_new_folder_of_the_evaluator_must_take_its_place_in_the_layers(tmp_pat
     linted = _lint_imports(tmp_path)
     assert linted.returncode != 0
     assert "newcomer" in linted.stdout + linted.stderr
+
+
+# --- no code outside a benchmark's folder names a built-in benchmark ------------------------------------------
+
+BUILT_IN = re.compile(r"(?<![a-z])(jnli[-_]neg|jsts[-_]neg|nubench|scn)(?![a-z])", re.IGNORECASE)
+# where a built-in benchmark may be named in code: its own folder; the leaderboard is its maintainers' (issue 26)
+NAMING_ALLOWED = ("evaluator/benchmarks/", "leaderboard/")
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the string constants that are docstrings (comments are no tokens of the tree at all)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def names_of_built_in_benchmarks(source: str) -> list[str]:
+    """The identifiers and strings of a module's code (docstrings and comments aside) that name a built-in
+    benchmark."""
+    tree = ast.parse(source)
+    docstrings = _docstrings(tree)
+    words = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            words.append(node.value)
+        elif isinstance(node, ast.Name):
+            words.append(node.id)
+        elif isinstance(node, ast.Attribute):
+            words.append(node.attr)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.alias):
+            words.append(node.name)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            words.append(node.module)
+    return sorted({match for word in words for match in BUILT_IN.findall(word)})
+
+
+def test_the_finder_sees_names_in_code_and_not_in_prose() -> None:
+    source = '"""NUBench and SCN, in a docstring."""\n# jnli-neg in a comment\nfrom ..benchmarks import nubench\n'
+    source += 'SCN_METRICS = ("drop",)\nTASK = "jsts-neg"\n\n\ndef f() -> None:\n    """scn"""\n'
+    assert names_of_built_in_benchmarks(source) == ["SCN", "jsts-neg", "nubench"]
+
+
+def test_no_module_outside_a_benchmarks_folder_names_a_built_in_benchmark() -> None:
+    named = {}
+    for path in sorted([*(ROOT / "evaluator").rglob("*.py"), *(ROOT / "scripts").glob("*.py")]):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith(NAMING_ALLOWED):
+            continue
+        found = names_of_built_in_benchmarks(path.read_text(encoding="utf-8"))
+        if found:
+            named[relative] = found
+    assert named == {}

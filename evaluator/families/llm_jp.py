@@ -19,9 +19,11 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import InputError
+from ..protocol.lm_eval import MEAN, LmEvalScoring
 from ..protocol.plans import Rows, RunPlan, RunSettings, prompt_lengths
 from ..protocol.requests import Answer, Request
 from .classifier import PROMPT_STYLE as CLASSIFIER_STYLE
@@ -70,9 +72,26 @@ class LlmJpTask:
     # the record field naming the source pair a record derives from: its negation minimal pairs are scored
     # together, so a partial run samples whole groups (RunPlan.item_group)
     group_field: str | None = None
+    # how lm-eval reads a generated answer (llm_jp_lm_eval_utils.py): the gold label itself, or a one-digit score
+    lm_eval_answer: Literal["label", "digit"] = "label"
 
 
 UNTIL = ("\n\n",)  # llm-jp-eval's answer ends at the first blank line: generation may stop there
+LM_EVAL_UTILS = Path(__file__).with_name("llm_jp_lm_eval_utils.py")
+LM_EVAL_ANSWERS = {"label": "process_llm_jp_label", "digit": "process_llm_jp_digit"}
+
+
+def llm_jp_lm_eval(task: LlmJpTask, plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
+    """How lm-eval scores an exported run: accuracy over every instance (`neghub evaluate`'s instance_metrics.D.acc),
+    the log-likelihood runs by lm-eval's own arg-max over the label words, the generations by llm-jp-eval's
+    extraction (llm_jp_lm_eval_utils.py). Each document's `gold` is the record's answer as a shot shows it."""
+    split = plan.split or task.default_split
+    gold = {r["id"]: task.gold_answer(r) for r in task.records(split, settings.data_dir, settings.unverified)}
+    accuracy = [{"metric": "acc", **MEAN}]
+    if plan.protocol == "loglikelihood":
+        return LmEvalScoring(lambda item, request: {"gold": request.continuations.index(gold[request.id])}, accuracy)
+    process = LM_EVAL_ANSWERS[task.lm_eval_answer]
+    return LmEvalScoring(lambda item, request: {"gold": gold[request.id]}, accuracy, process, (LM_EVAL_UTILS,))
 
 
 def sentence_pair_plans(

@@ -18,6 +18,7 @@ from ..protocol.metadata import DatasetMetadata
 from ..releases.loading import Release, ResolvedFile
 
 if TYPE_CHECKING:
+    from ..protocol.lm_eval import LmEvalScorer
     from ..protocol.plans import RunPlan, RunSettings
 
 
@@ -70,6 +71,7 @@ class BenchmarkFields(TypedDict, total=False):
     baseline_runs: Mapping[str, tuple[BaselineRun, ...]]  # the baseline submissions NegHub commits
     reported_dir: Path | None  # transcribed paper tables
     plans: Callable[[RunSettings, str], list[RunPlan]] | None  # how `neghub run` runs it
+    lm_eval: LmEvalScorer | None  # how lm-eval scores its exported runs (a family declares its own)
 
 
 S = TypeVar("S", bound=FamilySpec)

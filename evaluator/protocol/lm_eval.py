@@ -2,16 +2,21 @@
 
 The export (interop/lm_eval.py) writes one document per request, holding NegHub's exact prompt and
 continuations; the benchmark's `Benchmark.lm_eval` says, per run, which fields each document adds (the right
-answer, as the benchmark knows it) and which metrics lm-eval computes over them.
+answer, as the benchmark knows it), which metrics lm-eval computes over them, and the functions of utils.py that
+read an answer or aggregate. The families declare it for every benchmark built from them (a plugin's too).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .requests import Request
+
+if TYPE_CHECKING:
+    from .plans import RunPlan, RunSettings
 
 # the fields one document adds for a request of an item (the item as the run's plan holds it)
 AnswerFields = Callable[[Any, Request], dict[str, Any]]
@@ -27,3 +32,14 @@ class LmEvalScoring:
     fields: AnswerFields
     metric_list: list[dict[str, Any]]
     process_results: str | None = None
+    # the Python files that define the utils.py functions the task names (`process_results`, an aggregation),
+    # written into the export's utils.py after its common part: each imports nothing from NegHub, and no two
+    # files of one export may define one name (the export refuses them)
+    utils: tuple[Path, ...] = ()
+
+
+# a benchmark's lm-eval scoring of one of its runs (`Benchmark.lm_eval`), built when the run is exported
+LmEvalScorer = Callable[["RunPlan", "RunSettings"], LmEvalScoring]
+# what lm-eval prints for a run whose benchmark declares no scoring: no score (`neghub import lm-eval` still
+# turns its samples into a submission that NegHub scores)
+NO_SCORE = LmEvalScoring(lambda item, request: {}, [{"metric": "bypass"}])
