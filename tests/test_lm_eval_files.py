@@ -31,9 +31,11 @@ from hypothesis import strategies as st
 from neghub.evaluator.benchmarks.jnli_neg import protocol as jnli_protocol
 from neghub.evaluator.benchmarks.jsts_neg import protocol as jsts_protocol
 from neghub.evaluator.cli import main
+from neghub.evaluator.families import llm_jp_lm_eval_utils as llm_jp_utils
+from neghub.evaluator.families.multiple_choice import lm_eval_utils as option_utils
 from neghub.evaluator.families.multiple_choice import parse_answer as parse_letter
 from neghub.evaluator.fileio import safe_yaml
-from neghub.evaluator.runners import lm_eval_utils
+from neghub.evaluator.interop import lm_eval_utils
 
 MIRROR = Path(__file__).parent / "fixtures" / "mirror"  # JSTS-Neg: 40 test items
 UNVERIFIED_JSTS = ["--data-dir", str(MIRROR), "--unverified"]
@@ -91,43 +93,43 @@ ANSWERS = st.lists(st.one_of(ANSWER_PIECES, st.text(max_size=3)), max_size=6).ma
 @settings(max_examples=300, deadline=None)
 @given(text=ANSWERS, gold=st.sampled_from(jnli_protocol.LABELS))
 def test_a_label_answer_is_right_where_neghub_reads_the_gold_label(text: str, gold: str) -> None:
-    right = lm_eval_utils.process_label({"gold": gold}, [text])["acc"]
+    right = llm_jp_utils.process_llm_jp_label({"gold": gold}, [text])["acc"]
     assert right == float(jnli_protocol.parse_answer(text.rstrip("\ufffd")) == gold)
 
 
 @settings(max_examples=300, deadline=None)
 @given(text=ANSWERS, gold=st.integers(0, 5))
 def test_a_score_answer_is_right_where_neghub_reads_the_gold_score(text: str, gold: int) -> None:
-    right = lm_eval_utils.process_score({"gold": gold}, [text])["acc"]
+    right = llm_jp_utils.process_llm_jp_digit({"gold": gold}, [text])["acc"]
     assert right == float(jsts_protocol.parse_answer(text.rstrip("\ufffd")) == gold)
 
 
 @settings(max_examples=300, deadline=None)
 @given(text=ANSWERS, n_options=st.integers(3, 4))
 def test_a_letter_is_read_as_neghub_reads_it(text: str, n_options: int) -> None:
-    assert lm_eval_utils.option_position(text, n_options) == parse_letter(text, n_options)
+    assert option_utils.option_position(text, n_options) == parse_letter(text, n_options)
 
 
 def test_the_readings_by_hand() -> None:
-    assert lm_eval_utils.process_label({"gold": "entailment"}, ["ｅｎｔａｉｌｍｅｎｔ\n\nmore"]) == {"acc": 1.0}
-    assert lm_eval_utils.process_score({"gold": 4}, [" ４ "]) == {"acc": 1.0}
-    assert lm_eval_utils.process_score({"gold": 4}, ["4.0\ufffd"]) == {"acc": 1.0}  # the broken character dropped
-    assert lm_eval_utils.process_score({"gold": 3}, ["3.5"]) == {"acc": 0.0}
-    assert lm_eval_utils.process_letter({"gold": 1, "n_options": 3}, ["(b)\nthen more"]) == {"acc": 1.0}
-    assert lm_eval_utils.process_letter({"gold": 3, "n_options": 3}, ["D"]) == {"acc": 0.0}  # no fourth option
+    assert llm_jp_utils.process_llm_jp_label({"gold": "entailment"}, ["ｅｎｔａｉｌｍｅｎｔ\n\nmore"]) == {"acc": 1.0}
+    assert llm_jp_utils.process_llm_jp_digit({"gold": 4}, [" ４ "]) == {"acc": 1.0}
+    assert llm_jp_utils.process_llm_jp_digit({"gold": 4}, ["4.0\ufffd"]) == {"acc": 1.0}  # the broken character dropped
+    assert llm_jp_utils.process_llm_jp_digit({"gold": 3}, ["3.5"]) == {"acc": 0.0}
+    assert option_utils.process_option_letter({"gold": 1, "n_options": 3}, ["(b)\nthen more"]) == {"acc": 1.0}
+    assert option_utils.process_option_letter({"gold": 3, "n_options": 3}, ["D"]) == {"acc": 0.0}  # no fourth option
 
 
 # --- answers scored as lm-eval scores the exported tasks, against neghub evaluate ------------------------
 
 
-class _FunctionLoader(yaml.SafeLoader):
+class FunctionLoader(yaml.SafeLoader):
     pass
 
 
-_FunctionLoader.add_constructor("!function", lambda loader, node: ("function", loader.construct_scalar(node)))
+FunctionLoader.add_constructor("!function", lambda loader, node: ("function", loader.construct_scalar(node)))
 
 
-def _utils(folder: Path) -> ModuleType:
+def exported_utils(folder: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location("exported_utils", folder / "utils.py")
     assert spec is not None and spec.loader is not None
     utils = importlib.util.module_from_spec(spec)
@@ -213,13 +215,13 @@ def test_lm_evals_figures_of_the_exported_tasks_are_neghub_evaluates(
 ) -> None:
     exported = tmp_path / "tasks"
     assert main(["export", "lm-eval", str(exported), "--tasks", tasks, *options]) == 0
-    utils = _utils(exported)
+    utils = exported_utils(exported)
     rng = random.Random(7)
     configs: dict[str, dict[str, Any]] = {}
     samples: dict[str, list[dict[str, Any]]] = {}
     lm_eval_figures: dict[str, dict[str, Any]] = {}
     for task_file in sorted(exported.glob("*.yaml")):
-        config = yaml.load(task_file.read_text(encoding="utf-8"), Loader=_FunctionLoader)
+        config = yaml.load(task_file.read_text(encoding="utf-8"), Loader=FunctionLoader)
         docs = [json.loads(line) for line in (exported / f"{config['task']}.jsonl").read_text().splitlines()]
         answers = _answers(docs, config, rng)
         configs[config["task"]] = config
@@ -264,15 +266,15 @@ def test_export_writes_tasks_whose_documents_are_the_requests(
     assert "skipped neghub_scn_all_causal_0shot_seed0: give --max-pairs N" in capsys.readouterr().err
     names = sorted(p.stem for p in out.glob("*.yaml"))
     assert names == ["neghub_nubench_test_completion_simple_0shot", "neghub_nubench_test_option_simple_0shot"]
-    completion = yaml.load((out / f"{names[0]}.yaml").read_text(), Loader=_FunctionLoader)
+    completion = yaml.load((out / f"{names[0]}.yaml").read_text(), Loader=FunctionLoader)
     # NUBench's options follow lm-eval's delimiter " ": its acc_norm divides by their length, as NegHub's does
     assert completion["output_type"] == "multiple_choice" and completion["target_delimiter"] == " "
     assert completion["doc_to_choice"] == ("function", "utils.doc_to_choice")
     assert [m["metric"] for m in completion["metric_list"]] == ["acc", "acc_norm"]
     assert completion["metadata"]["neghub"]["file"] == "predictions/nubench/nubench-test-completion-simple-0shot.jsonl"
-    option = yaml.load((out / f"{names[1]}.yaml").read_text(), Loader=_FunctionLoader)
+    option = yaml.load((out / f"{names[1]}.yaml").read_text(), Loader=FunctionLoader)
     assert option["generation_kwargs"] == {"until": ["\n"], "max_gen_toks": 4, "do_sample": False, "temperature": 0}
-    assert option["process_results"] == ("function", "utils.process_letter")
+    assert option["process_results"] == ("function", "utils.process_option_letter")
 
     prompts = tmp_path / "p.jsonl"
     assert main(["prompts", "nubench", "--mode", "completion", "-o", str(prompts)]) == 0
@@ -281,12 +283,14 @@ def test_export_writes_tasks_whose_documents_are_the_requests(
     assert [(d["neghub_id"], d["query"], [" " + c for c in d["choices"]]) for d in docs] == [
         (r["id"], r["prompt"], r["continuations"]) for r in requests
     ]
-    utils = _utils(out)
+    utils = exported_utils(out)
     assert utils.doc_to_text(docs[0]) == requests[0]["prompt"]
     assert utils.doc_to_choice(docs[0]) == [c.removeprefix(" ") for c in requests[0]["continuations"]]
     # the bundled sample's right option, choice1, is the first offered
     assert {utils.doc_to_target(d) for d in docs} == {0}
-    assert (out / "utils.py").read_bytes() == Path(lm_eval_utils.__file__).read_bytes()
+    # utils.py: its common part, then the multiple-choice family's file, once though both runs name it
+    common, option_file = (Path(m.__file__).read_text(encoding="utf-8") for m in (lm_eval_utils, option_utils))
+    assert (out / "utils.py").read_text(encoding="utf-8") == common + "\n\n" + option_file
 
 
 # --- the import --------------------------------------------------------------------------------------------
@@ -633,4 +637,23 @@ def test_a_git_email_that_is_no_contact_is_refused(
     assert capsys.readouterr().err == (
         "error: git config user.email: expected an e-mail address or an https:// URL, got 'jane' "
         "(give --submitter-contact)\n"
+    )
+
+
+def test_utils_py_takes_each_file_once_and_refuses_two_that_define_one_name(tmp_path: Path) -> None:
+    from neghub.evaluator.core.errors import InputError
+    from neghub.evaluator.interop.lm_eval import utils_source
+    from neghub.evaluator.protocol.lm_eval import LmEvalScoring
+
+    mine, theirs = tmp_path / "mine.py", tmp_path / "theirs.py"
+    mine.write_text("def process_answer(doc, results):\n    return {'acc': 1.0}\n", encoding="utf-8")
+    theirs.write_text("LIMIT = 3\n\n\ndef process_answer(doc, results):\n    return {'acc': 0.0}\n", encoding="utf-8")
+    scoring = LmEvalScoring(lambda item, request: {}, [], "process_answer", (mine,))
+    common = Path(lm_eval_utils.__file__).read_text(encoding="utf-8")
+    assert utils_source([scoring, scoring]) == common + "\n\n" + mine.read_text(encoding="utf-8")
+    other = LmEvalScoring(lambda item, request: {}, [], "process_answer", (theirs,))
+    with pytest.raises(InputError) as refused:
+        utils_source([scoring, other])
+    assert refused.value.problems[0].message == (
+        f"{theirs} and {mine} both define 'process_answer' for utils.py: rename one of them"
     )

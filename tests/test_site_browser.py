@@ -89,7 +89,7 @@ OTHER_PAGES = (
 )
 # No page without a chart may cost more than this to load: its HTML and every script, stylesheet and font it
 # loads, compressed as GitHub Pages serves them (gzip). Uncompressed, mkdocs-material's own CSS, JS and search
-# worker alone are 0.32 MB (benchmarks/bench_site.py reports both).
+# worker alone are 0.32 MB (perf/bench_site.py reports both).
 FIRST_LOAD_LIMIT = 300_000
 # No benchmark page may be taller than this at 1366 px as it opens (its boards and charts folded but the first)
 MAX_PAGE_HEIGHT = 15_000

@@ -2,8 +2,9 @@
 
 A benchmark folder (`evaluator/benchmarks/<name>/`, or an installed plugin named by the entry-point group
 `neghub.benchmarks`) builds one `Benchmark` from a family (minimal pairs, multiple choice, cloze) and its
-own metadata. Everything task-specific comes from here: the CLI, the validator, the schemas, the cards,
-the runner and the leaderboard read the registry and never name a benchmark.
+own metadata. Everything task-specific comes from here: the CLI, the validator, the schemas, the cards, the
+runners and the bridges to other engines (lm-eval's scoring included: `lm_eval`) read the registry and never name
+a benchmark (tests/test_layers.py checks every module of evaluator/ outside the benchmark folders, and scripts/).
 
 The display block (`Display`) says how the leaderboard shows the benchmark: its name and one-line
 summary, the headline metric with `higher_is_better`, the columns of its tables with their labels and
@@ -19,18 +20,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..releases.metadata import DatasetMetadata
+from ..protocol.metadata import DatasetMetadata
+from .numbers import Unit
 from .stats import BootstrapConfig
 
 if TYPE_CHECKING:
-    from ..runners.plans import RunPlan, RunSettings
+    from ..protocol.lm_eval import LmEvalScorer
+    from ..protocol.plans import RunPlan, RunSettings
     from .results import Result
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 
-# how a number is shown: "percent" for fractions shown x100 with two decimals (as the papers print them),
-# "points" for differences of fractions shown x100 (AccChg), "count" for integers, "correlation" as is
-Unit = Literal["percent", "points", "count", "correlation"]
 ChartKind = Literal["dot_interval", "scatter", "by_setting", "heatmap", "bars"]
 
 
@@ -206,6 +206,8 @@ class Benchmark:
     reported_dir: Path | None = None  # transcribed paper tables (YAML), if any
     # the runs of `neghub run` for these settings and this kind of model ("causal", "masked"); None: not runnable
     plans: Callable[[RunSettings, str], list[RunPlan]] | None = None
+    # how lm-evaluation-harness scores each run `neghub export lm-eval` writes (None: lm-eval prints no score)
+    lm_eval: LmEvalScorer | None = None
     # figures a paper row lacks but the display needs, derived from those it has (the cloze contrast from drops)
     derive_metrics: Callable[[dict[str, float]], dict[str, float]] | None = None
     # a split of a given release folder as the family builds it (the minimal pairs the cards count)

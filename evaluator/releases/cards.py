@@ -30,9 +30,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 
 from ..core.errors import InputError, Problem
 from ..fileio.files import atomic_write
-from .licenses import HUB_LICENSES, hub_license_fields
+from ..protocol.licenses import HUB_LICENSES, hub_license_fields
+from ..protocol.metadata import DatasetMetadata, HubRelease, Language
 from .markdown import Markdown, environment, python_string
-from .metadata import DatasetMetadata, HubRelease, Language
 from .statistics import (
     Statistics,
     compute_statistics,

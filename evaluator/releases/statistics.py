@@ -11,8 +11,8 @@ from pathlib import Path
 from ..core.errors import InputError
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import parse_jsonl
+from ..protocol.metadata import DatasetMetadata
 from .loading import Release, local_copy_advice
-from .metadata import DatasetMetadata
 from .tasks import benchmark_of
 
 

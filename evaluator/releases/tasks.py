@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .metadata import DatasetMetadata
+from ..protocol.metadata import DatasetMetadata
 
 
 def benchmark_of(task: str) -> Any:

@@ -47,16 +47,13 @@ from ..submissions.reproduction import NumericSetting, RecordKind, ReproducedRun
 from .setting import DEFAULT_BATCH_SIZE, describe, recorded_setting, setting_differences
 
 if TYPE_CHECKING:
+    from ..protocol.plans import RunPlan
     from .backend import Backend
     from .loading import ModelSource
-    from .plans import RunPlan
 
 DEFAULT_ITEMS = 50
-# nats per continuation, within one setting. Measured (README, "Reproducing a submission"; scripts/measure_drift.py):
-# the same batches re-run give the same bits on CPU in float32 and bfloat16; in float32 other batch sizes and eager
-# attention moved SmolLM2's log-likelihoods by 5.7e-5 nats at most, CUDA against CPU by 6.7e-6 (issue 21, H100);
-# 1e-3 is 17x the largest. Across settings no tolerance holds: bfloat16 against float32 moved them by up to 0.54
-# nats on CPU (0.68 with bfloat16 on an H100, issue 21), and changed answers.
+# nats per continuation, within one setting: far above the drift README's "Reproducing a submission" measures within
+# one setting (scripts/measure_drift.py), far below the drift across settings, where no tolerance holds
 DEFAULT_TOLERANCE = 1e-3
 MAX_DISAGREEING_IDS = 10
 Line = dict[str, Any]
@@ -211,15 +208,16 @@ def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
 
 def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, setting: NumericSetting) -> Any:
     """The RunSettings `neghub run` had for this run, from what the metadata records, in the re-run's setting."""
-    from .plans import DEFAULT_SEEDS, RunSettings
+    from ..protocol.plans import DEFAULT_SEEDS, RunSettings
     from .run import parse_label_map
 
     provenance = metadata.provenance or {}
     recorded = metadata.recorded_settings(run)
     chat = run.chat_template if run.chat_template is not None else recorded.get("chat_template")
-    # --max-pairs (the cloze test's protocol), recorded as `max_items` before --max-items meant a partial run
-    max_pairs = provenance.get("max_pairs", provenance.get("max_items", recorded.get("scn_max_pairs")))
-    sample_seed = provenance.get("sample_seed", recorded.get("scn_seed", 0))
+    # --max-pairs (the cloze test's protocol); a submission whose provenance names no `max_pairs` recorded it as
+    # `max_items`, the name --max-pairs had then
+    max_pairs = provenance.get("max_pairs", provenance.get("max_items"))
+    sample_seed = provenance.get("sample_seed", 0)
     label_map = recorded.get("label_map")
     return RunSettings(
         split=run.split,
@@ -429,8 +427,8 @@ def reproduce(
         raise InputError.single("--tasks", f"the submission has no run of {', '.join(tasks or [])}")
     runs: list[ReproducedRun] = []
     kind: RecordKind = "same-setting"
+    from .loading import run_setting
     from .run import _library_versions, require_models_extra
-    from .setting import run_setting
 
     require_models_extra()
     source = pinned_source(metadata, model_path)

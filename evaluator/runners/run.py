@@ -29,14 +29,14 @@ import yaml
 from ..core.errors import InputError
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import atomic_write, prepare_output_folder
+from ..protocol.plans import DEFAULT_SEEDS, RunPlan, RunSettings, partial_sample
 from ..releases.loading import find_release
 from ..submissions.format import Metadata, settings_prefix
 from ..submissions.reproduction import NumericSetting
 from .backend import Backend
-from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source
+from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source, run_setting
 from .pinning import add_submitter_options, pinned_model, signer
-from .plans import DEFAULT_SEEDS, RunPlan, RunSettings, partial_sample
-from .setting import ALSO_IN_16_BITS, DEFAULT_BATCH_SIZE, DEFINING, run_setting, setting_provenance
+from .setting import ALSO_IN_16_BITS, DEFAULT_BATCH_SIZE, DEFINING, setting_provenance
 
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")

@@ -32,8 +32,8 @@ from ..core.results import Result
 from ..core.stats import BootstrapConfig
 from ..fileio import safe_yaml
 from ..fileio.logs import log_safe
+from ..protocol.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS
 from ..releases.loading import DatasetUnavailable
-from ..runners.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS
 from .format import (
     PATTERN_EXPECTATIONS,
     RESERVED_IDS,

@@ -81,6 +81,7 @@ BENCHMARK = minimal_pair_benchmark(
     },
     reported_dir=HERE / "reported",
     plans=protocol.plans,
+    lm_eval=protocol.lm_eval,
 )
 
 __all__ = [

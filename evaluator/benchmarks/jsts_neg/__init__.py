@@ -102,4 +102,5 @@ BENCHMARK = minimal_pair_benchmark(
     prediction_line=PredictionLine,
     reported_dir=HERE / "reported",
     plans=protocol.plans,
+    lm_eval=protocol.lm_eval,
 )

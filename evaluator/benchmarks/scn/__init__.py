@@ -27,6 +27,7 @@ from .checks import MAX_VERBS_PER_PAIR, check_predictions, check_vocabulary, loa
 from .display import DISPLAY
 from .generator import CONTEXTS, PRONOUN, TARGETS, instantiate, other_name, render
 from .lines import PYTHON_WHITESPACE, PredictionLine
+from .lm_eval import lm_eval_scoring
 from .metadata import METADATA, PATTERNS, REFERENCE, VARIANTS
 from .reader import (
     FIELDS,
@@ -119,6 +120,7 @@ BENCHMARK = Benchmark(
     bundled_release=WORD_LIST_DIR,
     reported_dir=Path(__file__).parent / "reported",
     plans=protocol.plans,
+    lm_eval=lm_eval_scoring,
     derive_metrics=derive_metrics,
     references=reference_rules,
 )

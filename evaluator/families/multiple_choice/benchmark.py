@@ -18,6 +18,7 @@ from ..wiring import BenchmarkFields, Scored, family_benchmark
 from .baselines import BASELINE_KINDS, baseline_rows, reference_rules
 from .dataset import MultipleChoiceSplit, load
 from .lines import prediction_line_models
+from .lm_eval import multiple_choice_lm_eval
 from .reader import read_predictions
 from .scoring import outcomes, score
 from .spec import MAX_PREDICTION_FILE_BYTES, MODES, MultipleChoiceSpec
@@ -32,8 +33,10 @@ def multiple_choice_benchmark(
     **fields: Unpack[BenchmarkFields],
 ) -> Benchmark:
     """A multiple-choice benchmark. Its prediction-line models are derived from the option keys
-    (`lines.prediction_line_models`) unless `prediction_lines` gives them."""
+    (`lines.prediction_line_models`) unless `prediction_lines` gives them; lm-eval scores its exported runs as
+    lm_eval.py says unless `lm_eval` is given."""
     lines = prediction_lines or prediction_line_models(spec, fields["display"].name)
+    fields.setdefault("lm_eval", partial(multiple_choice_lm_eval, spec, fields["default_split"]))
     return family_benchmark(
         spec,
         "multiple-choice",

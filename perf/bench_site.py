@@ -1,6 +1,6 @@
 """The site at scale: build time, memory and size against the number of submissions, and what each page costs.
 
-Scale (`--only time`): realistic submissions (benchmarks/realistic_submissions.py: every task, full-size files, one
+Scale (`--only time`): realistic submissions (perf/realistic_submissions.py: every task, full-size files, one
 pinned model each, as `neghub run` writes them) beside the committed ones and the papers' rows, built by the real
 `mkdocs build` (what `nox -s site` runs) at 0 (the baseline, timed in the same run), 500 and 1,000 submissions:
 wall time, the peak memory of the build's processes together (their PSS, sampled from /proc every 50 ms:

@@ -16,7 +16,7 @@ Reported: every run's seconds, medians, the ratio (targets: JNLI-Neg log-likelih
 completion >= 1.5x), the GPU, the 1-minute load average before each run.
 
 `--shape tiny --device cpu` runs the same steps with a two-layer model on the CPU: a check of the script itself,
-not a measurement. Usage: python benchmarks/bench_gpu_runner_vs_lmeval.py [--repeats 3] [--batch-size 64]
+not a measurement. Usage: python perf/bench_gpu_runner_vs_lmeval.py [--repeats 3] [--batch-size 64]
 [--batch-tokens 32768] [--cache build/random-llama-8b] [--shape 8b|tiny] [--device cuda|cpu]
 """
 
@@ -59,8 +59,8 @@ RUNS = (
 
 def corpus() -> list[str]:
     """The benchmarks' own text, for the tokenizer: every JNLI-Neg prompt and NUBench context and option."""
-    from neghub.evaluator.runners.interop import expressible_plans
-    from neghub.evaluator.runners.plans import RunSettings
+    from neghub.evaluator.interop.prompts import expressible_plans
+    from neghub.evaluator.protocol.plans import RunSettings
 
     texts: list[str] = []
     for task, prompt, modes in (("jnli-neg", "llm-jp-eval-loglikelihood", ()), ("nubench", "simple", ("completion",))):
@@ -103,9 +103,9 @@ def build_model(folder: Path, shape: dict[str, Any], device: str) -> None:
 def export_tasks(folder: Path) -> dict[str, str]:
     """`neghub export lm-eval` of the timed runs; their lm-eval task names by label."""
     from neghub.evaluator.cli import main as neghub
-    from neghub.evaluator.runners.interop import expressible_plans
-    from neghub.evaluator.runners.lm_eval import task_name
-    from neghub.evaluator.runners.plans import RunSettings
+    from neghub.evaluator.interop.lm_eval import task_name
+    from neghub.evaluator.interop.prompts import expressible_plans
+    from neghub.evaluator.protocol.plans import RunSettings
 
     names = {}
     for label, options in RUNS:
@@ -135,7 +135,7 @@ def timed_process(argv: list[str], log: Path) -> tuple[float, float]:
 def beside(name: str) -> str:
     path = Path(sys.executable).with_name(name)
     if not path.exists():
-        raise SystemExit(f"{name} is not installed beside {sys.executable} (nox -s benchmarks installs it)")
+        raise SystemExit(f"{name} is not installed beside {sys.executable} (nox -s perf installs it)")
     return str(path)
 
 

@@ -3,9 +3,9 @@
 Every run of `neghub run` is a list of items; each item becomes one or more `Request`s and its answers
 become prediction lines (`RunPlan.requests` and `RunPlan.lines`). The same requests are
 
-- executed by NegHub's own backend for `neghub run` (`execute`),
+- executed by a loaded model (model.py's `LoadedModel`: the runners' backend) for `neghub run` (`execute`),
 - written as JSONL by `neghub prompts` for any other engine (`request_json`),
-- and the other engine's answers, read back by `neghub import` (`read_answers`), go through the very
+- and the other engine's answers, read back by `neghub import` (interop/answers.py), go through the very
   post-processing `neghub run` applies.
 
 Four kinds of request, with the answer each takes:
@@ -27,16 +27,12 @@ tokenizer's own special tokens (a BOS token) go around a plain prompt.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..core.errors import FileProblems, InputError, Problem, TooManyProblems, stopped
-from ..fileio.jsonl import JsonlReader, json_type_name
-
 if TYPE_CHECKING:
-    from .backend import Backend
+    from .model import LoadedModel
 
 RequestKind = Literal["generate", "loglikelihood", "top1", "classify"]
 REQUEST_KINDS: tuple[RequestKind, ...] = ("generate", "loglikelihood", "top1", "classify")
@@ -44,7 +40,6 @@ REQUEST_KINDS: tuple[RequestKind, ...] = ("generate", "loglikelihood", "top1", "
 Answer = str | list[float]
 BROKEN_CHARACTER = "\ufffd"
 MASK_PLACEHOLDER = "[MASK]"  # how `neghub prompts` writes a masked LM's mask; each engine puts its own token there
-MAX_ANSWER_CHARS = 100_000
 
 
 @dataclass(frozen=True)
@@ -110,7 +105,7 @@ def cut_at(text: str, until: Sequence[str]) -> str:
     return text
 
 
-def execute(backend: Backend, requests: Sequence[Request]) -> list[Answer]:
+def execute(backend: LoadedModel, requests: Sequence[Request]) -> list[Answer]:
     """Answer requests with NegHub's backend, in order; requests of one kind run together."""
     answers: list[Answer | None] = [None] * len(requests)
 
@@ -145,10 +140,10 @@ def execute(backend: Backend, requests: Sequence[Request]) -> list[Answer]:
 
 def requests_process(
     requests_of: Callable[[Any], list[Request]], lines_of: Callable[[Any, list[Answer]], list[dict[str, Any]]]
-) -> Callable[[Backend, Sequence[Any]], list[list[dict[str, Any]]]]:
+) -> Callable[[LoadedModel, Sequence[Any]], list[list[dict[str, Any]]]]:
     """A run's `process` from its requests and its post-processing: what `neghub run` does with a batch."""
 
-    def process(backend: Backend, batch: Sequence[Any]) -> list[list[dict[str, Any]]]:
+    def process(backend: LoadedModel, batch: Sequence[Any]) -> list[list[dict[str, Any]]]:
         per_item = [requests_of(item) for item in batch]
         answers = iter(execute(backend, [r for requests in per_item for r in requests]))
         return [
@@ -156,93 +151,6 @@ def requests_process(
         ]
 
     return process
-
-
-# --- answers from another engine (`neghub import`) ------------------------------------------------
-
-
-def answer_key(value: Any) -> str:
-    """Request ids compare as text: an engine may write the item id 12 as "12"."""
-    return str(value)
-
-
-def _numbers(value: Any, count: int | None, *, nonpositive: bool) -> list[float] | str:
-    """The numbers of an answer, or what is wrong with them."""
-    if not isinstance(value, list) or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in value):
-        return f"expected a list of numbers, got {json_type_name(value)}"
-    if count is not None and len(value) != count:
-        return f"expected {count} numbers (one per continuation, in order), got {len(value)}"
-    numbers = [float(x) for x in value]
-    if not all(math.isfinite(x) for x in numbers):
-        return "expected finite numbers"
-    if nonpositive and any(x > 0 for x in numbers):
-        return "expected log-likelihoods (numbers <= 0)"
-    return numbers
-
-
-def parse_answer(request: Request, line: dict[str, Any]) -> tuple[str, Answer | None, str | None]:
-    """(field, answer, None) for a request from an engine's line, or (field, None, what is wrong); the field
-    is the one the request's kind takes."""
-    if request.kind in ("generate", "top1"):
-        if "text" not in line:
-            return "text", None, "missing field"
-        text = line["text"]
-        if not isinstance(text, str):
-            return "text", None, f"expected a string (the engine's output), got {json_type_name(text)}"
-        if len(text) > MAX_ANSWER_CHARS:
-            return "text", None, f"expected at most {MAX_ANSWER_CHARS:,} characters, got {len(text):,}"
-        # an engine that decodes a character cut by its token budget ends the text in U+FFFD: dropped, as
-        # NegHub's own decoding drops it
-        return "text", text.rstrip(BROKEN_CHARACTER), None
-    field = "loglikelihoods" if request.kind == "loglikelihood" else "logits"
-    if field not in line:
-        return field, None, "missing field"
-    count = len(request.continuations) if request.kind == "loglikelihood" else None
-    numbers = _numbers(line[field], count, nonpositive=request.kind == "loglikelihood")
-    if isinstance(numbers, str):
-        return field, None, numbers
-    return field, numbers, None
-
-
-def read_answers(path_name: str, data: bytes, requests: Sequence[Request]) -> list[Answer]:
-    """Every request's answer from an engine's JSONL file (its bytes), in request order; all problems (lines
-    that are not JSON objects, unknown, repeated or missing ids, wrong fields) are raised together, one line
-    each."""
-    problems = FileProblems()
-    lines = JsonlReader(data, path_name, problems)
-    index = {answer_key(r.id): i for i, r in enumerate(requests)}
-    answers: list[Answer | None] = [None] * len(requests)
-    seen: dict[int, int] = {}
-    try:
-        for number, obj in lines:
-            if "id" not in obj:
-                problems.append(Problem(path_name, number, "id", "missing field (the request's id)"))
-                continue
-            i = index.get(answer_key(obj["id"]))
-            if i is None:
-                problems.append(Problem(path_name, number, "id", f"no request has the id {obj['id']!r}"))
-                continue
-            if i in seen:
-                problems.append(
-                    Problem(path_name, number, "id", f"{obj['id']!r} was answered on line {seen[i]} already")
-                )
-                continue
-            seen[i] = number
-            field, answer, wrong = parse_answer(requests[i], obj)
-            if wrong is not None:
-                problems.append(Problem(path_name, number, field, wrong))
-                continue
-            answers[i] = answer
-        missing = [requests[i].id for i in range(len(requests)) if i not in seen]
-        if missing:
-            shown = ", ".join(repr(m) for m in missing[:5])
-            more = f" and {len(missing) - 5:,} more" if len(missing) > 5 else ""
-            problems.append(Problem(path_name, None, "id", f"no answer for {len(missing):,} requests: {shown}{more}"))
-    except TooManyProblems:
-        raise stopped(path_name, problems) from None
-    if problems:
-        raise InputError(problems)
-    return [a for a in answers if a is not None]
 
 
 def dumps(obj: Any) -> str:

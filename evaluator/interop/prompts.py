@@ -1,7 +1,7 @@
 """Prompts for any engine: `neghub prompts` and `neghub import`.
 
 `neghub prompts TASK` writes the exact requests of one run (a protocol, a mode, a shot count and seed) as
-JSONL, one request a line, in NegHub's order (requests.py says what each kind asks and the answer it
+JSONL, one request a line, in NegHub's order (protocol/requests.py says what each kind asks and the answer it
 takes). Any engine answers them; `neghub import TASK ANSWERS.jsonl -o SUBMISSION_DIR`, given the same
 options, applies NegHub's own post-processing (answer parsing, arg-max, the cloze test's triplet
 selection) and writes the run's prediction file into a submission folder, adding the run and its
@@ -29,10 +29,11 @@ from ..core.errors import InputError, Problem
 from ..core.registry import get_benchmark
 from ..fileio import safe_yaml
 from ..fileio.files import atomic_write, read_bytes
+from ..protocol.plans import DEFAULT_SEEDS, Rows, RunPlan, RunSettings
+from ..protocol.requests import Answer, Request, dumps, request_json
+from ..runners.pinning import add_submitter_options, pinned_model, require_pinned, source_from_args, submitter_from_args
 from ..submissions.format import Metadata, settings_prefix
-from .pinning import add_submitter_options, pinned_model, require_pinned, source_from_args, submitter_from_args
-from .plans import DEFAULT_SEEDS, Rows, RunPlan, RunSettings
-from .requests import Answer, Request, dumps, read_answers, request_json
+from .answers import read_answers
 
 MAX_ANSWERS_BYTES = 1024 * 1024 * 1024
 MODEL_KINDS = ("causal", "masked", "classifier")
@@ -40,7 +41,7 @@ MODEL_KINDS = ("causal", "masked", "classifier")
 
 def settings_from_args(args: Any) -> RunSettings:
     """The run options of `prompts`, `import` and `export`, as `neghub run` takes them (one seed)."""
-    from .run import parse_label_map
+    from ..runners.run import parse_label_map
 
     seed = getattr(args, "seed", None)
     head = getattr(args, "head_labels", None)
@@ -223,7 +224,7 @@ def write_runs(
     """Write the runs' prediction files into the submission folder `out` and add them to its metadata.yaml
     (a run with the same file is replaced); the metadata is checked before anything is written. `model` and
     `submitter` are `signed_model`'s: a folder's own are kept where they are None and empty."""
-    from .run import run_provenance as settings_provenance
+    from ..runners.run import run_provenance as settings_provenance
 
     meta_path = out / "metadata.yaml"
     if meta_path.exists():
@@ -278,7 +279,7 @@ def write_runs(
 
 def add_run_options(parser: Any, *, task: bool = True) -> None:
     """The options that pick one run, shared by `prompts`, `import` and `export`."""
-    from .run import add_chat_template_option
+    from ..runners.run import add_chat_template_option
 
     if task:
         parser.add_argument("task", metavar="TASK")

@@ -6,7 +6,7 @@ shipped sample in both modes, and an SCN run of 320 triplets (1,600 lines). Answ
 its own accuracy, so that no two submissions are near-copies and boards rank some rows: the leaderboard's rules run
 as they do on real submissions. JNLI-Neg needs its release (NEGHUB_DATA_DIR or ../shared/datasets).
 
-`python benchmarks/realistic_submissions.py FOLDER COUNT` writes COUNT submissions into FOLDER.
+`python perf/realistic_submissions.py FOLDER COUNT` writes COUNT submissions into FOLDER.
 """
 
 from __future__ import annotations

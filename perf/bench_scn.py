@@ -6,7 +6,7 @@ then repetition/drop and Wilson intervals per variant and pattern) against a loo
 same checks and counts one prediction at a time. Reading the file (JSON parsing and interning the
 strings, necessarily per line) is timed separately and reported on its own line. Target: ratio >= 20.
 
-    python benchmarks/bench_scn.py [--rows 2000000] [--repeats 3]
+    python perf/bench_scn.py [--rows 2000000] [--repeats 3]
 """
 
 from __future__ import annotations
