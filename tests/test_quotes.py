@@ -1,6 +1,6 @@
 """The papers' words NegHub shows (evaluator/papers/quotes.json): each passage stands in its paper, whole, on the
-line the file names, and every quoted verdict of a transcribed table takes its words from there. Tests that read a
-paper skip where ../shared is absent; the quotes themselves are the project's."""
+line the file names, and every quoted verdict of a transcribed table and every benchmark's verdict rule takes its
+words from there. Tests that read a paper skip where ../shared is absent; the quotes themselves are the project's."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 from pydantic import ValidationError
 
+from neghub.evaluator.core.registry import benchmarks
 from neghub.evaluator.papers.quotes import Quote, quote, quotes
 from neghub.leaderboard.paper_results import load_reported
 
@@ -118,3 +119,20 @@ def test_every_quoted_verdict_of_a_paper_table_is_a_stored_quote(table: object, 
     ]
     assert len(matching) == 1, f"{table.table} {row.model}: its verdict is no stored quote (or its source differs)"
     assert matching[0].paper == table.paper.file
+
+
+def test_every_verdict_rule_quotes_its_passages_whole() -> None:
+    for benchmark in benchmarks():
+        display = benchmark.display
+        for key in display.verdict_quotes:
+            assert display.verdict_rule is not None and quote(key).text in display.verdict_rule, (benchmark.name, key)
+
+
+def test_every_stored_quote_is_shown_somewhere() -> None:
+    used = {key for benchmark in benchmarks() for key in benchmark.display.verdict_quotes}
+    by_words = {(q.text, q.line): key for key, q in quotes().items()}
+    for _, table in load_reported():
+        for row in table.rows:
+            if row.verdict is not None and row.verdict_source is not None:
+                used.add(by_words[(row.verdict, row.verdict_source.line)])
+    assert set(quotes()) == used, f"stored but shown nowhere: {sorted(set(quotes()) - used)}"
