@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..protocol.metadata import DatasetMetadata
 from .numbers import Unit
@@ -146,6 +146,31 @@ class Display(BaseModel):
     primary_board: PrimaryBoard | None = Field(
         default=None, description="the board the leader is named on (None: the benchmark names no leader)"
     )
+    verdict_order: tuple[str, ...] = Field(
+        default=(),
+        description="the verdicts a ranked row may have, best first: a board orders its rows by verdict before "
+        "the headline (SCN: passes, partially passes, fails)",
+    )
+    verdict_unranked: tuple[str, ...] = Field(
+        default=(),
+        description="verdicts that leave a row unranked, as an interval too wide to rank does (SCN: inconclusive)",
+    )
+    verdict_quotes: tuple[str, ...] = Field(
+        default=(),
+        description="the papers' passages the verdict rule quotes, by key of evaluator.papers.quotes (the rule "
+        "holds each whole; a page cites each with its section and line)",
+    )
+
+    @model_validator(mode="after")
+    def _verdicts_named_once(self) -> Display:
+        if (self.verdict_order or self.verdict_unranked) and self.verdict_path is None:
+            raise ValueError("verdict_order and verdict_unranked order a verdict: give verdict_path too")
+        both = set(self.verdict_order) & set(self.verdict_unranked)
+        if both:
+            raise ValueError(f"a verdict is either ordered or unranked, not both: {', '.join(sorted(both))}")
+        if self.verdict_quotes and self.verdict_rule is None:
+            raise ValueError("verdict_quotes are the passages verdict_rule quotes: give verdict_rule too")
+        return self
 
 
 @dataclass(frozen=True)
