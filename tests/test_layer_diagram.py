@@ -1,5 +1,6 @@
-"""scripts/layer_diagram.py (run as `nox -s layers` runs it): what it draws follows the imports of the code and
-the contracts' comments."""
+"""README.md's Layout: its layer diagram is the one scripts/layer_diagram.py draws from the code now (run as
+`nox -s layers` runs it), what it draws follows the imports and the contracts' comments, and every entry at the
+top of the repository is listed there with its job."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 
 SCRIPT = ROOT / "scripts" / "layer_diagram.py"
+README = ROOT / "README.md"
+BEGIN, END = "<!-- layers:begin -->", "<!-- layers:end -->"
 
 
 def _draw(root: Path) -> subprocess.CompletedProcess[str]:
@@ -25,12 +30,22 @@ def draw(root: Path) -> str:
     return drawn.stdout
 
 
+def readme_diagram() -> str:
+    found = re.search(rf"^{BEGIN}\n(.*?)^{END}$", README.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+    assert found, f"README.md has no {BEGIN} ... {END} block"
+    return found[1]
+
+
 def imports(drawn: str) -> dict[str, set[str]]:
     """What each module of the diagram imports, as its line `  module → a, b; torch` says."""
     lines = re.findall(r"^  (\w+) → (.*)$", drawn, re.MULTILINE)
     return {
         module: set() if what.startswith("nothing of ") else set(re.split(r", |; ", what)) for module, what in lines
     }
+
+
+def test_the_readme_shows_the_layers_of_the_code_as_it_is() -> None:
+    assert readme_diagram() == draw(ROOT), "README.md's layer diagram is stale: `nox -s layers` redraws it"
 
 
 def _checkout(tmp_path: Path) -> Path:
@@ -80,3 +95,33 @@ def test_a_folder_in_no_layer_is_refused_by_name(tmp_path: Path) -> None:
     drawn = _draw(root)
     assert drawn.returncode != 0
     assert "neghub.evaluator.newcomer: in no layer" in drawn.stderr
+
+
+# --- every entry at the top of the repository, with its job ---------------------------------------------------
+
+
+def layout_entries() -> dict[str, str]:
+    """The lines of the Layout's listing (its text blocks, the diagram aside) that start at the margin: an entry
+    and its job."""
+    layout = README.read_text(encoding="utf-8").split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+    layout = re.sub(rf"^{BEGIN}$.*?^{END}$", "", layout, flags=re.MULTILINE | re.DOTALL)
+    blocks = re.findall(r"^```text\n(.*?)^```$", layout, re.MULTILINE | re.DOTALL)
+    lines = [line for block in blocks for line in block.splitlines() if line and not line[0].isspace()]
+    return {entry: job for entry, _, job in (line.partition(" ") for line in lines)}
+
+
+def tracked_top_level() -> set[str]:
+    """The names at the top of the checkout that git tracks, a folder's with a slash."""
+    top = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    if top.returncode != 0 or Path(top.stdout.strip()).resolve() != ROOT:
+        pytest.skip("not a git checkout (the sdist's tests): git alone tells which entries are tracked")
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, text=True, check=True)
+    return {path.split("/", 1)[0] + ("/" if "/" in path else "") for path in listed.stdout.split("\0") if path}
+
+
+def test_the_layout_lists_every_tracked_entry_at_the_top_and_its_job() -> None:
+    listed = layout_entries()
+    tracked = tracked_top_level()
+    assert sorted(tracked - listed.keys()) == [], "README.md's Layout: list each new entry with its job"
+    assert sorted(listed.keys() - tracked) == [], "README.md's Layout lists entries that are not in the repository"
+    assert [entry for entry, job in listed.items() if not job.strip()] == []
