@@ -561,6 +561,16 @@ def lint(session: nox.Session) -> None:
 
 
 @nox.session
+def layers(session: nox.Session) -> None:
+    """Redraw the layer diagram in README.md's Layout from pyproject.toml's import contracts and the imports of the
+    code (scripts/layer_diagram.py); tests/test_layer_diagram.py fails while the README's copy differs."""
+    # grimp, the import graph lint-imports reads, comes with it; NegHub itself is not installed: the script reads
+    # a copy of the sources
+    session.install(IMPORT_LINTER)
+    session.run("python", str(ROOT / "scripts" / "layer_diagram.py"), "--write")
+
+
+@nox.session
 def typecheck(session: nox.Session) -> None:
     """Type-check both packages with mypy --strict (site extra included: the MkDocs hooks import mkdocs, plotly)."""
     install_project(session, "site")
