@@ -387,8 +387,16 @@ def _refuse_the_hub_token(session: nox.Session) -> None:
 # no setting: `neghub reproduce` re-runs in the recorded one, so the runner's submissions are reproduced in this
 # very setting. The batch bounds are a guess for an 80 GB GPU, to be tuned there (bench_gpu_runner_vs_lmeval.py).
 GPU_SETTING = ("--device", "cuda", "--dtype", "bfloat16", "--batch-size", "64", "--batch-tokens", "32768")
-# who signs what the GPU runner makes: the maintainers who dispatched it (`neghub run` takes no default signer)
-MAINTAINERS_SIGN = ("--submitter-name", "NegHub maintainers", "--submitter-contact", "https://github.com/neghub/neghub")
+# who signs what the GPU runner makes: the maintainers who dispatched it (`neghub run` takes no default signer), as
+# the account that opens its pull request (the workflow's: the pull-request check holds submitter.github to it)
+MAINTAINERS_SIGN = (
+    "--submitter-name",
+    "NegHub maintainers",
+    "--submitter-contact",
+    "https://github.com/neghub/neghub",
+    "--submitter-github",
+    "github-actions[bot]",
+)
 
 
 @nox.session(venv_backend="none")

@@ -21,7 +21,6 @@ import os
 import re
 import statistics
 import sys
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +29,6 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ..evaluator.core.benchmark import EvalOptions, ReferenceRule
 from ..evaluator.core.errors import InputError, Problem
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.results import Result, dig, release_digest
@@ -39,6 +37,7 @@ from ..evaluator.runners.setting import SETTING_KEYS, describe, recorded_setting
 from ..evaluator.submissions.format import Metadata, Run
 from ..evaluator.submissions.identity import model_identity
 from ..evaluator.submissions.reproduction import Reproduction
+from ..evaluator.submissions.rules import RuleResult, rule_results
 from .answers import RunAnswers, intern_ids, items_file, items_path, run_answers, view_files
 from .board_file import HistoryEntry, LeaderboardFile, LeaderEntry
 from .boards import BASE_TEST, Board, neghub_dataset, prompt_style, verified_board
@@ -403,39 +402,25 @@ def _verdict(task: str, results: list[Result]) -> str | None:
 
 
 def reference_rows(result: Result, board: Board, data_dir: Path | None, for_row: str | None = None) -> list[RowFacts]:
-    """The rule rows NegHub computes on `result`'s items (its board's, or one row's own), scored like any file."""
-    benchmark = get_benchmark(result.provenance.task)
-    if benchmark.references is None:
-        return []
-    options = EvalOptions(split=result.provenance.split, mode=result.provenance.mode, data_dir=data_dir)
-    rows = []
-    for rule in benchmark.references(result, options):
-        rows.append(_reference_row(rule, result, board, options, for_row))
-    return rows
+    """The rule rows NegHub computes on `result`'s items (its board's, or one row's own)."""
+    return [_reference_row(found, board, for_row) for found in rule_results(result, data_dir)]
 
 
-def _reference_row(
-    rule: ReferenceRule, result: Result, board: Board, options: EvalOptions, for_row: str | None
-) -> RowFacts:
-    benchmark = get_benchmark(result.provenance.task)
+def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowFacts:
+    rule = found.rule
     slug = re.sub(r"[^a-z0-9]+", "-", rule.name.lower()).strip("-")
     row_id = f"rule/{slug}/{board.slug}" + (f"/{for_row}" if for_row else "")
-    if rule.lines is not None:
-        import json
-
-        with tempfile.TemporaryDirectory(prefix="neghub-rule-") as folder:
-            path = Path(folder) / "rule.jsonl"
-            path.write_text("".join(json.dumps(line) + "\n" for line in rule.lines), encoding="utf-8")
-            scored = benchmark.evaluate(path, options)
+    if found.result is not None:
+        scored = found.result
         metrics = flatten_metrics(scored.metrics)
         items = _headline_items([scored])
         answers = {None: run_answers(scored)}
         correct = None if scored.items.correct is None else np.array(scored.items.correct, dtype=np.bool_)
     else:
-        assert rule.expected is not None and result.headline_items is not None
-        keys = intern_ids(tuple(result.headline_items.keys))
-        values = np.array([rule.expected[key] for key in keys], dtype=np.float64)
-        metrics = {benchmark.display.headline.path: float(values.mean())}
+        assert found.expected is not None
+        keys = intern_ids(found.expected[0])
+        values = np.array(found.expected[1], dtype=np.float64)
+        metrics = {get_benchmark(board.task).display.headline.path: float(values.mean())}
         items = (keys, values)
         answers = {}
         correct = None

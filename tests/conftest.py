@@ -55,7 +55,10 @@ def _git_signer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     config = tmp_path_factory.mktemp("git") / "gitconfig"
     user_global = Path(os.environ.get("GIT_CONFIG_GLOBAL") or Path.home() / ".gitconfig")
     include = f"[include]\n\tpath = {user_global}\n" if user_global.is_file() else ""
-    config.write_text(include + "[user]\n\tname = NegHub tests\n\temail = tests@example.org\n", encoding="utf-8")
+    config.write_text(
+        include + "[user]\n\tname = NegHub tests\n\temail = tests@example.org\n[github]\n\tuser = neghub-tests\n",
+        encoding="utf-8",
+    )
     with pytest.MonkeyPatch.context() as session_env:
         session_env.setenv("GIT_CONFIG_GLOBAL", str(config))
         session_env.setenv("GIT_CONFIG_NOSYSTEM", "1")

@@ -39,7 +39,7 @@ from neghub.evaluator.interop import lm_eval_utils
 
 MIRROR = Path(__file__).parent / "fixtures" / "mirror"  # JSTS-Neg: 40 test items
 UNVERIFIED_JSTS = ["--data-dir", str(MIRROR), "--unverified"]
-SIGNED = ["--submitter-name", "Tester", "--submitter-contact", "tester@example.org"]
+SIGNED = ["--submitter-name", "Tester", "--submitter-contact", "tester@example.org", "--submitter-github", "tester"]
 STAMP = "2026-11-22T10-00-00.000000"
 CONFIG_JSON = b'{"model_type": "llama"}\n'
 
@@ -362,7 +362,7 @@ def test_import_reads_lm_evals_samples_and_pins_the_folder_lm_eval_loaded(tmp_pa
         "open_weights": True,
         "license": "unknown",
     }
-    assert meta["submitter"] == {"name": "Tester", "contact": "tester@example.org"}
+    assert meta["submitter"] == {"name": "Tester", "contact": "tester@example.org", "github": "tester"}
     prefix = "jsts-neg.llm-jp-eval-loglikelihood.default"
     assert meta["provenance"][f"{prefix}.engine"] == "lm-evaluation-harness 0.4.13"
     assert meta["provenance"][f"{prefix}.lm_eval_task_hash"] == "ab" * 32
@@ -608,23 +608,39 @@ def test_an_unsigned_import_is_refused_with_what_to_pass(
 
 
 def test_gits_user_signs_and_is_said(tmp_path: Path, git_user: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    git_user.write_text("[user]\n\tname = Jane Doe\n\temail = jane@example.org\n")
+    git_user.write_text("[user]\n\tname = Jane Doe\n\temail = jane@example.org\n[github]\n\tuser = jane-doe\n")
     _jsts_results(tmp_path / "results", {"pretrained": str(model_folder(tmp_path / "m"))})
     assert _import(tmp_path) == 0
     meta = safe_yaml.load((tmp_path / "sub" / "metadata.yaml").read_text()).value
-    assert meta["submitter"] == {"name": "Jane Doe", "contact": "jane@example.org"}
+    assert meta["submitter"] == {"name": "Jane Doe", "contact": "jane@example.org", "github": "jane-doe"}
     assert (
-        "signing as Jane Doe <jane@example.org> (git config user.name and user.email; --submitter-name and "
-        "--submitter-contact sign otherwise)\n"
+        "signing as Jane Doe <jane@example.org>, GitHub account jane-doe (git config user.name and user.email and "
+        "github.user; --submitter-name, --submitter-contact and --submitter-github sign otherwise)\n"
     ) in capsys.readouterr().err
+
+
+def test_without_a_github_account_the_submission_is_not_signed(
+    tmp_path: Path, git_user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the fix it names exists: --submitter-github (or git config github.user) signs it
+    git_user.write_text("[user]\n\tname = Jane Doe\n\temail = jane@example.org\n")
+    _jsts_results(tmp_path / "results", {"pretrained": str(model_folder(tmp_path / "m"))})
+    assert _import(tmp_path) == 2
+    assert capsys.readouterr().err == (
+        "error: --submitter-github: the GitHub account that will open the pull request signs the submission: give "
+        "--submitter-github LOGIN (or set git config --global github.user LOGIN)\n"
+    )
+    assert not (tmp_path / "sub").exists()
+    assert _import(tmp_path, "--submitter-github", "jane-doe") == 0
 
 
 def test_the_options_sign_without_git(tmp_path: Path, git_user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     git_user.write_text("[user]\n\tname = Jane Doe\n\temail = jane@example.org\n")
     _jsts_results(tmp_path / "results", {"pretrained": str(model_folder(tmp_path / "m"))})
-    assert _import(tmp_path, "--submitter-name", "Ann", "--submitter-contact", "https://example.org/ann") == 0
+    options = ("--submitter-name", "Ann", "--submitter-contact", "https://example.org/ann", "--submitter-github", "ann")
+    assert _import(tmp_path, *options) == 0
     meta = safe_yaml.load((tmp_path / "sub" / "metadata.yaml").read_text()).value
-    assert meta["submitter"] == {"name": "Ann", "contact": "https://example.org/ann"}
+    assert meta["submitter"] == {"name": "Ann", "contact": "https://example.org/ann", "github": "ann"}
     assert "signing as" not in capsys.readouterr().err
 
 

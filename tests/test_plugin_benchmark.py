@@ -64,14 +64,15 @@ def write_submission(root: Path, predictions: Path, *, sid: str = "korean-plugin
     shutil.copyfile(predictions, folder / rel)
     metadata = {
         "model": {
-            "kind": "baseline",
+            "kind": "local",
             "name": "Random choice (plugin test)",
-            "baseline": "random",
-            "parameters": 0,
+            "file": "random-choice",
+            "sha256": "c" * 64,
+            "parameters": 1,
             "open_weights": True,
             "license": "Apache-2.0",
         },
-        "submitter": {"name": "Tester", "contact": "https://example.org/tester"},
+        "submitter": {"name": "Tester", "contact": "https://example.org/tester", "github": "tester"},
         "date": "2025-05-01",
         "description": "A random baseline of the plugin benchmark.",
         "runs": [{"task": NAME, "split": "test", "file": rel, "shots": 0, "seed": 0, "mode": "completion"}],

@@ -239,7 +239,7 @@ def test_lm_eval_prints_neghubs_scores_and_agrees_with_neghub_run(tmp_path: Path
     hashes = [k for k in meta["provenance"] if k.endswith(".lm_eval_task_hash")]
     assert len(hashes) == 5 and all(len(meta["provenance"][k]) == 64 for k in hashes)
     assert str(meta["provenance"]["jnli-neg.llm-jp-eval.default.engine"]).startswith("lm-evaluation-harness 0.4.")
-    assert meta["submitter"] == {"name": "Tester", "contact": "tester@example.org"}
+    assert meta["submitter"] == {"name": "Tester", "contact": "tester@example.org", "github": "tester"}
 
 
 PLUGIN = "korean-negation-mc"  # tests/fixtures/plugin, which `nox -s interop` installs
