@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-LEADERBOARD_FILE_VERSION = 1
+LEADERBOARD_FILE_VERSION: Literal[1] = 1
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 
 HoldKind = Literal[

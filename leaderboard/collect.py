@@ -414,7 +414,7 @@ def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowF
         scored = found.result
         metrics = flatten_metrics(scored.metrics)
         items = _headline_items([scored])
-        answers = {None: run_answers(scored)}
+        answers: dict[int | None, RunAnswers] = {None: run_answers(scored)}
         correct = None if scored.items.correct is None else np.array(scored.items.correct, dtype=np.bool_)
     else:
         assert found.expected is not None
@@ -457,9 +457,7 @@ def reported_rows(table: ReportedTable) -> list[RowFacts]:
     ]
 
 
-def _reported_row(
-    table: ReportedTable, printed: ReportedRow, setting: dict[str, SettingValue], index: int
-) -> RowFacts:
+def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str, SettingValue], index: int) -> RowFacts:
     def text(key: str) -> str | None:
         value = setting.get(key)
         return None if value is None else str(value)

@@ -26,10 +26,9 @@ that simulated families with strongly shared item difficulty reached, and the in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import math
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,7 +61,9 @@ class Agreement:
     @property
     def words(self) -> str:
         if self.kappa is None:
-            return f"{self.identical} of the {self.items} items both answered answered alike ({self.statistic} undefined)"
+            return (
+                f"{self.identical} of the {self.items} items both answered answered alike ({self.statistic} undefined)"
+            )
         low = self.low
         return (
             f"{self.statistic} κ = {self.kappa:.2f} (95 % interval from {low:.2f}) on the {self.items} items both "

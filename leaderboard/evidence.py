@@ -100,7 +100,9 @@ def record_facts(
         words = f"reproduced: {agreeing}/{checked} sampled items agree ({record.date})"
     else:
         extra = f"; {unexpected} items its recorded settings would not run" if unexpected else ""
-        words = f"NegHub's reproduction disagrees on {checked - agreeing} of {checked} sampled items{extra} ({record.date})"
+        words = (
+            f"NegHub's reproduction disagrees on {checked - agreeing} of {checked} sampled items{extra} ({record.date})"
+        )
     return RecordFacts(True, words, checked, agreeing, unexpected, record.date, record.weights_sha256)
 
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 import subprocess
-from datetime import UTC, datetime
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 # GitHub's subject for the merge commit of a pull request, and the suffix of a squashed one ("Title (#12)")
@@ -154,7 +154,12 @@ def _landings(log: str) -> list[tuple[Landing, list[tuple[str, str]]]]:
     # records: "", H, P, T, "S\n\nstatus lines", H, P, T, ...
     index = 1
     while index + 3 < len(records):
-        commit, parents, stamp, rest = records[index], records[index + 1].split(), records[index + 2], records[index + 3]
+        commit, parents, stamp, rest = (
+            records[index],
+            records[index + 1].split(),
+            records[index + 2],
+            records[index + 3],
+        )
         index += 4
         subject, _, body = rest.partition("\n")
         statuses = []

@@ -100,16 +100,16 @@ def changed_links(head_root: Path, base_root: Path, event: dict[str, Any]) -> li
         if done.returncode == 0:
             fields = done.stdout.decode("utf-8", "replace").split("\0")
             links = []
-            for meta, path in zip(fields[::2], fields[1::2], strict=False):
+            for meta, changed in zip(fields[::2], fields[1::2], strict=False):
                 modes = meta.lstrip(":").split(" ")
                 if len(modes) > 1 and modes[1] == LINK_MODE:
-                    links.append(path)
+                    links.append(changed)
             return links
     links = []
     for root, dirs, files in os.walk(head_root, followlinks=False):
         dirs[:] = [d for d in dirs if d != ".git"]
-        for name in (*dirs, *files):
-            path = Path(root) / name
+        for entry in (*dirs, *files):
+            path = Path(root) / entry
             if path.is_symlink():
                 relative = path.relative_to(head_root)
                 other = base_root / relative

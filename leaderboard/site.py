@@ -172,7 +172,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
 def _derived_paths(row: Row) -> set[str]:
     """The figures of a paper row that NegHub derived (the benchmark's derive_metrics), not the paper's."""
     derive = get_benchmark(row.task).derive_metrics
-    return set(derive(row.metrics)) if derive is not None else set()
+    return set(derive(dict(row.metrics))) if derive is not None else set()
 
 
 def _unit_of(display: Display, path: str) -> str:

@@ -87,7 +87,9 @@ def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
         rank = str(low) if low == high else f"{low}–{high}"
         parts.append(f"claimed rank {rank}, not reproduced" if entry.claimed else f"ranked {rank}")
     elif entry.status == "duplicate" and entry.duplicate_of is not None:
-        parts.append(f"shown once, as {entries[entry.duplicate_of].submission}'s row (the same model, the same answers)")
+        parts.append(
+            f"shown once, as {entries[entry.duplicate_of].submission}'s row (the same model, the same answers)"
+        )
     else:
         parts.append({"held": "held", "unranked": "not ranked"}.get(entry.status, entry.status))
     parts += [f"held: {hold.reason}" for hold in entry.holds]
@@ -156,7 +158,7 @@ def _api_get(url: str) -> Any:
     token = os.environ.get(TOKEN_ENV)
     if token:
         request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 (GitHub's API, or a test's server)
+    with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read().decode("utf-8"))
 
 

@@ -38,8 +38,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.runners.setting import describe, recorded_setting, setting_differences
@@ -441,7 +443,7 @@ def answered_of(row: RowFacts) -> Answered | None:
     return Answered(answers.ids, _parsed_codes(answers), row.correct)
 
 
-def _parsed_codes(answers: object) -> np.ndarray:  # type: ignore[type-arg]
+def _parsed_codes(answers: object) -> NDArray[np.int32]:
     """A run's answer codes with -1 where the answer did not parse."""
     from .answers import RunAnswers, unparsed_code
 
@@ -478,7 +480,7 @@ def _copy_rule(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
             break
 
 
-def _matrix(answered: Sequence[Answered | None]) -> tuple[np.ndarray, ...] | None:  # type: ignore[type-arg]
+def _matrix(answered: Sequence[Answered | None]) -> tuple[NDArray[Any], ...] | None:
     """Every pair's κ at once where every row shares one tuple of ids and has right answers (the usual case)."""
     present = [a for a in answered if a is not None]
     if len(present) < 3 or len(present) != len(answered):
@@ -490,7 +492,7 @@ def _matrix(answered: Sequence[Answered | None]) -> tuple[np.ndarray, ...] | Non
 
 
 def _agreement(
-    matrix: tuple[np.ndarray, ...] | None,  # type: ignore[type-arg]
+    matrix: tuple[NDArray[Any], ...] | None,
     answered: Sequence[Answered | None],
     i: int,
     j: int,
@@ -563,7 +565,9 @@ def comparable_best(row: RowFacts, papers: Iterable[RowFacts]) -> RowFacts | Non
     return max(comparable, key=lambda p: sign * (headline(p) or 0.0))
 
 
-def _clear(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft], cleared_by: Mapping[str, Sequence[Clearance]]) -> None:
+def _clear(
+    rows: Sequence[RowFacts], drafts: Mapping[str, _Draft], cleared_by: Mapping[str, Sequence[Clearance]]
+) -> None:
     for row in rows:
         draft = drafts[row.id]
         remaining = []
@@ -761,7 +765,7 @@ def _boards(rows: Sequence[RowFacts], entries: Mapping[str, RowEntry]) -> list[B
         members = [r for r in grouped[key] if entries[r.id].status != "duplicate"]
         sign = _sign(key.task)
 
-        def table_key(row: RowFacts) -> tuple[int, float, float, tuple[int, str]]:
+        def table_key(row: RowFacts, sign: float = sign) -> tuple[int, float, float, tuple[int, str]]:
             entry = entries[row.id]
             value = headline(row)
             rank = 0 if entry.rank is None else entry.rank[0]

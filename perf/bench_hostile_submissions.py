@@ -30,6 +30,8 @@ from pathlib import Path
 from scn_submission import triplet_lines, write_submission
 
 CAP = 64 * 1024 * 1024  # the validator's per-file cap (Limits.prediction_file_bytes)
+
+
 def garbage(size: int, seed: int = 0) -> bytes:
     rng = random.Random(seed)
     out = bytearray()

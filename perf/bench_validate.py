@@ -37,6 +37,7 @@ from neghub.evaluator.submissions.validation import validate_submission
 TRIPLETS_PER_VARIANT = 10_000  # 4 variants x 5 patterns -> 200,000 lines
 JSONSCHEMA_SAMPLE = 20_000  # jsonschema is timed on a sample and reported per line
 
+
 def make_lines() -> list[bytes]:
     return [line for block in islice(triplet_lines(), TRIPLETS_PER_VARIANT) for line in block]
 

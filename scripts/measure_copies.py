@@ -151,7 +151,8 @@ def committed_rows(data_dir: Path) -> None:
             a, b = answered_of(first), answered_of(second)
             assert a is not None and b is not None
             found = agreement(a, b)
-            what = f"{first.model} ({first.key.mode or first.key.prompt}) ~ {second.model} ({second.key.mode or second.key.prompt})"
+            mine, theirs = first.key.mode or first.key.prompt, second.key.mode or second.key.prompt
+            what = f"{first.model} ({mine}) ~ {second.model} ({theirs})"
             print(f"{first.task}: {what}: {found.words}")
 
 

@@ -133,8 +133,11 @@ def metadata_yaml(model: Mapping[str, Any], github: str, runs: list[dict[str, An
 
     document = {
         "model": dict(model),
-        "submitter": {"name": extra.pop("submitter_name", github), "contact": f"https://example.org/{github}",
-                      "github": github},
+        "submitter": {
+            "name": extra.pop("submitter_name", github),
+            "contact": f"https://example.org/{github}",
+            "github": github,
+        },
         "date": extra.pop("date", "2026-05-01"),
         "description": extra.pop("description", "Made for NegHub's tests."),
         "runs": runs,
@@ -216,7 +219,9 @@ class Site:
             if board_words is not None and board_words not in heading:
                 continue
             for row in re.findall(r"<tr class=\"neghub-row-.*?</tr>", block, flags=re.DOTALL):
-                name = text_of(re.search(r'<td class="neghub-model-col"[^>]*>(.*?)(?:\n|<details)', row, flags=re.DOTALL).group(1))  # type: ignore[union-attr]
+                name = text_of(
+                    re.search(r'<td class="neghub-model-col"[^>]*>(.*?)(?:\n|<details)', row, flags=re.DOTALL).group(1)
+                )  # type: ignore[union-attr]
                 key, n = name, 2
                 while key in out:
                     key, n = f"{name} #{n}", n + 1

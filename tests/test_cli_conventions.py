@@ -30,12 +30,14 @@ from hypothesis import strategies as st
 
 from neghub.evaluator.core.numbers import fixed, percent
 from neghub.leaderboard.site import fmt
+from tests.rule_submissions import one_line_file, rule_submission
 
 from .conftest import ROOT
 from .processes import run_process
-from tests.rule_submissions import one_line_file, rule_submission
 
 SUBMISSIONS = ROOT / "submissions"
+
+
 def scn_predictions() -> Path:
     return rule_submission("never") / "predictions" / "scn" / "predictions.jsonl"
 
@@ -47,6 +49,8 @@ def jnli_neg_majority() -> Path:
 def jnli_neg_line() -> Path:
     """A JNLI-Neg prediction file that exists without the release (the tests of an unreachable release)."""
     return one_line_file("jnli-neg", {"id": 0, "prediction": "contradiction"})
+
+
 FEW = ("--bootstrap-resamples", "20")
 
 
@@ -98,7 +102,14 @@ def test_import_reads_the_answers_from_stdin(tmp_path: Path) -> None:
     (tmp_path / "answers.jsonl").write_bytes(answers)
     model = ("--model-name", "Three", "--parameters", "1", "--license", "mit")
     model += ("--repo-id", "example-org/three", "--revision", "0123456789abcdef0123456789abcdef01234567")
-    model += ("--submitter-name", "A. Tester", "--submitter-contact", "tester@example.org", "--submitter-github", "tester")
+    model += (
+        "--submitter-name",
+        "A. Tester",
+        "--submitter-contact",
+        "tester@example.org",
+        "--submitter-github",
+        "tester",
+    )
     file, stdin = tmp_path / "from-file", tmp_path / "from-stdin"
     by_file = neghub("import", "jsts-neg", tmp_path / "answers.jsonl", *release, *model, "-o", file, cwd=tmp_path)
     by_stdin = neghub("import", "jsts-neg", "-", *release, *model, "-o", stdin, stdin=answers, cwd=tmp_path)

@@ -18,12 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from neghub.evaluator.fileio.files import atomic_write, new_file_mode
-
-from .conftest import ROOT
 from tests.rule_submissions import rule_submission
+
 
 def scn_predictions() -> Path:
     return rule_submission("never") / "predictions" / "scn" / "predictions.jsonl"
+
+
 HUB_REVISION = "0123456789abcdef0123456789abcdef01234567"
 
 

@@ -29,17 +29,6 @@ Answers = dict[int, str | None]
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def split() -> tuple[list[int], list[str]]:
-    import os
-
-    for root in (ROOT.parent / "shared" / "datasets", Path(os.environ.get("NEGHUB_DATA_DIR") or "/nonexistent")):
-        if (root / "jnli-neg").is_dir():
-            dataset = jnli_neg.load("valid", data_dir=root)
-            return [int(i) for i in dataset.ids], [LABELS[int(g)] for g in dataset.gold]
-    pytest.skip("the real JNLI-Neg release is not here (no ../shared/datasets, no NEGHUB_DATA_DIR mirror)")
-
-
 def model(split: tuple[list[int], list[str]], share: float, seed: int) -> Answers:
     """Gold on a seeded random `share` of the instances, the next label after the gold elsewhere."""
     rng = random.Random(seed)
@@ -173,9 +162,7 @@ def test_a_copy_under_the_maintainers_name_is_another_accounts_copy(
     main, answers = honest_main(tmp_path, split)
     copy = changed(answers["maintained"], split, 0.0103, towards_gold=True)  # 98.97 % alike
     forged = hub_model("Maintained 70", "mallory/m70", "8" * 40)
-    files = submission(
-        "maintained-again", forged, "mallory", [jnli_run(copy)], submitter_name="NegHub maintainers"
-    )
+    files = submission("maintained-again", forged, "mallory", [jnli_run(copy)], submitter_name="NegHub maintainers")
     main.merge(2, "mallory", files)
     site = build(main.root)
     rows = primary(site)
@@ -221,7 +208,7 @@ def test_a_copy_declared_under_another_protocol_is_compared_across_boards(
 
 
 def test_independent_honest_rows_are_not_held_as_copies(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
-    main, answers = honest_main(tmp_path, split)
+    main, _ = honest_main(tmp_path, split)
     for number, seed in enumerate(range(20, 26), start=2):
         other = model(split, 0.6, seed)
         name = f"Independent {seed}"
@@ -241,9 +228,11 @@ def test_independent_honest_rows_are_not_held_as_copies(tmp_path: Path, split: t
 def test_a_row_that_answers_one_label_everywhere_is_not_ranked(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
-    main, answers = honest_main(tmp_path, split)
+    main, _ = honest_main(tmp_path, split)
     constant = dict.fromkeys(split[0], "contradiction")
-    main.merge(2, "eve", submission("one-label", hub_model("One Label", "eve/one", "9" * 40), "eve", [jnli_run(constant)]))
+    main.merge(
+        2, "eve", submission("one-label", hub_model("One Label", "eve/one", "9" * 40), "eve", [jnli_run(constant)])
+    )
     rows = primary(build(main.root))
     assert rows["One Label"].startswith("not ranked"), rows["One Label"]
     assert "does not beat the floor" in rows["One Label"] and "Rule: always 'contradiction'" in rows["One Label"]
@@ -253,8 +242,14 @@ def test_a_row_that_answers_one_label_everywhere_is_not_ranked(
 def test_a_submission_of_kind_baseline_is_refused(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
     main, _ = honest_main(tmp_path, split)
     gold = dict(zip(*split, strict=True))
-    oracle = {"kind": "baseline", "name": "Baseline: oracle", "baseline": "oracle", "parameters": 0,
-              "open_weights": True, "license": "apache-2.0"}
+    oracle = {
+        "kind": "baseline",
+        "name": "Baseline: oracle",
+        "baseline": "oracle",
+        "parameters": 0,
+        "open_weights": True,
+        "license": "apache-2.0",
+    }
     main.merge(2, "mallory", submission("baseline-oracle", oracle, "mallory", [jnli_run(gold)]))
     site = build(main.root)
     assert "Baseline: oracle" not in site.text("benchmarks/jnli-neg.md")
@@ -278,12 +273,16 @@ def test_no_row_on_a_split_that_is_not_the_evaluation_split_is_ranked(
 
 
 def test_flooding_another_board_does_not_move_the_leader(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
-    main, answers = honest_main(tmp_path, split)
+    main, _ = honest_main(tmp_path, split)
     for number in range(2, 6):
         flood = model(split, 0.66, 40 + number)
         name = f"Sybil {number}"
-        files = submission(f"sybil-{number}", hub_model(name, f"s{number}/m", f"{number:040d}"), f"sybil{number}",
-                           [jnli_run(flood, shots=3)])
+        files = submission(
+            f"sybil-{number}",
+            hub_model(name, f"s{number}/m", f"{number:040d}"),
+            f"sybil{number}",
+            [jnli_run(flood, shots=3)],
+        )
         main.merge(number, f"sybil{number}", files)
     site = build(main.root)
     assert site.leader("JNLI-Neg").startswith("Maintained 70 (run by NegHub)")
@@ -298,7 +297,9 @@ def test_an_unreproduced_row_above_neghubs_run_is_never_named_leader(
 ) -> None:
     main, _ = honest_main(tmp_path, split)
     strong = model(split, 0.80, 50)
-    main.merge(2, "mallory", submission("strong", hub_model("Strong", "mallory/s", "a" * 40), "mallory", [jnli_run(strong)]))
+    main.merge(
+        2, "mallory", submission("strong", hub_model("Strong", "mallory/s", "a" * 40), "mallory", [jnli_run(strong)])
+    )
     site = build(main.root)
     row = primary(site)["Strong"]
     assert "held" in row and "needs a reproduction" in row
@@ -310,10 +311,12 @@ def test_an_unreproduced_row_above_neghubs_run_is_never_named_leader(
 
 
 def record(main: Main, sid: str, *, differ: int = 0, checked: int = 64, **extra: Any) -> str:
+    import hashlib
+
+    import yaml
+
     from neghub.evaluator.submissions.format import Metadata
     from neghub.evaluator.submissions.reproduction import metadata_sha256
-    import hashlib
-    import yaml
 
     folder = main.root / "submissions" / sid
     metadata = Metadata.model_validate(yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8")))
@@ -372,7 +375,7 @@ def test_a_record_from_another_branch_or_beside_other_files_does_not_count(
 
 
 def test_a_reproduction_that_disagrees_holds_its_row(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
-    main, answers = honest_main(tmp_path, split)
+    main, _ = honest_main(tmp_path, split)
     main.merge(3, "neghub", {"reproductions/alice-60.json": record(main, "alice-60", differ=52)}, branch="reproduce/a")
     row = primary(build(main.root))["Alice 60"]
     assert "held" in row and "NegHub's reproduction disagrees on 52 of 64 sampled items" in row
@@ -434,8 +437,12 @@ def test_a_hub_pin_in_other_letter_case_or_with_a_file_is_the_same_model(
     tmp_path: Path, split: tuple[list[int], list[str]], variant: dict[str, Any]
 ) -> None:
     main = Main.create(tmp_path / "repo")
-    main.push("NegHub's run", submission("real-neghub", hub_model("Real Model", "org/real", "b" * 40), "neghub",
-                                         [jnli_run(model(split, 0.66, 61))]))
+    main.push(
+        "NegHub's run",
+        submission(
+            "real-neghub", hub_model("Real Model", "org/real", "b" * 40), "neghub", [jnli_run(model(split, 0.66, 61))]
+        ),
+    )
     main.merge(1, "mallory", submission("variant", variant, "mallory", [jnli_run(model(split, 0.5, 62))]))
     rows = primary(build(main.root))
     assert "held" in rows["Real Model #2"] and "gave other answers" in rows["Real Model #2"]
@@ -459,8 +466,11 @@ def test_a_look_alike_name_of_another_accounts_model_is_held(
     tmp_path: Path, split: tuple[list[int], list[str]], name: str
 ) -> None:
     main, _ = honest_main(tmp_path, split)
-    main.merge(2, "mallory", submission("alike", hub_model(name, "mallory/x", "c" * 40), "mallory",
-                                       [jnli_run(model(split, 0.5, 70))]))
+    main.merge(
+        2,
+        "mallory",
+        submission("alike", hub_model(name, "mallory/x", "c" * 40), "mallory", [jnli_run(model(split, 0.5, 70))]),
+    )
     site = build(main.root)
     (entry,) = [e for e in site.file()["rows"] if e["submission"] == "alike"]
     assert entry["status"] == "held" and "name-of-another" in [h["kind"] for h in entry["holds"]], entry
@@ -513,10 +523,18 @@ def test_a_second_scn_row_on_other_triplets_builds_and_is_compared_on_shared_one
     main.push("NegHub's SCN run", scn_files("scn-neghub", "Causal One", "neghub", slice(0, 4), 3))
     main.merge(1, "carol", scn_files("scn-carol", "Causal Two", "carol", slice(3, 8), 4))
     out = tmp_path / "site"
-    env = {**__import__("os").environ, "NEGHUB_SUBMISSIONS_DIR": str(main.root / "submissions"), "NO_MKDOCS_2_WARNING": "1"}
+    env = {
+        **__import__("os").environ,
+        "NEGHUB_SUBMISSIONS_DIR": str(main.root / "submissions"),
+        "NO_MKDOCS_2_WARNING": "1",
+    }
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
-        capture_output=True, text=True, env=env, timeout=600, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     from tests.histories import text_of

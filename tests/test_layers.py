@@ -49,9 +49,7 @@ FORBIDDEN = [
         LAYERS,
         id="type-checking-import-counts",
     ),
-    pytest.param(
-        "evaluator/families/runs.py", "from ..submissions import format\n", LAYERS, id="independent-siblings"
-    ),
+    pytest.param("evaluator/families/runs.py", "from ..submissions import format\n", LAYERS, id="independent-siblings"),
     pytest.param("evaluator/runners/run.py", "from ..interop import prompts\n", LAYERS, id="runners-import-interop"),
     pytest.param(
         "evaluator/benchmarks/scn/words.py",

@@ -19,8 +19,8 @@ import pytest
 from neghub.evaluator.core.errors import InputError
 from neghub.leaderboard.boards import Board
 from neghub.leaderboard.collect import collect, flatten_metrics, mean_and_sd
-from neghub.leaderboard.facts import Row, RowFacts
 from neghub.leaderboard.exports import board_csv
+from neghub.leaderboard.facts import Row, RowFacts
 from neghub.leaderboard.paper_results import load_reported
 from neghub.leaderboard.site import build_pages, environment, row_view
 from tests.rule_submissions import rule_submission
@@ -137,8 +137,17 @@ def _facts(kind: str, model: str, acc: float | None, sid: str | None = None) -> 
     metrics = {} if acc is None else {"acc": acc}
     items = None if acc is None or kind == "reported" else (("1",), np.array([acc]))  # shared units: paired tests run
     row_id = f"{kind}/{model}"
-    return RowFacts(id=row_id, kind=kind, task="nubench", key=BOARD, model=model, metrics=metrics,  # type: ignore[arg-type]
-                    submission_id=sid, headline_items=items, maintainers_run=kind == "verified")
+    return RowFacts(
+        id=row_id,
+        kind=kind,
+        task="nubench",
+        key=BOARD,
+        model=model,
+        metrics=metrics,  # type: ignore[arg-type]
+        submission_id=sid,
+        headline_items=items,
+        maintainers_run=kind == "verified",
+    )
 
 
 def _row(kind: str, model: str, acc: float | None, sid: str | None = None) -> Row:

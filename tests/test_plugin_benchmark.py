@@ -296,8 +296,15 @@ def test_the_plugin_exported_to_lm_eval_is_scored_by_lm_eval(installed: Installe
     assert [m["metric"] for m in option["metric_list"]] == ["acc"]
     assert option["process_results"] == ("function", "utils.process_option_letter")
 
-    records = {r["id"]: r for r in map(json.loads, (PLUGIN_SOURCE / NAME.replace("-", "_") / "release" /
-                                                    "test.jsonl").read_text(encoding="utf-8").splitlines())}
+    records = {
+        r["id"]: r
+        for r in map(
+            json.loads,
+            (PLUGIN_SOURCE / NAME.replace("-", "_") / "release" / "test.jsonl")
+            .read_text(encoding="utf-8")
+            .splitlines(),
+        )
+    }
     docs = [json.loads(line) for line in (out / f"{names[0]}.jsonl").read_text(encoding="utf-8").splitlines()]
     # every option is offered in the order a, b, c: the right one's index is its key's
     assert {d["neghub_id"]: d["gold"] for d in docs} == {i: "abc".index(answer) for i, answer in enumerate(ANSWERS)}

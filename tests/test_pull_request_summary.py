@@ -16,13 +16,13 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from neghub.leaderboard.summary import summary
 from tests.histories import Main, build, git, hub_model, jnli_run, submission
-from tests.test_evidence_attacks import changed, honest_main, model, split  # noqa: F401
+from tests.test_evidence_attacks import changed, honest_main, model
 
 
 def pull_request_tree(main: Main, number: int, owner: str, files: dict[str, Any], base: str | None = None) -> Path:
@@ -37,7 +37,15 @@ def pull_request_tree(main: Main, number: int, owner: str, files: dict[str, Any]
 
 
 def merge_branch(main: Main, number: int, owner: str) -> None:
-    git(main.root, "merge", "-q", "--no-ff", "-m", f"Merge pull request #{number} from {owner}/pr-{number}", f"pr-{number}")
+    git(
+        main.root,
+        "merge",
+        "-q",
+        "--no-ff",
+        "-m",
+        f"Merge pull request #{number} from {owner}/pr-{number}",
+        f"pr-{number}",
+    )
 
 
 def pull_event(number: int, author: str, base_sha: str = "", head_sha: str = "") -> dict[str, Any]:
@@ -46,7 +54,11 @@ def pull_event(number: int, author: str, base_sha: str = "", head_sha: str = "")
             "number": number,
             "user": {"login": author},
             "author_association": "NONE",
-            "head": {"ref": f"pr-{number}", "sha": head_sha, "repo": {"full_name": f"{author}/neghub", "owner": {"login": author}}},
+            "head": {
+                "ref": f"pr-{number}",
+                "sha": head_sha,
+                "repo": {"full_name": f"{author}/neghub", "owner": {"login": author}},
+            },
             "base": {"ref": "main", "sha": base_sha, "repo": {"full_name": "neghub/neghub"}},
         }
     }
@@ -69,8 +81,12 @@ def summary_file(head: Path, base: Path, event: dict[str, Any]) -> dict[str, Any
 
     ids = changed_ids(head / "submissions", base / "submissions")
     history = merged_history(read_history(base / "submissions"), ids, event)
-    board = collect(head / "submissions", reproductions_dir=base / "reproductions",
-                    clearances_file=base / "clearances.yaml", history=history)
+    board = collect(
+        head / "submissions",
+        reproductions_dir=base / "reproductions",
+        clearances_file=base / "clearances.yaml",
+        history=history,
+    )
     return json.loads(board.file.model_dump_json())
 
 
@@ -78,7 +94,7 @@ def summary_file(head: Path, base: Path, event: dict[str, Any]) -> dict[str, Any
 def test_the_summary_and_the_merged_build_agree_on_every_row(
     tmp_path: Path, split: tuple[list[int], list[str]], scenario: str
 ) -> None:
-    main, answers = honest_main(tmp_path, split)
+    main, answers = honest_main(tmp_path)
     copy = changed(answers["alice"], split, 0.03, towards_gold=False)
     mallory = hub_model("Copy", "mallory/c", "7" * 40)
     if scenario == "backdated":
@@ -86,7 +102,9 @@ def test_the_summary_and_the_merged_build_agree_on_every_row(
     elif scenario == "same-commit":
         files = {
             **submission("aaa-copy", mallory, "mallory", [jnli_run(copy)]),
-            **submission("zzz-own", hub_model("Own", "mallory/o", "6" * 40), "mallory", [jnli_run(model(split, 0.5, 9))]),
+            **submission(
+                "zzz-own", hub_model("Own", "mallory/o", "6" * 40), "mallory", [jnli_run(model(split, 0.5, 9))]
+            ),
         }
     else:
         main.merge(2, "mallory", submission("aaa-copy", mallory, "mallory", [jnli_run(model(split, 0.4, 8))]))
@@ -106,9 +124,9 @@ def test_the_summary_and_the_merged_build_agree_on_every_row(
 
 
 class _Pulls(http.server.BaseHTTPRequestHandler):
-    pulls: list[dict[str, Any]] = []
+    pulls: ClassVar[list[dict[str, Any]]] = []
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         page = 1 if "page=1" in self.path or "page=" not in self.path else 2
         body = json.dumps(self.pulls if page == 1 else []).encode()
         self.send_response(200)
@@ -135,19 +153,23 @@ def github_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[_Pulls]]:
 def test_a_copy_of_an_earlier_open_pull_request_is_told_to_wait_for_it(
     tmp_path: Path, split: tuple[list[int], list[str]], github_api: type[_Pulls]
 ) -> None:
-    main, answers = honest_main(tmp_path, split)
+    main, answers = honest_main(tmp_path)
     base_sha = main.head()
     # Bob's pull request #4 is open; Mallory's #5 copies Bob's answers under another name
-    bob_tree = pull_request_tree(main, 4, "bob", submission("bob-62", hub_model("Bob 62", "org/bob", "3" * 40), "bob",
-                                                            [jnli_run(answers["bob"])]))
+    bob_tree = pull_request_tree(
+        main,
+        4,
+        "bob",
+        submission("bob-62", hub_model("Bob 62", "org/bob", "3" * 40), "bob", [jnli_run(answers["bob"])]),
+    )
     copy = changed(answers["bob"], split, 0.02, towards_gold=True)
-    tree = pull_request_tree(main, 5, "mallory", submission("front", hub_model("Front", "mallory/f", "9" * 40),
-                                                             "mallory", [jnli_run(copy)]))
+    tree = pull_request_tree(
+        main, 5, "mallory", submission("front", hub_model("Front", "mallory/f", "9" * 40), "mallory", [jnli_run(copy)])
+    )
     # the base checkout's origin holds the open pull requests' heads, as GitHub's refs/pull/N/head
     origin = tmp_path / "origin.git"
     git(tmp_path, "clone", "-q", "--bare", str(main.root), str(origin))
     for number, head in ((4, bob_tree), (5, tree)):
-        sha = git(head, "rev-parse", "HEAD").strip()
         git(origin, "fetch", "-q", str(head), f"+HEAD:refs/pull/{number}/head")
     checkout = tmp_path / "base-checkout"
     git(tmp_path, "clone", "-q", str(origin), str(checkout))

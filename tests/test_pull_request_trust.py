@@ -175,7 +175,8 @@ def submission_trees(tmp_path: Path, base_github: str | None, head_github: str |
         folder = root / "submissions" / "x"
         folder.mkdir()
         (folder / "metadata.yaml").write_text(
-            f"submitter:\n  name: Someone\n  contact: https://example.org\n  github: {login}\ndescription: {root.name}\n",
+            f"submitter:\n  name: Someone\n  contact: https://example.org\n  github: {login}\n"
+            f"description: {root.name}\n",
             encoding="utf-8",
         )
     return head, base
@@ -238,7 +239,6 @@ def test_the_workflows_account_lands_a_submission_only_from_its_own_branch(tmp_p
 
 def test_a_pull_request_that_adds_a_symbolic_link_anywhere_is_refused(tmp_path: Path) -> None:
     from neghub.leaderboard.pull_request import all_problems
-
     from tests.histories import git
 
     repo = tmp_path / "repo"

@@ -27,6 +27,7 @@ from tests.test_leaderboard import Pick, write_submission
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
 def always(choice: str) -> Pick:
     return lambda number, item: choice
 
@@ -42,7 +43,9 @@ def test_a_row_whose_interval_is_too_wide_is_not_ranked(tmp_path: Path) -> None:
     from tests.histories import Main
 
     main = Main.create(tmp_path / "repo")  # NegHub's run (pushed by the maintainers): no hold stands before it
-    submission(main.root / "submissions", "half", "Half", [lambda number, item: "choice1" if number % 2 == 0 else "choice3"])
+    submission(
+        main.root / "submissions", "half", "Half", [lambda number, item: "choice1" if number % 2 == 0 else "choice3"]
+    )
     main.push("NegHub's run", {})
     (row,) = [r for r in collect(main.root / "submissions", reported=False).rows if r.kind == "verified"]
     assert row.metrics["acc"] == 0.5

@@ -63,6 +63,10 @@ def test_agreement_is_reflexive_symmetric_and_order_free(lines: list[dict[str, A
     assert lines_agree(lines, other, 0.1) == lines_agree(other, lines, 0.1)
 
 
+def _record(folder: Path, sid: str) -> Reproduction:
+    return Reproduction.model_validate_json((folder / f"{sid}.json").read_text(encoding="utf-8"))
+
+
 # --- tiny random models: `neghub run`, then `neghub reproduce` -------------------------------------
 
 pytestmark = pytest.mark.models

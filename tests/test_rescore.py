@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+
 from tests.rule_submissions import rule_submission
 
 ROOT = Path(__file__).resolve().parents[1]

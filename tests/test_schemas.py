@@ -143,8 +143,21 @@ AGREEMENT: list[tuple[str, Any, bool]] = [
     ("submission", changed(GGUF_METADATA, ("model", "open_weights"), 1), False),
     ("submission", changed(GGUF_METADATA, ("model", "parameters"), False), False),
     # no submission is a rule: NegHub computes the rule rows itself
-    ("submission", {**HUB_METADATA, "model": {"kind": "baseline", "name": "Baseline: majority", "baseline": "majority",
-                                              "parameters": 0, "open_weights": True, "license": "apache-2.0"}}, False),
+    (
+        "submission",
+        {
+            **HUB_METADATA,
+            "model": {
+                "kind": "baseline",
+                "name": "Baseline: majority",
+                "baseline": "majority",
+                "parameters": 0,
+                "open_weights": True,
+                "license": "apache-2.0",
+            },
+        },
+        False,
+    ),
     ("submission", changed(HUB_METADATA, ("submitter", "github"), DELETE), False),
     ("submission", changed(HUB_METADATA, ("submitter", "github"), "someone@example.org"), False),
     ("submission", changed(HUB_METADATA, ("submitter", "github"), "github-actions[bot]"), True),

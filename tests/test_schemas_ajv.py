@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 import yaml
 
-from .test_schemas import AGREEMENT, SCHEMA_LOOSER, SCHEMAS
 from tests.rule_submissions import rule_submission
+
+from .test_schemas import AGREEMENT, SCHEMA_LOOSER, SCHEMAS
 
 AJV_DIR = Path(__file__).resolve().parent / "ajv"
 AJV_VERSION = "8.20.0"
@@ -144,4 +145,3 @@ def test_a_literal_of_the_wrong_type_is_refused_by_neghub_validate_and_check_jso
     )
     assert checked.returncode == 1, checked.stdout + checked.stderr
     assert "model" in checked.stdout
-

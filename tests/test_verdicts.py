@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.histories import Main, build, hub_model, jnli_run, submission
-from tests.test_evidence_attacks import ALICE, MAINTAINED, honest_main, model, primary, record, split  # noqa: F401
+from tests.test_evidence_attacks import ALICE, MAINTAINED, honest_main, model, primary, record
 
 PRIMARY = "valid split · 0-shot · prompt llm-jp-eval · chat template: no"
 
 
 def test_a_ranked_row_beats_the_floor_and_says_by_how_much(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
-    main, _ = honest_main(tmp_path, split)
+    main, _ = honest_main(tmp_path)
     rows = primary(build(main.root))
     assert "against the floor: Rule: always 'contradiction': difference +" in rows["Alice 60"]
     assert "paired 95 % interval [+" in rows["Alice 60"]
@@ -29,7 +29,7 @@ def test_a_ranked_row_beats_the_floor_and_says_by_how_much(tmp_path: Path, split
 def test_the_rule_rows_are_on_every_board_of_the_data_and_the_best_is_the_floor(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
-    main, answers = honest_main(tmp_path, split)
+    main, answers = honest_main(tmp_path)
     main.merge(2, "alice", submission("alice-3shot", ALICE, "alice", [jnli_run(answers["alice"], shots=3)]))
     site = build(main.root)
     for board in (PRIMARY, "3-shot"):
@@ -42,34 +42,43 @@ def test_the_rule_rows_are_on_every_board_of_the_data_and_the_best_is_the_floor(
 
 
 def test_a_custom_prompt_is_a_board_of_its_own_and_held(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
-    main, answers = honest_main(tmp_path, split)
-    main.push("A custom prompt", submission("own", hub_model("Prompted", "org/p", "e" * 40), "neghub",
-                                           [jnli_run(answers["alice"], prompt="my-secret")]))
+    main, answers = honest_main(tmp_path)
+    main.push(
+        "A custom prompt",
+        submission(
+            "own", hub_model("Prompted", "org/p", "e" * 40), "neghub", [jnli_run(answers["alice"], prompt="my-secret")]
+        ),
+    )
     rows = build(main.root).rows("jnli-neg", "custom: my-secret")
     assert "held" in rows["Prompted"] and "not one of the benchmark's" in rows["Prompted"]
 
 
 def test_a_row_under_the_parse_share_is_not_ranked(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
-    main, _ = honest_main(tmp_path, split)
+    main, _ = honest_main(tmp_path)
     ids, gold = split
     # unparsed where the line number is 0, 1 or 2 mod 5: 272 * 3 + 3 = 819 lines; parsed 544 (39.9 %)
     terse = {i: (None if n % 5 < 3 else g) for n, (i, g) in enumerate(zip(ids, gold, strict=True))}
     main.push("Terse", submission("terse", hub_model("Terse", "org/terse", "8" * 40), "neghub", [jnli_run(terse)]))
     rows = primary(build(main.root))
-    assert rows["Terse"].startswith("not ranked") and "only 40 % of its answers parsed (ranked from 50 %)" in rows["Terse"]
+    assert (
+        rows["Terse"].startswith("not ranked") and "only 40 % of its answers parsed (ranked from 50 %)" in rows["Terse"]
+    )
 
 
 def test_a_tie_is_said_and_never_broken_by_a_name(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
     # two runs of NegHub right on the same instances; where one is wrong the other picks the other wrong label:
     # the same score on every pair, other answers (no duplicate), and the second's name sorts first
     main = Main.create(tmp_path / "repo")
-    ids, gold = split
+    _, gold = split
     labels = ["entailment", "neutral", "contradiction"]
     right = model(split, 0.7, 1)
-    shifted = {i: (a if a == g else labels[(labels.index(g) + 2) % 3]) for (i, a), g in zip(right.items(), gold)}
+    shifted = {
+        i: (a if a == g else labels[(labels.index(g) + 2) % 3]) for (i, a), g in zip(right.items(), gold, strict=True)
+    }
     main.push("Zeta", submission("zeta", hub_model("Zeta", "org/zeta", "a" * 40), "neghub", [jnli_run(right)]))
-    main.push("Aardvark", submission("aard", hub_model("!!! Aardvark", "org/aard", "b" * 40), "neghub",
-                                     [jnli_run(shifted)]))
+    main.push(
+        "Aardvark", submission("aard", hub_model("!!! Aardvark", "org/aard", "b" * 40), "neghub", [jnli_run(shifted)])
+    )
     site = build(main.root)
     rows = primary(site)
     assert rows["Zeta"].startswith("1–2") and rows["!!! Aardvark"].startswith("1–2")
@@ -86,7 +95,7 @@ def test_one_ranked_row_alone_is_no_leader(tmp_path: Path, split: tuple[list[int
 def test_a_clearance_counts_as_landed_and_names_who_landed_it(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
-    main, _ = honest_main(tmp_path, split)
+    main, _ = honest_main(tmp_path)
     strong = model(split, 0.80, 50)
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
     entry = (
@@ -112,7 +121,7 @@ def test_a_clearance_counts_as_landed_and_names_who_landed_it(
 def test_only_a_same_setting_record_of_these_files_reproduces_a_row(
     tmp_path: Path, split: tuple[list[int], list[str]], extra: dict[str, str], words: str
 ) -> None:
-    main, _ = honest_main(tmp_path, split)
+    main, _ = honest_main(tmp_path)
     strong = model(split, 0.80, 50)
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
     text = json.loads(record(main, "strong"))
@@ -125,9 +134,10 @@ def test_only_a_same_setting_record_of_these_files_reproduces_a_row(
 def test_a_reproduction_clears_a_hold_but_not_a_custom_prompts(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
-    main, answers = honest_main(tmp_path, split)
-    files = submission("private", hub_model("Prompted", "carol/p", "e" * 40), "carol",
-                       [jnli_run(answers["alice"], prompt="my-secret")])
+    main, answers = honest_main(tmp_path)
+    files = submission(
+        "private", hub_model("Prompted", "carol/p", "e" * 40), "carol", [jnli_run(answers["alice"], prompt="my-secret")]
+    )
     main.merge(2, "carol", files)
     main.merge(3, "neghub", {"reproductions/private.json": record(main, "private")}, branch="reproduce/private")
     row = build(main.root).rows("jnli-neg", "custom: my-secret")["Prompted"]

@@ -130,4 +130,3 @@ def environment() -> Environment:
     )
     env.filters.update(code=code, cell=cell, url=url, fence=fence, markdown=markdown, count=count)
     return env
-

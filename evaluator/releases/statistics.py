@@ -132,5 +132,3 @@ def statistics_for(metadata: DatasetMetadata, data_dir: Path | None) -> Statisti
             "(for example ../shared/datasets)",
         )
     return compute_statistics(metadata, root)
-
-

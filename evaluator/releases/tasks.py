@@ -43,5 +43,3 @@ def metadata_source(task: str) -> str:
     name = str(module.__name__).removeprefix("neghub.")
     path = name.replace(".", "/") + (".py" if not str(module.__file__).endswith("__init__.py") else "/__init__.py")
     return path
-
-

@@ -329,9 +329,7 @@ def load_backend(
             config = AutoConfig.from_pretrained(location, **kwargs)
         except (ValueError, OSError) as error:  # not a model transformers knows: one line, not its traceback
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            raise InputError.single(
-                "MODEL", f"transformers cannot read the model's configuration: {first}"
-            ) from None
+            raise InputError.single("MODEL", f"transformers cannot read the model's configuration: {first}") from None
         kind = model_kind(config.architectures or [])
         loader = _loader(kind)
         if attn_implementation is not None:

@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..core.benchmark import EvalOptions
 from ..core.errors import InputError, Problem
 from ..core.registry import get_benchmark
 from ..fileio.files import atomic_write
@@ -236,9 +235,7 @@ def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, setting: 
     )
 
 
-def plan_for(
-    run: Run, metadata: Metadata, backend: Backend, data_dir: Path | None, setting: NumericSetting
-) -> RunPlan:
+def plan_for(run: Run, metadata: Metadata, backend: Backend, data_dir: Path | None, setting: NumericSetting) -> RunPlan:
     from .run import for_model
 
     benchmark = get_benchmark(run.task)

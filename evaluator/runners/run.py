@@ -347,9 +347,7 @@ def add_setting_options(parser: Any, *, recorded_defaults: bool = False) -> None
         + (attention_note or " (default: transformers' choice for the model, recorded as it runs)"),
     )
     size, size_note = default(DEFAULT_BATCH_SIZE)
-    parser.add_argument(
-        "--batch-size", type=positive_int, default=size, help=f"items per batch, at most{size_note}"
-    )
+    parser.add_argument("--batch-size", type=positive_int, default=size, help=f"items per batch, at most{size_note}")
     tokens, tokens_note = default(DEFAULT_BATCH_TOKENS)
     parser.add_argument(
         "--batch-tokens",

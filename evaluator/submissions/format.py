@@ -206,6 +206,7 @@ def _exactly_a(kind: type[bool] | type[int]) -> BeforeValidator:
     """A `Literal[...]` field's value of the literal's own JSON type. pydantic compares a literal with ==, even in
     strict mode, so `Literal[True]` took `1` and `Literal[0]` took `false` and `0.0`, which the published schema
     (`const` with its `type`) refuses; the error is pydantic's own for a value of the wrong type."""
+
     def check(value: Any) -> Any:
         if type(value) is not kind:
             raise PydanticKnownError("bool_type") if kind is bool else PydanticKnownError("int_type")

@@ -608,8 +608,7 @@ def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: boo
                     "path": str(folder),
                     "valid": not found.problems,
                     "problems": [
-                        {"file": p.file, "line": p.line, "field": p.field, "message": p.message}
-                        for p in found.problems
+                        {"file": p.file, "line": p.line, "field": p.field, "message": p.message} for p in found.problems
                     ],
                     **_identity_fields(found.metadata),
                 }

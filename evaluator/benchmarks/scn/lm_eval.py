@@ -26,7 +26,6 @@ def lm_eval_scoring(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
 
     aggregate = "!function utils.scn_aggregate"
     metrics = [
-        {"metric": m, "aggregation": aggregate, "higher_is_better": HIGHER_IS_BETTER.get(m, False)}
-        for m in SCN_METRICS
+        {"metric": m, "aggregation": aggregate, "higher_is_better": HIGHER_IS_BETTER.get(m, False)} for m in SCN_METRICS
     ]
     return LmEvalScoring(fields, metrics, "process_scn", (UTILS,))

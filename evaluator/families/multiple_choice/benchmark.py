@@ -57,9 +57,7 @@ def references(
     spec: MultipleChoiceSpec, default_split: str, result: Result, options: EvalOptions
 ) -> list[ReferenceRule]:
     """The rule rows of the board of `result` (its split and mode)."""
-    split_options = EvalOptions(
-        split=result.provenance.split, data_dir=options.data_dir, unverified=options.unverified
-    )
+    split_options = EvalOptions(split=result.provenance.split, data_dir=options.data_dir, unverified=options.unverified)
     return reference_rules(spec, load_for(spec, default_split, split_options), str(result.provenance.mode))
 
 
