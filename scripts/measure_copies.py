@@ -1,9 +1,11 @@
 """Measure the copy rule's statistic (leaderboard/copies.py): error consistency of copies and of independent rows.
 
-    python scripts/measure_copies.py --data-dir ../shared/datasets [--pairs 200]
+    python scripts/measure_copies.py --data-dir ../shared/datasets --pairs 400 \
+        --set "JNLI-Neg validation" 1363 3 --set "NUBench sample" 46 4
 
-On the real JNLI-Neg validation split (1,363 instances) and NegHub's NUBench sample (46 items), it prints the
-error consistency κ (Cohen's κ over right and wrong, Geirhos et al. 2020) of:
+For each item set named by `--set LABEL ITEMS ANSWERS` (JNLI-Neg's validation split: 1,363 instances of 3 labels;
+NegHub's NUBench sample: 46 items of 4 options), it prints the error consistency κ (Cohen's κ over right and
+wrong, Geirhos et al. 2020) of:
 
 - copies of a source row with 1, 2, 5, 10 and 20 % of its answers changed, at random (another label) and towards
   gold (the gold label), for sources at the papers' accuracy levels and for NegHub's committed SmolLM2 rows;
@@ -28,7 +30,6 @@ from pathlib import Path
 
 import numpy as np
 
-from neghub.evaluator.benchmarks import jnli_neg
 from neghub.leaderboard.copies import COPY_KAPPA, Agreement, error_consistency
 
 LEVELS = (0.35, 0.50, 0.60, 0.70, 0.80)  # the papers' zero-shot accuracies span about 35-80 %
@@ -161,10 +162,12 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--set", nargs=3, action="append", default=[], metavar=("LABEL", "ITEMS", "ANSWERS"), help="an item set"
+    )
     args = parser.parse_args()
-    n = jnli_neg.load("valid", data_dir=args.data_dir).ids.size
-    measure(n, 3, args.pairs, args.seed, "JNLI-Neg validation")
-    measure(46, 4, args.pairs, args.seed, "NUBench sample")
+    for label, items, answers in args.set:
+        measure(int(items), int(answers), args.pairs, args.seed, label)
     committed_rows(args.data_dir)
 
 

@@ -149,11 +149,11 @@ class Display(BaseModel):
     verdict_order: tuple[str, ...] = Field(
         default=(),
         description="the verdicts a ranked row may have, best first: a board orders its rows by verdict before "
-        "the headline (SCN: passes, partially passes, fails)",
+        "the headline (a cloze test's: passes, partially passes, fails)",
     )
     verdict_unranked: tuple[str, ...] = Field(
         default=(),
-        description="verdicts that leave a row unranked, as an interval too wide to rank does (SCN: inconclusive)",
+        description="verdicts that leave a row unranked, as an interval too wide to rank does (inconclusive)",
     )
     verdict_quotes: tuple[str, ...] = Field(
         default=(),
