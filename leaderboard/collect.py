@@ -414,8 +414,17 @@ def _verdict(task: str, results: list[Result]) -> str | None:
 
 
 def reference_rows(result: Result, board: Board, data_dir: Path | None, for_row: str | None = None) -> list[RowFacts]:
-    """The rule rows NegHub computes on `result`'s items (its board's, or one row's own)."""
-    return [_reference_row(found, board, for_row) for found in rule_results(result, data_dir)]
+    """The rule rows NegHub computes on `result`'s items (its board's, or one row's own). A rule given by its
+    expected score (random guessing) has that figure alone, and beside it the figures every scored rule row shares:
+    those of the data, not of the answers (the counts of items and pairs)."""
+    rows = [_reference_row(found, board, for_row) for found in rule_results(result, data_dir)]
+    scored = [r for r in rows if r.answers]
+    shared = (
+        {path: value for path, value in scored[0].metrics.items() if all(r.metrics.get(path) == value for r in scored)}
+        if len(scored) > 1
+        else {}
+    )
+    return [r if r.answers else dataclasses.replace(r, metrics={**shared, **r.metrics}) for r in rows]
 
 
 def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowFacts:
@@ -446,6 +455,7 @@ def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowF
         model=rule.name,
         metrics=metrics,
         parameters=0,
+        open_weights=True,  # a rule hides nothing: its every answer follows from the data
         note=rule.words,
         rule=rule.words,
         headline_items=items,

@@ -282,6 +282,7 @@ def benchmark_page(
                 else f"{floor.model}: {fmt(headline(floor), display.headline.unit)} "
                 f"{unit_suffix(display.headline.unit)}",
                 "has_models": any(r.kind == "verified" for r in rows),
+                "downloads": any(r.key == key for r in rows),
                 "primary": key.slug in primary,
             }
         )

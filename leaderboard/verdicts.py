@@ -805,8 +805,9 @@ def _boards(rows: Sequence[RowFacts], entries: Mapping[str, RowEntry]) -> list[B
         if declared is None:
             continue
         # the primary board answers the benchmark's question: beside NegHub's rows, the papers' comparable ones
-        members = grouped.setdefault(declared, [])
-        members += [p for p in papers if p.key != declared and _comparable(p.key, declared)]
+        comparable = [p for p in papers if p.key != declared and _comparable(p.key, declared)]
+        if comparable or declared in grouped:
+            grouped.setdefault(declared, []).extend(comparable)
     order = benchmark_names()
 
     def board_order(key: Board) -> tuple[object, ...]:
@@ -992,8 +993,8 @@ def rules_in_words(task: str) -> list[str]:
         "its headline beats the board's floor (the best rule row NegHub computed on the same items) under the "
         "paired test",
         "it is not held: one pinned model with other answers in one numeric setting (unless NegHub ran or "
-        f"reproduced it), a copy of an earlier row of another account (error consistency {COPY_KAPPA:.2f} or "
-        "more), a result above the best comparable published one, a new best on its board that NegHub has neither "
+        "reproduced it), a copy of an earlier row of another account (its error consistency's 95 % interval from "
+        f"{COPY_KAPPA:.2f} or more), a result above the best comparable published one, a new best on its board that NegHub has neither "
         "run nor reproduced, a reproduction that disagrees, a custom prompt, or a name that reads as another "
         "account's model",
     ]

@@ -5,7 +5,6 @@ from a site built of the committed submissions and every transcribed paper table
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
