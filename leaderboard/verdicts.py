@@ -994,9 +994,9 @@ def rules_in_words(task: str) -> list[str]:
         "paired test",
         "it is not held: one pinned model with other answers in one numeric setting (unless NegHub ran or "
         "reproduced it), a copy of an earlier row of another account (its error consistency's 95 % interval from "
-        f"{COPY_KAPPA:.2f} or more), a result above the best comparable published one, a new best on its board that NegHub has neither "
-        "run nor reproduced, a reproduction that disagrees, a custom prompt, or a name that reads as another "
-        "account's model",
+        f"{COPY_KAPPA:.2f} or more), a result above the best comparable published one, a new best on its board "
+        "that NegHub has neither run nor reproduced, a reproduction that disagrees, a custom prompt, or a name that "
+        "reads as another account's model",
     ]
     if display.items_path is not None and display.min_items:
         rules.append(f"it rests on {display.min_items} {display.items_noun} or more")
