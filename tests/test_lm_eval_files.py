@@ -2,10 +2,10 @@
 checks the numbers it prints).
 
 - `neghub export lm-eval` writes tasks whose documents are the requests, with their right answers.
-- utils.py reads an answer as NegHub reads it: for any text, its JNLI-Neg label, JSTS-Neg score and NUBench
+- a task's module reads an answer as NegHub reads it: for any text, its JNLI-Neg label, JSTS-Neg score and NUBench
   letter readings agree with NegHub's parsers (hypothesis).
 - Answers scored as lm-eval 0.4.13 scores the exported tasks (a multiple-choice task's `acc` and `acc_norm`
-  from the documents' choices and gold; a generation task's mean of utils.py's `process_results`; SCN's
+  from the documents' choices and gold; a generation task's mean of its module's `process_results`; SCN's
   aggregation) give the figures `neghub evaluate` gives on the same answers imported by `neghub import
   lm-eval`: JSTS-Neg (the fixture's 40 items), NUBench (the bundled sample), SCN (one name/profession pair).
 - `neghub import lm-eval` reads samples in the form lm-eval 0.4 writes them (numbers as strings), pins the
@@ -45,7 +45,7 @@ CONFIG_JSON = b'{"model_type": "llama"}\n'
 
 
 def neghub_figures(task: str, mode: str | None, metrics: dict[str, Any]) -> dict[str, Any]:
-    """lm-eval's metric of an exported task -> the figure of `neghub evaluate`'s result it is (utils.py)."""
+    """lm-eval's metric of an exported task -> the figure of `neghub evaluate`'s result it is (the task's module)."""
     if task in ("jnli-neg", "jsts-neg"):
         return {"acc": metrics["instance_metrics"]["D"]["acc"]}
     if task == "nubench":
@@ -81,7 +81,7 @@ def model_folder(root: Path) -> Path:
     return root
 
 
-# --- utils.py reads answers as NegHub does -------------------------------------------------------------
+# --- a task's module reads answers as NegHub does ------------------------------------------------------
 
 ANSWER_PIECES = st.sampled_from(
     ["entailment", "neutral", "contradiction", "ｅｎｔａｉｌｍｅｎｔ", "4", "4.0", "４", "3.5", "6", " ", "\n", "\n\n",
@@ -129,8 +129,9 @@ class FunctionLoader(yaml.SafeLoader):
 FunctionLoader.add_constructor("!function", lambda loader, node: ("function", loader.construct_scalar(node)))
 
 
-def exported_utils(folder: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("exported_utils", folder / "utils.py")
+def exported_utils(folder: Path, task: str) -> ModuleType:
+    """The module `neghub export lm-eval` wrote beside a task's YAML, loaded as lm-eval loads it."""
+    spec = importlib.util.spec_from_file_location(task, folder / f"{task}.py")
     assert spec is not None and spec.loader is not None
     utils = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(utils)
@@ -139,8 +140,9 @@ def exported_utils(folder: Path) -> ModuleType:
 
 def _function(utils: ModuleType, tagged: Any) -> Any:
     kind, name = tagged
-    assert kind == "function" and name.startswith("utils.")
-    return getattr(utils, name.removeprefix("utils."))
+    module, _, function = name.rpartition(".")
+    assert kind == "function" and module == utils.__name__  # the task's own module
+    return getattr(utils, function)
 
 
 def _lm_eval_figures(config: dict[str, Any], utils: ModuleType, docs: list[dict[str, Any]], answers: list[Any]) -> Any:
@@ -215,7 +217,6 @@ def test_lm_evals_figures_of_the_exported_tasks_are_neghub_evaluates(
 ) -> None:
     exported = tmp_path / "tasks"
     assert main(["export", "lm-eval", str(exported), "--tasks", tasks, *options]) == 0
-    utils = exported_utils(exported)
     rng = random.Random(7)
     configs: dict[str, dict[str, Any]] = {}
     samples: dict[str, list[dict[str, Any]]] = {}
@@ -224,6 +225,7 @@ def test_lm_evals_figures_of_the_exported_tasks_are_neghub_evaluates(
         config = yaml.load(task_file.read_text(encoding="utf-8"), Loader=FunctionLoader)
         docs = [json.loads(line) for line in (exported / f"{config['task']}.jsonl").read_text().splitlines()]
         answers = _answers(docs, config, rng)
+        utils = exported_utils(exported, config["task"])
         configs[config["task"]] = config
         samples[config["task"]] = _samples(config, docs, answers)
         lm_eval_figures[config["task"]] = _lm_eval_figures(config, utils, docs, answers)
@@ -269,12 +271,12 @@ def test_export_writes_tasks_whose_documents_are_the_requests(
     completion = yaml.load((out / f"{names[0]}.yaml").read_text(), Loader=FunctionLoader)
     # NUBench's options follow lm-eval's delimiter " ": its acc_norm divides by their length, as NegHub's does
     assert completion["output_type"] == "multiple_choice" and completion["target_delimiter"] == " "
-    assert completion["doc_to_choice"] == ("function", "utils.doc_to_choice")
+    assert completion["doc_to_choice"] == ("function", f"{names[0]}.doc_to_choice")
     assert [m["metric"] for m in completion["metric_list"]] == ["acc", "acc_norm"]
     assert completion["metadata"]["neghub"]["file"] == "predictions/nubench/nubench-test-completion-simple-0shot.jsonl"
     option = yaml.load((out / f"{names[1]}.yaml").read_text(), Loader=FunctionLoader)
     assert option["generation_kwargs"] == {"until": ["\n"], "max_gen_toks": 4, "do_sample": False, "temperature": 0}
-    assert option["process_results"] == ("function", "utils.process_option_letter")
+    assert option["process_results"] == ("function", f"{names[1]}.process_option_letter")
 
     prompts = tmp_path / "p.jsonl"
     assert main(["prompts", "nubench", "--mode", "completion", "-o", str(prompts)]) == 0
@@ -283,14 +285,33 @@ def test_export_writes_tasks_whose_documents_are_the_requests(
     assert [(d["neghub_id"], d["query"], [" " + c for c in d["choices"]]) for d in docs] == [
         (r["id"], r["prompt"], r["continuations"]) for r in requests
     ]
-    utils = exported_utils(out)
+    utils = exported_utils(out, names[0])
     assert utils.doc_to_text(docs[0]) == requests[0]["prompt"]
     assert utils.doc_to_choice(docs[0]) == [c.removeprefix(" ") for c in requests[0]["continuations"]]
     # the bundled sample's right option, choice1, is the first offered
     assert {utils.doc_to_target(d) for d in docs} == {0}
-    # utils.py: its common part, then the multiple-choice family's file, once though both runs name it
+    # each task's module: its common part, then the multiple-choice family's file (the option run names it)
     common, option_file = (Path(m.__file__).read_text(encoding="utf-8") for m in (lm_eval_utils, option_utils))
-    assert (out / "utils.py").read_text(encoding="utf-8") == common + "\n\n" + option_file
+    assert (out / f"{names[0]}.py").read_text(encoding="utf-8") == common
+    assert (out / f"{names[1]}.py").read_text(encoding="utf-8") == common + "\n\n" + option_file
+
+
+def test_a_second_export_into_the_folder_leaves_the_first_tasks_whole(tmp_path: Path) -> None:
+    # as the README's two-step export does (the benchmarks with a pinned release, then JSTS-Neg from a mirror):
+    # every task's YAML still finds each function it names
+    out = tmp_path / "tasks"
+    assert main(["export", "lm-eval", str(out), "--tasks", "nubench"]) == 0
+    assert main(["export", "lm-eval", str(out), "--tasks", "jsts-neg", *UNVERIFIED_JSTS]) == 0
+    found = 0
+    for task_file in sorted(out.glob("*.yaml")):
+        config = yaml.load(task_file.read_text(encoding="utf-8"), Loader=FunctionLoader)
+        utils = exported_utils(out, config["task"])
+        for key in ("doc_to_text", "doc_to_target", "doc_to_choice", "process_results"):
+            if key in config:
+                assert callable(_function(utils, config[key])), (config["task"], key)
+                found += 1
+    # NUBench completion: text, target, choice; option: text, target, its letter; JSTS-Neg's two runs likewise
+    assert found == 3 + 3 + 3 + 3
 
 
 # --- the import --------------------------------------------------------------------------------------------
@@ -656,7 +677,7 @@ def test_a_git_email_that_is_no_contact_is_refused(
     )
 
 
-def test_utils_py_takes_each_file_once_and_refuses_two_that_define_one_name(tmp_path: Path) -> None:
+def test_a_tasks_module_takes_each_file_once_and_refuses_two_that_define_one_name(tmp_path: Path) -> None:
     from neghub.evaluator.core.errors import InputError
     from neghub.evaluator.interop.lm_eval import utils_source
     from neghub.evaluator.protocol.lm_eval import LmEvalScoring
@@ -671,5 +692,5 @@ def test_utils_py_takes_each_file_once_and_refuses_two_that_define_one_name(tmp_
     with pytest.raises(InputError) as refused:
         utils_source([scoring, other])
     assert refused.value.problems[0].message == (
-        f"{theirs} and {mine} both define 'process_answer' for utils.py: rename one of them"
+        f"{theirs} and {mine} both define 'process_answer' for a task's module: rename one of them"
     )

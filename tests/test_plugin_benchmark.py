@@ -283,7 +283,7 @@ def plugin_module(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 def test_the_plugin_exported_to_lm_eval_is_scored_by_lm_eval(installed: Installed, tmp_path: Path) -> None:
     # the family declares its lm-eval scoring, so a plugin built on it needs none of its own: lm-eval scores its
-    # completions (acc, acc_norm against each document's gold) and its letters (utils.py's process_option_letter)
+    # completions (acc, acc_norm against each document's gold) and its letters (its module's process_option_letter)
     out = tmp_path / "tasks"
     exported = installed.neghub("export", "lm-eval", out, "--tasks", NAME)
     assert exported.returncode == 0, exported.stderr
@@ -294,7 +294,7 @@ def test_the_plugin_exported_to_lm_eval_is_scored_by_lm_eval(installed: Installe
     completion, option = (yaml.load((out / f"{n}.yaml").read_text(), Loader=FunctionLoader) for n in names)
     assert [m["metric"] for m in completion["metric_list"]] == ["acc", "acc_norm"]
     assert [m["metric"] for m in option["metric_list"]] == ["acc"]
-    assert option["process_results"] == ("function", "utils.process_option_letter")
+    assert option["process_results"] == ("function", f"{names[1]}.process_option_letter")
 
     records = {
         r["id"]: r
@@ -308,7 +308,7 @@ def test_the_plugin_exported_to_lm_eval_is_scored_by_lm_eval(installed: Installe
     docs = [json.loads(line) for line in (out / f"{names[0]}.jsonl").read_text(encoding="utf-8").splitlines()]
     # every option is offered in the order a, b, c: the right one's index is its key's
     assert {d["neghub_id"]: d["gold"] for d in docs} == {i: "abc".index(answer) for i, answer in enumerate(ANSWERS)}
-    utils = exported_utils(out)
+    utils = exported_utils(out, names[1])
     docs = [json.loads(line) for line in (out / f"{names[1]}.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sorted(d["neghub_id"] for d in docs) == sorted(records)
     for doc in docs:

@@ -1,8 +1,9 @@
 """lm-evaluation-harness both ways: `neghub export lm-eval DIR` and `neghub import lm-eval RESULTS_DIR`.
 
 Export writes, for every benchmark and run lm-eval can express, a task YAML and its documents (JSONL, one
-per request, holding NegHub's exact prompt and continuations), with one `utils.py` beside them that the YAMLs
-name with `!function`:
+per request, holding NegHub's exact prompt and continuations) and its own Python module beside them (`<task>.py`),
+whose functions the YAML names with `!function`, so that exporting other tasks into the same folder later leaves
+every task whole:
 
 - a log-likelihood run is a `multiple_choice` task whose choices are NegHub's continuations (after lm-eval's
   target delimiter " " where they all begin with a space);
@@ -10,10 +11,11 @@ name with `!function`:
 - a top-1 run on a causal LM is a `generate_until` task of one token.
 
 How lm-eval scores each run is the benchmark's own (`Benchmark.lm_eval`, a `protocol.lm_eval.LmEvalScoring`):
-the fields each document adds (its right answer), the metrics, and the functions of utils.py that read an
-answer or aggregate, from files the scoring names (written after utils.py's common part, lm_eval_utils.py;
-none imports NegHub). So lm-eval prints, for every exported task, the figure `neghub evaluate` gives on the same
-answers, a plugin benchmark's included; a benchmark that declares no scoring gets none printed (`NO_SCORE`).
+the fields each document adds (its right answer), the metrics, and the functions that read an answer or
+aggregate, from files the scoring names (written into the task's module after its common part, lm_eval_utils.py;
+none imports NegHub; a scoring names them `!function utils.NAME`, utils being the task's module). So lm-eval
+prints, for every exported task, the figure `neghub evaluate` gives on the same answers, a plugin benchmark's
+included; a benchmark that declares no scoring gets none printed (`NO_SCORE`).
 Fine-tuned classifiers and masked LMs are not lm-eval models: those runs are not exported. Every task is tagged
 `neghub`, so `lm_eval ... --include_path DIR --tasks neghub` runs them all. Import reads lm-eval's
 `--log_samples` output (its results JSON, which names the tasks, their NegHub runs in `metadata.neghub`, the
@@ -59,7 +61,7 @@ from .prompts import (
 
 TAG = "neghub"
 LM_EVAL_TESTED = "0.4.13"  # the version `nox -s interop` runs
-UTILS_SOURCE = Path(__file__).with_name("lm_eval_utils.py")  # utils.py's common part
+UTILS_SOURCE = Path(__file__).with_name("lm_eval_utils.py")  # every task module's common part
 
 
 def task_name(plan: RunPlan) -> str:
@@ -80,7 +82,7 @@ def expressible(plan: RunPlan, requests: list[Request]) -> str | None:
     return None
 
 
-# --- how lm-eval scores each run: the benchmark's scoring (`Benchmark.lm_eval`), and utils.py ---------------
+# --- how lm-eval scores each run: the benchmark's scoring (`Benchmark.lm_eval`), and its module ---------------
 
 
 def scoring_of(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
@@ -94,8 +96,8 @@ def scoring_of(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
 
 
 def utils_source(scorings: Sequence[LmEvalScoring]) -> str:
-    """utils.py: its common part (lm_eval_utils.py), then every file the scorings name, each once, in order. Two
-    files that define one top-level name are refused: lm-eval would call whichever comes last."""
+    """A task's module: its common part (lm_eval_utils.py), then every file the scorings name, each once, in
+    order. Two files that define one top-level name are refused: lm-eval would call whichever comes last."""
     parts = [UTILS_SOURCE]
     for scoring in scorings:
         parts += [path for path in scoring.utils if path not in parts]
@@ -107,7 +109,7 @@ def utils_source(scorings: Sequence[LmEvalScoring]) -> str:
             if defined.setdefault(name, path) != path:
                 raise InputError.single(
                     "lm-eval",
-                    f"{path} and {defined[name]} both define {name!r} for utils.py: rename one of them",
+                    f"{path} and {defined[name]} both define {name!r} for a task's module: rename one of them",
                 )
         texts.append(text)
     return "\n\n".join(texts)
@@ -205,18 +207,20 @@ class _Dumper(yaml.SafeDumper):
 _Dumper.add_representer(_FunctionTag, _represent_function)
 
 
-def _tag_functions(value: Any) -> Any:
+def _tag_functions(value: Any, module: str) -> Any:
+    """`!function utils.NAME` (as a scoring names its functions) as lm-eval's tag on the task's own module."""
     if isinstance(value, dict):
-        return {k: _tag_functions(v) for k, v in value.items()}
+        return {k: _tag_functions(v, module) for k, v in value.items()}
     if isinstance(value, list):
-        return [_tag_functions(v) for v in value]
+        return [_tag_functions(v, module) for v in value]
     if isinstance(value, str) and value.startswith("!function "):
-        return _FunctionTag(value)
+        name = value.removeprefix("!function ")
+        return _FunctionTag(f"!function {module}.{name.removeprefix('utils.')}")
     return value
 
 
 def export_command(args: Any) -> int:
-    """`neghub export lm-eval DIR`: task YAMLs, their documents and utils.py."""
+    """`neghub export lm-eval DIR`: task YAMLs, their documents and each task's module."""
     if args.target != "lm-eval":
         raise InputError.single("FORMAT", f"unknown export format {args.target!r} (expected lm-eval)")
     out: Path = args.output
@@ -224,7 +228,6 @@ def export_command(args: Any) -> int:
     settings = RunSettings(**{**settings.__dict__, "chat_template": "off"})
     names = benchmark_names() if args.tasks == ["all"] else args.tasks
     written: list[str] = []
-    scorings: list[LmEvalScoring] = []
     for task in names:
         benchmark = get_benchmark(task)
         if benchmark.plans is None:
@@ -247,17 +250,19 @@ def export_command(args: Any) -> int:
                 print(f"skipped {name}: {why}", file=sys.stderr)
                 continue
             scoring = scoring_of(plan, settings)
-            scorings.append(scoring)
+            module = utils_source([scoring])  # refused before any of the task's files is written
             out.mkdir(parents=True, exist_ok=True)
             docs_file = out / f"{name}.jsonl"
             write_lines(docs_file, (dumps(_document(item, r, scoring)) + "\n" for item, r in pairs))
-            config = _tag_functions(_task_yaml(name, plan, pairs[0][1], docs_file, scoring, settings.max_pairs))
-            text = yaml.dump(config, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
+            write_lines(out / f"{name}.py", [module])
+            config = _task_yaml(name, plan, pairs[0][1], docs_file, scoring, settings.max_pairs)
+            text = yaml.dump(
+                _tag_functions(config, name), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000
+            )
             write_lines(out / f"{name}.yaml", [text])
             written.append(name)
     if not written:
         raise InputError.single("--tasks", "no run of these tasks can be expressed as an lm-eval task")
-    write_lines(out / "utils.py", [utils_source(scorings)])
     print(f"wrote {len(written)} lm-eval tasks (tag {TAG}) to {out}: {', '.join(written)}", file=sys.stderr)
     return 0
 

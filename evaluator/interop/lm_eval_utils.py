@@ -1,5 +1,5 @@
-"""The common part of the `utils.py` that `neghub export lm-eval` writes beside its task YAMLs (they name its
-functions with `!function`): each document holds NegHub's exact request (`query`, `choices`) and what the
+"""The common part of the module `neghub export lm-eval` writes beside each task YAML (`<task>.py`, whose
+functions the YAML names with `!function`): each document holds NegHub's exact request (`query`, `choices`) and what the
 benchmark's scoring adds (its right answer, `gold`).
 
 After this part come the files the exported benchmarks' scorings name (`LmEvalScoring.utils`: a family's or a

@@ -2,8 +2,8 @@
 
 The export (interop/lm_eval.py) writes one document per request, holding NegHub's exact prompt and
 continuations; the benchmark's `Benchmark.lm_eval` says, per run, which fields each document adds (the right
-answer, as the benchmark knows it), which metrics lm-eval computes over them, and the functions of utils.py that
-read an answer or aggregate. The families declare it for every benchmark built from them (a plugin's too).
+answer, as the benchmark knows it), which metrics lm-eval computes over them, and the functions of the task's
+module that read an answer or aggregate. The families declare it for every benchmark built from them (a plugin's too).
 """
 
 from __future__ import annotations
@@ -26,15 +26,15 @@ MEAN: dict[str, Any] = {"aggregation": "mean", "higher_is_better": True}
 
 @dataclass(frozen=True)
 class LmEvalScoring:
-    """How lm-eval scores one exported run: the answer fields of each document (what utils.py reads),
-    the task's metrics, and for a generation run the utils.py function that reads an answer."""
+    """How lm-eval scores one exported run: the answer fields of each document (what the task's module reads),
+    the task's metrics, and for a generation run the module's function that reads an answer."""
 
     fields: AnswerFields
     metric_list: list[dict[str, Any]]
     process_results: str | None = None
-    # the Python files that define the utils.py functions the task names (`process_results`, an aggregation),
-    # written into the export's utils.py after its common part: each imports nothing from NegHub, and no two
-    # files of one export may define one name (the export refuses them)
+    # the Python files that define the functions the task names (`process_results`, an aggregation, each as
+    # `!function utils.NAME`), written into the task's own module after its common part: each imports nothing
+    # from NegHub, and no two files of one task may define one name (the export refuses them)
     utils: tuple[Path, ...] = ()
 
 
