@@ -8,7 +8,8 @@ maintainers. Dates are never read (a commit's date is whatever its author typed)
 
 A submission lands with the commit that added its folder or changed its prediction files (a merge commit compared
 with its first parent); a change to `metadata.yaml` alone keeps its landing. Any other file (a reproduction record,
-clearances.yaml) lands with the last commit that changed it.
+clearances.yaml) lands with the last commit that changed it. A change is one of content: a commit that changes a
+file's mode alone (its executable bit, which the pull-request check refuses anyway) moves no landing.
 
 Where the build has no record (no git repository, a shallow clone, an unpacked sdist), `History.recorded` is False
 and says why: the leaderboard then orders rows by submission id and takes every row for another account's.
@@ -115,7 +116,8 @@ def read_history(submissions: Path) -> History:
         "--reverse",
         "--diff-merges=first-parent",
         "--no-renames",
-        "--name-status",
+        "--raw",
+        "--no-abbrev",
         "--format=%x00%H%x00%P%x00%ct%x00%s",
         "HEAD",
     )
@@ -126,6 +128,8 @@ def read_history(submissions: Path) -> History:
     last_change: dict[str, Landing] = {}
     for landing, statuses in landings:
         for status, path in statuses:
+            if status == "=":
+                continue  # its mode alone changed: the same bytes
             last_change[path] = landing
             if not path.startswith(prefix):
                 continue
@@ -148,7 +152,8 @@ def read_history(submissions: Path) -> History:
 
 
 def _landings(log: str) -> list[tuple[Landing, list[tuple[str, str]]]]:
-    """Parse `git log --format=%x00%H%x00%P%x00%ct%x00%s --name-status`."""
+    """Parse `git log --format=%x00%H%x00%P%x00%ct%x00%s --raw --no-abbrev`: each changed path with its status
+    letter, or "=" where only its mode changed (the same blob before and after)."""
     out: list[tuple[Landing, list[tuple[str, str]]]] = []
     records = log.split("\x00")
     # records: "", H, P, T, "S\n\nstatus lines", H, P, T, ...
@@ -164,9 +169,10 @@ def _landings(log: str) -> list[tuple[Landing, list[tuple[str, str]]]]:
         subject, _, body = rest.partition("\n")
         statuses = []
         for line in body.splitlines():
-            if "\t" in line:
-                status, path = line.split("\t", 1)
-                statuses.append((status[:1], path))
+            if line.startswith(":") and "\t" in line:
+                fields, path = line.split("\t", 1)
+                _, _, before, after, status = fields[1:].split(" ", 4)
+                statuses.append(("=" if before == after else status[:1], path))
         pull_request, branch = None, None
         merged = MERGE_SUBJECT.match(subject)
         squashed = SQUASH_SUBJECT.search(subject)

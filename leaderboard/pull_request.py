@@ -2,17 +2,20 @@
 
 `python -m neghub.leaderboard.pull_request HEAD_SUBMISSIONS BASE_SUBMISSIONS` prints the folders of HEAD
 (the pull request's `submissions/`) that are new or differ from BASE (the base branch's), one per line.
-Folders are compared byte for byte.
+Folders are compared byte for byte and mode for mode, every name included (none is skipped as a VCS file).
 
 `python -m neghub.leaderboard.pull_request trust EVENT_JSON HEAD_ROOT BASE_ROOT` refuses the pull request, one
 line per problem and exit code 2, when it:
 
 - adds or changes a symbolic link anywhere in the tree (`git diff --raw BASE...HEAD` in HEAD_ROOT: mode 120000;
   where HEAD_ROOT is no git checkout, every link in it that BASE_ROOT does not hold): a link would show the checks
-  one file and the build another;
+  one file and the build another; or a submodule (mode 160000: a checkout shows it as an empty folder); or an
+  executable file (mode 100755) among the leaderboard's data (submissions/, reproductions/, clearances.yaml);
 - adds a submission whose `submitter.github` is not the account that opened it (the event's
   `pull_request.user.login`), changes that field of a landed submission, or changes or removes a submission another
-  account landed without being a member of the repository (author_association OWNER, MEMBER or COLLABORATOR);
+  account landed without being a member of the repository (author_association OWNER, MEMBER or COLLABORATOR). A
+  folder counts as changed where git records any change under it (a file's mode, a submodule entry), not only
+  where the checked-out bytes differ;
 - is opened by the workflows' account (github-actions[bot]) with a submission from anywhere but this repository's
   `gpu-eval/` branch, or with anything beside that one submission folder;
 - changes a reproduction record unless the gpu-reproduce workflow opened it: a branch `reproduce/...` of this
@@ -41,16 +44,54 @@ CLEARANCES = "clearances.yaml"
 MEMBERS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
 DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
 LINK_MODE = "120000"
+SUBMODULE_MODE = "160000"
+EXECUTABLE_MODE = "100755"
+DATA = (f"{SUBMISSIONS}/", f"{REPRODUCTIONS}/", CLEARANCES)  # the files the verdicts read
 
 
-def changed_ids(head: Path, base: Path) -> list[str]:
-    """Submission ids whose folder is new in HEAD or differs from BASE."""
+def git_changes(head_root: Path, event: dict[str, Any]) -> list[tuple[str, str, str]] | None:
+    """(mode before, mode after, path) of every path `git diff --raw BASE...HEAD` records in HEAD_ROOT (the event's
+    base and head commits), or None where HEAD_ROOT is no checkout holding both."""
+    pull = event.get("pull_request") or {}
+    base_sha = ((pull.get("base") or {}).get("sha")) or ""
+    head_sha = ((pull.get("head") or {}).get("sha")) or ""
+    if not (base_sha and head_sha):
+        return None
+    done = subprocess.run(
+        ["git", "-C", str(head_root), "diff", "--raw", "--no-renames", "-z", f"{base_sha}...{head_sha}"],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    if done.returncode != 0:
+        return None
+    fields = done.stdout.decode("utf-8", "replace").split("\0")
+    changes = []
+    for meta, path in zip(fields[::2], fields[1::2], strict=False):
+        modes = meta.lstrip(":").split(" ")
+        if len(modes) > 1:
+            changes.append((modes[0], modes[1], path))
+    return changes
+
+
+def _under(changes: list[tuple[str, str, str]] | None, folder: str) -> set[str]:
+    """The first path part below `folder` of each path the changes name there (a submission id, a record)."""
+    names = set()
+    for _, _, path in changes or []:
+        if path.startswith(f"{folder}/"):
+            names.add(path[len(folder) + 1 :].split("/", 1)[0])
+    return names
+
+
+def changed_ids(head: Path, base: Path, changes: list[tuple[str, str, str]] | None = None) -> list[str]:
+    """Submission ids whose folder is new in HEAD or differs from BASE, or under which git records a change."""
+    recorded = _under(changes, SUBMISSIONS)
     ids = []
     for folder in (
         sorted(p for p in head.iterdir() if p.is_dir() and not p.name.startswith(".")) if head.is_dir() else []
     ):
         other = base / folder.name
-        if not other.is_dir() or _differs(folder, other):
+        if folder.name in recorded or not other.is_dir() or _differs(folder, other):
             ids.append(folder.name)
     return ids
 
@@ -63,22 +104,37 @@ def removed_ids(head: Path, base: Path) -> list[str]:
 
 
 def _differs(a: Path, b: Path) -> bool:
-    cmp = filecmp.dircmp(a, b)
+    cmp = filecmp.dircmp(a, b, ignore=[], hide=[])  # by default dircmp skips CVS, RCS, tags, __pycache__, ...
     if cmp.left_only or cmp.right_only or cmp.funny_files:
         return True
     _, mismatch, errors = filecmp.cmpfiles(a, b, cmp.common_files, shallow=False)
-    return bool(mismatch or errors) or any(_differs(a / d, b / d) for d in cmp.common_dirs)
+    if mismatch or errors:
+        return True
+    if any(_executable(a / name) != _executable(b / name) for name in cmp.common_files):
+        return True
+    return any(_differs(a / d, b / d) for d in cmp.common_dirs)
 
 
-def changed_records(head_root: Path, base_root: Path) -> list[str]:
-    """reproductions/<file> paths that the pull request (HEAD_ROOT) adds, changes or removes against BASE_ROOT."""
+def _executable(path: Path) -> bool:
+    return bool(path.lstat().st_mode & 0o111)
+
+
+def changed_records(head_root: Path, base_root: Path, changes: list[tuple[str, str, str]] | None = None) -> list[str]:
+    """reproductions/<file> paths that the pull request (HEAD_ROOT) adds, changes or removes against BASE_ROOT, or
+    under which git records a change (a mode)."""
     head, base = head_root / REPRODUCTIONS, base_root / REPRODUCTIONS
-    names = {p.name for folder in (head, base) if folder.is_dir() for p in folder.iterdir()}
+    recorded = _under(changes, REPRODUCTIONS)
+    names = recorded | {p.name for folder in (head, base) if folder.is_dir() for p in folder.iterdir()}
     changed = []
     for name in sorted(names):
         mine, theirs = head / name, base / name
         added_or_removed = mine.exists() != theirs.exists() or mine.is_dir() or theirs.is_dir()
-        if added_or_removed or not filecmp.cmp(mine, theirs, shallow=False):
+        if (
+            name in recorded
+            or added_or_removed
+            or not filecmp.cmp(mine, theirs, shallow=False)
+            or _executable(mine) != _executable(theirs)
+        ):
             changed.append(f"{REPRODUCTIONS}/{name}")
     return changed
 
@@ -87,24 +143,9 @@ def changed_links(head_root: Path, base_root: Path, event: dict[str, Any]) -> li
     """Paths of symbolic links the pull request adds or changes: from `git diff --raw BASE...HEAD` in HEAD_ROOT
     where it is a checkout holding both commits, else every link under HEAD_ROOT that BASE_ROOT lacks or holds
     otherwise."""
-    pull = event.get("pull_request") or {}
-    base_sha = ((pull.get("base") or {}).get("sha")) or ""
-    head_sha = ((pull.get("head") or {}).get("sha")) or ""
-    if base_sha and head_sha:
-        done = subprocess.run(
-            ["git", "-C", str(head_root), "diff", "--raw", "--no-renames", "-z", f"{base_sha}...{head_sha}"],
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
-        if done.returncode == 0:
-            fields = done.stdout.decode("utf-8", "replace").split("\0")
-            links = []
-            for meta, changed in zip(fields[::2], fields[1::2], strict=False):
-                modes = meta.lstrip(":").split(" ")
-                if len(modes) > 1 and modes[1] == LINK_MODE:
-                    links.append(changed)
-            return links
+    changes = git_changes(head_root, event)
+    if changes is not None:
+        return [path for _, mode, path in changes if mode == LINK_MODE]
     links = []
     for root, dirs, files in os.walk(head_root, followlinks=False):
         dirs[:] = [d for d in dirs if d != ".git"]
@@ -151,13 +192,19 @@ def _github_of(folder: Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def submission_problems(event: dict[str, Any], head_root: Path, base_root: Path, bot: str = DEFAULT_BOT) -> list[str]:
+def submission_problems(
+    event: dict[str, Any],
+    head_root: Path,
+    base_root: Path,
+    bot: str = DEFAULT_BOT,
+    changes: list[tuple[str, str, str]] | None = None,
+) -> list[str]:
     """Why the pull request may not add, change or remove these submissions (see the module docstring)."""
     head, base = head_root / SUBMISSIONS, base_root / SUBMISSIONS
     author = _author(event)
     member = _is_member(event)
     problems = []
-    changed = changed_ids(head, base)
+    changed = changed_ids(head, base, changes)
     for sid in changed:
         claimed = _github_of(head / sid)
         where = f"{SUBMISSIONS}/{sid}/metadata.yaml: submitter.github"
@@ -224,10 +271,25 @@ def record_problems(event: dict[str, Any], records: list[str], bot: str = DEFAUL
 trust_problems = record_problems  # the records' check under the name the tests and the session know
 
 
-def clearance_problems(event: dict[str, Any], head_root: Path, base_root: Path) -> list[str]:
+def mode_problems(changes: list[tuple[str, str, str]] | None) -> list[str]:
+    """A submodule anywhere, an executable file among the leaderboard's data (see the module docstring)."""
+    problems = []
+    for _, mode, path in changes or []:
+        if mode == SUBMODULE_MODE:
+            problems.append(f"{path}: a submodule: a pull request adds none (copy the files in)")
+        elif mode == EXECUTABLE_MODE and path.startswith(DATA):
+            problems.append(f"{path}: an executable file: the leaderboard's data are plain files (chmod -x {path})")
+    return problems
+
+
+def clearance_problems(
+    event: dict[str, Any], head_root: Path, base_root: Path, changes: list[tuple[str, str, str]] | None = None
+) -> list[str]:
     """Why the pull request may not change clearances.yaml (none: it may, or it does not change it)."""
     mine, theirs = head_root / CLEARANCES, base_root / CLEARANCES
-    if mine.is_file() == theirs.is_file() and (not mine.is_file() or filecmp.cmp(mine, theirs, shallow=False)):
+    recorded = any(path == CLEARANCES for _, _, path in changes or [])
+    same = mine.is_file() == theirs.is_file() and (not mine.is_file() or filecmp.cmp(mine, theirs, shallow=False))
+    if same and not recorded:
         return []
     author = _author(event)
     if not _is_member(event):
@@ -266,11 +328,13 @@ def _entries(path: Path) -> list[dict[str, Any]]:
 
 
 def all_problems(event: dict[str, Any], head_root: Path, base_root: Path, bot: str = DEFAULT_BOT) -> list[str]:
+    changes = git_changes(head_root, event)
     links = changed_links(head_root, base_root, event)
     problems = [f"{path}: a symbolic link: a pull request adds or changes none (copy the file in)" for path in links]
-    problems += submission_problems(event, head_root, base_root, bot)
-    problems += record_problems(event, changed_records(head_root, base_root), bot)
-    problems += clearance_problems(event, head_root, base_root)
+    problems += mode_problems(changes)
+    problems += submission_problems(event, head_root, base_root, bot, changes)
+    problems += record_problems(event, changed_records(head_root, base_root, changes), bot)
+    problems += clearance_problems(event, head_root, base_root, changes)
     return problems
 
 

@@ -201,6 +201,26 @@ def test_a_mode_only_change_does_not_strip_neghubs_run_or_a_reproduction(
     assert site.leader("JNLI-Neg").startswith("Strong (reproduced by NegHub)"), site.leader("JNLI-Neg")
 
 
+def test_a_mode_only_change_merged_all_the_same_moves_no_landing(tmp_path: Path, split: Split) -> None:
+    """Were the refused pull request merged all the same (the check is a required status: README, 'Repository
+    settings'), git's record of a mode-only change (the same blob) moves neither Alice's landing nor NegHub's."""
+    main, answers = honest_main(tmp_path, split)
+    copy = changed(answers["alice"], split, 0.03, towards_gold=False)
+    main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [jnli_run(copy)]))
+
+    def both(root: Path) -> None:
+        chmod("submissions/alice-55/predictions/jnli-neg/run.jsonl")(root)
+        chmod("submissions/maintained/predictions/jnli-neg/run.jsonl")(root)
+
+    pull = open_pull_request(main, tmp_path, 3, "mallory", both)
+    assert any("an executable file" in problem for problem in pull.problems), pull.problems
+    land(main, pull)
+    site = build(main.root)
+    rows = primary(site)
+    assert "held" in rows["Copy"] and "copy those of alice-55" in rows["Copy"], rows["Copy"]
+    assert "NegHub's run" in rows["Maintained 70"], rows["Maintained 70"]
+
+
 # --- 3. refusal: a file the check does not compare in another account's folder --------------------------------------
 
 
