@@ -60,8 +60,8 @@ class _QuietWhenClosed:
 def reader_may_leave() -> Iterator[None]:
     """sys.stdout and sys.stderr, for the block, dropping what a closed pipe no longer takes (module docstring)."""
     saved = sys.stdout, sys.stderr
-    sys.stdout = _QuietWhenClosed(saved[0])  # type: ignore[assignment]  # writes and flushes like a TextIO
-    sys.stderr = _QuietWhenClosed(saved[1])  # type: ignore[assignment]
+    sys.stdout = _QuietWhenClosed(saved[0])  # writes and flushes like a TextIO (sys.stdout is typed TextIO | Any)
+    sys.stderr = _QuietWhenClosed(saved[1])
     try:
         yield
     finally:
