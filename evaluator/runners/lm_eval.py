@@ -51,6 +51,7 @@ from .interop import (
     item_requests,
     lines_from_answers,
     model_from_args,
+    print_import_next_steps,
     settings_from_args,
     signed_model,
     write_lines,
@@ -58,6 +59,7 @@ from .interop import (
 )
 from .lm_eval_utils import SCN_METRICS
 from .loading import ModelSource, resolve_source
+from .options import RUN_OPTIONS, check_run_options
 from .pinning import is_commit, pinned_model
 from .plans import Rows, RunPlan, RunSettings
 from .requests import BROKEN_CHARACTER, Answer, Request, dumps
@@ -154,10 +156,11 @@ def _scn_scoring(plan: RunPlan, settings: RunSettings) -> Scoring:
     from ..benchmarks.scn.words import load_word_lists
 
     verb_index = {verb: i for i, verb in enumerate(load_word_lists().verbs)}
+    documents = scn_requests(plan)
 
     def fields(item: Item, request: Request) -> dict[str, Any]:
         triplet = str(request.id).split("|")  # NAME|PROF|variant|verb|pattern (scn.protocol.request_id)
-        return {"triplet": triplet, "verb_index": verb_index[triplet[3]], "seed": plan.seed}
+        return {"triplet": triplet, "verb_index": verb_index[triplet[3]], "seed": plan.seed, "documents": documents}
 
     higher = {"negation_contrast": True, "drop_CpTn": True, "drop_CnTp": True, "triplets": True}
     aggregate = "!function utils.scn_aggregate"
@@ -171,6 +174,47 @@ SCORINGS: dict[str, Callable[[RunPlan, RunSettings], Scoring]] = {
     "nubench": _nubench_scoring,
     "scn": _scn_scoring,
 }
+
+
+def scn_requests(plan: RunPlan) -> int:
+    """How many requests (lm-eval documents) the cloze test's export holds: every pair asks the same number."""
+    assert plan.requests is not None
+    return len(plan.items) * len(plan.requests(plan.items[0])) if plan.items else 0
+
+
+# requests per second of lm-eval's HF backend on the cloze test's one-token generations, SmolLM2-135M on a
+# 2-core CPU (README, "lm-evaluation-harness both ways"): what the export's estimate of the time is made with
+LM_EVAL_REQUESTS_PER_SECOND = 26
+# a trial's size for the cloze test's export (`--max-items`): pairs, and candidate verbs within each (the Submit
+# page's trial of neghub run asks as many)
+SCN_TRIAL_ITEMS = 20
+
+
+def scn_export_note(name: str, plan: RunPlan, max_items: int | None) -> str:
+    """What the cloze test's export costs in lm-eval (its requests and an estimate of the time), and a trial's
+    size that runs in minutes, where this export is not one already."""
+    requests = scn_requests(plan)
+    seconds = requests / LM_EVAL_REQUESTS_PER_SECOND
+    note = (
+        f"note: {name}: {requests:,} requests: lm-eval asks every candidate verb of every pair, where neghub run "
+        f"selects adaptively; about {_duration(seconds)} at {LM_EVAL_REQUESTS_PER_SECOND} requests/s (lm-eval, "
+        "SmolLM2-135M, 2 CPU cores)"
+    )
+    if max_items is None:
+        from ..benchmarks.scn.metadata import PATTERNS, VARIANTS
+
+        per_pair = len(VARIANTS) * SCN_TRIAL_ITEMS * len(PATTERNS)
+        trial = SCN_TRIAL_ITEMS * per_pair
+        note += (
+            f"; to try a model in minutes, export with --max-items {SCN_TRIAL_ITEMS} ({trial:,} requests, about "
+            f"{_duration(trial / LM_EVAL_REQUESTS_PER_SECOND)}; its import is partial, which neghub validate refuses)"
+        )
+    return note
+
+
+def _duration(seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
 
 
 def _bypass(plan: RunPlan, settings: RunSettings) -> Scoring:
@@ -193,12 +237,17 @@ def _document(item: Item, request: Request, scoring: Scoring) -> dict[str, Any]:
     return doc
 
 
-def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path, scoring: Scoring) -> dict[str, Any]:
+def _task_yaml(
+    name: str, plan: RunPlan, request: Request, docs_file: Path, scoring: Scoring, max_items: int | None
+) -> dict[str, Any]:
     config: dict[str, Any] = {
         "task": name,
         "tag": [TAG],
         "dataset_path": "json",
-        "dataset_kwargs": {"data_files": {"test": str(docs_file.resolve())}},
+        # the documents' file by its name: utils.load_documents reads it beside itself, so the exported folder
+        # holds no path of this machine and may be moved or shared
+        "dataset_kwargs": {"data_files": {"test": docs_file.name}},
+        "custom_dataset": "!function utils.load_documents",
         "test_split": "test",
         "doc_to_text": "!function utils.doc_to_text",
         "doc_to_target": "!function utils.doc_to_target",
@@ -216,6 +265,7 @@ def _task_yaml(name: str, plan: RunPlan, request: Request, docs_file: Path, scor
                 "seed": plan.seed,
                 "protocol": plan.protocol,
                 "max_pairs": plan.settings.get("scn_max_pairs"),
+                "max_items": max_items,
             },
         },
     }
@@ -271,9 +321,10 @@ def export_command(args: Any) -> int:
     if args.target != "lm-eval":
         raise InputError.single("FORMAT", f"unknown export format {args.target!r} (expected lm-eval)")
     out: Path = args.output
+    names = benchmark_names() if args.tasks == ["all"] else args.tasks
+    check_run_options([n for n in names if get_benchmark(n).plans is not None], args)
     settings = settings_from_args(args)
     settings = RunSettings(**{**settings.__dict__, "chat_template": "off"})
-    names = benchmark_names() if args.tasks == ["all"] else args.tasks
     written: list[str] = []
     for task in names:
         benchmark = get_benchmark(task)
@@ -288,7 +339,7 @@ def export_command(args: Any) -> int:
             continue
         for plan in plans:
             name = task_name(plan)
-            if plan.protocol == "top1" and settings.max_pairs is None:
+            if plan.protocol == "top1" and settings.max_pairs is None and settings.max_items is None:
                 print(f"skipped {name}: give --max-pairs N to export the cloze test's requests", file=sys.stderr)
                 continue
             pairs = [(item, r) for item, rs in item_requests(plan) for r in rs]
@@ -298,11 +349,13 @@ def export_command(args: Any) -> int:
                 continue
             if task not in SCORINGS:
                 print(f"note: {name}: lm-eval prints no score for {task} (NegHub scores the import)", file=sys.stderr)
+            if plan.protocol == "top1":
+                print(scn_export_note(name, plan, settings.max_items), file=sys.stderr)
             scoring = SCORINGS.get(task, _bypass)(plan, settings)
             out.mkdir(parents=True, exist_ok=True)
             docs_file = out / f"{name}.jsonl"
             write_lines(docs_file, (dumps(_document(item, r, scoring)) + "\n" for item, r in pairs))
-            config = _tag_functions(_task_yaml(name, plan, pairs[0][1], docs_file, scoring))
+            config = _tag_functions(_task_yaml(name, plan, pairs[0][1], docs_file, scoring, settings.max_items))
             text = yaml.dump(config, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
             write_lines(out / f"{name}.yaml", [text])
             written.append(name)
@@ -413,6 +466,7 @@ def _plan_for(meta: dict[str, Any], args: Any) -> RunPlan:
             "modes": (meta["mode"],) if meta.get("mode") else (),
             "prompt": meta.get("prompt"),
             "max_pairs": meta.get("max_pairs"),
+            "max_items": meta.get("max_items"),
             "chat_template": "off",
         }
     )
@@ -426,6 +480,9 @@ def _plan_for(meta: dict[str, Any], args: Any) -> RunPlan:
 
 def import_command(args: Any) -> int:
     """`neghub import lm-eval RESULTS_DIR`: every exported task found in lm-eval's output, as submission runs."""
+    refuse_run_options(args)
+    for task in [] if args.tasks == ["all"] else args.tasks:
+        get_benchmark(task)  # an unknown name is refused now, with "did you mean"
     tasks: dict[str, tuple[Path, dict[str, Any], dict[str, Any]]] = {}
     for results_file in _results_files(args.answers):
         for name, (meta, results) in _neghub_tasks(results_file).items():
@@ -460,7 +517,9 @@ def import_command(args: Any) -> int:
             "engine": f"lm-evaluation-harness {version}",
             "lm_eval_task": name,
             "lm_eval_task_hash": (results.get("task_hashes") or {}).get(name),
-            "lm_eval_model": str(results.get("model_name") or (results.get("config") or {}).get("model") or ""),
+            # lm-eval's backend (hf, vllm, ...); the weights it loaded are the model entry's (a local path is no
+            # part of a published submission)
+            "lm_eval_model": str((results.get("config") or {}).get("model") or ""),
             "chat_template": bool(chat),
         }
     provenance = {"answers": f"lm-eval --log_samples output, imported by neghub import lm-eval ({len(runs)} tasks)"}
@@ -471,7 +530,20 @@ def import_command(args: Any) -> int:
         print(
             f"note: lm-eval {', '.join(sorted(versions))}; NegHub's interop test runs {LM_EVAL_TESTED}", file=sys.stderr
         )
+    print_import_next_steps(args.output, [plan for plan, _ in runs])
     return 0
+
+
+def refuse_run_options(args: Any) -> None:
+    """An lm-eval import takes each run's settings from the results (the exported task recorded them): a run
+    option given to it would be ignored, so it is refused."""
+    given = [option for option, rule in RUN_OPTIONS.items() if getattr(args, rule.dest, rule.default) != rule.default]
+    if given:
+        raise InputError(
+            Problem(option, None, None, "lm-eval's results record each run's settings (the exported tasks wrote "
+                    "them): leave it out")
+            for option in given
+        )
 
 
 def _read_samples(path: Path, requests: list[Request]) -> list[Answer]:
