@@ -645,20 +645,20 @@ def test_a_git_email_that_is_no_contact_is_refused(
 
 def test_the_scn_export_states_its_requests_and_time_and_offers_a_trial(tmp_path: Path, neghub: Any) -> None:
     """By hand: 20 pairs x 432 verbs x 4 variants x 5 patterns = 172,800 requests, 6,646 s at 26 requests/s (1 h 51
-    min); the trial, 20 pairs x 20 verbs x 4 x 5 = 8,000 requests, 308 s (5 min)."""
+    min); the trial, 10 pairs x 10 verbs x 4 x 5 = 2,000 requests, 77 s (1 min)."""
     result = neghub("export", "lm-eval", tmp_path / "tasks", "--tasks", "scn", "--max-pairs", "20")
     assert result.code == 0, result.err
     assert (
         "note: neghub_scn_all_causal_0shot_seed0: 172,800 requests: lm-eval asks every candidate verb of every pair, "
         "where neghub run selects adaptively; about 1 h 51 min at 26 requests/s (lm-eval, SmolLM2-135M, 2 CPU "
-        "cores); to try a model in minutes, export with --max-items 20 (8,000 requests, about 5 min; its import is "
+        "cores); to try a model in minutes, export with --max-items 10 (2,000 requests, about 1 min; its import is "
         "partial, which neghub validate refuses)"
     ) in result.err.splitlines()
-    trial = neghub("export", "lm-eval", tmp_path / "trial", "--tasks", "scn", "--max-pairs", "20", "--max-items", "20")
+    trial = neghub("export", "lm-eval", tmp_path / "trial", "--tasks", "scn", "--max-pairs", "20", "--max-items", "10")
     assert trial.code == 0, trial.err
     (docs,) = (tmp_path / "trial").glob("*.jsonl")
-    assert len(docs.read_text().splitlines()) == 8000
-    assert "8,000 requests" in trial.err and "to try a model" not in trial.err
+    assert len(docs.read_text().splitlines()) == 2000
+    assert "2,000 requests" in trial.err and "to try a model" not in trial.err
 
 
 def test_the_exported_folder_holds_no_path_and_finds_its_documents_beside_itself(

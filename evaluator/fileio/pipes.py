@@ -3,7 +3,7 @@
 Python ignores SIGPIPE, so a write after the reader has gone raises BrokenPipeError wherever the command is,
 and the interpreter's last flush of the stream raises it once more, as a message no command can catch.
 `reader_may_leave` wraps the standard streams for the length of a command: from the first write its reader
-no longer takes, that stream's writes are dropped and its descriptor points at the null device, so the
+does not take, that stream's writes are dropped and its descriptor points at the null device, so the
 command runs to its end and exits with its own status (2 for a refused file, as without the pipe), printing
 no traceback.
 """
@@ -58,7 +58,7 @@ class _QuietWhenClosed:
 
 @contextmanager
 def reader_may_leave() -> Iterator[None]:
-    """sys.stdout and sys.stderr, for the block, dropping what a closed pipe no longer takes (module docstring)."""
+    """sys.stdout and sys.stderr, for the block, dropping what a closed pipe does not take (module docstring)."""
     saved = sys.stdout, sys.stderr
     sys.stdout = _QuietWhenClosed(saved[0])  # writes and flushes like a TextIO (sys.stdout is typed TextIO | Any)
     sys.stderr = _QuietWhenClosed(saved[1])

@@ -185,9 +185,9 @@ def scn_requests(plan: RunPlan) -> int:
 # requests per second of lm-eval's HF backend on the cloze test's one-token generations, SmolLM2-135M on a
 # 2-core CPU (README, "lm-evaluation-harness both ways"): what the export's estimate of the time is made with
 LM_EVAL_REQUESTS_PER_SECOND = 26
-# a trial's size for the cloze test's export (`--max-items`): pairs, and candidate verbs within each (the Submit
-# page's trial of neghub run asks as many)
-SCN_TRIAL_ITEMS = 20
+# a trial's size for the cloze test's export (`--max-items`): pairs, and candidate verbs within each; smaller than
+# the Submit page's trial of neghub run (20), since lm-eval asks every candidate where neghub run selects
+SCN_TRIAL_ITEMS = 10
 
 
 def scn_export_note(name: str, plan: RunPlan, max_items: int | None) -> str:
