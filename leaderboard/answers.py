@@ -66,6 +66,11 @@ def from_values(ids: tuple[str, ...], values: list[Any]) -> RunAnswers:
     return RunAnswers(intern_ids(ids), np.fromiter(map(code, values), dtype=np.int32, count=len(values)))
 
 
+def unparsed_code() -> int:
+    """The code of an answer that did not parse (-1 while no such answer was coded)."""
+    return _VOCABULARY.get(None, -1)
+
+
 def run_answers(result: Result) -> RunAnswers:
     return from_values(tuple(result.items.ids), result.items.answers)
 
@@ -119,7 +124,7 @@ def view_files(result: Result, answers: RunAnswers, model: str, sid: str, run_fi
         return {}
     labels = items.answer_labels
     codes = answers.codes
-    unparsed = _VOCABULARY.get(None, -1)  # the code of an answer that did not parse (-1: none so far)
+    unparsed = unparsed_code()
     shown_of: dict[int, str] = {}
 
     def shown(code: int) -> str:

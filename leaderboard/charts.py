@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..evaluator.core.benchmark import ChartSpec
-from .collect import Row
+from .facts import Row
 from .verdicts import headline
 
 Figure = dict[str, Any]

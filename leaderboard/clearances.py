@@ -1,9 +1,12 @@
 """Maintainers' reviewed clearances (clearances.yaml beside submissions/, under CODEOWNERS).
 
-A held row (verdicts.py) is ranked again only when a reproduction or a maintainer clears it. A clearance names
-the submission, the kinds of hold it lifts, who reviewed it, when and why: the site prints all of it beside the
-row. A custom prompt is accepted for a task by its name and the sha256 its runs record. The file is read with
-a safe loader and a closed model; a pull request that changes it needs a code owner's review.
+A held row (verdicts.py) is ranked again only when a reproduction or a maintainer clears it. A clearance names the
+submission, the kinds of hold it lifts, the maintainer's GitHub account (`by`), when and why. It counts only as it
+landed on main (evidence.py): the pull-request check refuses a pull request that changes this file unless its
+author is a member of the repository (author_association OWNER, MEMBER or COLLABORATOR) and every entry it adds or
+changes names that author as `by`; the site prints who cleared from that record, never from a name typed freely.
+A custom prompt is accepted for a task by its name and the sha256 its runs record. The file is read with a safe
+loader and a closed model.
 """
 
 from __future__ import annotations
@@ -15,19 +18,23 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from ..evaluator.core.errors import InputError, Problem
-from ..evaluator.submissions.format import DATE_PATTERN, SHA256_PATTERN, SUBMISSION_ID_PATTERN
+from ..evaluator.submissions.format import DATE_PATTERN, GITHUB_LOGIN_PATTERN, SHA256_PATTERN, SUBMISSION_ID_PATTERN
+from .board_file import HoldKind
 from .boards import prompt_style
-from .verdicts import Clearance, HoldKind
+from .evidence import clearance_words
+from .history import History, Landing
+from .verdicts import Clearance
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True, strict=True)
 Text = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+Login = Annotated[str, StringConstraints(pattern=GITHUB_LOGIN_PATTERN)]
 
 
 class ClearanceEntry(BaseModel):
     model_config = _CLOSED
     submission: Annotated[str, StringConstraints(pattern=SUBMISSION_ID_PATTERN)]
     holds: list[HoldKind] = Field(min_length=1)
-    by: Text = Field(description="the maintainer who reviewed it")
+    by: Login = Field(description="the GitHub account of the maintainer who reviewed it: the pull request's author")
     date: Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
     why: Text
 
@@ -39,7 +46,7 @@ class AcceptedPrompt(BaseModel):
     sha256: Annotated[str, StringConstraints(pattern=SHA256_PATTERN)] = Field(
         description="the sha256 of the prompt's text as the runs record it (provenance TASK.PROMPT.MODE.prompt_sha256)"
     )
-    by: Text
+    by: Login
     date: Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
     why: Text
 
@@ -53,19 +60,60 @@ class ClearancesFile(BaseModel):
 HOLD_KINDS: tuple[str, ...] = get_args(HoldKind)
 
 
-def load_clearances(path: Path) -> tuple[list[Clearance], set[tuple[str, str]]]:
-    """The clearances and the accepted prompts (task, board prompt) of `path`; none where it does not exist."""
-    if not path.is_file():
-        return [], set()
+def parse_clearances(text: str, where: str) -> ClearancesFile:
+    """The file's content, validated (one InputError listing every problem)."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        parsed = ClearancesFile.model_validate(raw)
+        raw = yaml.safe_load(text) or {}
+        return ClearancesFile.model_validate(raw)
     except yaml.YAMLError as exc:
-        raise InputError.single(str(path), f"invalid YAML: {getattr(exc, 'problem', exc)}") from None
+        raise InputError.single(where, f"invalid YAML: {getattr(exc, 'problem', exc)}") from None
     except ValidationError as exc:
         raise InputError(
-            [Problem(str(path), None, ".".join(str(p) for p in e["loc"]) or None, e["msg"]) for e in exc.errors()]
+            [Problem(where, None, ".".join(str(p) for p in e["loc"]) or None, e["msg"]) for e in exc.errors()]
         ) from None
-    clearances = [Clearance(e.submission, tuple(e.holds), e.by, e.date, e.why) for e in parsed.clearances]
-    prompts = {(p.task, prompt_style(p.task, p.prompt, p.sha256)) for p in parsed.accepted_prompts}
+
+
+def load_clearances(path: Path, history: History) -> tuple[list[Clearance], set[tuple[str, str]]]:
+    """The clearances and the accepted prompts (task, board prompt) of `path` that landed on main, each entry with
+    who landed it; none where the file does not exist or the build has no record of how they landed."""
+    if not path.is_file():
+        return [], set()
+    parsed = parse_clearances(path.read_text(encoding="utf-8"), str(path))
+    landed = _entry_landings(history, path)
+    clearances = []
+    for entry in parsed.clearances:
+        who = clearance_words(history, landed.get(_key(entry)), entry.by)
+        if who is not None:
+            clearances.append(Clearance(entry.submission, tuple(entry.holds), who, entry.date, entry.why))
+    prompts = {
+        (p.task, prompt_style(p.task, p.prompt, p.sha256))
+        for p in parsed.accepted_prompts
+        if clearance_words(history, landed.get(_key(p)), p.by) is not None
+    }
     return clearances, prompts
+
+
+def _key(entry: BaseModel) -> str:
+    return entry.model_dump_json()
+
+
+def _entry_landings(history: History, path: Path) -> dict[str, Landing]:
+    """Each entry of the file as it stands -> the landing that added it (the entry unchanged since)."""
+    if not history.recorded or history.root is None:
+        return {}
+    try:
+        relative = path.resolve().relative_to(history.root).as_posix()
+    except ValueError:
+        return {}
+    present: dict[str, Landing] = {}
+    for landing in history.landings:
+        if relative not in landing.paths:
+            continue
+        content = history.file_at(landing, path)
+        try:
+            parsed = parse_clearances(content.decode("utf-8"), str(path)) if content else ClearancesFile()
+        except (InputError, UnicodeDecodeError):
+            parsed = ClearancesFile()
+        keys = {_key(e) for e in (*parsed.clearances, *parsed.accepted_prompts)}
+        present = {key: present.get(key, landing) for key in keys}
+    return present

@@ -1,16 +1,16 @@
-"""Re-score every submission and lay the leaderboard's boards out; verdicts.py then decides every row's status.
+"""Re-score every submission, gather the facts the rules may trust, and decide every verdict (verdicts.decide).
 
-Nothing a submission states about its own scores is read: each run's prediction file is scored again
-through the registry against the pinned dataset, and the leaderboard reads nothing but those `Result`s
-(headline, metrics, per-item outcomes). A submission whose metadata does not validate, whose files are
-missing or malformed, or whose data is unverified is refused as a whole, with a note for the maintainers.
-Runs whose dataset this build cannot read are left out with a note.
+Nothing a submission states about its own scores is read: each run's prediction file is scored again through the
+registry against the pinned dataset, and the leaderboard reads nothing but those `Result`s (headline, metrics,
+per-item outcomes). A submission whose metadata does not validate, whose files are missing or malformed, or whose
+data is unverified is refused as a whole, with a note for the maintainers. Runs whose dataset this build cannot
+read are left out with a note.
 
-Every row sits on one board (boards.py: benchmark, dataset release, split, protocol) and says what NegHub
-checked of it: *reported* (printed in a paper), *re-scored* (its predictions re-scored against the pinned
-data), *reproduced* (NegHub re-ran the model on a sample of the items and got the same answers). Runs that
-differ only by seed are averaged (mean and sample standard deviation). Rule baselines are *reference* rows,
-copied onto every board of their data release.
+Every row sits on one board (boards.py: benchmark, dataset release, split, protocol). Beside the re-scored rows
+NegHub computes the rule rows of every board from the data and the rule (each benchmark's `references`), and adds
+the papers' rows. What GitHub recorded (history.py) gives each submission its landing and its account, and says
+which reproduction records and clearances count (evidence.py). `decide` then returns the leaderboard file; the
+`Leaderboard` holds the facts and that file, joined into the rows the site shows.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import re
 import statistics
 import sys
 from collections.abc import Iterable
@@ -28,118 +29,34 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ..evaluator.core.errors import InputError
+from ..evaluator.core.errors import InputError, Problem
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.results import Result, dig, release_digest
 from ..evaluator.core.stats import BootstrapConfig
+from ..evaluator.runners.setting import SETTING_KEYS, describe, recorded_setting
 from ..evaluator.submissions.format import Metadata, Run
 from ..evaluator.submissions.identity import model_identity
 from ..evaluator.submissions.reproduction import Reproduction
+from ..evaluator.submissions.rules import RuleResult, rule_results
 from .answers import RunAnswers, intern_ids, items_file, items_path, run_answers, view_files
+from .board_file import HistoryEntry, LeaderboardFile, LeaderEntry
 from .boards import BASE_TEST, Board, neghub_dataset, prompt_style, verified_board
 from .clearances import load_clearances
-from .history import landing_dates
+from .evidence import account_of, maintainers_run, record_facts
+from .facts import RecordFacts, Row, RowFacts, SettingValue, joined
+from .history import History, read_history
 from .paper_results import ReportedRow, ReportedTable, load_reported
-from .ranking import name_key
-from .verdicts import Hold, Leader, apply_rules, headline, leader, published_best
+from .verdicts import Context, decide
 
 # reproduction records are repository data, like the submissions: `neghub reproduce` writes them to
 # reproductions/ of the checkout, beside submissions/ (read from there, never from the package)
 REPRODUCTIONS_FOLDER = Path("reproductions")
+CLEARANCES_FILE = Path("clearances.yaml")
 FINE_TUNED = "fine-tuned"  # the prompt style of a classifier run
-
 SUBMISSIONS_ENV = "NEGHUB_SUBMISSIONS_DIR"
-SettingValue = str | int | float | bool | None
-RowKind = Literal["verified", "reported", "reference"]
-RowStatus = Literal["ranked", "unranked", "held", "reference", "reported", "confirmation"]
-
-
-def load_reproductions(folder: Path) -> dict[str, Reproduction]:
-    """Submission id -> its reproduction record (`neghub reproduce` writes reproductions/<id>.json)."""
-    from pydantic import ValidationError
-
-    records = {}
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        try:
-            record = Reproduction.model_validate_json(path.read_bytes())
-        except (ValidationError, OSError) as error:
-            first = error.errors()[0] if isinstance(error, ValidationError) else {"loc": (), "msg": str(error)}
-            where = ".".join(str(part) for part in first["loc"])
-            raise InputError.single(str(path), f"not a reproduction record: {where} {first['msg']}".strip()) from None
-        if record.submission != path.stem:
-            raise InputError.single(str(path), f"records submission {record.submission!r}, not {path.stem!r}")
-        records[record.submission] = record
-    return records
-
-
-def submissions_dir(repository: Path | None = None) -> Path:
-    """The folder to collect: $NEGHUB_SUBMISSIONS_DIR, else `submissions/` of the repository (default: the
-    working directory, where `mkdocs build` and the nox sessions run)."""
-    env = os.environ.get(SUBMISSIONS_ENV)
-    return Path(env) if env else (repository or Path.cwd()) / "submissions"
-
-
-SettingKey = Board  # the key rows are grouped by: a board
-
-
-@dataclass
-class Row:
-    """One model in one setting: a re-scored ("verified") row averaged over seeds, a rule baseline ("reference"),
-    or a paper's ("reported") row. `status` and its evidence are verdicts.py's."""
-
-    kind: RowKind
-    task: str
-    key: SettingKey
-    model: str
-    setting: dict[str, SettingValue]
-    metrics: dict[str, float]
-    sd: dict[str, float] = field(default_factory=dict)
-    submission_id: str | None = None
-    parameters: int | None = None
-    open_weights: bool | None = None
-    date: str | None = None
-    n_runs: int = 1
-    provenance: list[dict[str, Any]] = field(default_factory=list)
-    source: str | None = None  # the table of a reported row
-    paper: str | None = None  # the paper of a reported row (its title)
-    note: str | None = None
-    rank: int | None = None  # the best rank of the range (for sorting); None when unranked
-    rank_range: tuple[int, int] | None = None
-    unranked: str | None = None  # why a NegHub row is not ranked (held: the holds, in words)
-    trust: str = "re-scored"  # reported | re-scored | reproduced
-    reproduction: str | None = None  # what the reproduction found, in words
-    flags: list[str] = field(default_factory=list)  # what a reader should know (few parsed answers, ...)
-    submitter: str | None = None
-    landed: str | None = None  # when the submission landed on main (git), ISO
-    verdict: str | None = None  # the benchmark's verdict (a paper row: the paper's, in its words)
-    verdict_source: str | None = None
-    status: RowStatus = "unranked"
-    holds: list[Hold] = field(default_factory=list)
-    cleared: list[str] = field(default_factory=list)  # holds lifted, each with by what
-    confirmed_by: list[str] = field(default_factory=list)
-    confirms: Row | None = None  # the earlier row this one confirms (status "confirmation")
-    identity: str | None = None  # evaluator.submissions.identity: what pins the model
-    identity_words: str | None = None
-    name_owner: str | None = None  # another submitter's model whose name this row's reads as
-    numeric_setting: str | None = None  # dtype and device its runs record, in words
-    floor_comparison: str | None = None  # a ranked row's comparison with the board's floor
-    # what the rules read of the results (not shown): the headline per unit (keys, values averaged over the
-    # runs) and each run's answers as codes, keyed by the run's seed (answers.py)
-    headline_items: tuple[tuple[str, ...], NDArray[np.float64]] | None = None
-    answers: dict[int | None, RunAnswers] = field(default_factory=dict)
-    views: list[str] = field(default_factory=list)  # the answers view's file of each run that has one
-
-    @property
-    def headline_ci(self) -> tuple[float, float] | None:
-        path = get_benchmark(self.task).display.headline.ci_path
-        if path is None:
-            return None
-        low, high = self.metrics.get(f"{path}.0"), self.metrics.get(f"{path}.1")
-        return None if low is None or high is None else (low, high)
-
-    @property
-    def parsed_share(self) -> float | None:
-        return self.metrics.get("answers.parsed_share")
+# "none": read no history (the pull-request check builds the site from the pull request's tree, whose first-parent
+# history is its author's branch, not main's)
+HISTORY_ENV = "NEGHUB_HISTORY"
 
 
 @dataclass(frozen=True)
@@ -155,42 +72,93 @@ class Note:
 
 @dataclass
 class Leaderboard:
-    rows: list[Row]
+    """One build's facts, the leaderboard file decided from them, and the rows the site shows (both joined)."""
+
+    facts: list[RowFacts]
+    file: LeaderboardFile
     notes: list[Note]
     submissions: dict[str, Metadata]
     reported_tables: list[ReportedTable]
-    landed: dict[str, str] = field(default_factory=dict)  # submission id -> when it landed on main (git)
-    boards: dict[Board, list[Row]] = field(default_factory=dict)  # in page order, each in table order
-    leaders: dict[str, Leader] = field(default_factory=dict)
+    history: History
     views: dict[str, bytes] = field(default_factory=dict)  # the answers view's files (answers.py)
+    rows: list[Row] = field(init=False)
+
+    def __post_init__(self) -> None:
+        entries = self.file.entries()
+        self.rows = [joined(facts, entries[facts.id]) for facts in self.facts]
+        self._by_id = {row.id: row for row in self.rows}
+
+    def row(self, row_id: str) -> Row:
+        return self._by_id[row_id]
 
     def tables(self) -> dict[Board, list[Row]]:
-        """One table per board: ranked rows by their best rank, then the other NegHub rows, the reference rows,
-        the paper's rows. NegHub's boards first (a reader comes for them), the papers' after."""
-        return self.boards
+        """One table per board, in page order, each in table order (the leaderboard file's)."""
+        out: dict[Board, list[Row]] = {}
+        for board in self.file.boards:
+            rows = [self._by_id[row_id] for row_id in board.rows]
+            if rows:
+                out[rows[0].key] = rows
+        return out
+
+    @property
+    def leaders(self) -> dict[str, LeaderEntry]:
+        return {leader.task: leader for leader in self.file.leaders}
+
+    def landing_words(self, sid: str) -> str:
+        landing = self.history.submissions.get(sid) if self.history.recorded else None
+        if landing is None:
+            return self.history.why_not or "not landed on main"
+        return f"position {landing.position} of main's history: {landing.words}"
 
 
-STATUS_ORDER = {"ranked": 0, "held": 1, "unranked": 1, "confirmation": 1, "reference": 2, "reported": 3}
+def submissions_dir(repository: Path | None = None) -> Path:
+    """The folder to collect: $NEGHUB_SUBMISSIONS_DIR, else `submissions/` of the repository (default: the
+    working directory, where `mkdocs build` and the nox sessions run)."""
+    env = os.environ.get(SUBMISSIONS_ENV)
+    return Path(env) if env else (repository or Path.cwd()) / "submissions"
 
 
-def _table_order(rows: list[Row]) -> list[Row]:
-    def key(row: Row) -> tuple[int, float, float]:
-        value = headline(row)
-        sign = 1.0 if get_benchmark(row.task).display.headline.higher_is_better else -1.0
-        # no name in the key: rows that tie keep the order they landed in, never an alphabetical one
-        return (STATUS_ORDER[row.status], float(row.rank or 0), -sign * value if value is not None else math.inf)
+def load_reproductions(folder: Path) -> dict[str, tuple[Path, Reproduction]]:
+    """Submission id -> its reproduction record and the record's path (`neghub reproduce` writes
+    reproductions/<id>.json)."""
+    from pydantic import ValidationError
 
-    return sorted(rows, key=key)
+    records = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            record = Reproduction.model_validate_json(path.read_bytes())
+        except (ValidationError, OSError) as error:
+            first = error.errors()[0] if isinstance(error, ValidationError) else {"loc": (), "msg": str(error)}
+            where = ".".join(str(part) for part in first["loc"])
+            raise InputError.single(str(path), f"not a reproduction record: {where} {first['msg']}".strip()) from None
+        if record.submission != path.stem:
+            raise InputError.single(str(path), f"records submission {record.submission!r}, not {path.stem!r}")
+        records[record.submission] = (path, record)
+    return records
 
 
-def order_boards(grouped: dict[Board, list[Row]]) -> dict[Board, list[Row]]:
-    order = benchmark_names()
+def refuse_links(*paths: Path) -> None:
+    """The leaderboard's inputs (submissions/, reproductions/, clearances.yaml) are read only where none of them is
+    a symbolic link, holds one, or sits below one: a link would let a pull request show the checks one file and the
+    build another."""
+    problems = []
+    for path in paths:
+        absolute = Path(os.path.abspath(path))
+        for parent in (absolute, *absolute.parents):
+            if parent.is_symlink():
+                problems.append(Problem(str(path), None, None, f"{parent.name} is a symbolic link: refused"))
+                break
+        if absolute.is_dir() and not absolute.is_symlink():
+            for inner in absolute.rglob("*"):
+                if inner.is_symlink():
+                    relative = inner.relative_to(absolute).as_posix()
+                    problems.append(Problem(str(path), None, relative, "a symbolic link: refused"))
+                    break
+    if problems:
+        raise InputError(problems)
 
-    def board_order(key: Board) -> tuple[object, ...]:
-        scored = any(r.kind == "verified" for r in grouped[key])
-        return (order.index(key.task), not scored, key.sort_key())
 
-    return {key: _table_order(grouped[key]) for key in sorted(grouped, key=board_order)}
+# --- one submission -----------------------------------------------------------------------------------------
 
 
 def flatten_metrics(metrics: dict[str, Any]) -> dict[str, float]:
@@ -249,10 +217,6 @@ def mean_and_sd(values: list[dict[str, float]]) -> tuple[dict[str, float], dict[
     return means, sds
 
 
-def or_lowest(value: float | None) -> float:
-    return -math.inf if value is None else value
-
-
 def _verified_board(run: Run, result: Result, chat_template: bool | None, prompt_sha256: str | None) -> Board:
     dataset = result.provenance.dataset
     if dataset is None:
@@ -277,8 +241,6 @@ def _verified_board(run: Run, result: Result, chat_template: bool | None, prompt
 
 def _chat_template(metadata: Metadata, run: Run) -> bool | None:
     """Whether the runner applied a chat template to this run's prompts (None: not stated)."""
-    if metadata.model.kind == "baseline":
-        return False  # a rule reads no prompt at all
     if run.chat_template is not None:
         return run.chat_template
     recorded = metadata.recorded_settings(run).get("chat_template")
@@ -290,20 +252,20 @@ def _prompt_sha256(metadata: Metadata, run: Run) -> str | None:
     return recorded if isinstance(recorded, str) else None
 
 
-def numeric_setting(metadata: Metadata) -> str | None:
-    """The dtype and device a submission's runs record (provenance), in words."""
-    provenance = metadata.provenance or {}
-    dtype, device = provenance.get("dtype"), provenance.get("device_type", provenance.get("device"))
-    if dtype is None and device is None:
-        return None
-    return f"{dtype or 'dtype not stated'} on {device or 'a device not stated'}"
+@dataclass
+class Collected:
+    """One submission collected (in a worker process, where there are many): what the parent needs of it."""
+
+    metadata: Metadata | None
+    rows: list[RowFacts]
+    notes: list[Note]
+    views: dict[str, bytes]
+    samples: dict[Board, Result]  # one result per board of shared items: the board's rule rows are computed on it
 
 
-def collect_submission(
-    sub_dir: Path, data_dir: Path | None, known_tasks: Iterable[str], views: dict[str, bytes] | None = None
-) -> tuple[Metadata | None, list[Row], list[Note]]:
-    """Validate and re-score one submission: its rows, or a refusal note (and notes for skipped runs). The
-    answers view's files of its runs are added to `views`; its Results are not kept."""
+def collect_submission(sub_dir: Path, data_dir: Path | None, known_tasks: Iterable[str]) -> Collected:
+    """Validate and re-score one submission: its rows (with the rule rows of a row whose items are its own), or a
+    refusal note (and notes for skipped runs)."""
     from ..evaluator.submissions.validation import check_submission
 
     sid = sub_dir.name
@@ -314,7 +276,7 @@ def collect_submission(
     not_readable = {p for found in checked.unavailable.values() for p in found}
     blocking = [p for p in checked.problems if p not in not_readable]
     if blocking or checked.metadata is None:
-        return None, [], [Note(sid, "refused", tuple(str(p) for p in checked.problems))]
+        return Collected(None, [], [Note(sid, "refused", tuple(str(p) for p in checked.problems))], {}, {})
     metadata = checked.metadata
     known = set(known_tasks)
     run_task = {run.file: run.task for run in metadata.runs}
@@ -328,7 +290,7 @@ def collect_submission(
     ]
     unreadable = tuple(run_task[rel] for rel in checked.unavailable_reasons)
     notes = [Note(sid, "skipped", tuple(skipped), unreadable)] if skipped else []
-    groups: dict[tuple[Any, ...], list[tuple[Run, Result]]] = {}
+    groups: dict[Board, list[tuple[Run, Result]]] = {}
     refusals: list[str] = []
     for run in metadata.runs:
         if run.task not in known or run.file in checked.unavailable:
@@ -338,54 +300,75 @@ def collect_submission(
             refusals.append(f"{run.file}: scored against data that differs from the pinned release (unverified)")
             continue
         board = _verified_board(run, result, _chat_template(metadata, run), _prompt_sha256(metadata, run))
-        groups.setdefault((board, run.prompt), []).append((run, result))
+        groups.setdefault(board, []).append((run, result))
     if refusals:
-        return None, [], [Note(sid, "refused", tuple(refusals)), *notes]
-    identity = model_identity(metadata)
-    is_baseline = metadata.model.kind == "baseline"
-    rows = []
-    for (board, prompt), runs in groups.items():
+        return Collected(None, [], [Note(sid, "refused", tuple(refusals)), *notes], {}, {})
+    rows: list[RowFacts] = []
+    views: dict[str, bytes] = {}
+    samples: dict[Board, Result] = {}
+    for board, runs in groups.items():
         runs.sort(key=lambda pair: (pair[0].seed is not None, pair[0].seed or 0))
-        results = [result for _, result in runs]
-        means, sds = mean_and_sd([flatten_metrics(result.metrics) for result in results])
-        provenance = [provenance_record(run, result) for run, result in runs]
-        row = Row(
-            kind="reference" if is_baseline else "verified",
-            task=board.task,
-            key=dataclasses.replace(board, seeds=len(runs)),
-            model=metadata.model.name,
-            setting={"split": board.split, "shots": board.shots, "mode": board.mode, "prompt": prompt},
-            metrics=means,
-            sd=sds,
-            submission_id=sid,
-            parameters=metadata.model.parameters,
-            open_weights=metadata.model.open_weights,
-            date=metadata.date,
-            n_runs=len(runs),
-            provenance=provenance,
-            submitter=metadata.submitter.name,
-            identity=None if identity is None else identity.key,
-            identity_words=None if identity is None else identity.words,
-            numeric_setting=numeric_setting(metadata),
-            headline_items=_headline_items(results),
-            answers={run.seed: run_answers(result) for run, result in runs},
-            verdict=_verdict(board.task, results),
-        )
-        if views is not None:
-            for run, result in runs:
-                files = view_files(result, row.answers[run.seed], metadata.model.name, sid, run.file)
-                if files:
-                    views.update(files)
-                    row.views.extend(files)
-                    shared = items_path(result)
-                    if shared not in views:
-                        views[shared] = items_file(result)
-        if len({run.seed for run, _ in runs}) < len(runs) or len({p["predictions_sha256"] for p in provenance}) < len(
-            runs
-        ):
-            row.unranked = "its runs repeat a seed or the same predictions (an average needs distinct runs)"
+        key = dataclasses.replace(board, seeds=len(runs))
+        row = _row(sid, metadata, key, runs, views)
         rows.append(row)
-    return metadata, rows, notes
+        first = runs[0][1]
+        if first.headline_items is None:
+            rows.extend(reference_rows(first, key, data_dir, for_row=row.id))
+        else:
+            samples.setdefault(key, first)
+    return Collected(metadata, rows, notes, views, samples)
+
+
+def _row(sid: str, metadata: Metadata, key: Board, runs: list[tuple[Run, Result]], views: dict[str, bytes]) -> RowFacts:
+    results = [result for _, result in runs]
+    means, sds = mean_and_sd([flatten_metrics(result.metrics) for result in results])
+    provenance = tuple(provenance_record(run, result) for run, result in runs)
+    identity = model_identity(metadata)
+    answers = {run.seed: run_answers(result) for run, result in runs}
+    setting = recorded_setting(metadata.provenance)
+    row_id = f"{sid}/{key.slug}"
+    row_views: list[str] = []
+    for run, result in runs:
+        files = view_files(result, answers[run.seed], metadata.model.name, sid, run.file)
+        if files:
+            views.update(files)
+            row_views.extend(files)
+            shared = items_path(result)
+            if shared not in views:
+                views[shared] = items_file(result)
+    not_rankable = None
+    seeds = {run.seed for run, _ in runs}
+    if len(seeds) < len(runs) or len({p["predictions_sha256"] for p in provenance}) < len(runs):
+        not_rankable = "its runs repeat a seed or the same predictions (an average needs distinct runs)"
+    first = results[0]
+    return RowFacts(
+        id=row_id,
+        kind="verified",
+        task=key.task,
+        key=key,
+        model=metadata.model.name,
+        setting={"split": key.split, "shots": key.shots, "mode": key.mode, "prompt": runs[0][0].prompt},
+        metrics=means,
+        sd=sds,
+        submission_id=sid,
+        parameters=metadata.model.parameters,
+        open_weights=metadata.model.open_weights,
+        date=metadata.date,
+        n_runs=len(runs),
+        provenance=provenance,
+        submitter=metadata.submitter.name,
+        identity=None if identity is None else identity.key,
+        identity_words=None if identity is None else identity.words,
+        weights_file=getattr(metadata.model, "file", None) if metadata.model.kind == "hub" else None,
+        numeric_setting=describe(setting) if setting.dtype or setting.device else None,
+        setting_fields={k: getattr(setting, k) for k in SETTING_KEYS},
+        headline_items=_headline_items(results),
+        answers=answers,
+        correct=None if first.items.correct is None else np.array(first.items.correct, dtype=np.bool_),
+        views=tuple(row_views),
+        verdict=_verdict(key.task, results),
+        not_rankable=not_rankable,
+    )
 
 
 def _headline_items(results: list[Result]) -> tuple[tuple[str, ...], NDArray[np.float64]] | None:
@@ -415,22 +398,66 @@ def _verdict(task: str, results: list[Result]) -> str | None:
     return f"{verdicts[0]}: {reason}" if isinstance(reason, str) else str(verdicts[0])
 
 
-def reported_rows(table: ReportedTable) -> list[Row]:
-    """A paper table's rows (not its aggregate rows: group means are not models; none of a table that repeats
-    others' rows, or that holds statistics rather than results)."""
-    if table.excerpt_of is not None or table.setting.get("test") == STATISTICS_TEST:
-        return []
-    rows = []
-    for printed in table.rows:
-        setting = {**table.setting, **printed.setting}
-        rows.append(_reported_row(table, printed, setting))
-    return rows
+# --- rule rows ----------------------------------------------------------------------------------------------
 
+
+def reference_rows(result: Result, board: Board, data_dir: Path | None, for_row: str | None = None) -> list[RowFacts]:
+    """The rule rows NegHub computes on `result`'s items (its board's, or one row's own)."""
+    return [_reference_row(found, board, for_row) for found in rule_results(result, data_dir)]
+
+
+def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowFacts:
+    rule = found.rule
+    slug = re.sub(r"[^a-z0-9]+", "-", rule.name.lower()).strip("-")
+    row_id = f"rule/{slug}/{board.slug}" + (f"/{for_row}" if for_row else "")
+    if found.result is not None:
+        scored = found.result
+        metrics = flatten_metrics(scored.metrics)
+        items = _headline_items([scored])
+        answers: dict[int | None, RunAnswers] = {None: run_answers(scored)}
+        correct = None if scored.items.correct is None else np.array(scored.items.correct, dtype=np.bool_)
+    else:
+        assert found.expected is not None
+        keys = intern_ids(found.expected[0])
+        values = np.array(found.expected[1], dtype=np.float64)
+        metrics = {get_benchmark(board.task).display.headline.path: float(values.mean())}
+        items = (keys, values)
+        answers = {}
+        correct = None
+    return RowFacts(
+        id=row_id,
+        kind="reference",
+        task=board.task,
+        key=board,
+        model=rule.name,
+        metrics=metrics,
+        parameters=0,
+        note=rule.words,
+        rule=rule.words,
+        headline_items=items,
+        answers=answers,
+        correct=correct,
+        reference_for=for_row,
+    )
+
+
+# --- paper rows ---------------------------------------------------------------------------------------------
 
 STATISTICS_TEST = "selection statistics"  # a table of how a test was built, not of results (SCN's Table 5)
 
 
-def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str, SettingValue]) -> Row:
+def reported_rows(table: ReportedTable) -> list[RowFacts]:
+    """A paper table's rows (not its aggregate rows: group means are not models; none of a table that repeats
+    others' rows, or that holds statistics rather than results)."""
+    if table.excerpt_of is not None or table.setting.get("test") == STATISTICS_TEST:
+        return []
+    return [
+        _reported_row(table, printed, {**table.setting, **printed.setting}, index)
+        for index, printed in enumerate(table.rows)
+    ]
+
+
+def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str, SettingValue], index: int) -> RowFacts:
     def text(key: str) -> str | None:
         value = setting.get(key)
         return None if value is None else str(value)
@@ -447,25 +474,27 @@ def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str,
         test=text("test") or BASE_TEST,
         seeds=seeds if isinstance(seeds, int) else 1,
     )
-    return Row(
+    source = (
+        None
+        if printed.verdict_source is None
+        else f"{table.paper.file}, line {printed.verdict_source.line}"
+        + (f", {printed.verdict_source.section}" if printed.verdict_source.section else "")
+    )
+    return RowFacts(
+        id=f"paper/{table.paper.file}/{table.table}/{index}",
         kind="reported",
         task=table.task,
         key=board,
-        trust="reported",
-        status="reported",
-        verdict=printed.verdict if printed.verdict_en is None else f"{printed.verdict} ({printed.verdict_en})",
-        verdict_source=None
-        if printed.verdict_source is None
-        else f"{table.paper.file}, line {printed.verdict_source.line}"
-        + (f", {printed.verdict_source.section}" if printed.verdict_source.section else ""),
         model=printed.model,
         setting=setting,
         metrics=_with_derived(table.task, dict(printed.metrics)),
-        sd={k: v for k, v in printed.sd.items()},
+        sd=dict(printed.sd),
         n_runs=seeds if isinstance(seeds, int) else 1,
         source=table.table,
         paper=table.paper.title_en or table.paper.title,
         note=printed.note,
+        verdict=printed.verdict if printed.verdict_en is None else f"{printed.verdict} ({printed.verdict_en})",
+        verdict_source=source,
     )
 
 
@@ -501,6 +530,9 @@ def _with_derived(task: str, metrics: dict[str, float]) -> dict[str, float]:
     return {**metrics, **derive(metrics)} if derive is not None else metrics
 
 
+# --- the whole build ----------------------------------------------------------------------------------------
+
+
 def collect(
     submissions: Path | None = None,
     *,
@@ -508,73 +540,88 @@ def collect(
     reported: bool = True,
     reproductions_dir: Path | None = None,
     clearances_file: Path | None = None,
-    landed: dict[str, str] | None = None,
+    history: History | None = None,
 ) -> Leaderboard:
-    """Re-score every submission folder, add the paper-reported rows, lay the boards out and decide every
-    verdict (verdicts.py). Reproduction records are read from `reproductions_dir`, maintainers' clearances from
-    `clearances_file`, by default reproductions/ and clearances.yaml of the repository holding the submissions.
-    `landed` (submission id -> when it landed) orders the rows, by default from the git history of the folder;
-    a submission it does not name comes after every one it does."""
+    """Re-score every submission folder, compute the rule rows, add the paper rows, gather what GitHub recorded
+    and decide every verdict. Reproduction records are read from `reproductions_dir`, maintainers' clearances
+    from `clearances_file`, by default reproductions/ and clearances.yaml of the repository holding the
+    submissions; `history` (landings, accounts) by default from the git history of that repository."""
     folder = submissions_dir() if submissions is None else submissions
-    repository = folder.resolve().parent
-    if reproductions_dir is None:
-        reproductions_dir = repository / REPRODUCTIONS_FOLDER
-    if clearances_file is None:
-        clearances_file = repository / CLEARANCES_FILE
+    repository = Path(os.path.abspath(folder)).parent
+    reproductions_dir = repository / REPRODUCTIONS_FOLDER if reproductions_dir is None else reproductions_dir
+    clearances_file = repository / CLEARANCES_FILE if clearances_file is None else clearances_file
+    refuse_links(folder, reproductions_dir, clearances_file)
+    if history is None:
+        history = (
+            History(False, "this build reads a pull request's tree, whose history is not main's")
+            if os.environ.get(HISTORY_ENV) == "none"
+            else read_history(folder)
+        )
     known = benchmark_names()
-    rows: list[Row] = []
+    facts: list[RowFacts] = []
     notes: list[Note] = []
     accepted: dict[str, Metadata] = {}
     views: dict[str, bytes] = {}
+    samples: dict[Board, Result] = {}
+    records = load_reproductions(reproductions_dir)
     if folder.is_dir():
         folders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
-        for sub_dir, (metadata, sub_rows, sub_notes, sub_views) in zip(
-            folders, _collect_all(folders, data_dir, known), strict=True
-        ):
-            rows.extend(sub_rows)
-            notes.extend(sub_notes)
-            views.update(sub_views)
-            if metadata is not None:
-                accepted[sub_dir.name] = metadata
+        for sub_dir, collected in zip(folders, _collect_all(folders, data_dir, known), strict=True):
+            notes.extend(collected.notes)
+            views.update(collected.views)
+            for board, result in collected.samples.items():
+                samples.setdefault(board, result)
+            if collected.metadata is None:
+                continue
+            accepted[sub_dir.name] = collected.metadata
+            facts.extend(_with_evidence(r, collected.metadata, history, records) for r in collected.rows)
+    for board, result in samples.items():
+        facts.extend(reference_rows(result, board, data_dir))
     tables = [table for _, table in load_reported()] if reported else []
     for table in tables:
-        rows.extend(reported_rows(table))
-    if landed is None:
-        landed = landing_dates(folder) if folder.is_dir() else {}
-    for row in rows:
-        row.landed = landed.get(row.submission_id or "")
-    apply_reproductions(rows, reproductions_dir)
-    _name_owners(rows, landed)
-    grouped = place_references(rows)
-    clearances, accepted_prompts = load_clearances(clearances_file)
-    published = published_best(rows)
-    decided = apply_rules(
-        grouped, published=published, clearances=clearances, accepted_prompts=accepted_prompts, landed=landed
+        facts.extend(reported_rows(table))
+    clearances, prompts = load_clearances(clearances_file, history)
+    words = (
+        "landing order and accounts from main's first-parent history (GitHub's record)"
+        if history.recorded
+        else f"no record: {history.why_not}; rows are ordered by submission id and each is another account's"
     )
-    boards = order_boards(decided)
-    leaders = {task: leader(task, boards, published) for task in known}
-    return Leaderboard(
-        rows=rows,
-        notes=notes,
-        submissions=accepted,
-        reported_tables=tables,
-        landed=landed,
-        boards=boards,
-        leaders=leaders,
-        views=views,
+    context = Context(HistoryEntry(recorded=history.recorded, words=words), tuple(clearances), frozenset(prompts))
+    file = decide(facts, context)
+    return Leaderboard(facts, file, notes, accepted, tables, history, views)
+
+
+def _with_evidence(
+    row: RowFacts, metadata: Metadata, history: History, records: dict[str, tuple[Path, Reproduction]]
+) -> RowFacts:
+    """A submission's row with what GitHub recorded of it: its landing, its account, whether it is the
+    maintainers' run, and what its reproduction record counts for."""
+    if row.kind != "verified" or row.submission_id is None:
+        return row
+    sid = row.submission_id
+    account = account_of(history, sid, metadata)
+    landing = history.submissions.get(sid) if history.recorded else None
+    found = records.get(sid)
+    record: RecordFacts | None = None
+    if found is not None:
+        files = {str(p["file"]): str(p["predictions_sha256"]) for p in row.provenance}
+        record = record_facts(history, found[0], found[1], metadata, files)
+    return dataclasses.replace(
+        row,
+        account=account,
+        landing=None if landing is None else landing.position,
+        landing_words=None if landing is None else landing.words,
+        maintainers_run=maintainers_run(history, sid, account),
+        record=record,
     )
 
 
-CLEARANCES_FILE = Path("clearances.yaml")
 WORKERS_ENV = "NEGHUB_BUILD_WORKERS"
 SERIAL_BELOW = 24  # submissions: fewer are collected in this process (a worker pool costs more than it saves)
-Collected = tuple[Metadata | None, list[Row], list[Note], dict[str, bytes]]
 
 
 def _collect_one(sub_dir: Path, data_dir: Path | None, known: list[str]) -> Collected:
-    views: dict[str, bytes] = {}
-    metadata, rows, notes = collect_submission(sub_dir, data_dir, known, views)
-    return metadata, rows, notes, views
+    return collect_submission(sub_dir, data_dir, known)
 
 
 def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> list[Collected]:
@@ -595,73 +642,15 @@ def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -
         return list(pool.map(_collect_one, folders, [data_dir] * len(folders), [known] * len(folders), chunksize=chunk))
 
 
-def place_references(rows: list[Row]) -> dict[Board, list[Row]]:
-    """Group rows by board, a rule baseline's row copied onto every board of its data release and split (of its
-    mode, where the benchmark has modes) as a reference row; one no board shares stays on a board of its own."""
-    grouped: dict[Board, list[Row]] = {}
-    for row in rows:
-        if row.kind != "reference":
-            grouped.setdefault(row.key, []).append(row)
-    for reference in (r for r in rows if r.kind == "reference"):
-        homes = [
-            board
-            for board, board_rows in grouped.items()
-            if board.release_key() == reference.key.release_key()
-            and board.mode == reference.key.mode
-            and board.test == reference.key.test
-            and any(r.kind == "verified" for r in board_rows)
-        ]
-        for board in homes or [reference.key]:
-            grouped.setdefault(board, []).append(dataclasses.replace(reference, key=board, status="reference"))
-    return grouped
-
-
-def _name_owners(rows: list[Row], landed: dict[str, str]) -> None:
-    """A model name that reads as an earlier submitter's (NFKC, case folding, Unicode confusables) is that
-    submitter's: a later row of another submitter under it is held (verdicts.py)."""
-    owner_of_name: dict[str, tuple[str, str]] = {}
-    verified = sorted(
-        (r for r in rows if r.kind == "verified"),
-        key=lambda r: (landed.get(r.submission_id or "", "9999"), r.submission_id or ""),
-    )
-    for row in verified:
-        owner = owner_of_name.setdefault(name_key(row.model), (row.model, row.submitter or ""))
-        if owner[1] != (row.submitter or ""):
-            row.name_owner = f"{owner[0]!r}, submitted by {owner[1]}"
-
-
-def apply_reproductions(rows: list[Row], folder: Path) -> None:
-    """Each NegHub row's trust: reproduced when NegHub's re-run of a sample of every run's items agreed, in the
-    run's own numeric setting, on the very files the row shows."""
-    records = load_reproductions(folder)
-    for row in rows:
-        if row.kind == "reported" or row.submission_id is None:
-            continue
-        record = records.get(row.submission_id)
-        if record is None:
-            row.reproduction = "not reproduced"
-            continue
-        if record.kind != "same-setting":  # agreeing or not, it proves nothing of the submitted run
-            row.reproduction = (
-                "not reproduced (NegHub's record re-ran it in another numeric setting: a drift report)"
-                if record.kind == "across-settings"
-                else "not reproduced (NegHub's record was made before numeric settings were recorded)"
-            )
-            continue
-        by_file = {r.file: r for r in record.runs}
-        mine = [by_file.get(p["file"]) for p in row.provenance]
-        if any(
-            r is None or r.predictions_sha256 != p["predictions_sha256"]
-            for r, p in zip(mine, row.provenance, strict=True)
-        ):
-            row.reproduction = "not reproduced (the reproduction is of other files)"
-            continue
-        checked = sum(r.items_checked for r in mine if r is not None)
-        agreeing = sum(r.items_agreeing for r in mine if r is not None)
-        unexpected = sum(r.unexpected_items for r in mine if r is not None)
-        if checked and agreeing == checked and not unexpected:
-            row.trust = "reproduced"
-            row.reproduction = f"reproduced: {agreeing}/{checked} sampled items agree ({record.date})"
-        else:
-            extra = f"; {unexpected} items its recorded settings would not run" if unexpected else ""
-            row.reproduction = f"{checked - agreeing}/{checked} sampled items differ{extra} ({record.date})"
+__all__ = [
+    "Collected",
+    "Leaderboard",
+    "Note",
+    "Row",
+    "RowFacts",
+    "RunAnswers",
+    "collect",
+    "flatten_metrics",
+    "mean_and_sd",
+    "submissions_dir",
+]

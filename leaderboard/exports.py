@@ -24,7 +24,8 @@ from numpy.typing import NDArray
 
 from ..evaluator.core.registry import get_benchmark
 from .boards import Board
-from .collect import Leaderboard, Row
+from .collect import Leaderboard
+from .facts import Row
 from .verdicts import RULES_VERSION, headline
 
 LONG_COLUMNS = (
@@ -49,6 +50,7 @@ LONG_COLUMNS = (
     "status",
     "rank_low",
     "rank_high",
+    "rank_claimed",
     "unranked",
     "holds",
     "rules_version",
@@ -94,7 +96,9 @@ def record(row: Row) -> dict[str, Any]:
         "trust": row.trust,
         "reproduction": row.reproduction,
         **verdict_fields(row),
-        "confirmed_by": "; ".join(row.confirmed_by) or None,
+        "also_submitted_by": "; ".join(row.also_submitted_by) or None,
+        "account": None if row.account is None else row.account.words,
+        "landing": row.landing,
         "floor_comparison": row.floor_comparison,
         "identity": row.identity,
         "fine_tuned_on": row.key.fine_tuned_on,
@@ -120,8 +124,9 @@ def verdict_fields(row: Row) -> dict[str, Any]:
         "status": row.status,
         "rank_low": None if row.rank_range is None else row.rank_range[0],
         "rank_high": None if row.rank_range is None else row.rank_range[1],
+        "rank_claimed": row.claimed,
         "unranked": row.unranked,
-        "holds": "; ".join(h.reason for h in row.holds) or None,
+        "holds": "; ".join(row.holds) or None,
         "rules_version": RULES_VERSION,
     }
 
@@ -215,7 +220,7 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
     for name in ROW_COLUMNS:
         if name in INTEGER_COLUMNS:
             arrays[name] = _optional_integers(row_values[name]).take(indices)
-        elif name == "is_sample":
+        elif name in ("is_sample", "rank_claimed"):
             arrays[name] = _booleans(row_values[name]).take(indices)
         else:
             arrays[name] = _repeated_text(row_values[name], indices)

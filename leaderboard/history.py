@@ -1,47 +1,180 @@
-"""When each submission landed on main: the commit that first added its metadata.yaml (git history).
+"""What GitHub recorded of each landing on main: its position, whether a pull request landed it, what it changed.
 
-"Latest submissions" is ordered by this, never by the date a submitter typed. Where the build has no git
-history (an sdist, a copy of the folder), no landing date is known and the site says so.
+A verdict may rest on a landing because nobody who opens a pull request can write one: the position of a commit on
+`git log --first-parent` of main, and the merge commit GitHub writes when it merges a pull request, with its subject
+`Merge pull request #N from OWNER/BRANCH` (the repository allows merge commits only: README, "Repository settings").
+Any other commit on main's first-parent history was pushed there by someone allowed to push to main: the
+maintainers. Dates are never read (a commit's date is whatever its author typed), nor the author or committer.
+
+A submission lands with the commit that added its folder or changed its prediction files (a merge commit compared
+with its first parent); a change to `metadata.yaml` alone keeps its landing. Any other file (a reproduction record,
+clearances.yaml) lands with the last commit that changed it.
+
+Where the build has no record (no git repository, a shallow clone, an unpacked sdist), `History.recorded` is False
+and says why: the leaderboard then orders rows by submission id and takes every row for another account's.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+
+# GitHub's subject for the merge commit of a pull request, and the suffix of a squashed one ("Title (#12)")
+MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>[0-9]+) from (?P<branch>\S+)$")
+SQUASH_SUBJECT = re.compile(r"\(#(?P<number>[0-9]+)\)$")
+GIT_TIMEOUT = 120
 
 
-def landing_dates(submissions: Path) -> dict[str, str]:
-    """Submission id -> the ISO date-time (UTC) of the commit that first added submissions/<id>/metadata.yaml."""
+@dataclass(frozen=True)
+class Landing:
+    """One commit of main's first-parent history, as far as the leaderboard reads it."""
+
+    position: int  # 1 for main's first commit; a later landing has a larger one
+    commit: str
+    pull_request: int | None  # the pull request GitHub merged; None: pushed to main directly (the maintainers)
+    branch: str | None  # OWNER/BRANCH as GitHub's merge commit names the merged branch (None: a push or a squash)
+    paths: frozenset[str]  # every path the commit changed, from the repository's root
+    date: str = ""  # the commit's committer date, UTC (shown; never ordered by: GitHub writes a merge's, not others')
+
+    @property
+    def words(self) -> str:
+        if self.pull_request is None:
+            return f"pushed to main by the maintainers (commit {self.commit[:12]})"
+        return f"pull request #{self.pull_request} (merge commit {self.commit[:12]})"
+
+
+@dataclass(frozen=True)
+class History:
+    """Main's first-parent history, as it concerns the leaderboard's files."""
+
+    recorded: bool
+    why_not: str | None = None  # why nothing is on record
+    landings: tuple[Landing, ...] = ()
+    prefix: str = ""  # the submissions folder's path from the repository's root, with a trailing '/'
+    submissions: Mapping[str, Landing] = field(default_factory=dict)  # submission id -> its landing
+    last_change: Mapping[str, Landing] = field(default_factory=dict)  # path from the root -> last landing changing it
+    root: Path | None = None  # the repository's root on this machine (never published)
+
+    def landing_of_file(self, path: Path) -> Landing | None:
+        """The last landing that changed `path` (a file in the repository), or None."""
+        if self.root is None:
+            return None
+        try:
+            relative = path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+        return self.last_change.get(relative)
+
+    def file_at(self, landing: Landing, path: Path) -> bytes | None:
+        """`path` as it was in `landing`'s commit (None where it did not exist)."""
+        if self.root is None:
+            return None
+        relative = path.resolve().relative_to(self.root).as_posix()
+        done = _git(self.root, "show", f"{landing.commit}:{relative}")
+        return None if done is None or done.returncode != 0 else done.stdout
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes] | None:
     try:
-        done = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(submissions),
-                "log",
-                "--reverse",
-                "--diff-filter=A",
-                "--format=%x00%ct",  # seconds since the epoch: ISO dates in other offsets would not sort
-                "--name-only",
-                "--relative",
-                "--",
-                ".",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
+        return subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, timeout=GIT_TIMEOUT, check=False, text=False
         )
     except (OSError, subprocess.TimeoutExpired):
-        return {}
-    if done.returncode != 0:
-        return {}
-    dates: dict[str, str] = {}
-    current = ""
-    for line in done.stdout.splitlines():
-        if line.startswith("\x00"):
-            current = datetime.fromtimestamp(int(line[1:]), tz=UTC).isoformat()
-        elif line.endswith("/metadata.yaml") and line.count("/") == 1:
-            dates.setdefault(line.split("/", 1)[0], current)  # the first commit that added it
-    return dates
+        return None
+
+
+def _output(root: Path, *args: str) -> str | None:
+    done = _git(root, *args)
+    if done is None or done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", "replace")
+
+
+def read_history(submissions: Path) -> History:
+    """The history of the repository holding `submissions` (its HEAD's first-parent chain: main on GitHub's
+    build, the base branch in a pull request's check)."""
+    folder = submissions if submissions.is_dir() else submissions.parent
+    top = _output(folder, "rev-parse", "--show-toplevel")
+    if top is None:
+        return History(False, "this build has no git history (not a clone of the repository)")
+    root = Path(top.strip()).resolve()
+    if (_output(root, "rev-parse", "--is-shallow-repository") or "").strip() == "true":
+        return History(False, "this build's clone is shallow: main's history is cut off")
+    try:
+        prefix = submissions.resolve().relative_to(root).as_posix().rstrip("/") + "/"
+    except ValueError:
+        return History(False, "the submissions folder is outside the repository's history")
+    log = _output(
+        root,
+        "log",
+        "--first-parent",
+        "--reverse",
+        "--diff-merges=first-parent",
+        "--no-renames",
+        "--name-status",
+        "--format=%x00%H%x00%P%x00%ct%x00%s",
+        "HEAD",
+    )
+    if log is None:
+        return History(False, "this build has no git history (no commit on HEAD)")
+    landings = _landings(log)
+    submissions_landed: dict[str, Landing] = {}
+    last_change: dict[str, Landing] = {}
+    for landing, statuses in landings:
+        for status, path in statuses:
+            last_change[path] = landing
+            if not path.startswith(prefix):
+                continue
+            parts = PurePosixPath(path[len(prefix) :]).parts
+            if len(parts) < 2:
+                continue
+            sid = parts[0]
+            added = parts[1] == "metadata.yaml" and len(parts) == 2 and status == "A"
+            if added or parts[1] == "predictions":
+                submissions_landed[sid] = landing
+    return History(
+        True,
+        None,
+        tuple(landing for landing, _ in landings),
+        prefix,
+        submissions_landed,
+        last_change,
+        root,
+    )
+
+
+def _landings(log: str) -> list[tuple[Landing, list[tuple[str, str]]]]:
+    """Parse `git log --format=%x00%H%x00%P%x00%ct%x00%s --name-status`."""
+    out: list[tuple[Landing, list[tuple[str, str]]]] = []
+    records = log.split("\x00")
+    # records: "", H, P, T, "S\n\nstatus lines", H, P, T, ...
+    index = 1
+    while index + 3 < len(records):
+        commit, parents, stamp, rest = (
+            records[index],
+            records[index + 1].split(),
+            records[index + 2],
+            records[index + 3],
+        )
+        index += 4
+        subject, _, body = rest.partition("\n")
+        statuses = []
+        for line in body.splitlines():
+            if "\t" in line:
+                status, path = line.split("\t", 1)
+                statuses.append((status[:1], path))
+        pull_request, branch = None, None
+        merged = MERGE_SUBJECT.match(subject)
+        squashed = SQUASH_SUBJECT.search(subject)
+        if len(parents) > 1 and merged:
+            pull_request, branch = int(merged.group("number")), merged.group("branch")
+        elif len(parents) == 1 and squashed:
+            pull_request = int(squashed.group("number"))
+        date = datetime.fromtimestamp(int(stamp), tz=UTC).isoformat() if stamp.isdigit() else ""
+        landing = Landing(len(out) + 1, commit, pull_request, branch, frozenset(path for _, path in statuses), date)
+        out.append((landing, statuses))
+    return out

@@ -1,15 +1,26 @@
-"""What a pull request adds or changes, for the pull-request workflow (submission.yml); nothing in it is run.
+"""What a pull request may change, checked from what GitHub recorded of it (submission.yml); nothing in it is run.
 
 `python -m neghub.leaderboard.pull_request HEAD_SUBMISSIONS BASE_SUBMISSIONS` prints the folders of HEAD
 (the pull request's `submissions/`) that are new or differ from BASE (the base branch's), one per line.
 Folders are compared byte for byte.
 
-`python -m neghub.leaderboard.pull_request trust EVENT_JSON HEAD_ROOT BASE_ROOT` refuses a pull request that
-adds, changes or removes a reproduction record (reproductions/*.json) unless the gpu-reproduce workflow opened
-it: its head is a branch of the base repository (not a fork), its author is the workflow's account
-($REPRODUCTION_BOT, github-actions[bot] by default) and it changes that one record and nothing else. A record
-makes a row "reproduced" and clears its holds (leaderboard/verdicts.py): a file a pull request could write by
-hand must not do that. One line per problem, exit code 2.
+`python -m neghub.leaderboard.pull_request trust EVENT_JSON HEAD_ROOT BASE_ROOT` refuses the pull request, one
+line per problem and exit code 2, when it:
+
+- adds or changes a symbolic link anywhere in the tree (`git diff --raw BASE...HEAD` in HEAD_ROOT: mode 120000;
+  where HEAD_ROOT is no git checkout, every link in it that BASE_ROOT does not hold): a link would show the checks
+  one file and the build another;
+- adds a submission whose `submitter.github` is not the account that opened it (the event's
+  `pull_request.user.login`), changes that field of a landed submission, or changes or removes a submission another
+  account landed without being a member of the repository (author_association OWNER, MEMBER or COLLABORATOR);
+- is opened by the workflows' account (github-actions[bot]) with a submission from anywhere but this repository's
+  `gpu-eval/` branch, or with anything beside that one submission folder;
+- changes a reproduction record unless the gpu-reproduce workflow opened it: a branch `reproduce/...` of this
+  repository, the workflow's account, that one record and nothing else;
+- changes clearances.yaml without being a member of the repository, or adds or changes an entry whose `by:` is not
+  the pull request's author.
+
+The site then trusts each of these as landed (evidence.py).
 """
 
 from __future__ import annotations
@@ -17,14 +28,19 @@ from __future__ import annotations
 import filecmp
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 REPRODUCTIONS = "reproductions"
-DEFAULT_BOT = (
-    "github-actions[bot]"  # the account of the GITHUB_TOKEN that gpu-reproduce.yml opens its pull request with
-)
+SUBMISSIONS = "submissions"
+CLEARANCES = "clearances.yaml"
+MEMBERS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
+DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
+LINK_MODE = "120000"
 
 
 def changed_ids(head: Path, base: Path) -> list[str]:
@@ -37,6 +53,13 @@ def changed_ids(head: Path, base: Path) -> list[str]:
         if not other.is_dir() or _differs(folder, other):
             ids.append(folder.name)
     return ids
+
+
+def removed_ids(head: Path, base: Path) -> list[str]:
+    """Submission ids BASE holds and HEAD does not."""
+    if not base.is_dir():
+        return []
+    return sorted(p.name for p in base.iterdir() if p.is_dir() and not (head / p.name).is_dir())
 
 
 def _differs(a: Path, b: Path) -> bool:
@@ -60,21 +83,128 @@ def changed_records(head_root: Path, base_root: Path) -> list[str]:
     return changed
 
 
-def trust_problems(event: dict[str, Any], records: list[str], bot: str = DEFAULT_BOT) -> list[str]:
+def changed_links(head_root: Path, base_root: Path, event: dict[str, Any]) -> list[str]:
+    """Paths of symbolic links the pull request adds or changes: from `git diff --raw BASE...HEAD` in HEAD_ROOT
+    where it is a checkout holding both commits, else every link under HEAD_ROOT that BASE_ROOT lacks or holds
+    otherwise."""
+    pull = event.get("pull_request") or {}
+    base_sha = ((pull.get("base") or {}).get("sha")) or ""
+    head_sha = ((pull.get("head") or {}).get("sha")) or ""
+    if base_sha and head_sha:
+        done = subprocess.run(
+            ["git", "-C", str(head_root), "diff", "--raw", "--no-renames", "-z", f"{base_sha}...{head_sha}"],
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+        if done.returncode == 0:
+            fields = done.stdout.decode("utf-8", "replace").split("\0")
+            links = []
+            for meta, changed in zip(fields[::2], fields[1::2], strict=False):
+                modes = meta.lstrip(":").split(" ")
+                if len(modes) > 1 and modes[1] == LINK_MODE:
+                    links.append(changed)
+            return links
+    links = []
+    for root, dirs, files in os.walk(head_root, followlinks=False):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for entry in (*dirs, *files):
+            path = Path(root) / entry
+            if path.is_symlink():
+                relative = path.relative_to(head_root)
+                other = base_root / relative
+                if not other.is_symlink() or os.readlink(other) != os.readlink(path):
+                    links.append(relative.as_posix())
+    return sorted(links)
+
+
+def _pull(event: dict[str, Any]) -> dict[str, Any]:
+    pull = event.get("pull_request") or {}
+    return pull if isinstance(pull, dict) else {}
+
+
+def _author(event: dict[str, Any]) -> str:
+    return str((_pull(event).get("user") or {}).get("login") or "")
+
+
+def _is_member(event: dict[str, Any]) -> bool:
+    return str(_pull(event).get("author_association") or "") in MEMBERS
+
+
+def _from_own_branch(event: dict[str, Any], prefix: str) -> bool:
+    pull = _pull(event)
+    head = pull.get("head") or {}
+    head_repo = (head.get("repo") or {}).get("full_name")
+    base_repo = ((pull.get("base") or {}).get("repo") or {}).get("full_name")
+    return head_repo is not None and head_repo == base_repo and str(head.get("ref") or "").startswith(prefix)
+
+
+def _github_of(folder: Path) -> str | None:
+    """The `submitter.github` of a submission folder's metadata.yaml (None where it cannot be read: the
+    validator says why)."""
+    try:
+        data = yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    submitter = data.get("submitter") if isinstance(data, dict) else None
+    value = submitter.get("github") if isinstance(submitter, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def submission_problems(event: dict[str, Any], head_root: Path, base_root: Path, bot: str = DEFAULT_BOT) -> list[str]:
+    """Why the pull request may not add, change or remove these submissions (see the module docstring)."""
+    head, base = head_root / SUBMISSIONS, base_root / SUBMISSIONS
+    author = _author(event)
+    member = _is_member(event)
+    problems = []
+    changed = changed_ids(head, base)
+    for sid in changed:
+        claimed = _github_of(head / sid)
+        where = f"{SUBMISSIONS}/{sid}/metadata.yaml: submitter.github"
+        if not (base / sid).is_dir():
+            if claimed is None or claimed.lower() != author.lower():
+                problems.append(
+                    f"{where}: expected the account that opens this pull request, {author or 'unknown'}, got "
+                    f"{claimed or 'nothing'}: write `github: {author}` under submitter (neghub run and neghub import "
+                    "write it from --submitter-github)"
+                )
+            continue
+        landed_by = _github_of(base / sid)
+        if claimed != landed_by:
+            problems.append(f"{where}: a landed submission keeps the account that landed it ({landed_by or 'none'})")
+        elif (landed_by or "").lower() != author.lower() and not member:
+            problems.append(
+                f"{SUBMISSIONS}/{sid}: landed by {landed_by or 'another account'}; only that account or a maintainer "
+                "may change it: open a new submission folder instead"
+            )
+    for sid in removed_ids(head, base):
+        if (_github_of(base / sid) or "").lower() != author.lower() and not member:
+            problems.append(f"{SUBMISSIONS}/{sid}: landed by another account; only a maintainer may remove it")
+    if author == bot and changed:
+        changed_files = _pull(event).get("changed_files")
+        if not _from_own_branch(event, "gpu-eval/") or len(changed) != 1 or changed_files is None:
+            problems.append(
+                f"{', '.join(changed)}: the workflows' account lands a submission only from this repository's "
+                "gpu-eval/ branch, one submission folder at a time"
+            )
+    return problems
+
+
+def record_problems(event: dict[str, Any], records: list[str], bot: str = DEFAULT_BOT) -> list[str]:
     """Why a pull request may not change these reproduction records (none: it may, or it changes none)."""
     if not records:
         return []
-    pull = event.get("pull_request") or {}
+    pull = _pull(event)
     head_repo = ((pull.get("head") or {}).get("repo") or {}).get("full_name")
     base_repo = ((pull.get("base") or {}).get("repo") or {}).get("full_name")
-    author = (pull.get("user") or {}).get("login")
+    author = _author(event)
     changed_files = pull.get("changed_files")
     shown = ", ".join(records)
     problems = []
-    if head_repo is None or head_repo != base_repo:
+    if head_repo is None or head_repo != base_repo or not _from_own_branch(event, "reproduce/"):
         problems.append(
-            f"{shown}: a reproduction record comes only from a branch of {base_repo} that the gpu-reproduce workflow "
-            f"pushed; this pull request comes from {head_repo or 'a deleted repository'}"
+            f"{shown}: a reproduction record comes only from a reproduce/ branch of {base_repo} that the gpu-reproduce "
+            f"workflow pushed; this pull request comes from {head_repo or 'a deleted repository'}"
         )
     if author != bot:
         problems.append(
@@ -91,6 +221,59 @@ def trust_problems(event: dict[str, Any], records: list[str], bot: str = DEFAULT
     return problems
 
 
+trust_problems = record_problems  # the records' check under the name the tests and the session know
+
+
+def clearance_problems(event: dict[str, Any], head_root: Path, base_root: Path) -> list[str]:
+    """Why the pull request may not change clearances.yaml (none: it may, or it does not change it)."""
+    mine, theirs = head_root / CLEARANCES, base_root / CLEARANCES
+    if mine.is_file() == theirs.is_file() and (not mine.is_file() or filecmp.cmp(mine, theirs, shallow=False)):
+        return []
+    author = _author(event)
+    if not _is_member(event):
+        return [
+            f"{CLEARANCES}: only a member of the repository (owner, member or collaborator) changes the maintainers' "
+            f"clearances; this pull request is {author or 'an unknown author'}'s"
+        ]
+    before = _entries(theirs)
+    problems = []
+    for entry in _entries(mine):
+        if entry in before:
+            continue
+        by = str(entry.get("by") or "")
+        if by.lower() != author.lower():
+            problems.append(
+                f"{CLEARANCES}: by: an entry this pull request adds or changes names its author, {author} (got "
+                f"{by or 'nothing'}): the site prints the account that landed it"
+            )
+    return problems
+
+
+def _entries(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return [{"by": None}]
+    if not isinstance(data, dict):
+        return [{"by": None}]
+    out = []
+    for key in ("clearances", "accepted_prompts"):
+        for entry in data.get(key) or []:
+            out.append(entry if isinstance(entry, dict) else {"by": None})
+    return out
+
+
+def all_problems(event: dict[str, Any], head_root: Path, base_root: Path, bot: str = DEFAULT_BOT) -> list[str]:
+    links = changed_links(head_root, base_root, event)
+    problems = [f"{path}: a symbolic link: a pull request adds or changes none (copy the file in)" for path in links]
+    problems += submission_problems(event, head_root, base_root, bot)
+    problems += record_problems(event, changed_records(head_root, base_root), bot)
+    problems += clearance_problems(event, head_root, base_root)
+    return problems
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["trust"]:
         if len(argv) != 4:
@@ -99,9 +282,8 @@ def main(argv: list[str]) -> int:
             )
             return 2
         event = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
-        problems = trust_problems(
-            event, changed_records(Path(argv[2]), Path(argv[3])), os.environ.get("REPRODUCTION_BOT") or DEFAULT_BOT
-        )
+        bot = os.environ.get("REPRODUCTION_BOT") or DEFAULT_BOT
+        problems = all_problems(event, Path(argv[2]), Path(argv[3]), bot)
         for problem in problems:
             print(problem, file=sys.stderr)
         return 2 if problems else 0

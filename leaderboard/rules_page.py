@@ -1,5 +1,6 @@
 """The Ranking rules page (rules.md): the rules in force, in words, with their thresholds and why each is where
-it is, every benchmark's ranking rule and verdict rule (from its display block), and the dated changes."""
+it is, the fact each rule trusts, every benchmark's ranking rule, primary board and verdict rule (from its display
+block), and the dated changes."""
 
 from __future__ import annotations
 
@@ -7,30 +8,31 @@ import jinja2
 
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.stats import BootstrapConfig
+from .copies import COPY_KAPPA, MIN_ITEMS
+from .names import confusables_version
 from .ranking import interval_method
-from .verdicts import (
-    NEAR_COPY_SHARE,
-    NEAR_COPY_WHY,
-    PARSED_SHARE_MIN,
-    PARSED_SHARE_WHY,
-    RULES_CHANGELOG,
-    RULES_VERSION,
-    rules_in_words,
-)
+from .verdicts import PARSED_SHARE_MIN, PARSED_SHARE_WHY, RULES_CHANGELOG, RULES_VERSION, rules_in_words
 
 
 def rules_page(env: jinja2.Environment) -> str:
     """The ranking and verdict rules in force, their thresholds with why, and their dated changes."""
+    primary = []
+    for task in benchmark_names():
+        board = get_benchmark(task).display.primary_board
+        if board is not None:
+            primary.append((get_benchmark(task).display.name, board.words, board.why))
     return env.get_template("rules.md.j2").render(
         title="Ranking rules",
         version=RULES_VERSION,
         changelog=list(reversed(RULES_CHANGELOG)),
         parsed_share=f"{100 * PARSED_SHARE_MIN:.0f} %",
         parsed_why=PARSED_SHARE_WHY,
-        near_copy=f"{100 * NEAR_COPY_SHARE:.0f} %",
-        near_copy_why=NEAR_COPY_WHY,
+        copy_kappa=f"{COPY_KAPPA:.2f}",
+        copy_items=MIN_ITEMS,
+        confusables_version=confusables_version(),
         interval_method=interval_method(BootstrapConfig()),
         benchmarks=[(get_benchmark(t).display.name, rules_in_words(t)) for t in benchmark_names()],
+        primary=primary,
         verdict_rules=[
             (get_benchmark(t).display.name, get_benchmark(t).display.verdict_rule)
             for t in benchmark_names()

@@ -26,34 +26,39 @@ from ..evaluator.core.stats import BootstrapConfig
 from . import charts, exports
 from .answers import view_path
 from .boards import Board
-from .collect import Leaderboard, Row
+from .collect import Leaderboard
+from .facts import Row
 from .ranking import interval_method
 from .rules_page import rules_page
-from .verdicts import (
-    PARSED_SHARE_MIN,
-    RULES_VERSION,
-    floor_of,
-    headline,
-    rules_in_words,
-)
+from .verdicts import PARSED_SHARE_MIN, RULES_VERSION, headline, primary_protocol, rules_in_words
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_ANSWERS = 2000  # answers shown per run in the answers view (loaded lazily)
 # rows of a board in its page; the rest load when asked (data/rows/<board>.html), so that a benchmark page stays
 # light however many submissions a board has (at 1,000 rows the whole table alone was 0.5 MB of HTML)
 ROWS_IN_PAGE = 50
+LEADERBOARD_FILE = "data/leaderboard.json"  # every verdict of the build (board_file.py), as the pages read them
 TRUST_WORDS = {
     "reported": "printed in a paper; NegHub checked nothing",
-    "re-scored": "NegHub re-scored the submitted predictions against the pinned data",
+    "re-scored": "NegHub re-scored the submitted predictions against the pinned data; it has not re-run the model",
     "reproduced": "NegHub re-ran the model on a sample of the items and got the same answers",
+    "neghub-run": "NegHub's maintainers ran the model (pushed to main, or their gpu-eval workflow)",
+    "rule": "a rule NegHub computed from the data (a trivial model a ranked row must beat)",
+}
+TRUST_LABELS = {
+    "reported": "reported",
+    "re-scored": "re-scored",
+    "reproduced": "reproduced",
+    "neghub-run": "NegHub's run",
+    "rule": "rule",
 }
 STATUS_WORDS = {
     "ranked": "ranked",
     "unranked": "not ranked",
     "held": "held",
-    "reference": "reference",
+    "reference": "rule row",
     "reported": "paper row",
-    "confirmation": "confirmation",
+    "duplicate": "shown once",
 }
 
 
@@ -115,9 +120,11 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     if row.rank_range is not None:
         low, high = row.rank_range
         rank = str(low) if low == high else f"{low}–{high}"
+        if row.claimed:
+            rank = f"claimed rank {rank}, not reproduced"
     else:
         rank = STATUS_WORDS[row.status]
-    flags = list(row.flags)
+    flags: list[str] = []
     if row.kind == "verified" and parsed is not None and parsed < PARSED_SHARE_MIN:
         flags.append(f"only {100 * parsed:.0f}% of its answers parsed: its scores say little about the model")
     if row.kind == "reported" and display.headline.path in _derived_paths(row):
@@ -131,9 +138,11 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "rank_sort": "" if row.rank_range is None else f"{row.rank_range[0]:05d}",
         "status": row.status,
         "unranked": row.unranked if row.status in ("unranked",) else None,
-        "holds": [h.reason for h in row.holds],
+        "holds": row.holds,
         "cleared": list(row.cleared),
-        "confirmed_by": list(row.confirmed_by),
+        "also_submitted_by": row.also_submitted_by,
+        "marks": row.marks,
+        "evidence": row.reproduction if row.kind == "verified" else None,
         "floor": row.floor_comparison if row.status == "ranked" else None,
         "model": row.model,
         "href": f"{base}models/{row.submission_id}.html" if row.kind != "reported" and row.submission_id else None,
@@ -141,6 +150,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "size": size_text(row.parameters),
         "size_sort": "" if row.parameters is None else f"{row.parameters:015d}",
         "trust": row.trust,
+        "trust_label": TRUST_LABELS[row.trust],
         "trust_words": row.reproduction if row.reproduction and row.kind == "verified" else TRUST_WORDS[row.trust],
         "value": fmt(value, unit, sd),
         "sd_words": sd_words,
@@ -162,7 +172,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
 def _derived_paths(row: Row) -> set[str]:
     """The figures of a paper row that NegHub derived (the benchmark's derive_metrics), not the paper's."""
     derive = get_benchmark(row.task).derive_metrics
-    return set(derive(row.metrics)) if derive is not None else set()
+    return set(derive(dict(row.metrics))) if derive is not None else set()
 
 
 def _unit_of(display: Display, path: str) -> str:
@@ -247,8 +257,11 @@ def benchmark_page(
     benchmark = get_benchmark(task)
     display = benchmark.display
     boards = []
+    floors = {entry.board: entry.floor for entry in board.file.boards}
+    primary = {entry.board for entry in board.file.boards if entry.primary}
     for key, rows in tables.items():
-        floor = floor_of([r for r in rows if r.status == "reference"])
+        floor_id = floors.get(key.slug)
+        floor = None if floor_id is None else board.row(floor_id)
         boards.append(
             {
                 "title": key.title,
@@ -266,6 +279,7 @@ def benchmark_page(
                 else f"{floor.model}: {fmt(headline(floor), display.headline.unit)} "
                 f"{unit_suffix(display.headline.unit)}",
                 "has_models": any(r.kind == "verified" for r in rows),
+                "primary": key.slug in primary,
             }
         )
     return env.get_template("benchmark.md.j2").render(
@@ -279,8 +293,10 @@ def benchmark_page(
         charts=chart_views(task, tables),
         interval_method=interval_method(BootstrapConfig()),
         ranking_rules=rules_in_words(task),
+        primary_protocol=primary_protocol(task),
         rules_version=RULES_VERSION,
         trust_words=TRUST_WORDS,
+        trust_labels=TRUST_LABELS,
         missing=missing,
         base="../",
     )
@@ -311,6 +327,8 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
     model = metadata.model
     first = next(iter(rows), None)
     facts: list[tuple[str, str]] = [("submission", sid), ("kind", model.kind)]
+    if first is not None and first.account is not None:
+        facts.append(("landed by", first.account.words))
     if first is not None:
         facts.append(
             ("identity", first.identity_words or "none: nothing pins this model (a local model without a sha256)")
@@ -328,7 +346,7 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
         ("submitter", metadata.submitter.name),
         ("contact", metadata.submitter.contact),
         ("date given", metadata.date),
-        ("landed on main", board.landed.get(sid, "not known (no git history in this build)")),
+        ("landed on main", board.landing_words(sid)),
     ]
     results = []
     for row in rows:
@@ -336,8 +354,9 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
         view = row_view(row, display, "../")
         view.update(benchmark=display.name, task=row.task, board=row.key.title, label=display.headline.label)
         view["unit"] = unit_suffix(display.headline.unit)
-        if row.confirms is not None:
-            view["confirms"] = f"{row.confirms.model} ({row.confirms.submission_id}, {row.confirms.submitter})"
+        if row.duplicate_of is not None:
+            standing = board.row(row.duplicate_of)
+            view["duplicate_of"] = f"{standing.model} ({standing.submission_id})"
         results.append(view)
     flips = []
     for row in rows:
@@ -488,7 +507,7 @@ def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, s
                     "value": fmt(value, unit),
                     "sort": "" if value is None else repr(value),
                     "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
-                    "trust": row.trust,
+                    "trust": TRUST_LABELS[row.trust],
                     "status": STATUS_WORDS[row.status],
                     "board": row.key.protocol,
                     "other_board": row.key != column["default"],
@@ -526,7 +545,7 @@ def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, s
 def _preference(row: Row) -> tuple[int, int, float]:
     """Which of a model's rows of one data release the profile shows: ranked first, then NegHub's other rows,
     then the paper's; the better rank, then the better headline (never the board's title or a name)."""
-    group = {"ranked": 0, "held": 1, "unranked": 1, "confirmation": 1, "reference": 2, "reported": 3}[row.status]
+    group = {"ranked": 0, "held": 1, "unranked": 1, "duplicate": 1, "reference": 2, "reported": 3}[row.status]
     value = headline(row)
     sign = 1.0 if get_benchmark(row.task).display.headline.higher_is_better else -1.0
     return (group, row.rank or 0, -sign * value if value is not None else math.inf)
@@ -545,15 +564,20 @@ def home_page(
                 "task": task,
                 "name": display.name,
                 "summary": display.summary,
-                "counts": {
-                    t: sum(1 for r in task_rows if r.trust == t and r.kind != "reference")
-                    for t in ("reproduced", "re-scored", "reported")
-                },
+                "counts": [
+                    (TRUST_LABELS[t], sum(1 for r in task_rows if r.trust == t and r.kind != "reference"))
+                    for t in ("neghub-run", "reproduced", "re-scored", "reported")
+                ],
                 "leader": leader,
             }
         )
-    landed = board.landed
-    latest = sorted(board.submissions.items(), key=lambda item: (landed.get(item[0], ""), item[0]), reverse=True)[:10]
+    landings = board.history.submissions if board.history.recorded else {}
+
+    def landing_key(item: tuple[str, Any]) -> tuple[int, str]:
+        landing = landings.get(item[0])
+        return (-1 if landing is None else landing.position, item[0])
+
+    latest = sorted(board.submissions.items(), key=landing_key, reverse=True)[:10]
     return env.get_template("home.md.j2").render(
         title="NegHub",
         cards=cards,
@@ -561,13 +585,13 @@ def home_page(
             {
                 "sid": sid,
                 "name": meta.model.name,
-                "landed": landed.get(sid),
+                "landed": None if sid not in landings else landings[sid].date,
                 "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
                 "submitter": meta.submitter.name,
             }
             for sid, meta in latest
         ],
-        history=bool(landed),
+        history=board.history.recorded,
         missing=list((missing or {}).values()),
         base="",
     )
@@ -576,6 +600,7 @@ def home_page(
 def models_index_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, str | bytes]) -> str:
     """Every submission's model page, listed once here (the model pages stay out of the sidebar): the first
     ROWS_IN_PAGE in the page, the rest loaded when asked (or when the list is sorted or filtered)."""
+    landings = board.history.submissions if board.history.recorded else {}
     items = [
         {
             "sid": sid,
@@ -583,7 +608,7 @@ def models_index_page(env: jinja2.Environment, board: Leaderboard, files: dict[s
             "name": meta.model.name,
             "kind": meta.model.kind,
             "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
-            "landed": board.landed.get(sid, "—"),
+            "landed": landings[sid].date if sid in landings else "—",
             "submitter": meta.submitter.name,
         }
         for sid, meta in sorted(board.submissions.items(), key=lambda item: (item[1].model.name.lower(), item[0]))
@@ -682,4 +707,5 @@ def build_pages(
     files.update(more_rows_files(env, tables))
     files.update(board.views)
     files.update(exports.files(board, tables))
+    files[LEADERBOARD_FILE] = board.file.model_dump_json(indent=1) + "\n"
     return files

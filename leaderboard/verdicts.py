@@ -1,63 +1,75 @@
-"""Every verdict the site prints, from one set of rules: which rows are ranked, held or references, their rank
-ranges, and each benchmark's leader. The home page, the benchmark pages, the profile, the model pages, the
-pull-request summary and the downloads all read what this module decides; nothing else decides it.
+"""Every verdict the leaderboard prints, decided by one function from facts: `decide`.
 
-A verdict is a claim, so each is printed with its evidence (a reason, a margin and its interval, a board).
-The rules, with their thresholds (RULES lists them in words for the site; RULES_CHANGELOG dates each change):
+`decide` takes every row's facts (collect.py: results NegHub re-scored, rule rows NegHub computed, identities,
+landing positions and accounts GitHub recorded, accepted reproduction records, clearances) and returns the
+leaderboard file (board_file.py): each row's status, holds, rank range, duplicates and trust as new values, the
+boards in table order and each benchmark's leader. The site's pages, the downloads and the pull-request summary
+read that file. A verdict is a claim: each is printed with its evidence, and each rests only on what NegHub
+computed or GitHub recorded (the facts it trusts are listed in RULES and on the Ranking rules page).
 
-- **Reference rows.** Rule baselines read no prompt: they are shown on every board of their data release and split
-  as reference rows, never ranked. The best of them on a board is its **floor**.
-- **Paper rows** are never ranked: NegHub has no per-item scores for them, and they ran on other data or training.
-- **Confirmation.** A row whose model has the same identity (evaluator.submissions.identity) as an earlier row of
-  the board, with the same answer on every item, from another submitter, is that row's confirmation: one row,
-  "confirmed by …", no added trust. From the same submitter it is a re-submission, merged the same way.
-- **Held** (shown with the reason, never ranked, never "ranked first"): the same pinned model with other answers
-  than an earlier row of the board; another model whose answers agree with an earlier row of another submitter on
-  NEAR_COPY_SHARE of the items or more; a headline above the best result any paper reports on the same metric
-  (a new state of the art needs a reproduction); a custom prompt until a maintainer accepts it; a model name that
-  reads as another submitter's. A reproduction (from the gpu-reproduce workflow, in the run's own numeric
-  setting) clears every hold but the custom prompt's; a maintainer's reviewed entry in clearances.yaml (under
-  CODEOWNERS) clears those it names, with who, when and why.
-- **Ranked**: a NegHub row that is not held, whose answers parse at PARSED_SHARE_MIN or more, whose headline
-  interval is informative, and whose headline beats the floor under the paired test (ranking.py). Others are
-  shown unranked with the reason.
-- **Leader**: on the benchmark's board with the most ranked rows, the row whose rank range is 1–1 when the board
-  has two ranked rows or more, with its margin over the runner-up and that difference's paired interval.
-  Otherwise the page says what is true. A tie is never broken by a name or a board's order.
+The rules, per data release (a benchmark's release and split: every board scored on the same items):
+
+- **Rule rows** (references): NegHub computes them on every board of its data from the data and the rule (each
+  constant answer; random guessing as each unit's expected score), or on a row's own items where a model picks its
+  items (a cloze test). They are never ranked; the best of them is the board's **floor**.
+- **Paper rows** are never ranked: NegHub has no per-item scores for them.
+- **One model, one row.** Rows of one pinned model (evaluator.submissions.identity) on one board with the same
+  answer on every item are one row, shown once ("also submitted by @account"); no trust is added. With other
+  answers in one numeric setting, a row NegHub ran or reproduced stands and the others are held; if none is, all
+  are held until NegHub reproduces the model. In other numeric settings they are shown with their difference.
+- **Copies** (copies.py): a row whose error consistency with an earlier row of another account, on the items both
+  answered anywhere on the release, is COPY_KAPPA or more is held; rows of another account that landed in the same
+  commit are both held when they copy each other. A row NegHub ran or reproduced is never held as a copy.
+- **Held** besides (shown with the reason, never ranked, never the leader): a headline above the best comparable
+  published result (the same data release, split, shots and fine-tuning); a result above every row NegHub ran or
+  reproduced on its board (a new best needs a reproduction); a reproduction that disagrees; a custom prompt until a
+  maintainer accepts it; a name that reads as another account's row of another model. NegHub's reproduction
+  lifts every hold but the custom prompt's and the name's; a maintainer's clearance (clearances.yaml, landed by a
+  pull request of a maintainer) lifts those it names.
+- **Ranked**: not held, answers parsed at PARSED_SHARE_MIN or more, an informative interval, and a headline that
+  beats the floor under the paired test; ranks are ranges (ranking.py). A ranked row that NegHub neither ran nor
+  reproduced has a *claimed* rank.
+- **Leader**: only on the benchmark's primary board (its display block declares it), only a row NegHub ran or
+  reproduced, ranked 1 alone among two ranked rows or more, printed with its margin and that margin's interval.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..evaluator.core.registry import get_benchmark
-from .answers import same_answers
+from ..evaluator.core.registry import benchmark_names, get_benchmark
+from ..evaluator.runners.setting import describe, recorded_setting, setting_differences
+from .board_file import (
+    BoardEntry,
+    HistoryEntry,
+    HoldEntry,
+    HoldKind,
+    LeaderboardFile,
+    LeaderEntry,
+    RowEntry,
+    Status,
+    Trust,
+)
+from .boards import Board
+from .copies import Agreement, Answered, agreement, error_consistency_matrix, is_copy
+from .facts import RowFacts
+from .names import read_alike
 from .ranking import Candidate, paired_difference_ci, rank_ranges, significantly_better
 
-if TYPE_CHECKING:
-    from .boards import Board
-    from .collect import Row
-
-# --- the thresholds, each with why (the site's "How to read" states them from here) -----------------------------
+# --- the thresholds, each with why (the Ranking rules page states them from here) ---------------------------
 
 PARSED_SHARE_MIN = 0.5
 PARSED_SHARE_WHY = (
     "below half, most of the score is the parser's, not the model's: an unparsed answer is scored wrong, so a row "
     "that parses few answers measures its output format"
 )
-NEAR_COPY_SHARE = 0.98
-NEAR_COPY_WHY = (
-    "a copy of another submission with a handful of answers changed (5 of 1,363 is 99.6 %) agrees above it; two "
-    "independently made models that agree on 98 % of the items are rare enough that a maintainer should look, and a "
-    "hold costs an honest submitter one reproduction or review, while a missed copy takes a rank"
-)
-RULES_VERSION = "2"
+RULES_VERSION = "3"
 RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
     (
         "1",
@@ -76,252 +88,556 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "margin and that margin's paired interval; SCN's verdict is the paper's (passes, partially passes, "
         "fails); proportions get Wilson intervals; boards separate fine-tuning data, SCN's tests and seed means.",
     ),
+    (
+        "3",
+        "2026-11-27",
+        "Every verdict rests on what NegHub computed or GitHub recorded: landing order is the position on main's "
+        "first-parent history and the submitter the pull request's account; rule rows are computed by NegHub (each "
+        "constant answer, random guessing's expected score), no submission is a baseline; copies are judged by "
+        "error consistency across every board of a release; a new best on a board needs a reproduction or NegHub's "
+        "own run, other ranks not reproduced are claimed; the leader only on the benchmark's primary board and "
+        "only a row NegHub ran or reproduced; a reproduction counts only for the files and metadata it names and "
+        "only as landed by the workflow; rows of one model with identical answers are one row (also submitted "
+        "by), a Hub id compares in any letter case, names by their Unicode confusable skeletons; a best published "
+        "result is compared only on the same data, split, shots and fine-tuning.",
+    ),
 )
 
-HoldKind = Literal["other-answers-same-model", "near-copy", "above-published-best", "custom-prompt", "name-of-another"]
-# what a reproduction clears: everything about the answers; not a prompt nobody has reviewed
+# what a reproduction clears: everything about the answers; not a prompt nobody reviewed, nor a name
 CLEARED_BY_REPRODUCTION: frozenset[HoldKind] = frozenset(
-    {"other-answers-same-model", "near-copy", "above-published-best", "name-of-another"}
+    {"other-answers-same-model", "near-copy", "above-published-best", "unreproduced-best"}
 )
-
-
-@dataclass(frozen=True)
-class Hold:
-    kind: HoldKind
-    reason: str
+UNRECORDED_POSITION = 10**9  # a row with no landing on record comes after every one that has one
+STATUS_ORDER = {"ranked": 0, "held": 1, "unranked": 1, "duplicate": 1, "reference": 2, "reported": 3}
 
 
 @dataclass(frozen=True)
 class Clearance:
-    """A maintainer's reviewed lifting of a submission's holds (clearances.yaml), or an accepted prompt."""
+    """A maintainer's reviewed lifting of a submission's holds (clearances.yaml), as it landed."""
 
     submission: str
     holds: tuple[HoldKind, ...]
-    by: str
+    by: str  # the account that opened the pull request that landed it ("@login"), or the maintainers' push
     date: str
     why: str
 
 
+@dataclass(frozen=True)
+class Context:
+    """What the rules read beside the rows."""
+
+    history: HistoryEntry
+    clearances: tuple[Clearance, ...] = ()
+    accepted_prompts: frozenset[tuple[str, str]] = frozenset()
+
+
 @dataclass
-class Leader:
-    """What a benchmark's home card and page say about who leads, with the evidence."""
+class _Draft:
+    """One row's verdict while `decide` works it out (never leaves this module: `decide` returns RowEntry values)."""
 
-    task: str
-    board: Board | None
-    text: str
-    leader: Row | None = None
-    runner_up: Row | None = None
-    margin: float | None = None
-    margin_ci: tuple[float, float] | None = None
-    context: str | None = None  # the best paper-reported row on the same metric, with its table
-    short: str = ""  # the verdict in a few words, where a page has one line for it
+    facts: RowFacts
+    status: Status = "unranked"
+    holds: list[HoldEntry] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)
+    rank: tuple[int, int] | None = None
+    why: str | None = None
+    floor: str | None = None
+    also: list[str] = field(default_factory=list)
+    duplicate_of: str | None = None
+    marks: list[str] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        if not self.short:
-            self.short = self.text
-
-
-# --- the rules ---------------------------------------------------------------------------------------------------
+    def hold(self, kind: HoldKind, reason: str) -> None:
+        if all(h.kind != kind for h in self.holds):
+            self.holds.append(HoldEntry(kind=kind, reason=reason))
 
 
-def headline(row: Row) -> float | None:
+# --- small helpers -----------------------------------------------------------------------------------------
+
+
+def headline(row: RowFacts) -> float | None:
     """The figure the row's benchmark ranks by (its display block's headline)."""
-    return row.metrics.get(get_benchmark(row.task).display.headline.path)
+    return row.headline
 
 
-def published_best(rows: Iterable[Row]) -> dict[str, Row]:
-    """Per task, the paper row with the best headline (on any board: the metric is the same)."""
-    best: dict[str, Row] = {}
+def _sign(task: str) -> float:
+    return 1.0 if get_benchmark(task).display.headline.higher_is_better else -1.0
+
+
+def _scale(task: str) -> tuple[float, str]:
+    unit = get_benchmark(task).display.headline.unit
+    return (100.0, "points") if unit in ("percent", "points") else (1.0, "")
+
+
+def shown(value: float | None, task: str) -> str:
+    """A headline as the pages print it."""
+    from ..evaluator.core.numbers import fixed
+
+    if value is None:
+        return "—"
+    scale, unit = _scale(task)
+    return fixed(value, 2 if unit else 3, scale=scale)
+
+
+def landing_order(row: RowFacts) -> tuple[int, str]:
+    """The order rows landed in: main's first-parent position, then the submission id (never a date or a name)."""
+    return (UNRECORDED_POSITION if row.landing is None else row.landing, row.submission_id or row.id)
+
+
+def trust_of(row: RowFacts) -> Trust:
+    if row.kind == "reported":
+        return "reported"
+    if row.kind == "reference":
+        return "rule"
+    if row.maintainers_run:
+        return "neghub-run"
+    return "reproduced" if row.record is not None and row.record.agrees else "re-scored"
+
+
+def _who(row: RowFacts) -> str:
+    account = row.account.words if row.account is not None else "an account not on record"
+    return f"{row.submission_id} ({row.model}, {account})"
+
+
+# --- the decision ------------------------------------------------------------------------------------------
+
+
+def decide(rows: Sequence[RowFacts], context: Context) -> LeaderboardFile:
+    """Every row's verdict, the boards in table order and each benchmark's leader (see the module docstring)."""
+    drafts = {row.id: _Draft(row) for row in rows}
+    for draft in drafts.values():
+        if draft.facts.kind == "reported":
+            draft.status = "reported"
+        elif draft.facts.kind == "reference":
+            draft.status = "reference"
+    verified = sorted((r for r in rows if r.kind == "verified"), key=landing_order)
+    _name_rule(verified, drafts)
+    papers = [r for r in rows if r.kind == "reported"]
+    releases: dict[tuple[str, str, str | None], list[RowFacts]] = {}
     for row in rows:
-        value = headline(row)
-        if row.kind != "reported" or value is None:
-            continue
-        sign = 1.0 if get_benchmark(row.task).display.headline.higher_is_better else -1.0
-        current = best.get(row.task)
-        if current is None or sign * value > sign * (headline(current) or 0.0):
-            best[row.task] = row
-    return best
+        if row.kind != "reported":
+            releases.setdefault(row.key.release_key(), []).append(row)
+    cleared_by: dict[str, list[Clearance]] = {}
+    for entry in context.clearances:
+        cleared_by.setdefault(entry.submission, []).append(entry)
+    for members in releases.values():
+        _decide_release(members, drafts, papers, context, cleared_by)
+    entries = {row_id: _entry(draft) for row_id, draft in drafts.items()}
+    boards = _boards(rows, entries)
+    leaders = [_leader(task, boards, entries, {r.id: r for r in rows}, papers) for task in benchmark_names()]
+    return LeaderboardFile(
+        rules_version=RULES_VERSION,
+        history=context.history,
+        boards=boards,
+        rows=[entries[row.id] for row in rows],
+        leaders=leaders,
+    )
 
 
-class AnswerCodes:
-    """The answers of a board's rows as integer codes over the board's items (-1: the row has no such item), one
-    row at a time in landing order, so that a row is compared with every earlier row in one numpy operation.
-    A row's answers are those of its first run (its lowest seed)."""
-
-    def __init__(self) -> None:
-        self.columns: dict[str, int] = {}
-        self.placed: dict[int, NDArray[np.int64]] = {}  # a tuple of ids (by identity) -> its columns
-        self.matrix = np.full((8, 0), -1, dtype=np.int32)
-        self.rows: list[Row] = []
-
-    def encode(self, row: Row) -> NDArray[np.int32]:
-        answers = next(iter(row.answers.values()), None)
-        if answers is None:
-            return np.full(len(self.columns), -1, dtype=np.int32)
-        index = self.placed.get(id(answers.ids))
-        if index is None:
-            for key in answers.ids:
-                self.columns.setdefault(key, len(self.columns))
-            index = np.fromiter((self.columns[k] for k in answers.ids), dtype=np.int64, count=len(answers.ids))
-            self.placed[id(answers.ids)] = index  # the ids tuple is shared and lives as long as the rows do
-        codes = np.full(len(self.columns), -1, dtype=np.int32)
-        codes[index] = answers.codes
-        return codes
-
-    def agreement(self, codes: NDArray[np.int32]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """(items answered alike, items both answered) against every row added so far, in order."""
-        earlier = self.matrix[: len(self.rows), : codes.size]
-        both = (earlier >= 0) & (codes >= 0)
-        same = ((earlier == codes) & both).sum(axis=1)
-        return same, both.sum(axis=1)
-
-    def add(self, row: Row, codes: NDArray[np.int32]) -> None:
-        rows, cols = self.matrix.shape
-        if len(self.rows) == rows or codes.size > cols:
-            grown = np.full((max(rows, 2 * len(self.rows) + 1), max(cols, codes.size)), -1, dtype=np.int32)
-            grown[:rows, :cols] = self.matrix
-            self.matrix = grown
-        self.matrix[len(self.rows), : codes.size] = codes
-        self.rows.append(row)
+def _entry(draft: _Draft) -> RowEntry:
+    row = draft.facts
+    trust = trust_of(row)
+    ranked = draft.status == "ranked"
+    return RowEntry(
+        row=row.id,
+        kind=row.kind,
+        task=row.task,
+        board=row.key.slug,
+        model=row.model,
+        submission=row.submission_id,
+        account=None if row.account is None else row.account.words,
+        landing=row.landing,
+        trust=trust,
+        status=draft.status,
+        headline=headline(row),
+        headline_ci=row.headline_ci,
+        rank=draft.rank if ranked else None,
+        claimed=ranked and trust == "re-scored",
+        holds=list(draft.holds),
+        cleared=list(draft.cleared),
+        why=draft.why,
+        floor=draft.floor if ranked else None,
+        reproduction=_reproduction_words(row),
+        also_submitted_by=list(draft.also),
+        duplicate_of=draft.duplicate_of,
+        marks=list(draft.marks),
+        verdict=row.verdict,
+    )
 
 
-def apply_rules(
-    tables: dict[Board, list[Row]],
-    *,
-    published: dict[str, Row],
-    clearances: Sequence[Clearance],
-    accepted_prompts: set[tuple[str, str]],
-    landed: dict[str, str],
-) -> dict[Board, list[Row]]:
-    """Decide every row's status on every board; returns the tables without the rows merged as confirmations."""
-    cleared_by_entry: dict[str, list[Clearance]] = {}
-    for entry in clearances:
-        cleared_by_entry.setdefault(entry.submission, []).append(entry)
-    out: dict[Board, list[Row]] = {}
-    for board, rows in tables.items():
-        models = sorted(
-            (r for r in rows if r.kind == "verified"),
-            key=lambda r: (landed.get(r.submission_id or "", "9999"), r.submission_id or ""),
+def _reproduction_words(row: RowFacts) -> str | None:
+    if row.kind != "verified":
+        return None
+    if row.maintainers_run:
+        words = f"run by NegHub's maintainers ({row.landing_words})" if row.landing_words else "run by NegHub"
+        if row.record is not None:
+            words += f"; {row.record.words}"
+        return words
+    return "not reproduced" if row.record is None else row.record.words
+
+
+# --- rules on names (across every board: a name is shown on every page) ------------------------------------
+
+
+def _name_rule(verified: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
+    """A row whose model name reads as the name of an earlier row of another account and another model is held."""
+    owners: list[RowFacts] = []
+    for row in verified:
+        owner = next(
+            (
+                o
+                for o in owners
+                if _account_key(o) != _account_key(row)
+                and not _same_model(o, row)
+                and o.landing != row.landing
+                and read_alike(o.model, row.model)
+            ),
+            None,
         )
-        kept = AnswerCodes()
-        for row in models:
-            codes = kept.encode(row)
-            _identity_rules(row, kept, codes)
-            if row.status != "confirmation":
-                kept.add(row, codes)
-        kept_rows = kept.rows
-        for row in kept_rows:
-            _hold_rules(row, board, published, accepted_prompts)
-            _clear(row, cleared_by_entry.get(row.submission_id or "", []))
-        _rank_board(board, kept_rows, [r for r in rows if r.kind == "reference"])
-        out[board] = [r for r in rows if r.status != "confirmation"]
-    return out
-
-
-def _identity_rules(row: Row, earlier: AnswerCodes, codes: NDArray[np.int32]) -> None:
-    """Confirmation, the same model with other answers, near-copies: against the board's earlier rows."""
-    if not earlier.rows:
-        return
-    same_items, both = earlier.agreement(codes)
-    for index, first in enumerate(earlier.rows):
-        if row.identity is None or row.identity != first.identity:
-            continue
-        if same_answers(row.answers, first.answers):  # every run, seed by seed, item by item
-            row.status = "confirmation"
-            row.confirms = first
-            who = "re-submitted by the same submitter" if row.submitter == first.submitter else row.submitter
-            first.confirmed_by.append(f"{who} ({row.submission_id})")
-            return
-        same, total = int(same_items[index]), int(both[index])
-        differ = f"{total - same} of {total} items differ{_setting_difference(row, first)}"
-        why = f"this pinned model ({row.identity_words}) gave other answers under this protocol than "
-        row.holds.append(Hold("other-answers-same-model", f"{why}{first.submission_id}'s row: {differ}"))
-        return
-    share = np.divide(same_items, both, out=np.zeros(both.size), where=both > 0)
-    for index in np.flatnonzero(share >= NEAR_COPY_SHARE).tolist():
-        first = earlier.rows[index]
-        if first.submitter == row.submitter:
-            continue
-        same, total = int(same_items[index]), int(both[index])
-        row.holds.append(
-            Hold(
-                "near-copy",
-                f"its answers agree with {first.submission_id}'s ({first.model}, {first.submitter}) on "
-                f"{same} of {total} items ({100 * same / total:.1f} %; a near-copy from "
-                f"{100 * NEAR_COPY_SHARE:.0f} %) while its model is another",
+        if owner is not None:
+            drafts[row.id].hold(
+                "name-of-another",
+                f"its model name {row.model!r} reads as {owner.model!r}, the name of {_who(owner)}'s row of another "
+                "model (the names' Unicode confusable skeletons are equal)",
             )
-        )
-        return
+        elif all(not read_alike(o.model, row.model) for o in owners):
+            owners.append(row)
 
 
-def _setting_difference(row: Row, first: Row) -> str:
-    """The numeric settings the two rows' runs record, where they differ (dtype, device)."""
-    mine, theirs = row.numeric_setting, first.numeric_setting
-    if mine and theirs and mine != theirs:
-        return f" (this row ran in {mine}, that one in {theirs})"
-    return ""
+def _account_key(row: RowFacts) -> str:
+    return row.account.key if row.account is not None else f"unrecorded:{row.submission_id}"
 
 
-def _hold_rules(row: Row, board: Board, published: dict[str, Row], accepted_prompts: set[tuple[str, str]]) -> None:
-    benchmark = get_benchmark(row.task)
-    best = published.get(row.task)
-    value, best_value = headline(row), None if best is None else headline(best)
-    if value is not None and best is not None and best_value is not None:
-        sign = 1.0 if benchmark.display.headline.higher_is_better else -1.0
-        if sign * value > sign * best_value:
-            unit = benchmark.display.headline.unit
-            scale = 100.0 if unit in ("percent", "points") else 1.0
-            row.holds.append(
-                Hold(
-                    "above-published-best",
-                    f"{benchmark.display.headline.label} {scale * value:.2f} is above the best published result "
-                    f"({scale * best_value:.2f}, {best.model}, {best.source}): a new state of the art needs a "
-                    "reproduction",
-                )
-            )
-    if board.is_custom_prompt and (row.task, board.prompt) not in accepted_prompts:
-        row.holds.append(
-            Hold(
-                "custom-prompt",
-                f"its prompt ({board.prompt.removeprefix('custom: ')}) is not one of the benchmark's; held until a "
-                "maintainer accepts it",
-            )
-        )
-    if row.name_owner is not None:
-        row.holds.append(Hold("name-of-another", f"its model name reads as {row.name_owner}"))
+def _same_model(first: RowFacts, second: RowFacts) -> bool:
+    """One pinned model: the same identity, unless NegHub's reproductions recorded other weights for the two."""
+    if first.identity is None or second.identity is None or first.identity != second.identity:
+        return False
+    weights = [r.record.weights_sha256 for r in (first, second) if r.record is not None and r.record.accepted]
+    return not (len(weights) == 2 and weights[0] and weights[1] and weights[0] != weights[1])
 
 
-def _clear(row: Row, entries: list[Clearance]) -> None:
-    remaining = []
-    for hold in row.holds:
-        entry = next((e for e in entries if hold.kind in e.holds), None)
-        if row.trust == "reproduced" and hold.kind in CLEARED_BY_REPRODUCTION:
-            row.cleared.append(f"{hold.reason} — cleared: NegHub reproduced it ({row.reproduction})")
-        elif entry is not None:
-            row.cleared.append(f"{hold.reason} — cleared by {entry.by} on {entry.date}: {entry.why}")
+# --- one data release --------------------------------------------------------------------------------------
+
+
+def _decide_release(
+    rows: Sequence[RowFacts],
+    drafts: Mapping[str, _Draft],
+    papers: Sequence[RowFacts],
+    context: Context,
+    cleared_by: Mapping[str, Sequence[Clearance]],
+) -> None:
+    verified = sorted((r for r in rows if r.kind == "verified"), key=landing_order)
+    boards: dict[Board, list[RowFacts]] = {}
+    for row in verified:
+        boards.setdefault(row.key, []).append(row)
+    for members in boards.values():
+        _one_model_rule(members, drafts)
+    shown_rows = [r for r in verified if drafts[r.id].status != "duplicate"]
+    _copy_rule(shown_rows, drafts)
+    for row in shown_rows:
+        _other_holds(row, drafts[row.id], papers, context)
+    references = [r for r in rows if r.kind == "reference"]
+    for board, members in boards.items():
+        kept = [r for r in members if drafts[r.id].status != "duplicate"]
+        _clear(kept, drafts, cleared_by)
+        _unreproduced_best(kept, drafts, cleared_by)
+        board_refs = [r for r in references if r.key == board and r.reference_for is None]
+        _rank_board(kept, board_refs, references, drafts)
+
+
+def _one_model_rule(members: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
+    """Rows of one pinned model on one board (members in landing order)."""
+    groups: list[list[RowFacts]] = []
+    for row in members:
+        group = next((g for g in groups if _same_model(g[0], row)), None)
+        if group is None:
+            groups.append([row])
         else:
-            remaining.append(hold)
-    row.holds = remaining
+            group.append(row)
+    for group in groups:
+        if len(group) < 2:
+            continue
+        classes: list[list[RowFacts]] = []
+        for row in group:
+            same = next((c for c in classes if _same_answers(c[0], row)), None)
+            if same is None:
+                classes.append([row])
+            else:
+                same.append(row)
+        shown_rows = []
+        for members_alike in classes:
+            standing = next((r for r in members_alike if r.trusted), members_alike[0])
+            shown_rows.append(standing)
+            for other in members_alike:
+                if other is standing:
+                    continue
+                draft = drafts[other.id]
+                draft.status, draft.duplicate_of = "duplicate", standing.id
+                draft.why = f"the same model and the same answers as {_who(standing)}: shown once, there"
+                who = "the same account" if _account_key(other) == _account_key(standing) else _account_words(other)
+                drafts[standing.id].also.append(f"{who} ({other.submission_id})")
+        _other_answers(shown_rows, drafts)
 
 
-def _eligibility(row: Row) -> str | None:
+def _account_words(row: RowFacts) -> str:
+    return row.account.words if row.account is not None else "an account not on record"
+
+
+def _same_answers(first: RowFacts, second: RowFacts) -> bool:
+    from .answers import same_answers
+
+    return same_answers(dict(first.answers), dict(second.answers))
+
+
+def _setting_of(row: RowFacts) -> object:
+    return recorded_setting(dict(row.setting_fields))
+
+
+def _other_answers(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
+    """One pinned model, other answers: in one numeric setting the rows NegHub ran or reproduced stand and the others
+    are held (all of them where none is); in other settings each row names its difference."""
+    for row in rows:
+        mine = recorded_setting(dict(row.setting_fields))
+        same_setting = []
+        for other in rows:
+            if other is row:
+                continue
+            theirs = recorded_setting(dict(other.setting_fields))
+            differences = setting_differences(theirs, mine) if mine.dtype else ["numeric setting not recorded"]
+            if differences and mine.dtype and theirs.dtype:
+                drafts[row.id].marks.append(
+                    f"the same model as {other.submission_id} in another numeric setting: {describe(mine)} here, "
+                    f"{describe(theirs)} there ({'; '.join(differences)})"
+                )
+            else:
+                same_setting.append(other)
+        if not same_setting or row.trusted:
+            continue
+        standing = [o for o in same_setting if o.trusted]
+        differ = _differing(row, (standing or same_setting)[0])
+        if standing:
+            reason = (
+                f"this pinned model ({row.identity_words}) gave other answers here than in {_who(standing[0])}, "
+                f"which NegHub ran or reproduced in the same numeric setting: {differ}"
+            )
+        else:
+            others = ", ".join(_who(o) for o in same_setting)
+            reason = (
+                f"this pinned model ({row.identity_words}) gave other answers in {others} in the same numeric setting "
+                f"({differ}) and NegHub has reproduced none of them: the model is listed for the reproduction workflow"
+            )
+        drafts[row.id].hold("other-answers-same-model", reason)
+
+
+def _differing(row: RowFacts, other: RowFacts) -> str:
+    first, second = answered_of(row), answered_of(other)
+    if first is None or second is None:
+        return "their answers differ"
+    found = agreement(first, second)
+    return f"{found.items - found.identical} of {found.items} items differ"
+
+
+def answered_of(row: RowFacts) -> Answered | None:
+    answers = next(iter(row.answers.values()), None)
+    if answers is None:
+        return None
+    return Answered(answers.ids, _parsed_codes(answers), row.correct)
+
+
+def _parsed_codes(answers: object) -> NDArray[np.int32]:
+    """A run's answer codes with -1 where the answer did not parse."""
+    from .answers import RunAnswers, unparsed_code
+
+    assert isinstance(answers, RunAnswers)
+    codes = answers.codes.astype(np.int32, copy=True)
+    codes[codes == unparsed_code()] = -1
+    return codes
+
+
+def _copy_rule(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
+    """Each row against every earlier row of another account on the release (rows in landing order)."""
+    answered = [answered_of(r) for r in rows]
+    matrix = _matrix(answered)
+    for i, row in enumerate(rows):
+        if row.trusted or answered[i] is None:
+            continue
+        for j in range(len(rows)):
+            other = rows[j]
+            if j == i or answered[j] is None or _account_key(other) == _account_key(row) or _same_model(row, other):
+                continue
+            earlier = landing_order(other) < landing_order(row)
+            together = row.landing is not None and other.landing == row.landing
+            if not (earlier or together):
+                continue
+            found = _agreement(matrix, answered, i, j)
+            if not is_copy(found):
+                continue
+            when = "landed in the same commit as" if together else "landed after"
+            drafts[row.id].hold(
+                "near-copy",
+                f"its answers copy those of {_who(other)}, which it {when}: {found.words}; a copy keeps which items "
+                "its source gets right, independent models do not (the rule's cut-off and why: Ranking rules)",
+            )
+            break
+
+
+def _matrix(answered: Sequence[Answered | None]) -> tuple[NDArray[Any], ...] | None:
+    """Every pair's κ at once where every row shares one tuple of ids and has right answers (the usual case)."""
+    present = [a for a in answered if a is not None]
+    if len(present) < 3 or len(present) != len(answered):
+        return None
+    first = present[0].ids
+    if any(a.ids is not first and a.ids != first for a in present) or any(a.correct is None for a in present):
+        return None
+    return error_consistency_matrix(present)
+
+
+def _agreement(
+    matrix: tuple[NDArray[Any], ...] | None,
+    answered: Sequence[Answered | None],
+    i: int,
+    j: int,
+) -> Agreement:
+    first, second = answered[i], answered[j]
+    assert first is not None and second is not None
+    if matrix is None:
+        return agreement(first, second)
+    kappa, items, observed, expected = matrix
+    both = (first.codes >= 0) & (second.codes >= 0)
+    identical = int(((first.codes == second.codes) & both).sum())
+    value = float(kappa[i, j])
+    return Agreement(
+        int(items[i, j]),
+        None if math.isnan(value) else value,
+        identical,
+        "error consistency",
+        float(observed[i, j]),
+        float(expected[i, j]),
+    )
+
+
+def _other_holds(row: RowFacts, draft: _Draft, papers: Sequence[RowFacts], context: Context) -> None:
+    best = comparable_best(row, papers)
+    value = headline(row)
+    if best is not None and value is not None:
+        best_value = headline(best)
+        sign = _sign(row.task)
+        if best_value is not None and sign * value > sign * best_value:
+            label = get_benchmark(row.task).display.headline.label
+            draft.hold(
+                "above-published-best",
+                f"{label} {shown(value, row.task)} is above the best comparable published result "
+                f"({shown(best_value, row.task)}, {best.model}, {best.source}, {best.key.protocol}): a new state of "
+                "the art needs a reproduction",
+            )
+    if row.key.is_custom_prompt and (row.task, row.key.prompt) not in context.accepted_prompts:
+        draft.hold(
+            "custom-prompt",
+            f"its prompt ({row.key.prompt.removeprefix('custom: ')}) is not one of the benchmark's; held until a "
+            "maintainer accepts it",
+        )
+    record = row.record
+    if record is not None and record.accepted and not record.agrees:
+        draft.hold(
+            "reproduction-disagrees",
+            f"NegHub's reproduction disagrees: {record.words}",
+        )
+
+
+def comparable_best(row: RowFacts, papers: Iterable[RowFacts]) -> RowFacts | None:
+    """The paper row with the best headline on the same data release and split, with the same shots and the same
+    fine-tuning as `row` (mode and prompt may differ), or None."""
+    key = row.key
+    comparable = [
+        p
+        for p in papers
+        if p.task == row.task
+        and p.key.dataset == key.dataset
+        and p.key.split == key.split
+        and p.key.shots == key.shots
+        and p.key.fine_tuned == key.fine_tuned
+        and p.key.fine_tuned_on == key.fine_tuned_on
+        and p.key.test == key.test
+        and headline(p) is not None
+    ]
+    if not comparable:
+        return None
+    sign = _sign(row.task)
+    return max(comparable, key=lambda p: sign * (headline(p) or 0.0))
+
+
+def _clear(
+    rows: Sequence[RowFacts], drafts: Mapping[str, _Draft], cleared_by: Mapping[str, Sequence[Clearance]]
+) -> None:
+    for row in rows:
+        draft = drafts[row.id]
+        remaining = []
+        for hold in draft.holds:
+            entry = next((e for e in cleared_by.get(row.submission_id or "", ()) if hold.kind in e.holds), None)
+            if row.trusted and hold.kind in CLEARED_BY_REPRODUCTION:
+                evidence = row.record.words if row.record is not None and row.record.agrees else "NegHub ran it"
+                draft.cleared.append(f"{hold.reason} — cleared: {evidence}")
+            elif entry is not None:
+                draft.cleared.append(f"{hold.reason} — cleared by {entry.by} on {entry.date}: {entry.why}")
+            else:
+                remaining.append(hold)
+        draft.holds = remaining
+
+
+def _unreproduced_best(
+    rows: Sequence[RowFacts], drafts: Mapping[str, _Draft], cleared_by: Mapping[str, Sequence[Clearance]]
+) -> None:
+    """No row that NegHub neither ran nor reproduced is first: each is held unless a row NegHub ran or reproduced
+    (and that is not held) has a higher headline. Held rows count for no other row here."""
+    if not rows:
+        return
+    sign = _sign(rows[0].task)
+    trusted = [headline(r) for r in rows if r.trusted and not drafts[r.id].holds and headline(r) is not None]
+    best = max((sign * v for v in trusted if v is not None), default=None)
+    for row in rows:
+        draft = drafts[row.id]
+        value = headline(row)
+        if row.trusted or draft.holds or value is None:
+            continue
+        if best is not None and sign * value < best:
+            continue
+        if best is None:
+            reason = (
+                "a new best on this board needs a reproduction: NegHub has neither run nor reproduced any row of "
+                "this board yet, so every row waits for the reproduction workflow"
+            )
+        else:
+            reason = (
+                f"a new best on this board needs a reproduction: {shown(value, row.task)} is not below "
+                f"{shown(sign * best, row.task)}, the best of the rows NegHub ran or reproduced here"
+            )
+        entry = next((e for e in cleared_by.get(row.submission_id or "", ()) if "unreproduced-best" in e.holds), None)
+        if entry is not None:
+            draft.cleared.append(f"{reason} — cleared by {entry.by} on {entry.date}: {entry.why}")
+        else:
+            draft.hold("unreproduced-best", reason)
+
+
+def _eligibility(row: RowFacts) -> str | None:
     """Why a row that is not held cannot be ranked, or None."""
     benchmark = get_benchmark(row.task)
     display = benchmark.display
-    if row.unranked is not None:
-        return row.unranked  # decided while the row was built (repeated seeds)
+    if row.not_rankable is not None:
+        return row.not_rankable
+    if row.key.split is not None and benchmark.default_split is not None and row.key.split != benchmark.default_split:
+        return (
+            f"the {row.key.split} split is not the benchmark's evaluation split ({benchmark.default_split}): a model "
+            "may have trained on it"
+        )
     if headline(row) is None:
         return "no headline figure"
     parsed = row.parsed_share
     if parsed is not None and parsed < PARSED_SHARE_MIN:
         return f"only {100 * parsed:.0f} % of its answers parsed (ranked from {100 * PARSED_SHARE_MIN:.0f} %)"
-    if row.headline_items is None and row.trust != "reproduced":
-        return "ranked only once NegHub has reproduced it (its items depend on the model)"
     if display.items_path is not None:
         count = row.metrics.get(display.items_path)
         if count is None or count < display.min_items:
-            shown = "no" if count is None else f"{count:.0f}"
-            return f"scored on {shown} {display.items_noun} (ranked from {display.min_items})"
+            words = "no" if count is None else f"{count:.0f}"
+            return f"scored on {words} {display.items_noun} (ranked from {display.min_items})"
     ci = row.headline_ci
     if ci is None:
         return "no interval for its headline"
@@ -335,9 +651,11 @@ def _eligibility(row: Row) -> str | None:
     return None
 
 
-def _candidate(index: int, row: Row, sign: float) -> Candidate:
+def _candidate(index: int, row: RowFacts, sign: float) -> Candidate:
     value = headline(row)
     ci = row.headline_ci
+    if ci is None and row.kind == "reference" and value is not None:
+        ci = (value, value)  # a rule's figure is exact: it has no sampling interval
     items = None if row.headline_items is None else sign * row.headline_items[1]
     return Candidate(
         key=index,
@@ -348,87 +666,77 @@ def _candidate(index: int, row: Row, sign: float) -> Candidate:
     )
 
 
-def floor_of(references: Sequence[Row]) -> Row | None:
-    """The best rule baseline of a board (by its headline)."""
+def floor_of(references: Sequence[RowFacts]) -> RowFacts | None:
+    """The best rule row (by its headline)."""
     scored = [r for r in references if headline(r) is not None]
     if not scored:
         return None
-    sign = 1.0 if get_benchmark(scored[0].task).display.headline.higher_is_better else -1.0
+    sign = _sign(scored[0].task)
     return max(scored, key=lambda r: sign * (headline(r) or 0.0))
 
 
-def _rank_board(board: Board, rows: list[Row], references: list[Row]) -> None:
-    benchmark = get_benchmark(board.task)
-    sign = 1.0 if benchmark.display.headline.higher_is_better else -1.0
-    for reference in references:
-        reference.status = "reference"
-    floor = floor_of(references)
+def _beats(row: RowFacts, floor: RowFacts, sign: float) -> bool:
+    better = significantly_better([_candidate(0, row, sign), _candidate(1, floor, sign)])
+    return bool(better[0, 1])
+
+
+def _rank_board(
+    rows: Sequence[RowFacts],
+    board_refs: Sequence[RowFacts],
+    references: Sequence[RowFacts],
+    drafts: Mapping[str, _Draft],
+) -> None:
+    if not rows:
+        return
+    task = rows[0].task
+    sign = _sign(task)
     eligible = []
     for row in rows:
-        if row.holds:
-            row.status = "held"
-            row.unranked = "held: " + "; ".join(h.reason for h in row.holds)
+        draft = drafts[row.id]
+        if draft.holds:
+            draft.status = "held"
+            draft.why = "held: " + "; ".join(h.reason for h in draft.holds)
             continue
         why = _eligibility(row)
         if why is not None:
-            row.status, row.unranked = "unranked", why
+            draft.status, draft.why = "unranked", why
+            continue
+        own = [r for r in references if r.reference_for == row.id]
+        floor = floor_of(own or list(board_refs))
+        if floor is None:
+            draft.floor = "no rule row on this data: no floor to beat"
+        elif _beats(row, floor, sign):
+            draft.floor = f"{floor.model}: {comparison(row, floor)}"
+        else:
+            draft.status = "unranked"
+            draft.why = (
+                f"does not beat the floor under the paired test: {floor.model} at {shown(headline(floor), task)} "
+                f"({comparison(row, floor)})"
+            )
             continue
         eligible.append(row)
-    if floor is not None and eligible:
-        candidates = [_candidate(i, r, sign) for i, r in enumerate([*eligible, floor])]
-        better = significantly_better(candidates)
-        floor_index = len(eligible)
-        value_of_floor = headline(floor)
-        kept = []
-        for index, row in enumerate(eligible):
-            if better[index, floor_index]:
-                row.floor_comparison = _comparison(row, floor, sign)
-                kept.append(row)
-            else:
-                row.status = "unranked"
-                row.unranked = (
-                    f"does not beat the floor under the paired test: {floor.model} at "
-                    f"{_shown(value_of_floor, benchmark.display.headline.unit)} ({_comparison(row, floor, sign)})"
-                )
-        eligible = kept
-    elif eligible:
-        for row in eligible:
-            row.floor_comparison = "no rule baseline on this data: no floor to beat"
     ranges = rank_ranges([_candidate(i, r, sign) for i, r in enumerate(eligible)])
     for index, row in enumerate(eligible):
-        row.status = "ranked"
-        row.unranked = None
-        row.rank_range = ranges[index]
-        row.rank = ranges[index][0]
-    for row in rows:
-        if row.status != "ranked":
-            row.rank, row.rank_range = None, None
+        draft = drafts[row.id]
+        draft.status, draft.rank, draft.why = "ranked", ranges[index], None
 
 
-def _shown(value: float | None, unit: str) -> str:
-    if value is None:
-        return "—"
-    return f"{100 * value:.2f}" if unit in ("percent", "points") else f"{value:.3f}"
-
-
-def _comparison(row: Row, other: Row, sign: float) -> str:
+def comparison(row: RowFacts, other: RowFacts) -> str:
     """The difference of two rows' headlines in words, with its paired 95 % interval where they share items."""
-    unit = get_benchmark(row.task).display.headline.unit
     a, b = headline(row), headline(other)
     if a is None or b is None:
         return "no headline to compare"
-    scale = 100.0 if unit in ("percent", "points") else 1.0
-    words = "points" if unit in ("percent", "points") else ""
+    scale, words = _scale(row.task)
     diff = f"{scale * (a - b):+.2f} {words}".strip()
     ci = difference_ci(row, other)
     if ci is None:
-        return f"difference {diff}; no shared items for a paired interval"
+        return f"difference {diff}; not paired (other items)"
     if ci == (0.0, 0.0):
         return f"difference {diff}; no item answered differently"
     return f"difference {diff}, paired 95 % interval [{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"
 
 
-def difference_ci(row: Row, other: Row) -> tuple[float, float] | None:
+def difference_ci(row: RowFacts, other: RowFacts) -> tuple[float, float] | None:
     """The paired bootstrap interval of mean(row − other) over their shared units, or None."""
     if row.headline_items is None or other.headline_items is None:
         return None
@@ -437,93 +745,183 @@ def difference_ci(row: Row, other: Row) -> tuple[float, float] | None:
     return paired_difference_ci(row.headline_items[1], other.headline_items[1])
 
 
-# --- the leader --------------------------------------------------------------------------------------------------
+# --- boards and leaders --------------------------------------------------------------------------------------
 
 
-def leader(task: str, tables: dict[Board, list[Row]], published: dict[str, Row]) -> Leader:
-    """The benchmark's leader, or what is true instead (see the module docstring)."""
-    display = get_benchmark(task).display
-    boards = {b: rows for b, rows in tables.items() if b.task == task}
-    ranked = {b: [r for r in rows if r.status == "ranked"] for b, rows in boards.items()}
-    best = published.get(task)
-    context = None
-    if best is not None:
-        context = (
-            f"best published: {best.model}, {display.headline.label} {_shown(headline(best), display.headline.unit)} "
-            f"({best.source}, {best.key.dataset_label}; reported, not re-scored)"
-        )
-    most = max((len(rows) for rows in ranked.values()), default=0)
-    if most == 0:
-        waiting = [r for rows in boards.values() for r in rows if r.kind == "verified" and r.status != "ranked"]
-        awaiting = sum(1 for r in waiting if (r.unranked or "").startswith("ranked only once NegHub has reproduced"))
-        held = sum(1 for r in waiting if r.status == "held")
-        parts = ["no ranked row yet"]
-        if awaiting:
-            parts.append(
-                f"{awaiting} row{'s' if awaiting != 1 else ''} await{'s' if awaiting == 1 else ''} reproduction"
+def _boards(rows: Sequence[RowFacts], entries: Mapping[str, RowEntry]) -> list[BoardEntry]:
+    grouped: dict[Board, list[RowFacts]] = {}
+    for row in rows:
+        if row.kind == "reference" and row.reference_for is not None:
+            continue  # a rule row of one row's own items: that row's floor, not a row of the board
+        grouped.setdefault(row.key, []).append(row)
+    order = benchmark_names()
+
+    def board_order(key: Board) -> tuple[object, ...]:
+        scored = any(r.kind == "verified" for r in grouped[key])
+        return (order.index(key.task), not is_primary(key), not scored, key.sort_key())
+
+    boards = []
+    for key in sorted(grouped, key=board_order):
+        members = [r for r in grouped[key] if entries[r.id].status != "duplicate"]
+        sign = _sign(key.task)
+
+        def table_key(row: RowFacts, sign: float = sign) -> tuple[int, float, float, tuple[int, str]]:
+            entry = entries[row.id]
+            value = headline(row)
+            rank = 0 if entry.rank is None else entry.rank[0]
+            # no name in the key: rows that tie keep the order they landed in
+            value_key = -sign * value if value is not None else math.inf
+            return (STATUS_ORDER[entry.status], float(rank), value_key, landing_order(row))
+
+        members.sort(key=table_key)
+        floor = floor_of([r for r in members if r.kind == "reference"])
+        boards.append(
+            BoardEntry(
+                board=key.slug,
+                task=key.task,
+                title=key.title,
+                primary=is_primary(key),
+                rows=[r.id for r in members],
+                floor=None if floor is None else floor.id,
             )
-        if held:
-            parts.append(f"{held} row{'s' if held != 1 else ''} held")
-        return Leader(task, None, "; ".join(parts), context=context)
-    top_boards = [b for b, rows in ranked.items() if len(rows) == most]
-    if len(top_boards) > 1:
-        names = "; ".join(b.title for b in top_boards)
-        return Leader(
-            task,
-            None,
-            f"no leader: {len(top_boards)} boards tie with {most} ranked row{'s' if most != 1 else ''} each ({names})",
-            context=context,
-            short=f"no leader: {len(top_boards)} boards tie",
         )
-    board = top_boards[0]
-    rows = ranked[board]
-    if len(rows) < 2:
-        return Leader(
-            task,
-            board,
-            f"one ranked row ({rows[0].model}) on {board.title}: a leader needs two ranked rows to be compared",
-            context=context,
-            short=f"none yet: one ranked row ({rows[0].model})",
+    return boards
+
+
+def is_primary(board: Board) -> bool:
+    """Whether `board` is the primary board its benchmark's display block declares."""
+    benchmark = get_benchmark(board.task)
+    primary = benchmark.display.primary_board
+    if primary is None:
+        return False
+    metadata = benchmark.metadata
+    return (
+        board.dataset.startswith(f"{metadata.name} {metadata.version} ")
+        and board.split == primary.split
+        and board.mode == primary.mode
+        and board.shots == primary.shots
+        and board.prompt == primary.prompt
+        and board.chat_template == primary.chat_template
+        and board.fine_tuned == (primary.fine_tuned_on is not None)
+        and board.fine_tuned_on == primary.fine_tuned_on
+        and board.test == primary.test
+        and board.seeds == primary.seeds
+    )
+
+
+def primary_protocol(task: str) -> str | None:
+    """The primary board's protocol in words (None: the benchmark declares none)."""
+    primary = get_benchmark(task).display.primary_board
+    return None if primary is None else primary.words
+
+
+def _leader(
+    task: str,
+    boards: Sequence[BoardEntry],
+    entries: Mapping[str, RowEntry],
+    facts: Mapping[str, RowFacts],
+    papers: Sequence[RowFacts],
+) -> LeaderEntry:
+    display = get_benchmark(task).display
+    label = display.headline.label
+    primary = next((b for b in boards if b.task == task and b.primary), None)
+    protocol = primary_protocol(task)
+    if protocol is None:
+        return LeaderEntry(task=task, text="no leader: this benchmark declares no primary board", short="none")
+    if primary is None:
+        return LeaderEntry(
+            task=task,
+            text=f"no row yet on the primary board ({protocol})",
+            short="no row on the primary board yet",
         )
-    first = [r for r in rows if r.rank_range == (1, 1)]
-    if not first:
-        tied = sorted((r for r in rows if r.rank_range is not None and r.rank_range[0] == 1), key=lambda r: r.model)
-        names = ", ".join(r.model for r in tied)
-        return Leader(
-            task, board, f"tied: {names} (rank 1 shared on {board.title})", context=context, short=f"tied: {names}"
+    rows = [entries[r] for r in primary.rows if entries[r].kind == "verified"]
+    ranked = [e for e in rows if e.status == "ranked"]
+    above = sum(1 for e in rows if any(h.kind == "unreproduced-best" for h in e.holds))
+    claims = f"; {above} row{'s' if above != 1 else ''} not reproduced claim{'s' if above == 1 else ''} a higher value"
+    claim_words = claims if above else ""
+    context = _context(task, facts, primary, papers)
+    if len(ranked) < 2:
+        words = "no ranked row" if not ranked else f"one ranked row ({ranked[0].model})"
+        return LeaderEntry(
+            task=task,
+            board=primary.board,
+            text=f"{words} on the primary board ({primary.title}): a leader needs two ranked rows to be "
+            f"compared{claim_words}",
+            short=f"none yet: {words}",
+            context=context,
+            unreproduced_above=above,
+        )
+    first = [e for e in ranked if e.rank == (1, 1)]
+    if not first or first[0].trust not in ("reproduced", "neghub-run"):
+        tied = sorted((e for e in ranked if e.rank is not None and e.rank[0] == 1), key=lambda e: e.model)
+        names = ", ".join(e.model for e in tied)
+        text = f"no leader: rank 1 is shared by {names} on the primary board ({primary.title}){claim_words}"
+        return LeaderEntry(
+            task=task,
+            board=primary.board,
+            text=text,
+            short=f"tied: {names}",
+            context=context,
+            unreproduced_above=above,
         )
     top = first[0]
-    sign = 1.0 if display.headline.higher_is_better else -1.0
-    others = sorted((r for r in rows if r is not top), key=lambda r: -sign * (headline(r) or -math.inf))
-    runner_up = others[0]
-    margin = (headline(top) or 0.0) - (headline(runner_up) or 0.0)
-    ci = difference_ci(top, runner_up)
-    unit = display.headline.unit
-    scale = 100.0 if unit in ("percent", "points") else 1.0
+    sign = _sign(task)
+    runner = max((e for e in ranked if e is not top), key=lambda e: sign * (e.headline or -math.inf))
+    scale, words = _scale(task)
+    margin = (top.headline or 0.0) - (runner.headline or 0.0)
+    ci = difference_ci(facts[top.row], facts[runner.row])
     interval = "" if ci is None else f", paired 95 % interval [{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"
+    trust = "run by NegHub" if top.trust == "neghub-run" else "reproduced by NegHub"
     text = (
-        f"{top.model}: {display.headline.label} {_shown(headline(top), unit)}, {scale * margin:+.2f} points over "
-        f"{runner_up.model}{interval} ({board.title})"
+        f"{top.model} ({trust}): {label} {shown(top.headline, task)}, {scale * margin:+.2f} {words} over "
+        f"{runner.model}{interval} ({primary.title}){claim_words}"
     )
-    short = f"{top.model}, {scale * margin:+.2f} points over {runner_up.model}"
-    return Leader(task, board, text, top, runner_up, margin, ci, context=context, short=short)
+    return LeaderEntry(
+        task=task,
+        board=primary.board,
+        row=top.row,
+        runner_up=runner.row,
+        margin=margin,
+        margin_ci=ci,
+        text=text,
+        short=f"{top.model}, {scale * margin:+.2f} {words} over {runner.model}",
+        context=context,
+        unreproduced_above=above,
+    )
+
+
+def _context(task: str, facts: Mapping[str, RowFacts], primary: BoardEntry, papers: Sequence[RowFacts]) -> str:
+    """The best comparable published result, with its protocol and data, or that there is none."""
+    sample = next((facts[r] for r in primary.rows if facts[r].kind != "reported"), None)
+    best = None if sample is None else comparable_best(sample, papers)
+    if best is None:
+        return "no comparable published result (no paper ran this data, split, shots and fine-tuning)"
+    label = get_benchmark(task).display.headline.label
+    return (
+        f"best comparable published result: {best.model}, {label} {shown(headline(best), task)} ({best.source}, "
+        f"{best.key.protocol}, {best.key.dataset_label}; reported, not re-scored)"
+    )
 
 
 def rules_in_words(task: str) -> list[str]:
     """The ranking rules as a benchmark's page states them, with this benchmark's numbers."""
+    from .copies import COPY_KAPPA
+
     display = get_benchmark(task).display
-    unit = "points" if display.headline.unit in ("percent", "points") else display.headline.unit
-    scale = 100 if display.headline.unit in ("percent", "points") else 1
+    scale, unit = _scale(task)
+    unit = unit or display.headline.unit
     rules = [
-        "it is a NegHub row (re-scored or reproduced): paper rows are never ranked",
+        "it is a NegHub row: paper rows and rule rows are never ranked",
         f"at least {100 * PARSED_SHARE_MIN:.0f} % of its answers parse ({PARSED_SHARE_WHY})",
         f"its headline's 95 % interval is ±{scale * display.max_ci_half_width:g} {unit} wide or less, and not of "
         "zero width",
-        "its headline beats the board's floor (the best rule baseline on the same data) under the paired test",
-        "it is not held: the same pinned model with other answers, a near-copy of another submitter's row "
-        f"({100 * NEAR_COPY_SHARE:.0f} % of the items answered alike: {NEAR_COPY_WHY}), a result above the best "
-        "published one, a custom prompt, or a name that reads as another submitter's, until a reproduction or a "
-        "maintainer's reviewed clearance lifts the hold",
+        "its headline beats the board's floor (the best rule row NegHub computed on the same items) under the "
+        "paired test",
+        "it is not held: one pinned model with other answers in one numeric setting (unless NegHub ran or "
+        f"reproduced it), a copy of an earlier row of another account (error consistency {COPY_KAPPA:.2f} or "
+        "more), a result above the best comparable published one, a new best on its board that NegHub has neither "
+        "run nor reproduced, a reproduction that disagrees, a custom prompt, or a name that reads as another "
+        "account's model",
     ]
     if display.items_path is not None and display.min_items:
         rules.append(f"it rests on {display.min_items} {display.items_noun} or more")

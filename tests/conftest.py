@@ -55,7 +55,10 @@ def _git_signer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     config = tmp_path_factory.mktemp("git") / "gitconfig"
     user_global = Path(os.environ.get("GIT_CONFIG_GLOBAL") or Path.home() / ".gitconfig")
     include = f"[include]\n\tpath = {user_global}\n" if user_global.is_file() else ""
-    config.write_text(include + "[user]\n\tname = NegHub tests\n\temail = tests@example.org\n", encoding="utf-8")
+    config.write_text(
+        include + "[user]\n\tname = NegHub tests\n\temail = tests@example.org\n[github]\n\tuser = neghub-tests\n",
+        encoding="utf-8",
+    )
     with pytest.MonkeyPatch.context() as session_env:
         session_env.setenv("GIT_CONFIG_GLOBAL", str(config))
         session_env.setenv("GIT_CONFIG_NOSYSTEM", "1")
@@ -115,6 +118,21 @@ def flat_result(record: dict[str, Any]) -> dict[str, Any]:
         **{f"dataset_{key}": value for key, value in dataset.items()},
         "headline": record["headline"],
     }
+
+
+@pytest.fixture(scope="session")
+def split() -> tuple[list[int], list[str]]:
+    """The ids and gold labels of JNLI-Neg's validation split, in the release's order (the tests of the verdicts
+    build their rows on it); skipped where the real release is not here."""
+    import os
+
+    from neghub.evaluator.benchmarks import jnli_neg
+
+    for root in (SHARED_DATASETS, Path(os.environ.get("NEGHUB_DATA_DIR") or "/nonexistent")):
+        if (root / "jnli-neg").is_dir():
+            dataset = jnli_neg.load("valid", data_dir=root)
+            return [int(i) for i in dataset.ids], [jnli_neg.LABELS[int(g)] for g in dataset.gold]
+    pytest.skip("the real JNLI-Neg release is not here (no ../shared/datasets, no NEGHUB_DATA_DIR mirror)")
 
 
 def skip_reasons(reports: list[Any]) -> list[tuple[int, str]]:

@@ -22,6 +22,7 @@ import pytest
 from neghub.evaluator.core.registry import benchmark_names
 from tests.conftest import ROOT
 from tests.plugins import Installed, complaints, write_distribution
+from tests.rule_submissions import rule_submission
 
 RAISES = "raises-on-import"
 NOT_A_BENCHMARK = "not-a-benchmark"
@@ -37,7 +38,7 @@ WHY = {
     "into NegHub",
 }
 WARNINGS = [f"warning: the plugin benchmark {name!r} is left out: {why}" for name, why in WHY.items()]
-BASELINE = ROOT / "submissions" / "baseline-first"  # NUBench runs: its sample ships with NegHub
+BASELINE = rule_submission("first")  # NUBench runs: its sample ships with NegHub
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +125,7 @@ def test_the_site_builds_with_the_other_benchmarks(broken: Installed, tmp_path: 
     done = broken.run(command, ROOT, NEGHUB_SUBMISSIONS_DIR=str(submissions), NO_MKDOCS_2_WARNING="1")
     assert done.returncode == 0, done.stderr[-3000:]
     assert sorted(warned(done.stderr)) == sorted(WARNINGS)
-    assert "Baseline: first" in (out / "benchmarks" / "nubench.html").read_text(encoding="utf-8")
+    assert "Rule: first" in (out / "benchmarks" / "nubench.html").read_text(encoding="utf-8")
     assert not (out / "benchmarks" / f"{RAISES}.html").exists()
 
 

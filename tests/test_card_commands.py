@@ -122,9 +122,7 @@ def test_the_cards_of_the_releases_in_the_package_run_as_written(task: str, newc
     assert_every_config_loaded(card, namespace)
 
 
-def test_the_nubench_card_loads_its_sentence_negation_config_and_scores_both_modes(
-    newcomer: Path, neghub: Any
-) -> None:
+def test_the_nubench_card_loads_its_sentence_negation_config_and_scores_both_modes(newcomer: Path, neghub: Any) -> None:
     _, ran, namespace = run_card("nubench", neghub)
     assert {name for name, value in namespace.items() if isinstance(value, datasets.DatasetDict)} == {
         "multiple_choice",

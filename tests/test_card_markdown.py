@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
 from neghub.evaluator.core.registry import get_benchmark
+from neghub.evaluator.protocol.licenses import NOT_SPECIFIED, License, hub_license_fields
+from neghub.evaluator.protocol.metadata import CardText
 from neghub.evaluator.releases import markdown
 from neghub.evaluator.releases.cards import front_matter, render_card
-from neghub.evaluator.releases.licenses import NOT_SPECIFIED, License, hub_license_fields
-from neghub.evaluator.releases.metadata import CardText
 
 TAG = re.compile(r"<[^>]+>")
 # what a metadata string may hold, Markdown's and HTML's special characters above all

@@ -10,7 +10,7 @@ import pytest
 from neghub.evaluator.core.benchmark import ChartSpec
 from neghub.evaluator.core.registry import get_benchmark
 from neghub.leaderboard import charts
-from neghub.leaderboard.collect import Row
+from neghub.leaderboard.facts import Row
 from tests.test_leaderboard import BOARD
 
 
@@ -25,11 +25,11 @@ def _rows(task: str, paths: list[str]) -> list[Row]:
 
     def row(model: str, kind: str, sid: str | None, source: str | None, value: float) -> Row:
         return Row(
+            id=f"{sid or source}/{model}",
             kind=kind,  # type: ignore[arg-type]
             task=task,
             key=key,
             model=model,
-            setting={},
             metrics={**metrics, "acc": value},
             submission_id=sid,
             source=source,

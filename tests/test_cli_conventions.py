@@ -30,13 +30,27 @@ from hypothesis import strategies as st
 
 from neghub.evaluator.core.numbers import fixed, percent
 from neghub.leaderboard.site import fmt
+from tests.rule_submissions import one_line_file, rule_submission
 
 from .conftest import ROOT
 from .processes import run_process
 
 SUBMISSIONS = ROOT / "submissions"
-SCN_PREDICTIONS = SUBMISSIONS / "baseline-never" / "predictions" / "scn" / "predictions.jsonl"
-JNLI_NEG_MAJORITY = SUBMISSIONS / "baseline-majority" / "predictions" / "jnli-neg" / "valid.jsonl"
+
+
+def scn_predictions() -> Path:
+    return rule_submission("never") / "predictions" / "scn" / "predictions.jsonl"
+
+
+def jnli_neg_majority() -> Path:
+    return rule_submission("majority") / "predictions" / "jnli-neg" / "valid.jsonl"
+
+
+def jnli_neg_line() -> Path:
+    """A JNLI-Neg prediction file that exists without the release (the tests of an unreachable release)."""
+    return one_line_file("jnli-neg", {"id": 0, "prediction": "contradiction"})
+
+
 FEW = ("--bootstrap-resamples", "20")
 
 
@@ -61,8 +75,8 @@ def one_json_object(stdout: str) -> dict[str, Any]:
 
 
 def test_evaluate_reads_the_predictions_from_stdin(tmp_path: Path) -> None:
-    from_file = neghub("evaluate", "scn", SCN_PREDICTIONS, *FEW, "--json", cwd=tmp_path)
-    from_stdin = neghub("evaluate", "scn", "-", *FEW, "--json", stdin=SCN_PREDICTIONS.read_bytes(), cwd=tmp_path)
+    from_file = neghub("evaluate", "scn", scn_predictions(), *FEW, "--json", cwd=tmp_path)
+    from_stdin = neghub("evaluate", "scn", "-", *FEW, "--json", stdin=scn_predictions().read_bytes(), cwd=tmp_path)
     assert from_file.returncode == from_stdin.returncode == 0, from_stdin.stderr
     assert one_json_object(from_stdin.stdout) == one_json_object(from_file.stdout)
 
@@ -88,7 +102,14 @@ def test_import_reads_the_answers_from_stdin(tmp_path: Path) -> None:
     (tmp_path / "answers.jsonl").write_bytes(answers)
     model = ("--model-name", "Three", "--parameters", "1", "--license", "mit")
     model += ("--repo-id", "example-org/three", "--revision", "0123456789abcdef0123456789abcdef01234567")
-    model += ("--submitter-name", "A. Tester", "--submitter-contact", "tester@example.org")
+    model += (
+        "--submitter-name",
+        "A. Tester",
+        "--submitter-contact",
+        "tester@example.org",
+        "--submitter-github",
+        "tester",
+    )
     file, stdin = tmp_path / "from-file", tmp_path / "from-stdin"
     by_file = neghub("import", "jsts-neg", tmp_path / "answers.jsonl", *release, *model, "-o", file, cwd=tmp_path)
     by_stdin = neghub("import", "jsts-neg", "-", *release, *model, "-o", stdin, stdin=answers, cwd=tmp_path)
@@ -103,7 +124,7 @@ def test_import_reads_the_answers_from_stdin(tmp_path: Path) -> None:
 
 
 def test_a_release_that_cannot_be_downloaded_is_exit_code_3_naming_it(tmp_path: Path) -> None:
-    done = neghub("evaluate", "jnli-neg", JNLI_NEG_MAJORITY, "--data-dir", tmp_path / "empty-mirror", cwd=tmp_path)
+    done = neghub("evaluate", "jnli-neg", jnli_neg_line(), "--data-dir", tmp_path / "empty-mirror", cwd=tmp_path)
     # an explicit mirror without the task's folder: nothing wrong with the predictions, the data is not here
     assert done.returncode == 3
     assert done.stderr == (
@@ -113,7 +134,7 @@ def test_a_release_that_cannot_be_downloaded_is_exit_code_3_naming_it(tmp_path: 
 
 
 def test_an_unreachable_download_is_exit_code_3_naming_the_url(tmp_path: Path) -> None:
-    done = neghub("evaluate", "jnli-neg", JNLI_NEG_MAJORITY, *FEW, cwd=tmp_path, mirror=False)
+    done = neghub("evaluate", "jnli-neg", jnli_neg_line(), *FEW, cwd=tmp_path, mirror=False)
     assert done.returncode == 3
     (line,) = done.stderr.splitlines()
     assert re.fullmatch(
@@ -133,7 +154,7 @@ def test_a_missing_predictions_file_is_bad_input_whatever_the_network(tmp_path: 
 
 def test_validate_exits_3_when_only_the_data_is_missing_and_2_when_the_submission_is_wrong(tmp_path: Path) -> None:
     folder = tmp_path / "baseline-majority"
-    shutil.copytree(SUBMISSIONS / "baseline-majority", folder)
+    shutil.copytree(rule_submission("majority"), folder)
     empty = tmp_path / "mirror"
     empty.mkdir()
     unreadable = neghub("validate", folder, "--data-dir", empty, cwd=tmp_path)
@@ -148,7 +169,7 @@ def test_validate_exits_3_when_only_the_data_is_missing_and_2_when_the_submissio
 
 
 def test_json_on_success_is_the_result(tmp_path: Path) -> None:
-    done = neghub("evaluate", "scn", SCN_PREDICTIONS, *FEW, "--json", cwd=tmp_path)
+    done = neghub("evaluate", "scn", scn_predictions(), *FEW, "--json", cwd=tmp_path)
     assert done.returncode == 0
     assert one_json_object(done.stdout)["provenance"]["task"] == "scn"
 
@@ -158,15 +179,16 @@ def test_json_on_success_is_the_result(tmp_path: Path) -> None:
     [
         (("evaluate", "nubench", "-", "--mode", "option"), 2, "bad input"),  # stdin: one bad line
         (("evaluate", "scn", "missing.jsonl"), 2, "bad input"),
-        (("evaluate", "jnli-neg", str(JNLI_NEG_MAJORITY), "--data-dir", "no-such-mirror"), 3, "source unavailable"),
+        (("evaluate", "jnli-neg", "{jnli-neg file}", "--data-dir", "no-such-mirror"), 3, "source unavailable"),
         (("evaluate", "scn"), 2, "bad input"),  # a usage error: argparse's own message
-        (("evaluate", "scn", str(SCN_PREDICTIONS), "--mode", "greedy"), 2, "bad input"),
+        (("evaluate", "scn", "{scn file}", "--mode", "greedy"), 2, "bad input"),
     ],
 )
 def test_json_on_failure_is_one_object_with_the_problems(
     args: tuple[str, ...], code: int, error: str, tmp_path: Path
 ) -> None:
-    done = neghub(*args, "--json", stdin=b'{"id": 0, "output": 2}\n', cwd=tmp_path)
+    files = {"{jnli-neg file}": str(jnli_neg_line()), "{scn file}": str(scn_predictions())}
+    done = neghub(*(files.get(a, a) for a in args), "--json", stdin=b'{"id": 0, "output": 2}\n', cwd=tmp_path)
     assert done.returncode == code, done.stderr
     record = one_json_object(done.stdout)
     assert record["error"] == error and record["exit_code"] == code
@@ -177,7 +199,7 @@ def test_json_on_failure_is_one_object_with_the_problems(
 
 def test_validate_json_is_one_object_with_the_problems(tmp_path: Path) -> None:
     folder = tmp_path / "baseline-never"
-    shutil.copytree(SUBMISSIONS / "baseline-never", folder)
+    shutil.copytree(rule_submission("never"), folder)
     (folder / "notes.txt").write_text("an unlisted file\n")
     done = neghub("validate", folder, "--json", cwd=tmp_path)
     assert done.returncode == 2
@@ -205,7 +227,7 @@ def test_a_report_never_prints_minus_zero(shared_datasets: Path, tmp_path: Path)
     """The majority baseline's AccChg on M_u is exactly zero; its bootstrap interval's low end was zero less a
     float's rounding, which printed as -0.00. The interval is now n/a (the baseline answers both members of
     every pair alike: no discordant pair, nothing to resample), and no other figure prints -0.00 either."""
-    done = neghub("evaluate", "jnli-neg", JNLI_NEG_MAJORITY, "--data-dir", shared_datasets, cwd=tmp_path)
+    done = neghub("evaluate", "jnli-neg", jnli_neg_majority(), "--data-dir", shared_datasets, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     (m_u,) = [line for line in done.stdout.splitlines() if line.startswith("M_u ")]
     assert m_u.split()[4:6] == ["0.00", "n/a"]  # AccChg and its interval
@@ -290,7 +312,7 @@ def test_every_board_download_loads_with_the_same_types_from_csv_and_json(tmp_pa
 
     subs = tmp_path / "submissions"
     for name in ("baseline-first", "baseline-never", "baseline-repeat", "baseline-random"):
-        shutil.copytree(SUBMISSIONS / name, subs / name)
+        shutil.copytree(rule_submission(name.removeprefix("baseline-")), subs / name)
     files = build_pages(collect(subs, reported=False))
     boards = sorted(name for name in files if re.fullmatch(r"data/[^/]+\.csv", name) and "results-long" not in name)
     assert boards

@@ -18,10 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from neghub.evaluator.fileio.files import atomic_write, new_file_mode
+from tests.rule_submissions import rule_submission
 
-from .conftest import ROOT
 
-SCN_PREDICTIONS = ROOT / "submissions" / "baseline-never" / "predictions" / "scn" / "predictions.jsonl"
+def scn_predictions() -> Path:
+    return rule_submission("never") / "predictions" / "scn" / "predictions.jsonl"
+
+
 HUB_REVISION = "0123456789abcdef0123456789abcdef01234567"
 
 
@@ -29,7 +32,7 @@ def writing_commands(output: Path) -> dict[str, list[str]]:
     """Every subcommand that writes, with `output` as its -o; none needs ../shared (scn is generated)."""
     return {
         "baseline": ["baseline", "scn", "--kind", "never", "-o", str(output)],
-        "evaluate": ["evaluate", "scn", str(SCN_PREDICTIONS), "--bootstrap-resamples", "10", "-o", str(output)],
+        "evaluate": ["evaluate", "scn", str(scn_predictions()), "--bootstrap-resamples", "10", "-o", str(output)],
         # a pinned Hub id is resolved without the network; the output is checked before the model loads
         "run": ["run", "org/model", "--revision", HUB_REVISION, "--tasks", "scn", "-o", str(output)],
     }

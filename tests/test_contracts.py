@@ -20,8 +20,8 @@ from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.core.registry import benchmark_names, benchmarks
 from neghub.evaluator.core.results import dig
 from neghub.evaluator.fileio.jsonl import write_jsonl
+from neghub.evaluator.protocol.plans import RunSettings
 from neghub.evaluator.releases.loading import DatasetUnavailable
-from neghub.evaluator.runners.plans import RunSettings
 from neghub.leaderboard.collect import collect, flatten_metrics
 from neghub.leaderboard.site import build_pages
 from tests.conftest import FIXTURES, ROOT

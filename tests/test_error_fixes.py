@@ -26,7 +26,8 @@ from neghub.evaluator.releases.loading import DATA_DIR_ENV
 from .conftest import ROOT
 from .upstream_server import UpstreamServer, build_site
 
-NEVER = ROOT / "submissions" / "baseline-never"  # SCN: no release to read, so these tests need no ../shared
+# a valid submission of one SCN run (no release to read, so these tests need no ../shared)
+VALID = ROOT / "tests" / "catalogue" / "valid"
 
 
 def cli(env: dict[str, str], *args: Any, stdout: Any = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
@@ -59,7 +60,7 @@ def error_lines(done: subprocess.CompletedProcess[str]) -> list[str]:
 
 
 def test_a_tab_in_metadata_says_indent_with_spaces_and_spaces_fix_it(tmp_path: Path, neghub: Any) -> None:
-    folder = shutil.copytree(NEVER, tmp_path / "tabbed")
+    folder = shutil.copytree(VALID, tmp_path / "tabbed")
     metadata = folder / "metadata.yaml"
     lines = metadata.read_text(encoding="utf-8").splitlines(keepends=True)
     tabbed_at = next(i for i, line in enumerate(lines) if line.startswith("  "))
@@ -210,7 +211,7 @@ def closed_reader(env: dict[str, str], *args: Any) -> subprocess.CompletedProces
 
 def test_a_result_into_a_closed_pipe_ends_quietly_with_success(tmp_path: Path) -> None:
     env = dict(os.environ)
-    predictions = NEVER / "predictions" / "scn" / "predictions.jsonl"
+    predictions = VALID / "predictions" / "scn" / "run.jsonl"
     done = closed_reader(env, "evaluate", "scn", predictions, "--json", "--bootstrap-resamples", "10")
     assert (done.returncode, done.stderr) == (0, "")
 
@@ -226,7 +227,7 @@ def test_a_refused_file_into_a_closed_pipe_keeps_exit_code_2(tmp_path: Path) -> 
 
 def test_validate_into_a_closed_pipe_keeps_its_exit_code(tmp_path: Path) -> None:
     env = dict(os.environ)
-    folder = shutil.copytree(NEVER, tmp_path / "broken")
+    folder = shutil.copytree(VALID, tmp_path / "broken")
     (folder / "metadata.yaml").write_text("model: [\n")
     done = closed_reader(env, "validate", folder, "--json")
     assert done.returncode == 2 and "Traceback" not in done.stderr

@@ -27,8 +27,8 @@ import pytest
 import yaml
 
 from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+from neghub.evaluator.protocol.metadata import HubPin, HubRelease, pin_text, read_pin
 from neghub.evaluator.releases.cards import render_card, validate_card
-from neghub.evaluator.releases.metadata import HubPin, HubRelease, pin_text, read_pin
 from neghub.evaluator.releases.pin import pin_path
 
 from .conftest import ROOT
@@ -234,9 +234,7 @@ def test_pin_needs_a_commit_that_exists(
     assert message in result.err
 
 
-def test_pin_dry_run_reaches_the_hub_that_hf_endpoint_names_and_writes_nothing(
-    hub: HubServer, tmp_path: Path
-) -> None:
+def test_pin_dry_run_reaches_the_hub_that_hf_endpoint_names_and_writes_nothing(hub: HubServer, tmp_path: Path) -> None:
     # the command line in a process of its own, configured as a user would: HF_ENDPOINT, HF_HOME
     env = {k: v for k, v in os.environ.items() if not k.startswith("HF_")}
     env.update(HF_ENDPOINT=hub.url, HF_HOME=str(tmp_path / "hf-home"), PYTHONPATH=str(ROOT))

@@ -21,8 +21,8 @@ transformers = pytest.importorskip("transformers")
 
 from neghub.evaluator.cli import main  # noqa: E402
 from neghub.evaluator.fileio import safe_yaml  # noqa: E402
+from neghub.evaluator.protocol.requests import execute, request_from_json  # noqa: E402
 from neghub.evaluator.runners.loading import ModelSource, load_backend  # noqa: E402
-from neghub.evaluator.runners.requests import execute, request_from_json  # noqa: E402
 from tests.test_lm_eval_files import SIGNED  # noqa: E402
 from tests.test_runner_protocols import MIRROR, _classifier, _jsts_records, _roberta_masked  # noqa: E402
 from tests.test_runners import SHARED, _causal  # noqa: E402

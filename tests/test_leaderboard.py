@@ -18,10 +18,12 @@ import pytest
 
 from neghub.evaluator.core.errors import InputError
 from neghub.leaderboard.boards import Board
-from neghub.leaderboard.collect import Row, collect, flatten_metrics, mean_and_sd
+from neghub.leaderboard.collect import collect, flatten_metrics, mean_and_sd
 from neghub.leaderboard.exports import board_csv
+from neghub.leaderboard.facts import Row, RowFacts
 from neghub.leaderboard.paper_results import load_reported
 from neghub.leaderboard.site import build_pages, environment, row_view
+from tests.rule_submissions import rule_submission
 
 NUBENCH_TEST = (
     Path(__file__).parents[1] / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
@@ -70,7 +72,7 @@ def write_submission(
         )
     (folder / "metadata.yaml").write_text(
         local_model(name, sid)
-        + f"submitter:\n  name: {json.dumps(submitter)}\n  contact: https://example.org/tester\n"
+        + f"submitter:\n  name: {json.dumps(submitter)}\n  contact: https://example.org/tester\n  github: tester\n"
         f'date: "{date}"\n'
         "description: Synthetic predictions for the leaderboard tests.\n"
         "runs:\n" + "".join(runs),
@@ -131,27 +133,46 @@ BOARD = Board(
 )
 
 
-def _row(kind: str, model: str, acc: float | None) -> Row:
+def _facts(kind: str, model: str, acc: float | None, sid: str | None = None) -> RowFacts:
     metrics = {} if acc is None else {"acc": acc}
-    trust = "reported" if kind == "reported" else "re-scored"
-    return Row(kind=kind, task="nubench", key=BOARD, model=model, setting={}, metrics=metrics, trust=trust)  # type: ignore[arg-type]
+    items = None if acc is None or kind == "reported" else (("1",), np.array([acc]))  # shared units: paired tests run
+    row_id = f"{kind}/{model}"
+    return RowFacts(
+        id=row_id,
+        kind=kind,
+        task="nubench",
+        key=BOARD,
+        model=model,
+        metrics=metrics,  # type: ignore[arg-type]
+        submission_id=sid,
+        headline_items=items,
+        maintainers_run=kind == "verified",
+    )
+
+
+def _row(kind: str, model: str, acc: float | None, sid: str | None = None) -> Row:
+    """A row as the site shows it, with the verdict `decide` gives it alone on its board."""
+    from neghub.leaderboard.board_file import HistoryEntry
+    from neghub.leaderboard.facts import joined
+    from neghub.leaderboard.verdicts import Context, decide
+
+    facts = _facts(kind, model, acc, sid)
+    (entry,) = decide([facts], Context(HistoryEntry(recorded=False, words="a test"))).rows
+    return joined(facts, entry)
 
 
 def test_reported_rows_are_never_ranked() -> None:
-    from neghub.leaderboard.verdicts import apply_rules
+    from neghub.leaderboard.board_file import HistoryEntry
+    from neghub.leaderboard.verdicts import Context, decide
 
     rows = [
-        _row("reported", "paper-best", 0.99),
-        _row("verified", "low", 0.2),
-        _row("verified", "high", 0.6),
-        _row("verified", "none", None),
+        _facts("reported", "paper-best", 0.99),
+        _facts("verified", "low", 0.2),
+        _facts("verified", "high", 0.6),
+        _facts("verified", "none", None),
     ]
-    for row in rows:
-        row.status = "reported" if row.kind == "reported" else "unranked"
-        if row.kind == "verified" and "acc" in row.metrics:
-            row.headline_items = (("1",), np.array([row.metrics["acc"]]))  # shared units: a paired test could run
-    (decided,) = apply_rules({BOARD: rows}, published={}, clearances=[], accepted_prompts=set(), landed={}).values()
-    status = {r.model: (r.status, r.rank_range, r.unranked) for r in decided}
+    file = decide(rows, Context(HistoryEntry(recorded=False, words="a test")))
+    status = {e.model: (e.status, e.rank, e.why) for e in file.rows}
     # a paper row is never ranked, however high; NegHub rows without an interval say nothing of their uncertainty
     assert status["paper-best"] == ("reported", None, None)
     assert status["high"] == ("unranked", None, "no interval for its headline")
@@ -177,7 +198,7 @@ def test_collect_rescores_and_averages_seeds(tmp_path: Path) -> None:
     write_submission(tmp_path, "two-seeds", "Two Seeds", ["choice1", "choice3"])
     board = collect(tmp_path, reported=False)
     assert board.notes == []
-    (row,) = board.rows
+    (row,) = [r for r in board.rows if r.kind == "verified"]
     assert row.kind == "verified" and row.n_runs == 2
     assert row.metrics["acc"] == pytest.approx(0.5)
     assert row.sd["acc"] == pytest.approx(math.sqrt(0.5))
@@ -194,7 +215,7 @@ def test_collect_ignores_stored_scores_and_refuses_invalid(tmp_path: Path) -> No
     broken = write_submission(tmp_path, "broken-file", "Broken", ["choice1"])
     (broken / "predictions" / "nubench" / "seed-0.jsonl").write_text('{"id": 0}\n', encoding="utf-8")
     board = collect(tmp_path, reported=False)
-    assert board.rows == []
+    assert [r for r in board.rows if r.kind == "verified"] == []
     refused = {n.submission: n for n in board.notes}
     assert set(refused) == {"markup-name", "broken-file"}
     assert all(n.level == "refused" for n in refused.values())
@@ -225,8 +246,7 @@ def test_reported_file_with_unknown_field_is_refused(tmp_path: Path) -> None:
 def test_model_names_are_escaped_in_tables() -> None:
     from neghub.evaluator.core.registry import get_benchmark
 
-    row = _row("verified", "<script>alert(1)</script> **bold**", 0.5)
-    row.submission_id = "abc"
+    row = _row("verified", "<script>alert(1)</script> **bold**", 0.5, sid="abc")
     board = {
         "title": "t",
         "slug": "t",
@@ -255,7 +275,7 @@ def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
         assert f"benchmarks/{task}.md" in files and f"datasets/{task}.md" in files
     assert "models/one-run.md" in files and "profile.md" in files
     (name,) = [n for n in files if n.startswith("data/nubench--test--completion--0shot") and n.endswith(".json")]
-    exported = json.loads(files[name])
+    exported = [r for r in json.loads(files[name]) if r["submission_id"]]
     assert [r["model"] for r in exported] == ["One Run"]
     assert exported[0]["metric.acc"] == 1.0
 
@@ -266,12 +286,12 @@ def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submissi
     from neghub.evaluator.submissions.validation import validate_submission
 
     subs = tmp_path / "submissions"
-    shutil.copytree(Path(__file__).parents[1] / "submissions" / "baseline-random", subs / "baseline-random")
+    shutil.copytree(rule_submission("random"), subs / "baseline-random")
     mirror = tmp_path / "mirror"  # a mirror without jnli-neg/; NUBench falls back to the sample in the package
     mirror.mkdir()
     board = collect(subs, data_dir=mirror, reported=False)
     # the two NUBench runs are shown; the JNLI-Neg run is not, and the site says why
-    assert sorted((row.task, row.setting["mode"]) for row in board.rows) == [
+    assert sorted((row.task, row.setting["mode"]) for row in board.rows if row.kind == "verified") == [
         ("nubench", "completion"),
         ("nubench", "option"),
     ]

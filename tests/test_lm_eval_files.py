@@ -33,14 +33,16 @@ from hypothesis import strategies as st
 from neghub.evaluator.benchmarks.jnli_neg import protocol as jnli_protocol
 from neghub.evaluator.benchmarks.jsts_neg import protocol as jsts_protocol
 from neghub.evaluator.cli import main
+from neghub.evaluator.families import llm_jp_lm_eval_utils as llm_jp_utils
+from neghub.evaluator.families.multiple_choice import lm_eval_utils as option_utils
 from neghub.evaluator.families.multiple_choice import parse_answer as parse_letter
 from neghub.evaluator.fileio import safe_yaml
-from neghub.evaluator.runners import lm_eval_utils
+from neghub.evaluator.interop import lm_eval_utils
 from neghub.evaluator.submissions.format import absolute_path
 
 MIRROR = Path(__file__).parent / "fixtures" / "mirror"  # JSTS-Neg: 40 test items
 UNVERIFIED_JSTS = ["--data-dir", str(MIRROR), "--unverified"]
-SIGNED = ["--submitter-name", "Tester", "--submitter-contact", "tester@example.org"]
+SIGNED = ["--submitter-name", "Tester", "--submitter-contact", "tester@example.org", "--submitter-github", "tester"]
 STAMP = "2026-11-22T10-00-00.000000"
 CONFIG_JSON = b'{"model_type": "llama"}\n'
 
@@ -94,43 +96,43 @@ ANSWERS = st.lists(st.one_of(ANSWER_PIECES, st.text(max_size=3)), max_size=6).ma
 @settings(max_examples=300, deadline=None)
 @given(text=ANSWERS, gold=st.sampled_from(jnli_protocol.LABELS))
 def test_a_label_answer_is_right_where_neghub_reads_the_gold_label(text: str, gold: str) -> None:
-    right = lm_eval_utils.process_label({"gold": gold}, [text])["acc"]
+    right = llm_jp_utils.process_llm_jp_label({"gold": gold}, [text])["acc"]
     assert right == float(jnli_protocol.parse_answer(text.rstrip("\ufffd")) == gold)
 
 
 @settings(max_examples=300, deadline=None)
 @given(text=ANSWERS, gold=st.integers(0, 5))
 def test_a_score_answer_is_right_where_neghub_reads_the_gold_score(text: str, gold: int) -> None:
-    right = lm_eval_utils.process_score({"gold": gold}, [text])["acc"]
+    right = llm_jp_utils.process_llm_jp_digit({"gold": gold}, [text])["acc"]
     assert right == float(jsts_protocol.parse_answer(text.rstrip("\ufffd")) == gold)
 
 
 @settings(max_examples=300, deadline=None)
 @given(text=ANSWERS, n_options=st.integers(3, 4))
 def test_a_letter_is_read_as_neghub_reads_it(text: str, n_options: int) -> None:
-    assert lm_eval_utils.option_position(text, n_options) == parse_letter(text, n_options)
+    assert option_utils.option_position(text, n_options) == parse_letter(text, n_options)
 
 
 def test_the_readings_by_hand() -> None:
-    assert lm_eval_utils.process_label({"gold": "entailment"}, ["ｅｎｔａｉｌｍｅｎｔ\n\nmore"]) == {"acc": 1.0}
-    assert lm_eval_utils.process_score({"gold": 4}, [" ４ "]) == {"acc": 1.0}
-    assert lm_eval_utils.process_score({"gold": 4}, ["4.0\ufffd"]) == {"acc": 1.0}  # the broken character dropped
-    assert lm_eval_utils.process_score({"gold": 3}, ["3.5"]) == {"acc": 0.0}
-    assert lm_eval_utils.process_letter({"gold": 1, "n_options": 3}, ["(b)\nthen more"]) == {"acc": 1.0}
-    assert lm_eval_utils.process_letter({"gold": 3, "n_options": 3}, ["D"]) == {"acc": 0.0}  # no fourth option
+    assert llm_jp_utils.process_llm_jp_label({"gold": "entailment"}, ["ｅｎｔａｉｌｍｅｎｔ\n\nmore"]) == {"acc": 1.0}
+    assert llm_jp_utils.process_llm_jp_digit({"gold": 4}, [" ４ "]) == {"acc": 1.0}
+    assert llm_jp_utils.process_llm_jp_digit({"gold": 4}, ["4.0\ufffd"]) == {"acc": 1.0}  # the broken character dropped
+    assert llm_jp_utils.process_llm_jp_digit({"gold": 3}, ["3.5"]) == {"acc": 0.0}
+    assert option_utils.process_option_letter({"gold": 1, "n_options": 3}, ["(b)\nthen more"]) == {"acc": 1.0}
+    assert option_utils.process_option_letter({"gold": 3, "n_options": 3}, ["D"]) == {"acc": 0.0}  # no fourth option
 
 
 # --- answers scored as lm-eval scores the exported tasks, against neghub evaluate ------------------------
 
 
-class _FunctionLoader(yaml.SafeLoader):
+class FunctionLoader(yaml.SafeLoader):
     pass
 
 
-_FunctionLoader.add_constructor("!function", lambda loader, node: ("function", loader.construct_scalar(node)))
+FunctionLoader.add_constructor("!function", lambda loader, node: ("function", loader.construct_scalar(node)))
 
 
-def _utils(folder: Path) -> ModuleType:
+def exported_utils(folder: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location("exported_utils", folder / "utils.py")
     assert spec is not None and spec.loader is not None
     utils = importlib.util.module_from_spec(spec)
@@ -216,13 +218,13 @@ def test_lm_evals_figures_of_the_exported_tasks_are_neghub_evaluates(
 ) -> None:
     exported = tmp_path / "tasks"
     assert main(["export", "lm-eval", str(exported), "--tasks", tasks, *options]) == 0
-    utils = _utils(exported)
+    utils = exported_utils(exported)
     rng = random.Random(7)
     configs: dict[str, dict[str, Any]] = {}
     samples: dict[str, list[dict[str, Any]]] = {}
     lm_eval_figures: dict[str, dict[str, Any]] = {}
     for task_file in sorted(exported.glob("*.yaml")):
-        config = yaml.load(task_file.read_text(encoding="utf-8"), Loader=_FunctionLoader)
+        config = yaml.load(task_file.read_text(encoding="utf-8"), Loader=FunctionLoader)
         docs = [json.loads(line) for line in (exported / f"{config['task']}.jsonl").read_text().splitlines()]
         answers = _answers(docs, config, rng)
         configs[config["task"]] = config
@@ -268,15 +270,15 @@ def test_export_writes_tasks_whose_documents_are_the_requests(
     assert "skipped neghub_scn_all_causal_0shot_seed0: give --max-pairs N" in capsys.readouterr().err
     names = sorted(p.stem for p in out.glob("*.yaml"))
     assert names == ["neghub_nubench_test_completion_simple_0shot", "neghub_nubench_test_option_simple_0shot"]
-    completion = yaml.load((out / f"{names[0]}.yaml").read_text(), Loader=_FunctionLoader)
+    completion = yaml.load((out / f"{names[0]}.yaml").read_text(), Loader=FunctionLoader)
     # NUBench's options follow lm-eval's delimiter " ": its acc_norm divides by their length, as NegHub's does
     assert completion["output_type"] == "multiple_choice" and completion["target_delimiter"] == " "
     assert completion["doc_to_choice"] == ("function", "utils.doc_to_choice")
     assert [m["metric"] for m in completion["metric_list"]] == ["acc", "acc_norm"]
     assert completion["metadata"]["neghub"]["file"] == "predictions/nubench/nubench-test-completion-simple-0shot.jsonl"
-    option = yaml.load((out / f"{names[1]}.yaml").read_text(), Loader=_FunctionLoader)
+    option = yaml.load((out / f"{names[1]}.yaml").read_text(), Loader=FunctionLoader)
     assert option["generation_kwargs"] == {"until": ["\n"], "max_gen_toks": 4, "do_sample": False, "temperature": 0}
-    assert option["process_results"] == ("function", "utils.process_letter")
+    assert option["process_results"] == ("function", "utils.process_option_letter")
 
     prompts = tmp_path / "p.jsonl"
     assert main(["prompts", "nubench", "--mode", "completion", "-o", str(prompts)]) == 0
@@ -285,12 +287,14 @@ def test_export_writes_tasks_whose_documents_are_the_requests(
     assert [(d["neghub_id"], d["query"], [" " + c for c in d["choices"]]) for d in docs] == [
         (r["id"], r["prompt"], r["continuations"]) for r in requests
     ]
-    utils = _utils(out)
+    utils = exported_utils(out)
     assert utils.doc_to_text(docs[0]) == requests[0]["prompt"]
     assert utils.doc_to_choice(docs[0]) == [c.removeprefix(" ") for c in requests[0]["continuations"]]
     # the bundled sample's right option, choice1, is the first offered
     assert {utils.doc_to_target(d) for d in docs} == {0}
-    assert (out / "utils.py").read_bytes() == Path(lm_eval_utils.__file__).read_bytes()
+    # utils.py: its common part, then the multiple-choice family's file, once though both runs name it
+    common, option_file = (Path(m.__file__).read_text(encoding="utf-8") for m in (lm_eval_utils, option_utils))
+    assert (out / "utils.py").read_text(encoding="utf-8") == common + "\n\n" + option_file
 
 
 # --- the import --------------------------------------------------------------------------------------------
@@ -362,7 +366,7 @@ def test_import_reads_lm_evals_samples_and_pins_the_folder_lm_eval_loaded(tmp_pa
         "open_weights": True,
         "license": "unknown",
     }
-    assert meta["submitter"] == {"name": "Tester", "contact": "tester@example.org"}
+    assert meta["submitter"] == {"name": "Tester", "contact": "tester@example.org", "github": "tester"}
     prefix = "jsts-neg.llm-jp-eval-loglikelihood.default"
     assert meta["provenance"][f"{prefix}.engine"] == "lm-evaluation-harness 0.4.13"
     assert meta["provenance"][f"{prefix}.lm_eval_task_hash"] == "ab" * 32
@@ -608,23 +612,39 @@ def test_an_unsigned_import_is_refused_with_what_to_pass(
 
 
 def test_gits_user_signs_and_is_said(tmp_path: Path, git_user: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    git_user.write_text("[user]\n\tname = Jane Doe\n\temail = jane@example.org\n")
+    git_user.write_text("[user]\n\tname = Jane Doe\n\temail = jane@example.org\n[github]\n\tuser = jane-doe\n")
     _jsts_results(tmp_path / "results", {"pretrained": str(model_folder(tmp_path / "m"))})
     assert _import(tmp_path) == 0
     meta = safe_yaml.load((tmp_path / "sub" / "metadata.yaml").read_text()).value
-    assert meta["submitter"] == {"name": "Jane Doe", "contact": "jane@example.org"}
+    assert meta["submitter"] == {"name": "Jane Doe", "contact": "jane@example.org", "github": "jane-doe"}
     assert (
-        "signing as Jane Doe <jane@example.org> (git config user.name and user.email; --submitter-name and "
-        "--submitter-contact sign otherwise)\n"
+        "signing as Jane Doe <jane@example.org>, GitHub account jane-doe (git config user.name and user.email and "
+        "github.user; --submitter-name, --submitter-contact and --submitter-github sign otherwise)\n"
     ) in capsys.readouterr().err
+
+
+def test_without_a_github_account_the_submission_is_not_signed(
+    tmp_path: Path, git_user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the fix it names exists: --submitter-github (or git config github.user) signs it
+    git_user.write_text("[user]\n\tname = Jane Doe\n\temail = jane@example.org\n")
+    _jsts_results(tmp_path / "results", {"pretrained": str(model_folder(tmp_path / "m"))})
+    assert _import(tmp_path) == 2
+    assert capsys.readouterr().err == (
+        "error: --submitter-github: the GitHub account that will open the pull request signs the submission: give "
+        "--submitter-github LOGIN (or set git config --global github.user LOGIN)\n"
+    )
+    assert not (tmp_path / "sub").exists()
+    assert _import(tmp_path, "--submitter-github", "jane-doe") == 0
 
 
 def test_the_options_sign_without_git(tmp_path: Path, git_user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     git_user.write_text("[user]\n\tname = Jane Doe\n\temail = jane@example.org\n")
     _jsts_results(tmp_path / "results", {"pretrained": str(model_folder(tmp_path / "m"))})
-    assert _import(tmp_path, "--submitter-name", "Ann", "--submitter-contact", "https://example.org/ann") == 0
+    options = ("--submitter-name", "Ann", "--submitter-contact", "https://example.org/ann", "--submitter-github", "ann")
+    assert _import(tmp_path, *options) == 0
     meta = safe_yaml.load((tmp_path / "sub" / "metadata.yaml").read_text()).value
-    assert meta["submitter"] == {"name": "Ann", "contact": "https://example.org/ann"}
+    assert meta["submitter"] == {"name": "Ann", "contact": "https://example.org/ann", "github": "ann"}
     assert "signing as" not in capsys.readouterr().err
 
 
@@ -640,6 +660,25 @@ def test_a_git_email_that_is_no_contact_is_refused(
     )
 
 
+def test_utils_py_takes_each_file_once_and_refuses_two_that_define_one_name(tmp_path: Path) -> None:
+    from neghub.evaluator.core.errors import InputError
+    from neghub.evaluator.interop.lm_eval import utils_source
+    from neghub.evaluator.protocol.lm_eval import LmEvalScoring
+
+    mine, theirs = tmp_path / "mine.py", tmp_path / "theirs.py"
+    mine.write_text("def process_answer(doc, results):\n    return {'acc': 1.0}\n", encoding="utf-8")
+    theirs.write_text("LIMIT = 3\n\n\ndef process_answer(doc, results):\n    return {'acc': 0.0}\n", encoding="utf-8")
+    scoring = LmEvalScoring(lambda item, request: {}, [], "process_answer", (mine,))
+    common = Path(lm_eval_utils.__file__).read_text(encoding="utf-8")
+    assert utils_source([scoring, scoring]) == common + "\n\n" + mine.read_text(encoding="utf-8")
+    other = LmEvalScoring(lambda item, request: {}, [], "process_answer", (theirs,))
+    with pytest.raises(InputError) as refused:
+        utils_source([scoring, other])
+    assert refused.value.problems[0].message == (
+        f"{theirs} and {mine} both define 'process_answer' for utils.py: rename one of them"
+    )
+
+
 # --- what the export costs, where it runs from, what --limit and a trial's import say; its options -------------
 
 
@@ -649,9 +688,9 @@ def test_the_scn_export_states_its_requests_and_time_and_offers_a_trial(tmp_path
     result = neghub("export", "lm-eval", tmp_path / "tasks", "--tasks", "scn", "--max-pairs", "20")
     assert result.code == 0, result.err
     assert (
-        "note: neghub_scn_all_causal_0shot_seed0: 172,800 requests: lm-eval asks every candidate verb of every pair, "
-        "where neghub run selects adaptively; about 1 h 51 min at 26 requests/s (lm-eval, SmolLM2-135M, 2 CPU "
-        "cores); to try a model in minutes, export with --max-items 10 (2,000 requests, about 1 min; its import is "
+        "note: neghub_scn_all_causal_0shot_seed0: 172,800 requests, every one asked by lm-eval where neghub run "
+        "selects adaptively; about 1 h 51 min at 26 requests/s (lm-eval, SmolLM2-135M, 2 CPU cores); to try a "
+        "model in minutes, export with --max-items 10 (2,000 requests, about 1 min; its import is "
         "partial, which neghub validate refuses)"
     ) in result.err.splitlines()
     trial = neghub("export", "lm-eval", tmp_path / "trial", "--tasks", "scn", "--max-pairs", "20", "--max-items", "10")
@@ -688,13 +727,15 @@ def test_the_exported_folder_holds_no_path_and_finds_its_documents_beside_itself
 
 
 def test_scn_figures_under_limit_say_why_they_are_empty(capsys: pytest.CaptureFixture[str]) -> None:
+    from neghub.evaluator.benchmarks.scn import lm_eval_utils as scn_utils
+
     # lm-eval's --limit 3 of a 160-document task: three pronoun CpTp documents, none answered with its verb
     docs = [
         {"triplet": ["Paul", "barber", "pronoun", verb, "CpTp"], "verb_index": i, "seed": 0, "documents": 160}
         for i, verb in enumerate(["act", "run", "swim"])
     ]
-    items = [lm_eval_utils.process_scn(doc, ["it"])["negation_contrast"] for doc in docs]
-    contrast = lm_eval_utils.scn_aggregate(items)
+    items = [scn_utils.process_scn(doc, ["it"])["negation_contrast"] for doc in docs]
+    contrast = scn_utils.scn_aggregate(items)
     assert contrast != contrast  # NaN
     assert capsys.readouterr().err == (
         "neghub: SCN's figures are NaN: lm-eval ran 3 of the task's 160 documents (--limit), 3 of them the pronoun "

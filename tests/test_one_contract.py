@@ -18,6 +18,7 @@ import pytest
 
 from neghub.leaderboard.collect import collect
 from neghub.leaderboard.site import build_pages
+from tests.rule_submissions import rule_submission
 
 ROOT = Path(__file__).resolve().parent.parent
 LEADERBOARD = ROOT / "leaderboard"
@@ -50,10 +51,12 @@ def test_no_leaderboard_module_calls_a_scorer(path: Path) -> None:
 
 @pytest.fixture
 def submissions(tmp_path: Path) -> Path:
-    """The committed submissions whose data is in the package (NUBench's sample, SCN's word lists)."""
+    """Submissions whose data is in the package (NUBench's sample, SCN's word lists): three rules' files and the
+    committed SmolLM2 run."""
     folder = tmp_path / "submissions"
-    for sid in ("baseline-first", "baseline-never", "baseline-repeat", "smollm2-135m-instruct"):
-        shutil.copytree(ROOT / "submissions" / sid, folder / sid)
+    for rule in ("first", "never", "repeat"):
+        shutil.copytree(rule_submission(rule), folder / f"baseline-{rule}")
+    shutil.copytree(ROOT / "submissions" / "smollm2-135m-instruct", folder / "smollm2-135m-instruct")
     # SmolLM2's JNLI-Neg runs need the real release: left out here, so that the test runs anywhere
     smollm2 = folder / "smollm2-135m-instruct"
     shutil.rmtree(smollm2 / "predictions" / "jnli-neg")

@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from neghub.evaluator.cli import main
-from neghub.evaluator.runners.plans import (
+from neghub.evaluator.protocol.plans import (
     PARTIAL_ITEMS,
     SAMPLE_SEED,
     SPLIT_ITEMS,

@@ -37,6 +37,7 @@ from neghub.evaluator.core.registry import DuplicateBenchmark, benchmark_names, 
 from neghub.evaluator.releases.cards import CardFrontMatter, split_front_matter
 from tests.conftest import FIXTURES, ROOT
 from tests.plugins import Installed, complaints, pip_install, write_distribution
+from tests.test_lm_eval_files import FunctionLoader, exported_utils
 
 PLUGIN_SOURCE = FIXTURES / "plugin"
 NAME = "korean-negation-mc"
@@ -63,14 +64,15 @@ def write_submission(root: Path, predictions: Path, *, sid: str = "korean-plugin
     shutil.copyfile(predictions, folder / rel)
     metadata = {
         "model": {
-            "kind": "baseline",
+            "kind": "local",
             "name": "Random choice (plugin test)",
-            "baseline": "random",
-            "parameters": 0,
+            "file": "random-choice",
+            "sha256": "c" * 64,
+            "parameters": 1,
             "open_weights": True,
             "license": "Apache-2.0",
         },
-        "submitter": {"name": "Tester", "contact": "https://example.org/tester"},
+        "submitter": {"name": "Tester", "contact": "https://example.org/tester", "github": "tester"},
         "date": "2025-05-01",
         "description": "A random baseline of the plugin benchmark.",
         "runs": [{"task": NAME, "split": "test", "file": rel, "shots": 0, "seed": 0, "mode": "completion"}],
@@ -277,6 +279,44 @@ def test_site_has_the_plugin_benchmark_page_with_its_own_headline(
 def plugin_module(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.syspath_prepend(str(PLUGIN_SOURCE))
     return importlib.import_module("korean_negation_mc")
+
+
+def test_the_plugin_exported_to_lm_eval_is_scored_by_lm_eval(installed: Installed, tmp_path: Path) -> None:
+    # the family declares its lm-eval scoring, so a plugin built on it needs none of its own: lm-eval scores its
+    # completions (acc, acc_norm against each document's gold) and its letters (utils.py's process_option_letter)
+    out = tmp_path / "tasks"
+    exported = installed.neghub("export", "lm-eval", out, "--tasks", NAME)
+    assert exported.returncode == 0, exported.stderr
+    assert "prints no score" not in exported.stderr
+    names = sorted(p.stem for p in out.glob("*.yaml"))
+    stem = "neghub_korean_negation_mc_test"
+    assert names == [f"{stem}_completion_default_0shot", f"{stem}_option_default_0shot"]
+    completion, option = (yaml.load((out / f"{n}.yaml").read_text(), Loader=FunctionLoader) for n in names)
+    assert [m["metric"] for m in completion["metric_list"]] == ["acc", "acc_norm"]
+    assert [m["metric"] for m in option["metric_list"]] == ["acc"]
+    assert option["process_results"] == ("function", "utils.process_option_letter")
+
+    records = {
+        r["id"]: r
+        for r in map(
+            json.loads,
+            (PLUGIN_SOURCE / NAME.replace("-", "_") / "release" / "test.jsonl")
+            .read_text(encoding="utf-8")
+            .splitlines(),
+        )
+    }
+    docs = [json.loads(line) for line in (out / f"{names[0]}.jsonl").read_text(encoding="utf-8").splitlines()]
+    # every option is offered in the order a, b, c: the right one's index is its key's
+    assert {d["neghub_id"]: d["gold"] for d in docs} == {i: "abc".index(answer) for i, answer in enumerate(ANSWERS)}
+    utils = exported_utils(out)
+    docs = [json.loads(line) for line in (out / f"{names[1]}.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(d["neghub_id"] for d in docs) == sorted(records)
+    for doc in docs:
+        record = records[doc["neghub_id"]]
+        shown = [line[3:] for line in doc["query"].splitlines() if line[:3] in ("A. ", "B. ", "C. ")]
+        assert shown[doc["gold"]] == record[record["answer"]]  # the gold letter names the right option
+        assert utils.process_option_letter(doc, ["ABC"[doc["gold"]]]) == {"acc": 1.0}
+        assert utils.process_option_letter(doc, ["ABC"[(doc["gold"] + 1) % 3]]) == {"acc": 0.0}
 
 
 def test_acc_norm_divides_by_characters_of_korean_options(plugin_module: Any, tmp_path: Path) -> None:

@@ -61,8 +61,7 @@ def test_anything_but_a_pinned_hashed_requirement_is_refused(line: str) -> None:
     lines, problems = plugins.requirement_lines("plugins.txt", f"# ok\n{line}\n")
     assert lines == []
     assert problems == [
-        "plugins.txt:2: expected a pinned requirement with its hash (name==version --hash=sha256:HEX), "
-        f"got {line!r}"
+        f"plugins.txt:2: expected a pinned requirement with its hash (name==version --hash=sha256:HEX), got {line!r}"
     ]
 
 

@@ -1,8 +1,13 @@
-"""A reproduction record counts only when the gpu-reproduce workflow opened it (leaderboard/pull_request.py trust).
+"""What a pull request may change, checked from what GitHub recorded of it (leaderboard/pull_request.py trust).
 
-Tried offline with pull_request event payloads of both kinds, as GitHub writes them to $GITHUB_EVENT_PATH: the
-workflow's own pull request (a branch of the repository, its bot account, one record) passes; a hand-written
-record from a fork, from a maintainer's branch, or beside a submission is refused, one line per reason, exit 2.
+Tried offline with pull_request event payloads, as GitHub writes them to $GITHUB_EVENT_PATH:
+- a reproduction record counts only when the gpu-reproduce workflow opened it: the workflow's own pull request (a
+  reproduce/ branch of the repository, its bot account, one record) passes; a hand-written record from a fork, from
+  a maintainer's branch, or beside a submission is refused, one line per reason, exit 2;
+- a submission's `submitter.github` is the account that opens the pull request, and a landed submission is changed
+  only by that account or a maintainer;
+- no pull request adds or changes a symbolic link (git diff --raw BASE...HEAD, mode 120000);
+- clearances.yaml is changed only by a member of the repository, each new entry naming its author.
 """
 
 from __future__ import annotations
@@ -22,17 +27,29 @@ RECORD = (ROOT / "reproductions" / "smollm2-135m-instruct.json").read_text(encod
 
 
 def event(
-    head_repo: str | None, author: str, changed_files: int, base_repo: str = "neghub/neghub"
+    head_repo: str | None,
+    author: str,
+    changed_files: int,
+    base_repo: str = "neghub/neghub",
+    *,
+    ref: str = "reproduce/x",
+    association: str = "NONE",
+    shas: tuple[str, str] | None = None,
 ) -> dict[str, object]:
     """The parts of a pull_request event payload the check reads (GitHub's field names)."""
+    head: dict[str, object] = {"ref": ref, "repo": None if head_repo is None else {"full_name": head_repo}}
+    base: dict[str, object] = {"ref": "main", "repo": {"full_name": base_repo}}
+    if shas is not None:
+        base["sha"], head["sha"] = shas
     return {
         "action": "opened",
         "pull_request": {
             "number": 7,
             "user": {"login": author},
+            "author_association": association,
             "changed_files": changed_files,
-            "head": {"ref": "reproduce/x", "repo": None if head_repo is None else {"full_name": head_repo}},
-            "base": {"ref": "main", "repo": {"full_name": base_repo}},
+            "head": head,
+            "base": base,
         },
     }
 
@@ -112,13 +129,17 @@ def test_the_command_line_check_reads_the_event_file_and_exits_2(tmp_path: Path)
 def test_the_submission_check_runs_on_records_and_builds_the_site() -> None:
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "submission.yml").read_text(encoding="utf-8"))
     paths = workflow[True]["pull_request"]["paths"]  # YAML 1.1 reads the key `on` as True
-    assert {"submissions/**", "reproductions/**"} <= set(paths)
+    assert {"submissions/**", "reproductions/**", "clearances.yaml"} <= set(paths)
     steps = workflow["jobs"]["check"]["steps"]
-    checkout = next(s for s in steps if s.get("with", {}).get("path") == "pull-request")
-    assert set(checkout["with"]["sparse-checkout"].split()) == {"submissions", "reproductions"}
+    # both checkouts keep their history: the trust check diffs BASE...HEAD for links, the summary reads main's
+    checkouts = [s for s in steps if "actions/checkout" in s.get("uses", "")]
+    assert all(s["with"].get("fetch-depth") == 0 for s in checkouts), checkouts
+    assert all("sparse-checkout" not in s["with"] for s in checkouts)
     runs = [s.get("run", "") for s in steps]
     assert any(r.startswith('nox -s reproduction_trust -- "$GITHUB_EVENT_PATH" pull-request .') for r in runs)
     assert any(r.startswith("nox -s site_check -- pull-request/submissions") for r in runs)
+    assert any("--event" in r and r.startswith("nox -s submission_summary") for r in runs)
+    assert workflow["jobs"]["check"]["permissions"] == {"contents": "read", "pull-requests": "read"}
 
 
 def test_codeowners_covers_the_rules_and_the_trust_records() -> None:
@@ -139,3 +160,145 @@ def test_codeowners_covers_the_rules_and_the_trust_records() -> None:
         "/clearances.yaml",
     ):
         assert path in owners, path
+
+
+# --- submissions: the account that opens the pull request --------------------------------------------------------
+
+
+def submission_trees(tmp_path: Path, base_github: str | None, head_github: str | None) -> tuple[Path, Path]:
+    """BASE with submissions/x landed by `base_github` (None: not there) and HEAD with it by `head_github`."""
+    base, head = tmp_path / "base", tmp_path / "head"
+    for root, login in ((base, base_github), (head, head_github)):
+        (root / "submissions").mkdir(parents=True)
+        if login is None:
+            continue
+        folder = root / "submissions" / "x"
+        folder.mkdir()
+        (folder / "metadata.yaml").write_text(
+            f"submitter:\n  name: Someone\n  contact: https://example.org\n  github: {login}\n"
+            f"description: {root.name}\n",
+            encoding="utf-8",
+        )
+    return head, base
+
+
+@pytest.mark.parametrize(
+    ("base_login", "head_login", "author", "association", "words"),
+    [
+        (None, "alice", "alice", "NONE", None),  # a new submission by its own account
+        (None, "Alice", "alice", "NONE", None),  # logins compare in any letter case, as GitHub's do
+        (None, "neghub", "mallory", "NONE", "expected the account that opens this pull request, mallory"),
+        (None, None, "mallory", "NONE", None),  # nothing added
+        ("alice", "alice", "alice", "NONE", None),  # Alice changes her own
+        ("alice", "alice", "mallory", "NONE", "landed by alice; only that account or a maintainer"),
+        ("alice", "alice", "a-maintainer", "MEMBER", None),  # a maintainer changes it, keeping its account
+        ("alice", "mallory", "mallory", "NONE", "keeps the account that landed it (alice)"),
+        ("alice", "mallory", "a-maintainer", "OWNER", "keeps the account that landed it (alice)"),
+    ],
+)
+def test_a_submission_is_the_account_that_opens_the_pull_request(
+    tmp_path: Path,
+    base_login: str | None,
+    head_login: str | None,
+    author: str,
+    association: str,
+    words: str | None,
+) -> None:
+    from neghub.leaderboard.pull_request import submission_problems
+
+    head, base = submission_trees(tmp_path, base_login, head_login)
+    payload = event(f"{author}/neghub", author, 2, ref="main", association=association)
+    problems = submission_problems(payload, head, base)
+    if words is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and words in problems[0], problems
+
+
+def test_removing_another_accounts_submission_is_refused(tmp_path: Path) -> None:
+    from neghub.leaderboard.pull_request import submission_problems
+
+    head, base = submission_trees(tmp_path, "alice", None)
+    problems = submission_problems(event("mallory/neghub", "mallory", 1, ref="main"), head, base)
+    assert problems == ["submissions/x: landed by another account; only a maintainer may remove it"]
+
+
+def test_the_workflows_account_lands_a_submission_only_from_its_own_branch(tmp_path: Path) -> None:
+    from neghub.leaderboard.pull_request import submission_problems
+
+    head, base = submission_trees(tmp_path, None, DEFAULT_BOT)
+    own = event("neghub/neghub", DEFAULT_BOT, 2, ref="gpu-eval/x")
+    assert submission_problems(own, head, base) == []
+    elsewhere = event("neghub/neghub", DEFAULT_BOT, 2, ref="some-branch")
+    (problem,) = submission_problems(elsewhere, head, base)
+    assert "only from this repository's gpu-eval/ branch" in problem
+
+
+# --- links --------------------------------------------------------------------------------------------------------
+
+
+def test_a_pull_request_that_adds_a_symbolic_link_anywhere_is_refused(tmp_path: Path) -> None:
+    from neghub.leaderboard.pull_request import all_problems
+    from tests.histories import git
+
+    repo = tmp_path / "repo"
+    (repo / "submissions").mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "README.md").write_text("x\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    base_sha = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "topic")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "submissions").symlink_to("../elsewhere")  # a link outside the folders the checks read
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a link")
+    head_sha = git(repo, "rev-parse", "HEAD").strip()
+    base = tmp_path / "base"
+    (base / "submissions").mkdir(parents=True)
+    problems = all_problems(event("m/neghub", "m", 1, ref="topic", shas=(base_sha, head_sha)), repo, base)
+    assert problems == ["docs/submissions: a symbolic link: a pull request adds or changes none (copy the file in)"]
+
+
+def test_without_a_git_checkout_every_new_link_is_refused(tmp_path: Path) -> None:
+    from neghub.leaderboard.pull_request import changed_links
+
+    head, base = tmp_path / "head", tmp_path / "base"
+    (head / "submissions").mkdir(parents=True)
+    base.mkdir()
+    (head / "reproductions").symlink_to("submissions")
+    assert changed_links(head, base, {}) == ["reproductions"]
+
+
+# --- clearances -----------------------------------------------------------------------------------------------------
+
+ENTRY = (
+    "clearances:\n  - submission: strong\n    holds: [unreproduced-best]\n    by: {by}\n"
+    '    date: "2026-11-26"\n    why: an API model the provider re-ran for us\naccepted_prompts: []\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("author", "association", "by", "words"),
+    [
+        ("a-maintainer", "MEMBER", "a-maintainer", None),
+        ("a-maintainer", "COLLABORATOR", "another-maintainer", "names its author, a-maintainer"),
+        ("mallory", "NONE", "mallory", "only a member of the repository"),
+        ("mallory", "CONTRIBUTOR", "a-maintainer", "only a member of the repository"),
+    ],
+)
+def test_clearances_change_only_by_a_member_naming_themselves(
+    tmp_path: Path, author: str, association: str, by: str, words: str | None
+) -> None:
+    from neghub.leaderboard.pull_request import clearance_problems
+
+    head, base = tmp_path / "head", tmp_path / "base"
+    head.mkdir()
+    base.mkdir()
+    (base / "clearances.yaml").write_text("clearances: []\naccepted_prompts: []\n", encoding="utf-8")
+    (head / "clearances.yaml").write_text(ENTRY.format(by=by), encoding="utf-8")
+    problems = clearance_problems(event(f"{author}/neghub", author, 1, association=association), head, base)
+    if words is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and words in problems[0], problems

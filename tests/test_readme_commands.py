@@ -72,7 +72,7 @@ def test_every_neghub_command_parses() -> None:
 def test_every_nox_session_named_exists() -> None:
     text = README.read_text(encoding="utf-8")
     named = set(re.findall(r"nox -s ([a-z_]+)", text))
-    assert {"tests", "site", "interop", "benchmarks"} <= named
+    assert {"tests", "site", "interop", "perf"} <= named
     assert named <= nox_sessions(), named - nox_sessions()
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.rule_submissions import rule_submission
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
 # a folder without metadata.yaml is refused by `neghub validate`; there is nothing to re-score in it
@@ -31,6 +33,6 @@ def test_rescoring_twice_is_byte_identical(folder: Path, monkeypatch: pytest.Mon
 
 
 def test_result_bytes_carry_no_absolute_path() -> None:
-    folder = ROOT / "submissions" / "baseline-repeat"
+    folder = rule_submission("repeat")
     for text in rescore.score_bytes(folder).values():
         assert str(ROOT).encode() not in text

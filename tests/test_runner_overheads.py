@@ -17,9 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from neghub.evaluator.cli import main
+from neghub.evaluator.protocol.plans import token_batches
 from neghub.evaluator.runners import hashing
 from neghub.evaluator.runners.hashing import HASH_STATS, file_sha256, folder_sha256
-from neghub.evaluator.runners.plans import token_batches
 
 ROOT = Path(__file__).parents[1]
 

@@ -1,5 +1,5 @@
 """The nox sessions around the runner: gpu_eval and gpu_reproduce compute in one numeric setting, and the
-benchmarks session gives each script only its own options (nox is not installed beside the tests: the noxfile is
+perf session gives each performance script only its own options (nox is not installed beside the tests: the noxfile is
 read, and its pure helper run, from its source)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from neghub.evaluator.cli import build_parser
 
 ROOT = Path(__file__).parents[1]
 NOXFILE = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
-SCRIPTS = sorted(path.name for path in (ROOT / "benchmarks").glob("bench_*.py"))
+SCRIPTS = sorted(path.name for path in (ROOT / "perf").glob("bench_*.py"))
 
 
 def _function(name: str) -> Any:
@@ -53,23 +53,23 @@ def test_gpu_eval_runs_in_the_gpu_setting_and_gpu_reproduce_in_the_recorded_one(
     assert (reproduce.device, reproduce.dtype, reproduce.batch_size, reproduce.batch_tokens) == (None, None, None, None)
 
 
-def _benchmark_runs() -> Any:
+def _perf_runs() -> Any:
     namespace: dict[str, Any] = {}
-    exec(compile(ast.Module(body=[_function("benchmark_runs")], type_ignores=[]), "noxfile.py", "exec"), namespace)
-    return namespace["benchmark_runs"]
+    exec(compile(ast.Module(body=[_function("perf_runs")], type_ignores=[]), "noxfile.py", "exec"), namespace)
+    return namespace["perf_runs"]
 
 
-def test_the_benchmarks_session_gives_each_script_its_own_options() -> None:
-    runs = _benchmark_runs()
+def test_the_perf_session_gives_each_script_its_own_options() -> None:
+    runs = _perf_runs()
     assert runs([], SCRIPTS) == [(script, []) for script in SCRIPTS]
     assert runs(["bench_runner_vs_lmeval.py", "--quick"], SCRIPTS) == [("bench_runner_vs_lmeval.py", ["--quick"])]
-    two = ["benchmarks/bench_scn.py", "--rows", "1000", "bench_runner_overheads.py", "--repeats", "1"]
+    two = ["perf/bench_scn.py", "--rows", "1000", "bench_runner_overheads.py", "--repeats", "1"]
     assert runs(two, SCRIPTS) == [
         ("bench_scn.py", ["--rows", "1000"]),
         ("bench_runner_overheads.py", ["--repeats", "1"]),
     ]
     assert runs(["--quick"], SCRIPTS).startswith("--quick: name the script first")
-    assert runs(["bench_nothing.py"], SCRIPTS).startswith("no benchmark bench_nothing.py in benchmarks/")
+    assert runs(["bench_nothing.py"], SCRIPTS).startswith("no script bench_nothing.py in perf/")
 
 
 def test_the_benchmark_scripts_the_readme_names_exist() -> None:

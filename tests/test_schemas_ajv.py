@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.rule_submissions import rule_submission
+
 from .test_schemas import AGREEMENT, SCHEMA_LOOSER, SCHEMAS
 
 AJV_DIR = Path(__file__).resolve().parent / "ajv"
@@ -102,7 +104,7 @@ def test_ajv_gives_every_example_the_validators_verdict(ajv: Path) -> None:
     assert wrong == []
 
 
-# the committed baseline's metadata with one literal given in another JSON type (check-jsonschema and
+# a rule's submission (tests/rule_submissions.py) with one field given in another JSON type (check-jsonschema and
 # `neghub validate` both accept it unchanged: tests/test_schemas_ecma.py, tests/test_validate.py)
 WRONG_TYPES: dict[str, tuple[str, Any]] = {
     "open-weights-1": ("open_weights", 1),
@@ -116,9 +118,9 @@ def test_a_literal_of_the_wrong_type_is_refused_by_neghub_validate_and_check_jso
 ) -> None:
     field, value = WRONG_TYPES[case]
     folder = tmp_path / "baseline-typed"
-    shutil.copytree(ROOT / "submissions" / "baseline-never", folder)  # SCN: scored without any dataset
+    shutil.copytree(rule_submission("never"), folder)  # SCN: scored without any dataset
     metadata = yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8"))
-    assert metadata["model"]["kind"] == "baseline"
+    assert metadata["model"]["kind"] == "local"
     metadata["model"][field] = value
     (folder / "metadata.yaml").write_text(yaml.safe_dump(metadata, sort_keys=False), encoding="utf-8")
 
@@ -143,4 +145,3 @@ def test_a_literal_of_the_wrong_type_is_refused_by_neghub_validate_and_check_jso
     )
     assert checked.returncode == 1, checked.stdout + checked.stderr
     assert "model" in checked.stdout
-

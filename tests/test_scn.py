@@ -222,14 +222,18 @@ def test_generator_refuses_words_outside_the_lists() -> None:
 # repetition: CpTp 4/4 = 1, CpTn 1/4 = 0.25, CnTp 0/4 = 0, CnTn 3/4 = 0.75, CpTv 4/4 = 1
 # drop:       CpTp 0,       CpTn 0.75,      CnTp 1,      CnTn 0.25,      CpTv 0
 # contrast = min(0.75, 1) - max(0.25, 0) = 0.5
-# verdict: CpTv 0 < 0.35 (no veto); CpTn 0.75 and CnTp 1 are both >= 0.50, >= 0.10 above CpTv's 0 and above
-#   CnTn's 0.25 -> passes
 # coref: 2 triplets
 #   swim  1 1 1 0 1
 #   dance 1 1 0 1 1
 # drop: CpTn 0/2 -> 0, CnTp 1/2 -> 0.5, CnTn 1/2 -> 0.5, CpTv 0
 # contrast = min(0, 0.5) - max(0.5, 0) = -0.5
-# verdict: CpTn 0 is no strong drop; CnTp 0.5 is, but not above CnTn's 0.5 -> fails
+# verdict (criterion.py), by hand with z = 1.96: four triplets decide little.
+#   The veto: CpTv drops 0 of 4, Wilson [0, z^2 / (4 + z^2)] = [0, 0.4899], which straddles 0.35: undecided.
+#   CnTp drops 4 of 4, [0.5101, 1]: above the minimum 0.20. Against CpTv (dropped by none: only_a 4): phi = 0 (a
+#   margin is empty), d = 1, L = 1 - sqrt(0.4899^2 + 0.4899^2) = 0.307 > 0; against CnTn (cook only: both 1,
+#   only_a 3): phi = 0, d = 0.75, L = 0.75 - sqrt(0.4899^2 + 0.4494^2) = 0.085 > 0 (CnTn's 1 of 4 has Wilson
+#   [0.0456, 0.6994]). So CnTp's drop is strong, and only the undecided veto stands between the file and a verdict
+#   other than "fails": inconclusive, the veto named in the reason.
 HAND_ROWS = (
     triplet("Mary", "teacher", "swim", "pronoun", "11011")
     + triplet("Mary", "teacher", "dance", "pronoun", "10011")
@@ -262,7 +266,7 @@ def test_hand_computed_drops_through_the_command_line(tmp_path: Path, neghub: An
         "CnTn": 0.25,
         "CpTv": 0.0,
     }
-    assert pronoun["negation_contrast"] == 0.5 and pronoun["verdict"] == "passes"
+    assert pronoun["negation_contrast"] == 0.5
     coref = out["variants"]["coref"]
     assert coref["n_triplets"] == 2
     assert {p: m["drop"] for p, m in coref["patterns"].items()} == {
@@ -272,10 +276,20 @@ def test_hand_computed_drops_through_the_command_line(tmp_path: Path, neghub: An
         "CnTn": 0.5,
         "CpTv": 0.0,
     }
-    assert coref["negation_contrast"] == -0.5 and coref["verdict"] == "fails"
-    assert out["verdict"] == "passes"  # the top-level verdict is the base (pronoun) test's
+    assert coref["negation_contrast"] == -0.5
+    assert out["verdict"] == "inconclusive"
+    assert out["verdict_reason"] == (
+        "the base test's veto is undecided: pronoun CpTv drop 0.0 [0.0, 49.0] is undecided against the veto (35.0)"
+    )
+    assert out["verdict_comparisons"]["pronoun"]["CnTp"]["above_CpTv"]["difference_ci95"][0] == pytest.approx(
+        0.307, abs=1e-3
+    )
+    assert out["verdict_comparisons"]["pronoun"]["CnTp"]["above_CnTn"]["difference_ci95"][0] == pytest.approx(
+        0.085, abs=1e-3
+    )
+    assert out["verdict_parts"] == {"base": "inconclusive", "coref": "inconclusive", "noncoref": "not run"}
     absent = out["variants"]["noncoref_same"]
-    assert absent["n_triplets"] == 0 and absent["patterns"]["CpTn"]["drop"] is None and absent["verdict"] is None
+    assert absent["n_triplets"] == 0 and absent["patterns"]["CpTn"]["drop"] is None
     # drops are proportions of triplets: Wilson intervals. CpTv, 4 of 4 repeating: repetition [4 / (4 + z^2), 1],
     # so the drop's interval is [0, z^2 / (4 + z^2)] = [0, 0.4899], never [0, 0] however few the triplets
     z2 = 1.959963984540054**2
@@ -294,7 +308,10 @@ def test_the_text_report_prints_percent(tmp_path: Path, neghub: Any) -> None:
     # CpTn: repetition 25.00 %, drop 75.00 %
     assert "  CpTn          25.00   75.00" in result.out
     assert "negation contrast min(CpTn, CnTp) - max(CnTn, CpTv): 50.00 points [" in result.out
-    assert "verdict: passes: CpTn (75.0) and CnTp (100.0) both show a strong drop (>= 50.0 points)" in result.out
+    assert "verdict: inconclusive (NegHub's reading of the paper's criterion, sections 3.5 and 4)" in result.out
+    assert "  because the base test's veto is undecided: pronoun CpTv drop 0.0 [0.0, 49.0]" in result.out
+    assert "  base test (pronoun): inconclusive; coref control: inconclusive; noncoref controls: not run" in result.out
+    assert "noncoref_same: no triplets" in result.out
 
 
 def test_the_negation_contrast_interval_resamples_triplets(tmp_path: Path) -> None:
@@ -347,42 +364,8 @@ def _contrast_of(outcome: str) -> float:
     return min(drops["CpTn"], drops["CnTp"]) - max(drops["CnTn"], drops["CpTv"])
 
 
-def test_the_verdict_reads_table_6_as_the_paper_does() -> None:
-    # Table 6 drops (CpTn, CnTp, CnTn, CpTv), as fractions, and the paper's verdicts (section 3.5, conclusion):
-    # roberta-large: CpTv 0.26 < 0.35; CpTn 0.647 and CnTp 0.828 >= 0.50, >= 0.10 above 0.26, above CnTn 0.435
-    #   -> passes ("the most robust understanding of negation")
-    # roberta-base: CpTv 0.233 < 0.35; CnTp 0.669 >= 0.50, 0.436 above CpTv, above CnTn 0.121; CpTn 0.277 < 0.50
-    #   -> partially passes ("partially passes the basic test")
-    # bert-large: CpTv 0.429 >= 0.35 -> fails ("its drop in the CpTv configuration is still too high")
-    # bert-base: CpTv 0.255 < 0.35; CpTn 0.036, CnTp 0.012 < 0.50 -> fails ("fails the test completely")
-    # The contrast, min(CpTn, CnTp) - max(CnTn, CpTv), stays NegHub's statistic: it alone would fail roberta-base
-    # (0.277 - 0.233 = 0.044), which the paper says partially passes.
-    table6 = {
-        "roberta-large": ((0.647, 0.828, 0.435, 0.26), 0.212, "passes"),
-        "roberta-base": ((0.277, 0.669, 0.121, 0.233), 0.044, "partially passes"),
-        "bert-large": ((0.447, 0.165, 0.097, 0.429), -0.264, "fails"),
-        "bert-base": ((0.036, 0.012, 0.015, 0.255), -0.243, "fails"),
-    }
-    for (cptn, cntp, cntn, cptv), contrast, verdict in table6.values():
-        drops = {"CpTn": cptn, "CnTp": cntp, "CnTn": cntn, "CpTv": cptv}
-        assert scn.negation_contrast(drops) == pytest.approx(contrast)
-        assert scn.scn_verdict(drops)[0] == verdict
-
-
-def test_the_verdict_follows_the_transcribed_table_6() -> None:
-    # the same, from the YAML the site shows: each paper row's quoted verdict against NegHub's reading of its drops
-    from neghub.leaderboard.paper_results import load_reported
-
-    table = next(t for _, t in load_reported() if t.task == "scn" and t.table == "Table 6")
-    expected = {"bert-base-cased": "fails", "bert-large-cased": "fails", "roberta-base": "partially passes"}
-    expected["roberta-large"] = "passes"
-    for row in table.rows:
-        drops = {p: row.metrics[f"variants.pronoun.patterns.{p}.drop"] for p in ("CpTn", "CnTp", "CnTn", "CpTv")}
-        assert scn.scn_verdict(drops)[0] == expected[row.model], row.model
-
-
 def test_smollm2s_committed_run_does_not_pass(neghub: Any) -> None:
-    # its CpTv control drops 61.25 %: any change disturbs it, which rules out a positive reading (the paper, l.228)
+    # its CpTv control drops 61.25 %: any change disturbs it, which rules out a positive reading (section 3.3)
     root = Path(__file__).resolve().parent.parent
     result = neghub(
         "evaluate",
@@ -392,9 +375,10 @@ def test_smollm2s_committed_run_does_not_pass(neghub: Any) -> None:
     )
     assert result.code == 0, result.err
     out = flat_result(json.loads(result.out))
-    assert out["variants"]["pronoun"]["patterns"]["CpTv"]["drop"] >= 0.35
+    # 49 of 80 triplets drop in CpTv: Wilson [0.503, 0.712], all of it above the veto of 0.35
+    assert out["variants"]["pronoun"]["patterns"]["CpTv"]["drop"] == 49 / 80
     assert out["verdict"] == "fails"
-    assert "CpTv control drops" in out["variants"]["pronoun"]["verdict_reason"]
+    assert out["verdict_reason"].startswith("the base test's veto: pronoun CpTv drop 61.3 [50.3, 71.2] is above")
 
 
 # --- malformed input: one line per problem, exit code 2 ---------------------------------------
@@ -545,10 +529,15 @@ def test_baselines(tmp_path: Path, neghub: Any, kind: str, drop: dict[str, float
     assert len(first.splitlines()) == 16_000
     result = neghub("evaluate", "scn", out, "--json")
     assert result.code == 0, result.err
-    variants = flat_result(json.loads(result.out))["variants"]
-    for entry in variants.values():
+    scored = flat_result(json.loads(result.out))
+    for entry in scored["variants"].values():
         assert entry["n_triplets"] == 800
         assert {p: m["drop"] for p, m in entry["patterns"].items()} == drop
+    # repeat: CpTn drops 0 of 800 (Wilson upper bound z^2 / (800 + z^2) = 0.0048), under the minimum 0.20, and
+    # so does CnTp: no strong base drop. never: CpTv drops 800 of 800 (lower bound 800 / (800 + z^2) = 0.995),
+    # above the veto 0.35. Both fail.
+    assert scored["verdict"] == "fails"
+    assert scored["verdict_reason"].startswith("no strong drop" if kind == "repeat" else "the base test's veto")
     assert scn.check_vocabulary(scn.load_predictions(out)) == []
 
 

@@ -89,7 +89,7 @@ OTHER_PAGES = (
 )
 # No page without a chart may cost more than this to load: its HTML and every script, stylesheet and font it
 # loads, compressed as GitHub Pages serves them (gzip). Uncompressed, mkdocs-material's own CSS, JS and search
-# worker alone are 0.32 MB (benchmarks/bench_site.py reports both).
+# worker alone are 0.32 MB (perf/bench_site.py reports both).
 FIRST_LOAD_LIMIT = 300_000
 # No benchmark page may be taller than this at 1366 px as it opens (its boards and charts folded but the first)
 MAX_PAGE_HEIGHT = 15_000
@@ -143,7 +143,7 @@ def write_crowd(root: Path, count: int) -> None:
             "model:\n  kind: baseline\n"
             f'  name: "Crowd model {number}"\n'
             "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
-            "submitter:\n  name: Tester\n  contact: https://example.org/tester\n"
+            "submitter:\n  name: Tester\n  contact: https://example.org/tester\n  github: tester\n"
             'date: "2025-01-01"\ndescription: Synthetic predictions for the browser test.\n'
             "runs:\n  - task: nubench\n    split: test\n    file: predictions/nubench/test.jsonl\n    shots: 0\n"
             "    seed: 0\n    mode: completion\n",
@@ -161,7 +161,7 @@ def write_markup_answers(root: Path) -> None:
         "model:\n  kind: baseline\n"
         '  name: "Markup answers"\n'
         "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
-        "submitter:\n  name: Tester\n  contact: https://example.org/tester\n"
+        "submitter:\n  name: Tester\n  contact: https://example.org/tester\n  github: tester\n"
         'date: "2025-01-01"\ndescription: Answers that are HTML.\n'
         "runs:\n  - task: nubench\n    split: test\n    file: predictions/nubench/option.jsonl\n    shots: 0\n"
         "    seed: 0\n    mode: option\n",

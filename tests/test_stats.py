@@ -18,8 +18,10 @@ from neghub.evaluator.core.stats import (
     bootstrap_rows_ci,
     mcnemar_exact_p,
     paired_bootstrap_ci,
+    paired_difference_interval,
     pearson,
     spearman,
+    unpaired_difference_interval,
 )
 from neghub.evaluator.families.minimal_pairs import score_pairs
 from tests.conftest import FIXTURES
@@ -39,6 +41,46 @@ def test_mcnemar_by_hand() -> None:
     assert mcnemar_exact_p(0, 0) == 1.0
     # a large n stays finite: b=4000, c=6000 is far in the tail
     assert 0.0 < mcnemar_exact_p(4000, 6000) < 1e-80
+
+
+def test_unpaired_difference_interval_gives_newcombes_published_figures() -> None:
+    # Newcombe (1998), Stat. Med. 17:873, Table II, method 10: 56/70 - 48/80 = 0.2000, 95 % interval
+    # 0.0524 to 0.3339; 9/10 - 3/10 = 0.6000, 0.1705 to 0.8090
+    assert unpaired_difference_interval(56, 70, 48, 80) == pytest.approx((0.0524, 0.3339), abs=5e-5)
+    assert unpaired_difference_interval(9, 10, 3, 10) == pytest.approx((0.1705, 0.8090), abs=5e-5)
+    # swapping the samples mirrors the interval; an empty sample has none
+    assert unpaired_difference_interval(48, 80, 56, 70) == pytest.approx((-0.3339, -0.0524), abs=5e-5)
+    assert unpaired_difference_interval(3, 10, 0, 0) is None
+
+
+def test_paired_difference_interval_by_hand() -> None:
+    # Uncorrelated outcomes (both * neither = only_a * only_b = 100, so phi = 0): the unpaired interval of two
+    # proportions 20/40. Wilson's 20/40: centre 0.5, half z / (1 + z^2/40) * sqrt(0.25/40 + z^2/6400) =
+    # 1.959964 / 1.096036 * sqrt(0.00685023) = 0.1480047; so the difference 0 has half-width
+    # sqrt(2) * 0.1480047 = 0.2093103.
+    assert paired_difference_interval(10, 10, 10, 10) == pytest.approx((-0.2093103, 0.2093103), abs=1e-6)
+    # Altman et al. (2000), Statistics with Confidence, Table 6.2's counts: both 14, only_a 5, only_b 0, neither 22
+    # (n = 41): d = 5/41 = 0.121951. Wilson's 19/41 is [0.320562, 0.612535], 14/41 [0.215588, 0.494502];
+    # both * neither - only_a * only_b = 308 > n/2, so C = 287.5 and phi = 287.5 / sqrt(19 * 22 * 14 * 27) =
+    # 0.723276. L = d - sqrt(0.142852^2 - 2 phi 0.142852 * 0.153038 + 0.153038^2) = 0.121951 - 0.110468 =
+    # 0.011483; U = d + sqrt(0.149121^2 - 2 phi 0.149121 * 0.125875 + 0.125875^2) = 0.121951 + 0.104541 = 0.226492
+    assert paired_difference_interval(14, 5, 0, 22) == pytest.approx((0.011483, 0.226492), abs=2e-6)
+    # pairing narrows it: the same margins as independent samples of 41 give a wider interval
+    unpaired = unpaired_difference_interval(19, 41, 14, 41)
+    assert unpaired is not None and unpaired[0] < 0.011483 and unpaired[1] > 0.226492
+    assert paired_difference_interval(0, 0, 0, 0) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(cells=st.tuples(*(st.integers(0, 60) for _ in range(4))).filter(lambda c: sum(c) > 0))
+def test_paired_difference_interval_holds_its_estimate_and_mirrors(cells: tuple[int, int, int, int]) -> None:
+    both, only_a, only_b, neither = cells
+    n = sum(cells)
+    interval = paired_difference_interval(both, only_a, only_b, neither)
+    mirrored = paired_difference_interval(both, only_b, only_a, neither)
+    assert interval is not None and mirrored is not None
+    assert -1.0 - 1e-9 <= interval[0] <= (only_a - only_b) / n <= interval[1] <= 1.0 + 1e-9
+    assert mirrored == pytest.approx((-interval[1], -interval[0]))
 
 
 def test_correlations_by_hand() -> None:

@@ -43,7 +43,8 @@ import pytest
 
 from neghub.evaluator.core.registry import get_benchmark
 from neghub.evaluator.fileio import safe_yaml
-from neghub.evaluator.runners.requests import Request, parse_answer
+from neghub.evaluator.interop.answers import parse_answer
+from neghub.evaluator.protocol.requests import Request
 from neghub.evaluator.submissions.format import Metadata
 from neghub.leaderboard.submit_page import MODEL_KINDS_MARKER, with_model_kinds
 
@@ -84,7 +85,6 @@ NOT_RUN = {
 REQUIRED_FIELDS = {
     "hub": {"name", "repo_id", "revision", "parameters", "open_weights", "license"},
     "closed": {"name", "provider", "version", "open_weights: false", "license"},
-    "baseline": {"name", "baseline", "parameters: 0", "open_weights: true", "license"},
     "pypi-gguf": {
         "name",
         "package",

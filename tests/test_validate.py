@@ -26,6 +26,7 @@ from neghub.evaluator.cli import main
 from neghub.evaluator.core.errors import Problem
 from neghub.evaluator.fileio.safe_yaml import SafeYAMLError, load
 from neghub.evaluator.submissions.validation import METADATA_FILE, Limits, validate_submission
+from tests.rule_submissions import RUNS, rule_submission
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = Path(__file__).parent / "catalogue"
@@ -276,17 +277,14 @@ def test_yaml_reader_raises_only_its_own_error(text: str) -> None:
         assert exc.line is None or exc.line >= 1
 
 
-# --- the baseline submissions ---------------------------------------------------------------------
-
-BASELINES = sorted(p for p in (ROOT / "submissions").iterdir() if p.is_dir() and p.name.startswith("baseline-"))
+# --- the files of neghub baseline's rules, as a submission -------------------------------------------------
 
 
-@pytest.mark.parametrize("folder", BASELINES, ids=lambda p: p.name)
-def test_baseline_submission_validates(folder: Path) -> None:
-    metadata = (folder / METADATA_FILE).read_text(encoding="utf-8")
-    if "task: jnli-neg" in metadata and not (SHARED_DATASETS / "jnli-neg").is_dir():
+@pytest.mark.parametrize("rule", sorted(RUNS))
+def test_a_rules_files_validate_as_a_submission(rule: str) -> None:
+    if any(task == "jnli-neg" for task, _, _ in RUNS[rule]) and not (SHARED_DATASETS / "jnli-neg").is_dir():
         pytest.skip(f"JNLI-Neg data not found at {SHARED_DATASETS} (the shared mirror beside the checkout)")
-    assert lines(validate_submission(folder, data_dir=None)) == []
+    assert lines(validate_submission(rule_submission(rule), data_dir=None)) == []
 
 
 def test_every_pattern_of_the_metadata_is_explained_in_words() -> None:
@@ -465,7 +463,7 @@ def test_any_folder_tree_gets_only_problems_in_bounded_output(
 def test_an_absolute_path_in_metadata_is_refused_on_its_line_and_the_placeholder_fixes_it(tmp_path: Path) -> None:
     folder = shutil.copytree(CATALOGUE / "provenance-absolute-path", tmp_path / "private")
     (problem,) = validate_submission(folder)
-    assert (problem.line, problem.field) == (22, "provenance.command")
+    assert (problem.line, problem.field) == (23, "provenance.command")
     assert "placeholder such as DATA_DIR" in problem.message
     metadata = folder / METADATA_FILE
     fixed = metadata.read_text(encoding="utf-8").replace("/home/someone/models/example-7b", "DATA_DIR")  # the fix

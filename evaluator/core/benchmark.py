@@ -2,8 +2,9 @@
 
 A benchmark folder (`evaluator/benchmarks/<name>/`, or an installed plugin named by the entry-point group
 `neghub.benchmarks`) builds one `Benchmark` from a family (minimal pairs, multiple choice, cloze) and its
-own metadata. Everything task-specific comes from here: the CLI, the validator, the schemas, the cards,
-the runner and the leaderboard read the registry and never name a benchmark.
+own metadata. Everything task-specific comes from here: the CLI, the validator, the schemas, the cards, the
+runners and the bridges to other engines (lm-eval's scoring included: `lm_eval`) read the registry and never name
+a benchmark (tests/test_layers.py checks every module of evaluator/ outside the benchmark folders, and scripts/).
 
 The display block (`Display`) says how the leaderboard shows the benchmark: its name and one-line
 summary, the headline metric with `higher_is_better`, the columns of its tables with their labels and
@@ -17,20 +18,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..releases.metadata import DatasetMetadata
+from ..protocol.metadata import DatasetMetadata
+from .numbers import Unit
 from .stats import BootstrapConfig
 
 if TYPE_CHECKING:
-    from ..runners.plans import RunPlan, RunSettings
+    from ..protocol.lm_eval import LmEvalScorer
+    from ..protocol.plans import RunPlan, RunSettings
     from .results import Result
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 
-# how a number is shown: "percent" for fractions shown x100 with two decimals (as the papers print them),
-# "points" for differences of fractions shown x100 (AccChg), "count" for integers, "correlation" as is
-Unit = Literal["percent", "points", "count", "correlation"]
 ChartKind = Literal["dot_interval", "scatter", "by_setting", "heatmap", "bars"]
 
 
@@ -84,6 +84,37 @@ class ChartSpec(BaseModel):
     y_title: str = ""
 
 
+class PrimaryBoard(BaseModel):
+    """The board a benchmark names its leader on: the protocol that answers the benchmark's question, on the
+    benchmark's own release. Every setting a board has but the data is declared, so that no other board (a few-shot
+    board, a mean of seeds, another split) can be made the one a leader is named on by submitting to it."""
+
+    model_config = _CLOSED
+    split: str | None
+    mode: str | None = None
+    shots: int | None = 0
+    prompt: str = "default"
+    chat_template: Literal["yes", "no", "not stated"] = "not stated"
+    fine_tuned_on: str | None = None  # None: not fine-tuned
+    test: str = "base"
+    seeds: int = 1
+    why: str = Field(description="why this protocol answers the benchmark's question")
+
+    @property
+    def words(self) -> str:
+        parts = [f"{self.split} split" if self.split else "", f"{self.mode} mode" if self.mode else ""]
+        parts += ["" if self.shots is None else f"{self.shots}-shot", f"prompt {self.prompt}"]
+        if self.chat_template != "not stated":
+            parts.append(f"chat template: {self.chat_template}")
+        if self.fine_tuned_on:
+            parts.append(f"fine-tuned on {self.fine_tuned_on}")
+        if self.test != "base":
+            parts.append(self.test)
+        if self.seeds != 1:
+            parts.append(f"mean of {self.seeds} seeds")
+        return " · ".join(p for p in parts if p)
+
+
 class Display(BaseModel):
     """How the leaderboard shows a benchmark (its pages, tables, charts and downloads)."""
 
@@ -112,6 +143,34 @@ class Display(BaseModel):
     verdict_path: str | None = None
     verdict_reason_path: str | None = None
     verdict_rule: str | None = Field(default=None, description="how the verdict is reached, thresholds and why")
+    primary_board: PrimaryBoard | None = Field(
+        default=None, description="the board the leader is named on (None: the benchmark names no leader)"
+    )
+    verdict_order: tuple[str, ...] = Field(
+        default=(),
+        description="the verdicts a ranked row may have, best first: a board orders its rows by verdict before "
+        "the headline (a cloze test's: passes, partially passes, fails)",
+    )
+    verdict_unranked: tuple[str, ...] = Field(
+        default=(),
+        description="verdicts that leave a row unranked, as an interval too wide to rank does (inconclusive)",
+    )
+    verdict_quotes: tuple[str, ...] = Field(
+        default=(),
+        description="the papers' passages the verdict rule quotes, by key of evaluator.papers.quotes (the rule "
+        "holds each whole; a page cites each with its section and line)",
+    )
+
+    @model_validator(mode="after")
+    def _verdicts_named_once(self) -> Display:
+        if (self.verdict_order or self.verdict_unranked) and self.verdict_path is None:
+            raise ValueError("verdict_order and verdict_unranked order a verdict: give verdict_path too")
+        both = set(self.verdict_order) & set(self.verdict_unranked)
+        if both:
+            raise ValueError(f"a verdict is either ordered or unranked, not both: {', '.join(sorted(both))}")
+        if self.verdict_quotes and self.verdict_rule is None:
+            raise ValueError("verdict_quotes are the passages verdict_rule quotes: give verdict_rule too")
+        return self
 
 
 @dataclass(frozen=True)
@@ -125,6 +184,18 @@ class EvalOptions:
     bootstrap: BootstrapConfig = field(default_factory=BootstrapConfig)
     display_name: str | None = None  # how the predictions file is named in messages
     for_leaderboard: bool = False  # the leaderboard's own rules apply too (the cloze test: words from NegHub's lists)
+
+
+@dataclass(frozen=True)
+class ReferenceRule:
+    """A rule row NegHub computes for the leaderboard on a scored result's items: a trivial model a ranked row must
+    beat. Either prediction lines, scored like any file of the benchmark, or each headline unit's expected score
+    (random guessing: no file draws it, its expectation is exact)."""
+
+    name: str  # how the row is named on a board: "Rule: always 'contradiction'"
+    words: str  # what the rule does, in a sentence
+    lines: tuple[dict[str, Any], ...] | None = None
+    expected: Mapping[str, float] | None = None  # headline unit key -> the rule's expected score there
 
 
 @dataclass(frozen=True)
@@ -160,10 +231,15 @@ class Benchmark:
     reported_dir: Path | None = None  # transcribed paper tables (YAML), if any
     # the runs of `neghub run` for these settings and this kind of model ("causal", "masked"); None: not runnable
     plans: Callable[[RunSettings, str], list[RunPlan]] | None = None
+    # how lm-evaluation-harness scores each run `neghub export lm-eval` writes (None: lm-eval prints no score)
+    lm_eval: LmEvalScorer | None = None
     # figures a paper row lacks but the display needs, derived from those it has (the cloze contrast from drops)
     derive_metrics: Callable[[dict[str, float]], dict[str, float]] | None = None
     # a split of a given release folder as the family builds it (the minimal pairs the cards count)
     read_split: Callable[[Any, str], Any] | None = None
+    # the rule rows NegHub computes on a scored result's items (each constant answer a model can give, random
+    # guessing's expected score): the leaderboard's floors. None: the benchmark has no rule rows
+    references: Callable[[Result, EvalOptions], list[ReferenceRule]] | None = None
 
     @property
     def scored_splits(self) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from ..releases.metadata import TaskName
+from ..protocol.metadata import TaskName
 from .benchmark import Benchmark
 from .errors import InputError
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
@@ -22,7 +22,7 @@ from .. import __version__
 from .stats import BootstrapConfig
 
 if TYPE_CHECKING:
-    from ..releases.loading import Release, ResolvedFile
+    from ..protocol.metadata import DatasetMetadata
     from .benchmark import Benchmark
 
 RESULT_SCHEMA_VERSION = 2
@@ -175,7 +175,7 @@ class Result(BaseModel):
     pairs: ItemPairs | None = Field(default=None, description="the minimal pairs, for benchmarks built on them")
 
 
-def release_digest(metadata: Any) -> str:
+def release_digest(metadata: DatasetMetadata) -> str:
     """One sha256 for a whole release: of its files' paths and pinned sha256s, one per line, sorted."""
     lines = sorted(f"{f.path}\t{f.sha256}" for f in metadata.files)
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
@@ -194,14 +194,43 @@ def dig(metrics: dict[str, Any], path: str) -> Any:
     return value
 
 
+class ScoredRelease(Protocol):
+    """What a result records of the release it was scored against (releases/loading.py's `Release`)."""
+
+    @property
+    def metadata(self) -> DatasetMetadata: ...
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def source(self) -> Source: ...
+
+    @property
+    def revision(self) -> str | None: ...
+
+
+class ScoredFile(Protocol):
+    """What a result records of the release file it was scored against (releases/loading.py's `ResolvedFile`)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def sha256(self) -> str: ...
+
+    @property
+    def verified(self) -> bool: ...
+
+
 def assemble_result(
     *,
     benchmark: Benchmark,
     split: str | None,
     mode: str | None,
     predictions_sha256: str,
-    release: Release | None,
-    dataset_file: ResolvedFile | None,
+    release: ScoredRelease | None,
+    dataset_file: ScoredFile | None,
     scores: dict[str, Any],
     items: ItemOutcomes,
     headline_items: HeadlineItems | None,

@@ -85,6 +85,52 @@ def wilson_interval(hits: int, n: int, level: float = 0.95) -> tuple[float, floa
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def unpaired_difference_interval(
+    hits_a: int, n_a: int, hits_b: int, n_b: int, level: float = 0.95
+) -> tuple[float, float] | None:
+    """Interval of hits_a / n_a - hits_b / n_b for two independent samples: Newcombe's hybrid score interval
+    (Newcombe 1998, Stat. Med. 17:873, method 10), built from the two proportions' Wilson intervals
+    [l_a, u_a], [l_b, u_b]:
+        L = d - sqrt((p_a - l_a)^2 + (u_b - p_b)^2),  U = d + sqrt((u_a - p_a)^2 + (p_b - l_b)^2)
+    It needs no resampling, and like Wilson's it is never [d, d] at proportions of 0 or 1."""
+    first, second = wilson_interval(hits_a, n_a, level), wilson_interval(hits_b, n_b, level)
+    if first is None or second is None:
+        return None
+    p_a, p_b = hits_a / n_a, hits_b / n_b
+    difference = p_a - p_b
+    low = difference - math.hypot(p_a - first[0], second[1] - p_b)
+    high = difference + math.hypot(first[1] - p_a, p_b - second[0])
+    return (low, high)
+
+
+def paired_difference_interval(
+    both: int, only_a: int, only_b: int, neither: int, level: float = 0.95
+) -> tuple[float, float] | None:
+    """Interval of p_a - p_b = (only_a - only_b) / n for two outcomes of the same n units (both: units where
+    both hold, only_a / only_b: one of them, neither): Newcombe's paired hybrid score interval (Newcombe 1998,
+    Stat. Med. 17:2635, method 10), the unpaired one corrected by the outcomes' correlation phi:
+        L = d - sqrt((p_a - l_a)^2 - 2 phi (p_a - l_a)(u_b - p_b) + (u_b - p_b)^2), U symmetrically,
+    with phi = C / sqrt((both + only_a)(only_b + neither)(both + only_b)(only_a + neither)), C = both * neither -
+    only_a * only_b reduced by n / 2 when above it and 0 when between 0 and n / 2 (Newcombe's correction, as in
+    Altman et al. 2000, Statistics with Confidence, ch. 6), and phi = 0 where a margin is empty."""
+    n = both + only_a + only_b + neither
+    first, second = wilson_interval(both + only_a, n, level), wilson_interval(both + only_b, n, level)
+    if first is None or second is None:
+        return None
+    p_a, p_b = (both + only_a) / n, (both + only_b) / n
+    cross = both * neither - only_a * only_b
+    correction = cross - n / 2 if cross > n / 2 else (cross if cross < 0 else 0.0)
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    phi = correction / math.sqrt(margins) if margins else 0.0
+    below_a, above_a = p_a - first[0], first[1] - p_a
+    below_b, above_b = p_b - second[0], second[1] - p_b
+    difference = p_a - p_b
+    # max(0, ...): the radicand is a sum of squares less a correlated part, >= 0 but for rounding
+    low = difference - math.sqrt(max(0.0, below_a**2 - 2 * phi * below_a * above_b + above_b**2))
+    high = difference + math.sqrt(max(0.0, above_a**2 - 2 * phi * above_a * below_b + below_b**2))
+    return (low, high)
+
+
 def bootstrap_rows_ci(values: FloatArray, config: BootstrapConfig) -> tuple[float, float] | None:
     """Percentile interval of the mean of `values` by ordinary index resampling (any distribution)."""
     n = int(values.size)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import InputError
-from ..runners.plans import Rows, RunPlan, RunSettings
-from ..runners.requests import Answer, Request
+from ..protocol.plans import Rows, RunPlan, RunSettings
+from ..protocol.requests import Answer, Request
 from .runs import RequestRuns
 
 PROMPT_STYLE = "fine-tuned"

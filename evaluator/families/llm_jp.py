@@ -19,17 +19,19 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import InputError
-from ..runners.plans import Rows, RunPlan, RunSettings, prompt_lengths
-from ..runners.requests import Answer, Request
+from ..protocol.lm_eval import MEAN, LmEvalScoring
+from ..protocol.plans import Rows, RunPlan, RunSettings, prompt_lengths
+from ..protocol.requests import Answer, Request
 from .classifier import PROMPT_STYLE as CLASSIFIER_STYLE
 from .classifier import ClassifierTask, classifier_plans
 from .runs import RequestRuns, TokenLengths
 
 if TYPE_CHECKING:
-    from ..runners.backend import Backend
+    from ..protocol.model import LoadedModel
 
 LLM_JP_PREAMBLE = "以下は、タスクを説明する指示と、文脈のある入力の組み合わせです。要求を適切に満たす応答を書きなさい。"
 PROMPT_STYLE = "llm-jp-eval"
@@ -70,9 +72,26 @@ class LlmJpTask:
     # the record field naming the source pair a record derives from: its negation minimal pairs are scored
     # together, so a partial run samples whole groups (RunPlan.item_group)
     group_field: str | None = None
+    # how lm-eval reads a generated answer (llm_jp_lm_eval_utils.py): the gold label itself, or a one-digit score
+    lm_eval_answer: Literal["label", "digit"] = "label"
 
 
 UNTIL = ("\n\n",)  # llm-jp-eval's answer ends at the first blank line: generation may stop there
+LM_EVAL_UTILS = Path(__file__).with_name("llm_jp_lm_eval_utils.py")
+LM_EVAL_ANSWERS = {"label": "process_llm_jp_label", "digit": "process_llm_jp_digit"}
+
+
+def llm_jp_lm_eval(task: LlmJpTask, plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
+    """How lm-eval scores an exported run: accuracy over every instance (`neghub evaluate`'s instance_metrics.D.acc),
+    the log-likelihood runs by lm-eval's own arg-max over the label words, the generations by llm-jp-eval's
+    extraction (llm_jp_lm_eval_utils.py). Each document's `gold` is the record's answer as a shot shows it."""
+    split = plan.split or task.default_split
+    gold = {r["id"]: task.gold_answer(r) for r in task.records(split, settings.data_dir, settings.unverified)}
+    accuracy = [{"metric": "acc", **MEAN}]
+    if plan.protocol == "loglikelihood":
+        return LmEvalScoring(lambda item, request: {"gold": request.continuations.index(gold[request.id])}, accuracy)
+    process = LM_EVAL_ANSWERS[task.lm_eval_answer]
+    return LmEvalScoring(lambda item, request: {"gold": gold[request.id]}, accuracy, process, (LM_EVAL_UTILS,))
 
 
 def sentence_pair_plans(
@@ -205,7 +224,7 @@ def loglikelihood_plans(task: LlmJpTask, settings: RunSettings) -> list[RunPlan]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))  # the first of equal maxima
         return [{"id": item[0], "prediction": task.label_words[best][1]}]
 
-    def lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
+    def lengths(backend: LoadedModel, items: Sequence[Any]) -> list[int]:
         return [n + len(words) for n in backend.token_lengths([p for _, p in items])]
 
     run_settings = {

@@ -1,6 +1,6 @@
 """What the runs of one `neghub run` of a benchmark share, for the families whose items are engine-neutral
 requests (multiple choice, llm-jp-eval, fine-tuned classifiers): `RequestRuns.plan` makes a `RunPlan` whose
-`process` is the backend answering the item's requests, then the run's post-processing (runners/requests.py)."""
+`process` is the backend answering the item's requests, then the run's post-processing (protocol/requests.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..runners.plans import Rows, RunPlan, RunSettings
-from ..runners.requests import requests_process
+from ..protocol.plans import Rows, RunPlan, RunSettings
+from ..protocol.requests import requests_process
 
 if TYPE_CHECKING:
-    from ..runners.backend import Backend
-    from ..runners.requests import Answer, Request
+    from ..protocol.model import LoadedModel
+    from ..protocol.requests import Answer, Request
 
-TokenLengths = Callable[["Backend", Sequence[Any]], list[int]]
+TokenLengths = Callable[["LoadedModel", Sequence[Any]], list[int]]
 
 
 @dataclass(frozen=True)

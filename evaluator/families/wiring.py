@@ -14,11 +14,12 @@ from typing_extensions import TypedDict
 from ..core.benchmark import BaselineRun, Benchmark, Display, EvalOptions
 from ..core.results import HeadlineItems, ItemOutcomes, ItemPairs, Result, assemble_result
 from ..core.stats import BootstrapConfig
+from ..protocol.metadata import DatasetMetadata
 from ..releases.loading import Release, ResolvedFile
-from ..releases.metadata import DatasetMetadata
 
 if TYPE_CHECKING:
-    from ..runners.plans import RunPlan, RunSettings
+    from ..protocol.lm_eval import LmEvalScorer
+    from ..protocol.plans import RunPlan, RunSettings
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class BenchmarkFields(TypedDict, total=False):
     baseline_runs: Mapping[str, tuple[BaselineRun, ...]]  # the baseline submissions NegHub commits
     reported_dir: Path | None  # transcribed paper tables
     plans: Callable[[RunSettings, str], list[RunPlan]] | None  # how `neghub run` runs it
+    lm_eval: LmEvalScorer | None  # how lm-eval scores its exported runs (a family declares its own)
 
 
 S = TypeVar("S", bound=FamilySpec)

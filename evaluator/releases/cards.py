@@ -30,9 +30,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 
 from ..core.errors import InputError, Problem
 from ..fileio.files import atomic_write
-from .licenses import HUB_LICENSES, hub_license_fields
+from ..protocol.licenses import HUB_LICENSES, hub_license_fields
+from ..protocol.metadata import DatasetMetadata, HubRelease, Language
 from .markdown import Markdown, environment, python_string
-from .metadata import DatasetMetadata, HubRelease, Language
 from .statistics import (
     Statistics,
     compute_statistics,
@@ -294,17 +294,21 @@ def render_card(metadata: DatasetMetadata, statistics: Statistics | None, *, for
     yaml_text = yaml.safe_dump(
         front_matter(metadata, statistics), sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000
     )
-    return environment().get_template("card.md.j2").render(
-        m=metadata,
-        text=metadata.card,
-        official=metadata.official_release,
-        statistics=statistics,
-        for_hub=for_hub,
-        front_matter=Markdown(yaml_text.rstrip("\n")),  # written by the YAML library
-        generated_note=Markdown(GENERATED_NOTE),
-        json_lines=all(PurePosixPath(f.path).suffix == ".jsonl" for f in metadata.files),
-        loading=loading_for(metadata, for_hub=for_hub),
-        metadata_source=metadata_source(metadata.name),
+    return (
+        environment()
+        .get_template("card.md.j2")
+        .render(
+            m=metadata,
+            text=metadata.card,
+            official=metadata.official_release,
+            statistics=statistics,
+            for_hub=for_hub,
+            front_matter=Markdown(yaml_text.rstrip("\n")),  # written by the YAML library
+            generated_note=Markdown(GENERATED_NOTE),
+            json_lines=all(PurePosixPath(f.path).suffix == ".jsonl" for f in metadata.files),
+            loading=loading_for(metadata, for_hub=for_hub),
+            metadata_source=metadata_source(metadata.name),
+        )
     )
 
 

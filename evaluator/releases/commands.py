@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from ..core.errors import InputError, Problem, SourceUnavailable
 from ..fileio.files import atomic_write
+from ..protocol.metadata import DatasetMetadata
 from .cards import (
     compute_statistics,
     has_statistics,
@@ -35,7 +36,6 @@ from .cards import (
     write_text,
 )
 from .loading import DATA_DIR_ENV, sha256_file
-from .metadata import DatasetMetadata
 
 CheckStatus = Literal["OK", "MISMATCH", "MISSING", "UNPINNED"]
 LICENSE_FILE = "LICENSE"
@@ -399,7 +399,7 @@ def run(args: argparse.Namespace) -> int:
     if args.datasets_command == "publish":
         from pydantic import TypeAdapter, ValidationError
 
-        from .metadata import HubRepoId
+        from ..protocol.metadata import HubRepoId
 
         try:
             TypeAdapter(HubRepoId).validate_python(args.repo_id)

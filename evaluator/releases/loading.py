@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..core.errors import InputError, Problem, SourceUnavailable
-from .metadata import DatasetMetadata, ReleaseFile
+from ..protocol.metadata import DatasetMetadata, ReleaseFile
 
 DATA_DIR_ENV = "NEGHUB_DATA_DIR"
 

@@ -130,13 +130,3 @@ def environment() -> Environment:
     )
     env.filters.update(code=code, cell=cell, url=url, fence=fence, markdown=markdown, count=count)
     return env
-
-
-_RAW_HTML = re.compile(r"<[A-Za-z/!?]")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
-
-
-def raw_html(text: str) -> str | None:
-    """The first raw HTML tag in Markdown `text` outside its code spans, or None."""
-    found = _RAW_HTML.search(_CODE_SPAN.sub("", text))
-    return None if found is None else text[found.start() : found.start() + 20]

@@ -27,8 +27,8 @@ from typing import Any
 
 from ..core.errors import InputError, Problem
 from ..fileio.files import read_bytes
+from ..protocol.metadata import PIN_FILE_NAME, ExpectedSplit, HubPin, HubRelease, PinnedFile, pin_text
 from .loading import DatasetUnavailable, sha256_file
-from .metadata import PIN_FILE_NAME, ExpectedSplit, HubPin, HubRelease, PinnedFile, pin_text
 from .statistics import count_records
 from .tasks import metadata_module, metadata_of
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from ..core.errors import InputError
 from ..fileio.files import read_bytes
 from ..fileio.jsonl import parse_jsonl
+from ..protocol.metadata import DatasetMetadata
 from .loading import Release, local_copy_advice
-from .metadata import DatasetMetadata
 from .tasks import benchmark_of
 
 
@@ -132,5 +132,3 @@ def statistics_for(metadata: DatasetMetadata, data_dir: Path | None) -> Statisti
             "(for example ../shared/datasets)",
         )
     return compute_statistics(metadata, root)
-
-

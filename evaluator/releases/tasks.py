@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .metadata import DatasetMetadata
+from ..protocol.metadata import DatasetMetadata
 
 
 def benchmark_of(task: str) -> Any:
@@ -43,5 +43,3 @@ def metadata_source(task: str) -> str:
     name = str(module.__name__).removeprefix("neghub.")
     path = name.replace(".", "/") + (".py" if not str(module.__file__).endswith("__init__.py") else "/__init__.py")
     return path
-
-

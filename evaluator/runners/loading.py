@@ -1,13 +1,13 @@
 """Loading a model for `neghub run` and `neghub reproduce`: what MODEL names, its weights straight onto the device,
 its tokenizer, and the numeric setting it runs in (torch and transformers imported here, lazily).
 
-What loading no longer costs (measured on SmolLM2-135M-Instruct, see benchmarks/bench_runner_overheads.py):
+What loading spares a run (README's Performance tables give the figures, perf/bench_runner_overheads.py measures them):
 - the weights are created on the device they run on (`device_map`), never on the CPU first and then copied;
   `device_map="auto"` spreads a model too large for one GPU over every visible one (accelerate);
 - a GGUF file is parsed once (`gguf_parsed_once`): transformers reads its metadata for the configuration, the
-  model's configuration again, the tokenizer and the tensors, four parses of about 6 s each for SmolLM2;
-- `torch._dynamo`, which transformers imports at module level (1.5-2 s on CPU, 4.7 s measured on the GPU runner),
-  is not imported for a run that compiles nothing (`lean_transformers`);
+  model's configuration again, the tokenizer and the tensors, four parses otherwise;
+- `torch._dynamo`, which transformers imports at module level, is not imported for a run that compiles nothing
+  (`lean_transformers`);
 - a model's files are hashed once per run and cached across runs (hashing.py).
 """
 
@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import InputError
 from ..submissions.format import REVISION_PATTERN
+from ..submissions.reproduction import NumericSetting
 from .hashing import local_sha256
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 # whether `load_backend` runs the linear layers through oneDNN with pre-packed weights (CPU, float32) unless told
 # otherwise (`neghub run --pack-linears`): off, because on the machine NegHub's figures come from (2-core AMD EPYC,
-# Zen 3) it does not pay: no faster end to end (benchmarks/bench_runner_vs_lmeval.py), and it keeps a second copy
+# Zen 3) it does not pay: no faster end to end (perf/bench_runner_vs_lmeval.py), and it keeps a second copy
 # of every linear weight (SmolLM2-135M: about 500 MiB more). It may pay on other processors: measure there.
 DEFAULT_PACK_LINEARS = False
 DEVICES = ("cpu", "cuda")
@@ -328,9 +329,7 @@ def load_backend(
             config = AutoConfig.from_pretrained(location, **kwargs)
         except (ValueError, OSError) as error:  # not a model transformers knows: one line, not its traceback
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            raise InputError.single(
-                "MODEL", f"transformers cannot read the model's configuration: {first}"
-            ) from None
+            raise InputError.single("MODEL", f"transformers cannot read the model's configuration: {first}") from None
         kind = model_kind(config.architectures or [])
         loader = _loader(kind)
         if attn_implementation is not None:
@@ -432,3 +431,21 @@ def pack_linear_layers(model: Any) -> int:
 
             vars(layer)["forward"] = forward  # on this instance only: nn.Module.__call__ finds it first
     return len(layers)
+
+
+def run_setting(backend: Backend, batch_size: int, batch_tokens: int | None) -> NumericSetting:
+    """The setting a loaded model runs in with these batches."""
+    import torch
+    import transformers
+
+    return NumericSetting(
+        device=backend.device,
+        dtype=backend.dtype,
+        attn_implementation=backend.attn_implementation,
+        batch_size=batch_size,
+        batch_tokens=batch_tokens,
+        device_name=device_name(backend.device),
+        torch_version=torch.__version__,
+        transformers_version=transformers.__version__,
+        cuda_version=torch.version.cuda,
+    )

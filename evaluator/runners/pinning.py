@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
-from ..submissions.format import CONTACT_PATTERN, HUB_REPO_PATTERN, REVISION_PATTERN
+from ..submissions.format import CONTACT_PATTERN, GITHUB_LOGIN_PATTERN, HUB_REPO_PATTERN, REVISION_PATTERN
 from .loading import ModelSource, resolve_source
 
 
@@ -124,10 +124,12 @@ def _git_config(key: str) -> str | None:
 
 
 def signer(args: Any) -> tuple[dict[str, str], str | None]:
-    """The submitter a new submission is signed by (the options, else git's user), and the line that says so
-    where git's user was taken (None where the options gave both)."""
+    """The submitter a new submission is signed by (the options, else git's configuration), and the line that
+    says so where git's configuration was taken (None where the options gave everything). The GitHub account is
+    the one that will open the pull request: the pull-request check refuses the submission under any other."""
     name = getattr(args, "submitter_name", None)
     contact = getattr(args, "submitter_contact", None)
+    github = getattr(args, "submitter_github", None)
     from_git = []
     if not name:
         name = _git_config("user.name")
@@ -146,13 +148,25 @@ def signer(args: Any) -> tuple[dict[str, str], str | None]:
         raise InputError.single(
             given, f"expected an e-mail address or an https:// URL, got {contact!r} (give --submitter-contact)"
         )
+    if not github:
+        github = _git_config("github.user")
+        from_git.append("github.user")
+    if not github:
+        raise InputError.single(
+            "--submitter-github",
+            "the GitHub account that will open the pull request signs the submission: give --submitter-github "
+            "LOGIN (or set git config --global github.user LOGIN)",
+        )
+    if not re.match(GITHUB_LOGIN_PATTERN, github):
+        given = "git config github.user" if "github.user" in from_git else "--submitter-github"
+        raise InputError.single(given, f"expected a GitHub login (letters, digits and '-'), got {github!r}")
     note = (
-        f"signing as {name} <{contact}> (git config {' and '.join(from_git)}; --submitter-name and "
-        "--submitter-contact sign otherwise)"
+        f"signing as {name} <{contact}>, GitHub account {github} (git config {' and '.join(from_git)}; "
+        "--submitter-name, --submitter-contact and --submitter-github sign otherwise)"
         if from_git
         else None
     )
-    return {"name": name, "contact": contact}, note
+    return {"name": name, "contact": contact, "github": github}, note
 
 
 def submitter_from_args(args: Any) -> dict[str, str]:
@@ -171,4 +185,9 @@ def add_submitter_options(parser: Any) -> None:
         "--submitter-contact",
         default=None,
         help="an e-mail address or an https:// URL (default: git config user.email)",
+    )
+    parser.add_argument(
+        "--submitter-github",
+        default=None,
+        help="the GitHub account that will open the pull request (default: git config github.user)",
     )

@@ -38,25 +38,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..core.benchmark import EvalOptions
 from ..core.errors import InputError, Problem
 from ..core.registry import get_benchmark
 from ..fileio.files import atomic_write
 from ..submissions.format import Metadata, Run
-from ..submissions.reproduction import NumericSetting, RecordKind, ReproducedRun, Reproduction
+from ..submissions.reproduction import NumericSetting, RecordKind, ReproducedRun, Reproduction, metadata_sha256
 from .setting import DEFAULT_BATCH_SIZE, describe, recorded_setting, setting_differences
 
 if TYPE_CHECKING:
+    from ..protocol.plans import RunPlan
     from .backend import Backend
     from .loading import ModelSource
-    from .plans import RunPlan
 
 DEFAULT_ITEMS = 50
-# nats per continuation, within one setting. Measured (README, "Reproducing a submission"; scripts/measure_drift.py):
-# the same batches re-run give the same bits on CPU in float32 and bfloat16; in float32 other batch sizes and eager
-# attention moved SmolLM2's log-likelihoods by 5.7e-5 nats at most, CUDA against CPU by 6.7e-6 (issue 21, H100);
-# 1e-3 is 17x the largest. Across settings no tolerance holds: bfloat16 against float32 moved them by up to 0.54
-# nats on CPU (0.68 with bfloat16 on an H100, issue 21), and changed answers.
+# nats per continuation, within one setting: far above the drift README's "Reproducing a submission" measures within
+# one setting (scripts/measure_drift.py), far below the drift across settings, where no tolerance holds
 DEFAULT_TOLERANCE = 1e-3
 MAX_DISAGREEING_IDS = 10
 Line = dict[str, Any]
@@ -211,15 +207,16 @@ def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
 
 def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, setting: NumericSetting) -> Any:
     """The RunSettings `neghub run` had for this run, from what the metadata records, in the re-run's setting."""
-    from .plans import DEFAULT_SEEDS, RunSettings
+    from ..protocol.plans import DEFAULT_SEEDS, RunSettings
     from .run import parse_label_map
 
     provenance = metadata.provenance or {}
     recorded = metadata.recorded_settings(run)
     chat = run.chat_template if run.chat_template is not None else recorded.get("chat_template")
-    # --max-pairs (the cloze test's protocol), recorded as `max_items` before --max-items meant a partial run
-    max_pairs = provenance.get("max_pairs", provenance.get("max_items", recorded.get("scn_max_pairs")))
-    sample_seed = provenance.get("sample_seed", recorded.get("scn_seed", 0))
+    # --max-pairs (the cloze test's protocol); a submission whose provenance names no `max_pairs` recorded it as
+    # `max_items`, the name --max-pairs had then
+    max_pairs = provenance.get("max_pairs", provenance.get("max_items"))
+    sample_seed = provenance.get("sample_seed", 0)
     label_map = recorded.get("label_map")
     return RunSettings(
         split=run.split,
@@ -238,9 +235,7 @@ def _settings_for(run: Run, metadata: Metadata, data_dir: Path | None, setting: 
     )
 
 
-def plan_for(
-    run: Run, metadata: Metadata, backend: Backend, data_dir: Path | None, setting: NumericSetting
-) -> RunPlan:
+def plan_for(run: Run, metadata: Metadata, backend: Backend, data_dir: Path | None, setting: NumericSetting) -> RunPlan:
     from .run import for_model
 
     benchmark = get_benchmark(run.task)
@@ -428,64 +423,58 @@ def reproduce(
     if not chosen_runs:
         raise InputError.single("--tasks", f"the submission has no run of {', '.join(tasks or [])}")
     runs: list[ReproducedRun] = []
-    versions: dict[str, str | None]
     kind: RecordKind = "same-setting"
-    recorded: NumericSetting | None = None
-    here: NumericSetting | None = None
-    differences: list[str] = []
-    if metadata.model.kind == "baseline":
-        versions = {"neghub_version": __version__}
-        for run in chosen_runs:
-            runs.append(_baseline_run(sub_dir, metadata, run, items, seed, data_dir))
-    else:
-        from .run import _library_versions, require_models_extra
-        from .setting import run_setting
+    from .loading import run_setting
+    from .run import _library_versions, require_models_extra
 
-        require_models_extra()
-        source = pinned_source(metadata, model_path)
-        recorded = recorded_setting(metadata.provenance)
-        chosen = choose_setting(
-            recorded,
-            device=device,
-            dtype=dtype,
-            attn_implementation=attn_implementation,
-            batch_size=batch_size,
-            batch_tokens=batch_tokens,
-        )
-        backend = _load_in(source, chosen, device_map)
-        here = run_setting(backend, chosen["batch_size"], chosen["batch_tokens"])
-        differences = setting_differences(recorded, here)
-        if differences:
-            kind = "across-settings"
-            _note(f"comparing across settings, not reproducing: {'; '.join(differences)}")
-        else:
-            _note(f"reproducing in the recorded setting: {describe(here)}")
-        versions = _library_versions()
-        compared = (
-            f"log-likelihoods within {tolerance:g} nats; labels, letters, text and tokens exactly"
-            if kind == "same-setting"
-            else "across settings: answers exactly, numbers by their differences (no tolerance is a verdict)"
-        )
-        for run in chosen_runs:
-            plan = plan_for(run, metadata, backend, data_dir, here)
-            path = sub_dir / run.file
-            runs.append(
-                compare_run(
-                    run,
-                    read_lines(path),
-                    plan.batched_items(backend),
-                    _item_key(plan),
-                    _line_item(plan),
-                    _model_answers(backend, plan),
-                    sample=items,
-                    seed=seed,
-                    tolerance=tolerance,
-                    sha256=_sha256(path),
-                    comparison=compared,
-                )
+    require_models_extra()
+    source = pinned_source(metadata, model_path)
+    weights = _weights_sha256(source)
+    recorded = recorded_setting(metadata.provenance)
+    chosen = choose_setting(
+        recorded,
+        device=device,
+        dtype=dtype,
+        attn_implementation=attn_implementation,
+        batch_size=batch_size,
+        batch_tokens=batch_tokens,
+    )
+    backend = _load_in(source, chosen, device_map)
+    here = run_setting(backend, chosen["batch_size"], chosen["batch_tokens"])
+    differences = setting_differences(recorded, here)
+    if differences:
+        kind = "across-settings"
+        _note(f"comparing across settings, not reproducing: {'; '.join(differences)}")
+    else:
+        _note(f"reproducing in the recorded setting: {describe(here)}")
+    versions = _library_versions()
+    compared = (
+        f"log-likelihoods within {tolerance:g} nats; labels, letters, text and tokens exactly"
+        if kind == "same-setting"
+        else "across settings: answers exactly, numbers by their differences (no tolerance is a verdict)"
+    )
+    for run in chosen_runs:
+        plan = plan_for(run, metadata, backend, data_dir, here)
+        path = sub_dir / run.file
+        runs.append(
+            compare_run(
+                run,
+                read_lines(path),
+                plan.batched_items(backend),
+                _item_key(plan),
+                _line_item(plan),
+                _model_answers(backend, plan),
+                sample=items,
+                seed=seed,
+                tolerance=tolerance,
+                sha256=_sha256(path),
+                comparison=compared,
             )
+        )
     return Reproduction(
-        schema_version=2,
+        schema_version=3,
+        metadata_sha256=metadata_sha256(metadata),
+        weights_sha256=weights,
         kind=kind,
         recorded_setting=recorded,
         run_setting=here,
@@ -495,50 +484,24 @@ def reproduce(
         neghub_version=__version__,
         sample_seed=seed,
         items_per_run=items,
-        device=describe(here) if here is not None else "cpu",
+        device=describe(here),
         machine=" ".join(x for x in (platform.machine(), f"{os.cpu_count()} cores") if x),
         library_versions=versions,
         runs=runs,
     )
 
 
-def _baseline_run(
-    sub_dir: Path, metadata: Metadata, run: Run, items: int, seed: int, data_dir: Path | None
-) -> ReproducedRun:
-    """A baseline is its rule: run it again (the whole file; it is cheap) and compare the sample."""
-    benchmark = get_benchmark(run.task)
-    rule = getattr(metadata.model, "baseline", "")
-    try:
-        rows = benchmark.baseline(rule, EvalOptions(split=run.split, mode=run.mode, data_dir=data_dir), run.seed or 0)
-    except InputError as error:
-        raise InputError.single(run.file, f"the baseline rule {rule!r} cannot be run again ({error})") from None
-    path = sub_dir / run.file
-    line_item = _baseline_line_item(run.task)
-    by_item: dict[Hashable, list[Line]] = {}
-    for row in rows:
-        by_item.setdefault(line_item(row), []).append(row)
-    return compare_run(
-        run,
-        read_lines(path),
-        [[key] for key in by_item],  # a rule has no batches: each item alone
-        lambda key: key,
-        line_item,
-        lambda picked: [by_item[key] for key in picked],
-        sample=items,
-        seed=seed,
-        tolerance=0.0,
-        sha256=_sha256(path),
-        comparison="every line exactly, against the baseline's rule run again",
-    )
+def _weights_sha256(source: ModelSource) -> str | None:
+    """The sha256 of the weights a re-run loads: a GGUF file's, or a folder's (a Hub snapshot's files'), so that two
+    files of one pinned Hub revision can be told apart by NegHub's own records."""
+    from .hashing import local_sha256
 
+    if source.source == "hub":
+        from huggingface_hub import snapshot_download
 
-def _baseline_line_item(task: str) -> Callable[[Line], Hashable]:
-    # a line names its item by `id`, or (the cloze test) by the triplet's name and profession
-    def key(line: Line) -> Hashable:
-        item: Hashable = line["id"] if "id" in line else (line.get("name"), line.get("profession"))
-        return item
-
-    return key
+        folder = snapshot_download(repo_id=source.location, revision=source.revision, local_files_only=True)
+        return local_sha256(Path(folder))
+    return source.local_sha256
 
 
 def write_record(record: Reproduction, folder: Path) -> Path:

@@ -29,15 +29,15 @@ import yaml
 from ..core.errors import InputError
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import atomic_write, prepare_output_folder
+from ..protocol.plans import DEFAULT_SEEDS, PARTIAL_ITEMS, RunPlan, RunSettings, partial_sample, without_trial_option
 from ..releases.loading import find_release
 from ..submissions.format import PATH_PLACEHOLDER, Metadata, absolute_path, settings_prefix
 from ..submissions.reproduction import NumericSetting
 from .backend import Backend
-from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source
+from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source, run_setting
 from .options import check_run_options
 from .pinning import add_submitter_options, pinned_model, signer
-from .plans import DEFAULT_SEEDS, PARTIAL_ITEMS, RunPlan, RunSettings, partial_sample, without_trial_option
-from .setting import ALSO_IN_16_BITS, DEFAULT_BATCH_SIZE, DEFINING, run_setting, setting_provenance
+from .setting import ALSO_IN_16_BITS, DEFAULT_BATCH_SIZE, DEFINING, setting_provenance
 
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")
@@ -407,9 +407,7 @@ def add_setting_options(parser: Any, *, recorded_defaults: bool = False) -> None
         + (attention_note or " (default: transformers' choice for the model, recorded as it runs)"),
     )
     size, size_note = default(DEFAULT_BATCH_SIZE)
-    parser.add_argument(
-        "--batch-size", type=positive_int, default=size, help=f"items per batch, at most{size_note}"
-    )
+    parser.add_argument("--batch-size", type=positive_int, default=size, help=f"items per batch, at most{size_note}")
     tokens, tokens_note = default(DEFAULT_BATCH_TOKENS)
     parser.add_argument(
         "--batch-tokens",

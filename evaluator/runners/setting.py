@@ -3,51 +3,25 @@ keys: device, device_name, dtype, attn_implementation, batch_size, batch_tokens,
 transformers_version, cuda_version), and what `neghub reproduce` compares.
 
 The device type and the dtype define the setting. In a 16-bit dtype the attention implementation and the batches
-must match too; in float32 they need not. Measured on SmolLM2-135M-Instruct on CPU, each against the same run in
-batches of 8 with sdpa attention (`OMP_NUM_THREADS=1 python scripts/measure_drift.py --items 48`, figures in the
-README): in bfloat16, batches of 1, 4 or 16 moved NUBench log-likelihoods by up to 0.68 nats and changed 3-5 of
-46 option answers and 11-20 of 48 JNLI-Neg generations, eager attention 0.83 nats, 8 and 20; in float32 they
-moved log-likelihoods by at most 5.7e-5 nats and no answer, far inside the tolerance (runners/reproduce.py). The
-same setting re-run gave the same bits in both. The device name and the library versions are recorded and
-shown, never compared.
+must match too: there they move log-likelihoods by far more than the tolerance of runners/reproduce.py and change
+answers; in float32 they move them far less, and need not (README's "Reproducing a submission" gives the figures
+scripts/measure_drift.py measured). The device name and the library versions are recorded and shown, never
+compared.
 """
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..submissions.reproduction import NumericSetting
-
-if TYPE_CHECKING:
-    from .backend import Backend
 
 SETTING_KEYS = tuple(NumericSetting.model_fields)  # the provenance keys, one per field
 DEFINING = ("device", "dtype")
 ALSO_IN_16_BITS = ("attn_implementation", "batch_size", "batch_tokens")
 FLOAT32 = "float32"
-DEFAULT_BATCH_SIZE = 8  # neghub run's --batch-size default, which older submissions ran with unless their command says
-
-
-def run_setting(backend: Backend, batch_size: int, batch_tokens: int | None) -> NumericSetting:
-    """The setting a loaded model runs in with these batches."""
-    import torch
-    import transformers
-
-    from .loading import device_name
-
-    return NumericSetting(
-        device=backend.device,
-        dtype=backend.dtype,
-        attn_implementation=backend.attn_implementation,
-        batch_size=batch_size,
-        batch_tokens=batch_tokens,
-        device_name=device_name(backend.device),
-        torch_version=torch.__version__,
-        transformers_version=transformers.__version__,
-        cuda_version=torch.version.cuda,
-    )
+DEFAULT_BATCH_SIZE = 8  # neghub run's --batch-size default: a recorded command that names no --batch-size ran with it
 
 
 def setting_provenance(setting: NumericSetting) -> dict[str, Any]:
@@ -121,3 +95,43 @@ def describe(setting: NumericSetting) -> str:
         batches += f", {setting.batch_tokens} tokens at most"
     attention = f"{setting.attn_implementation} attention; " if setting.attn_implementation else ""
     return f"{_shown(setting.device)} {_shown(setting.dtype)} ({attention}{batches})"
+
+
+# the fields as a reader names them, in the order a description gives them
+IN_WORDS = {
+    "dtype": "dtype",
+    "device": "device",
+    "attn_implementation": "attention",
+    "batch_size": "batch size",
+    "batch_tokens": "tokens per batch",
+}
+
+
+def setting_in_words(provenance: Mapping[str, Any] | None) -> str:
+    """A run's numeric setting as its provenance records it (`Metadata.recorded_settings`, or the submission's
+    provenance), in words, with what is recorded only: `bfloat16 on cuda, sdpa attention, batches of 64 items
+    (32768 tokens at most)`; `setting not recorded` where none of it is."""
+    setting = recorded_setting(provenance)
+    parts = []
+    if setting.dtype is not None or setting.device is not None:
+        on = f" on {setting.device}" if setting.device is not None else ""
+        parts.append(f"{setting.dtype or 'dtype not recorded'}{on}")
+    if setting.attn_implementation is not None:
+        parts.append(f"{setting.attn_implementation} attention")
+    if setting.batch_size is not None:
+        tokens = f" ({setting.batch_tokens} tokens at most)" if setting.batch_tokens is not None else ""
+        parts.append(f"batches of {setting.batch_size} items{tokens}")
+    return ", ".join(parts) or "setting not recorded"
+
+
+def differences_between(first: Mapping[str, Any] | None, second: Mapping[str, Any] | None) -> list[str]:
+    """What tells two runs' recorded settings apart, one phrase each (`attention: sdpa, eager`; empty: one setting
+    as far as both record it): the fields `setting_differences` compares, in 16 bits the attention and the batches
+    too. A field neither run records is no difference; one that only one records is."""
+    a, b = recorded_setting(first), recorded_setting(second)
+    fields = compared_fields(a.dtype if a.dtype == b.dtype else None)
+    return [
+        f"{IN_WORDS[key]}: {_shown(getattr(a, key))}, {_shown(getattr(b, key))}"
+        for key in fields
+        if getattr(a, key) != getattr(b, key)
+    ]

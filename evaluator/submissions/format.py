@@ -46,6 +46,9 @@ RUN_FILE_PATTERN = r"^predictions/[a-z0-9-]+/[A-Za-z0-9._-]{1,100}\.jsonl$"
 PROMPT_PATTERN = r"^[a-z0-9_-]{1,40}$"
 MODE_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"  # ASCII digits: it was \d, which let Rust take "٢٠٢٥-٠٥-٠١"
+# a GitHub account: a user's or an organisation's login (letters, digits, hyphens; 39 at most), or an app's bot
+# account as GitHub names it in an event (github-actions[bot])
+GITHUB_LOGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$"
 
 # What each pattern asks for, in words: `neghub validate` says this instead of printing the regex.
 PATTERN_EXPECTATIONS = {
@@ -63,6 +66,7 @@ PATTERN_EXPECTATIONS = {
     PROMPT_PATTERN: "a prompt style name: lowercase letters, digits, '_' or '-'",
     MODE_PATTERN: "a mode name: lowercase letters, digits, '_' or '-'",
     DATE_PATTERN: "a date written YYYY-MM-DD",
+    GITHUB_LOGIN_PATTERN: "a GitHub account's login (letters, digits and '-'), the account that opens the pull request",
 }
 
 # Bidirectional overrides/isolates can make a name read differently from what it is (Trojan Source).
@@ -225,6 +229,7 @@ def _exactly_a(kind: type[bool] | type[int]) -> BeforeValidator:
     """A `Literal[...]` field's value of the literal's own JSON type. pydantic compares a literal with ==, even in
     strict mode, so `Literal[True]` took `1` and `Literal[0]` took `false` and `0.0`, which the published schema
     (`const` with its `type`) refuses; the error is pydantic's own for a value of the wrong type."""
+
     def check(value: Any) -> Any:
         if type(value) is not kind:
             raise PydanticKnownError("bool_type") if kind is bool else PydanticKnownError("int_type")
@@ -235,7 +240,6 @@ def _exactly_a(kind: type[bool] | type[int]) -> BeforeValidator:
 
 OpenWeights = Annotated[Literal[True], _exactly_a(bool)]
 ClosedWeights = Annotated[Literal[False], _exactly_a(bool)]
-NoParameters = Annotated[Literal[0], _exactly_a(int)]
 
 
 class HubModel(BaseModel):
@@ -262,18 +266,6 @@ class ClosedModel(BaseModel):
     version: PlainLine
     parameters: int | None = Field(default=None, gt=0, description="parameter count, if published")
     open_weights: ClosedWeights
-    license: PlainLine
-
-
-class BaselineModel(BaseModel):
-    """A trivial model made by `neghub baseline` (a floor row, not a language model)."""
-
-    model_config = _STRICT
-    kind: Literal["baseline"]
-    name: PlainLine
-    baseline: PlainLine = Field(description="the --kind given to neghub baseline")
-    parameters: NoParameters
-    open_weights: OpenWeights
     license: PlainLine
 
 
@@ -317,6 +309,10 @@ class Submitter(BaseModel):
     model_config = _STRICT
     name: PlainLine
     contact: Annotated[str, StringConstraints(pattern=CONTACT_PATTERN)]
+    github: Annotated[str, StringConstraints(pattern=GITHUB_LOGIN_PATTERN)] = Field(
+        description="the GitHub account that opens the pull request: the pull-request check refuses it unless it is "
+        "the pull request's author, and the leaderboard compares submitters by it"
+    )
 
 
 class Run(BaseModel):
@@ -343,7 +339,7 @@ class Metadata(BaseModel):
     """`metadata.yaml` of a submission."""
 
     model_config = _STRICT
-    model: HubModel | ClosedModel | BaselineModel | PackagedGGUFModel | LocalModel = Field(discriminator="kind")
+    model: HubModel | ClosedModel | PackagedGGUFModel | LocalModel = Field(discriminator="kind")
     submitter: Submitter
     date: Annotated[str, StringConstraints(pattern=DATE_PATTERN), AfterValidator(_real_date)]
     description: PlainText

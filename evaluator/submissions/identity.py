@@ -6,18 +6,21 @@ One function, used by the validator, the leaderboard and the runner, so that "th
   sha256; a folder's, the sha256 of its files' sorted `<sha256>  <path>` lines). The same GGUF file submitted
   as a PyPI package's file or as a local copy is one identity;
 - a closed model behind an API: the provider and the version string it reports;
-- a rule baseline: its rule.
 A local model without a sha256 has no identity: nothing pins what it was, so nothing can be said to be the same.
 The display name never counts: two names for one pinned model are one model, one name for two weights two.
+The key is canonical: a Hub repo id compares in any letter case (the Hub resolves `Org/Name` and `org/name` to
+one repository), and a `file:` inside a pinned repo and revision is not part of it (a row that names one file of a
+revision claims the same pin; the leaderboard tells two files apart only where NegHub's reproductions recorded
+other weights for them).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .format import BaselineModel, ClosedModel, HubModel, LocalModel, Metadata, PackagedGGUFModel
+from .format import ClosedModel, HubModel, LocalModel, Metadata, PackagedGGUFModel
 
-ModelEntry = HubModel | ClosedModel | BaselineModel | PackagedGGUFModel | LocalModel
+ModelEntry = HubModel | ClosedModel | PackagedGGUFModel | LocalModel
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,7 @@ def model_identity(model: ModelEntry | Metadata) -> ModelIdentity | None:
         model = model.model
     if isinstance(model, HubModel):
         file = f" file {model.file}" if model.file else ""
-        key = f"hub:{model.repo_id}@{model.revision}" + (f"/{model.file}" if model.file else "")
+        key = f"hub:{model.repo_id.lower()}@{model.revision}"
         return ModelIdentity(key, f"{model.repo_id} at revision {model.revision[:12]}…{file}")
     if isinstance(model, PackagedGGUFModel):
         return ModelIdentity(
@@ -45,6 +48,5 @@ def model_identity(model: ModelEntry | Metadata) -> ModelIdentity | None:
         if model.sha256 is None:
             return None
         return ModelIdentity(f"weights-sha256:{model.sha256}", f"weights sha256 {model.sha256[:12]}… ({model.file})")
-    if isinstance(model, ClosedModel):
-        return ModelIdentity(f"api:{model.provider}/{model.version}", f"{model.provider}, version {model.version}")
-    return ModelIdentity(f"baseline:{model.baseline}", f"the rule {model.baseline!r}")
+    assert isinstance(model, ClosedModel)
+    return ModelIdentity(f"api:{model.provider}/{model.version}", f"{model.provider}, version {model.version}")

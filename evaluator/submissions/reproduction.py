@@ -8,14 +8,22 @@ Records live in `reproductions/<submission>.json`. A record is one of two kinds 
 - "across-settings": another setting (asked for, or the recorded one not available here, or not recorded): a
   drift report, which says how far answers and log-likelihoods moved and is never a reproduction.
 Records written before settings were recorded (schema_version 1) have no kind (None): not a reproduction
-either. The leaderboard counts a record as a reproduction only when `kind == "same-setting"`.
+either. The leaderboard counts a record as a reproduction only when `kind == "same-setting"`, and only for what it
+names (schema_version 3): the sha256 of each prediction file and `metadata_sha256`, the sha256 of the metadata
+fields a row shows or the re-run used (the model entry, the runs, the numeric setting, each run's recorded
+settings). A record that names no metadata hash is no reproduction of today's metadata.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import hashlib
+import json
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+if TYPE_CHECKING:
+    from .format import Metadata
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 RecordKind = Literal["same-setting", "across-settings"]
@@ -65,8 +73,8 @@ class Reproduction(BaseModel):
     """What `neghub reproduce` found for one submission."""
 
     model_config = _CLOSED
-    # a record that names no version predates version 2 (neghub reproduce writes 2)
-    schema_version: Literal[1, 2] = 1
+    # a record that names no version predates version 2 (neghub reproduce writes 3)
+    schema_version: Literal[1, 2, 3] = 1
     kind: RecordKind | None = Field(
         default=None,
         description="same-setting: a reproduction; across-settings: a drift report (None: a schema 1 record)",
@@ -87,13 +95,21 @@ class Reproduction(BaseModel):
     machine: str
     library_versions: dict[str, str | None]
     runs: list[ReproducedRun]
+    metadata_sha256: str | None = Field(
+        default=None, description="metadata_sha256 of the submission's metadata it re-ran (schema 3)"
+    )
+    weights_sha256: str | None = Field(
+        default=None, description="the sha256 of the weights the re-run loaded (one file's, or a folder's files')"
+    )
 
     @model_validator(mode="after")
     def _kind_from_schema_2_on(self) -> Reproduction:
         if self.schema_version >= 2 and self.kind is None:
             raise ValueError("a schema 2 record says its kind: same-setting or across-settings")
         if self.schema_version < 2 and self.kind is not None:
-            raise ValueError("a record with a kind is schema_version 2")
+            raise ValueError("a record with a kind is schema_version 2 or later")
+        if self.schema_version >= 3 and self.metadata_sha256 is None:
+            raise ValueError("a schema 3 record names the metadata_sha256 of what it re-ran")
         return self
 
     def agrees(self) -> bool:
@@ -103,3 +119,21 @@ class Reproduction(BaseModel):
             and bool(self.runs)
             and all(r.items_agreeing == r.items_checked > 0 and r.unexpected_items == 0 for r in self.runs)
         )
+
+
+def metadata_sha256(metadata: Metadata) -> str:
+    """The sha256 of what a row shows of a submission or its re-run used, in one canonical JSON form: the model
+    entry (name, size, what pins it), the runs, the numeric setting and each run's recorded protocol settings (the
+    prompt's sha256 among them). A description, a link or a date may change without it."""
+    provenance = metadata.provenance or {}
+    shown = {
+        "model": metadata.model.model_dump(mode="json"),
+        "runs": [run.model_dump(mode="json") for run in metadata.runs],
+        "setting": {key: provenance.get(key) for key in NUMERIC_SETTING_COMPARED},
+        "run_settings": [metadata.recorded_settings(run) for run in metadata.runs],
+    }
+    text = json.dumps(shown, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+NUMERIC_SETTING_COMPARED = ("device", "dtype", "attn_implementation", "batch_size", "batch_tokens")

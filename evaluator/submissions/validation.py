@@ -32,8 +32,8 @@ from ..core.results import Result
 from ..core.stats import BootstrapConfig
 from ..fileio import safe_yaml
 from ..fileio.logs import log_safe
+from ..protocol.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS, without_trial_option
 from ..releases.loading import DatasetUnavailable
-from ..runners.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS, without_trial_option
 from .format import (
     PATTERN_EXPECTATIONS,
     RESERVED_IDS,
@@ -172,6 +172,16 @@ def _message(error: Any) -> str:
         return "missing field"
     if kind == "extra_forbidden":
         return "unknown field"
+    if kind == "union_tag_invalid":
+        tags = str(error["ctx"].get("expected_tags", "")).replace("'", "")
+        given = error["ctx"].get("tag")
+        why = (
+            " (a rule's rows are NegHub's own: the leaderboard computes them from the data, and `neghub baseline` "
+            "writes a rule's file for your own checks)"
+            if given == "baseline"
+            else ""
+        )
+        return f"kind {given!r} is not a kind of model (expected one of: {tags}){why}"
     if kind == "too_long" and error["loc"] == ("runs",):
         return f"expected at most {error['ctx']['max_length']} runs in one submission, got {len(error['input'])}"
     if kind == "string_pattern_mismatch":
@@ -227,6 +237,8 @@ def _read_metadata(folder: Path, prefix: str, limits: Limits) -> _Read:
     except ValidationError as exc:
         for error in exc.errors():
             loc = _clean_loc(raw, tuple(error["loc"]))
+            if error["type"] == "union_tag_invalid":
+                loc = (*loc, str(error["ctx"].get("discriminator", "kind")).strip("'"))
             if len(loc) >= 3 and loc[0] == "runs" and loc[1] in bad_paths and loc[2] == "file":
                 continue  # already reported with a clearer message
             problems.append(Problem(file, document.line_of(loc), _field_name(loc) or None, _message(error)))
@@ -602,8 +614,7 @@ def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: boo
                     "path": str(folder),
                     "valid": not found.problems,
                     "problems": [
-                        {"file": p.file, "line": p.line, "field": p.field, "message": p.message}
-                        for p in found.problems
+                        {"file": p.file, "line": p.line, "field": p.field, "message": p.message} for p in found.problems
                     ],
                     **_identity_fields(found.metadata),
                 }

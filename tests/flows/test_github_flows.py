@@ -103,8 +103,11 @@ def assert_jnli_neg_rows(public: Path) -> None:
     page = (public / "benchmarks" / "jnli-neg.html").read_text(encoding="utf-8")
     # the committed baselines with a JNLI-Neg run, re-scored and shown as the reference rows (never ranked)
     for name in ("Baseline: majority", "Baseline: random"):
-        assert re.search(r'<tr class="neghub-row-reference[^"]*">\s*<td data-value="">reference</td>\s*'
-                         r'<td class="neghub-model-col"[^>]*><a [^>]*>' + re.escape(name), page), name
+        assert re.search(
+            r'<tr class="neghub-row-reference[^"]*">\s*<td data-value="">reference</td>\s*'
+            r'<td class="neghub-model-col"[^>]*><a [^>]*>' + re.escape(name),
+            page,
+        ), name
     # a ranked row's first cell is its rank range, sorted by its first rank (zero-padded): SmolLM2's re-scored
     # run above the floor the baselines set
     ranked = re.findall(r'<tr class="neghub-row-verified neghub-status-ranked">\s*<td data-value="0*(\d+)">', page)

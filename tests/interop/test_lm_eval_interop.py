@@ -245,4 +245,40 @@ def test_lm_eval_prints_neghubs_scores_and_agrees_with_neghub_run(tmp_path: Path
     hashes = [k for k in meta["provenance"] if k.endswith(".lm_eval_task_hash")]
     assert len(hashes) == 5 and all(len(meta["provenance"][k]) == 64 for k in hashes)
     assert str(meta["provenance"]["jnli-neg.llm-jp-eval.default.engine"]).startswith("lm-evaluation-harness 0.4.")
-    assert meta["submitter"] == {"name": "Tester", "contact": "tester@example.org"}
+    assert meta["submitter"] == {"name": "Tester", "contact": "tester@example.org", "github": "tester"}
+
+
+PLUGIN = "korean-negation-mc"  # tests/fixtures/plugin, which `nox -s interop` installs
+
+
+def test_lm_eval_prints_the_score_a_plugin_benchmark_declares(tmp_path: Path) -> None:
+    # the worked plugin declares no lm-eval scoring of its own: its family's is what lm-eval prints, and it is
+    # neghub evaluate's figure on the answers lm-eval gave
+    exported = tmp_path / "tasks"
+    _neghub("export", "lm-eval", str(exported), "--tasks", PLUGIN)
+    docs = [json.loads(line) for file in sorted(exported.glob("*.jsonl")) for line in file.open(encoding="utf-8")]
+    tok = byte_level_bpe([d["query"] for d in docs] + [c for d in docs for c in d["choices"]], 2000)
+    torch.manual_seed(0)
+    model = tmp_path / "tiny-model"
+    tiny_llama(tok, hidden_size=32).eval().save_pretrained(model)
+    tok.save_pretrained(model)
+
+    table = _lm_eval(model, exported, tmp_path / "lm-eval-results")
+    imported = tmp_path / "imported"
+    _neghub("import", "lm-eval", str(tmp_path / "lm-eval-results"), "--tasks", PLUGIN, *SIGNED, "-o", str(imported))
+    _neghub("validate", str(imported))
+
+    returned = _lm_eval_results(tmp_path / "lm-eval-results")
+    printed = _printed(table)
+    meta = safe_yaml.load((imported / "metadata.yaml").read_text()).value
+    compared = []
+    for run in meta["runs"]:
+        scored = tmp_path / "scored.json"
+        _neghub("evaluate", PLUGIN, str(imported / run["file"]), "--mode", run["mode"], "-o", str(scored))
+        metrics = json.loads(scored.read_text())["metrics"]
+        name = meta["provenance"][settings_prefix(PLUGIN, run["prompt"], run["mode"]) + ".lm_eval_task"]
+        for metric in ("acc", "acc_norm") if run["mode"] == "completion" else ("acc",):
+            assert returned[name][f"{metric},none"] == metrics[metric], (name, metric)
+            assert printed[(name, metric)] == f"{metrics[metric]:.4f}", (name, metric)
+            compared.append((name, metric))
+    assert len(compared) == 3  # the completion run's acc and acc_norm, the option run's acc

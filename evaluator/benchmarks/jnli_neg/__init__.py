@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from ...core.benchmark import BaselineRun
+from ...core.benchmark import BaselineRun, PrimaryBoard
 from ...families.minimal_pairs import (
     MinimalPairDataset,
     MinimalPairSpec,
@@ -64,6 +64,14 @@ BENCHMARK = minimal_pair_benchmark(
         "JNLI-Neg",
         "Japanese natural language inference on negation minimal pairs: does adding one negation cue change the "
         "model's answer when (and only when) it changes the gold label?",
+        primary_board=PrimaryBoard(
+            split="valid",
+            shots=0,
+            prompt="llm-jp-eval",
+            chat_template="no",
+            why="The paper's protocol for language models (section 4.1, 実験設定): zero-shot, following llm-jp-eval "
+            "(Han et al.), on the validation split; llm-jp-eval writes the prompt itself (no chat template).",
+        ),
     ),
     default_split="valid",
     prediction_line=PredictionLine,
@@ -73,6 +81,7 @@ BENCHMARK = minimal_pair_benchmark(
     },
     reported_dir=HERE / "reported",
     plans=protocol.plans,
+    lm_eval=protocol.lm_eval,
 )
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ...families.minimal_pairs.records import RecordSchema, TaskField
-from ...releases.metadata import CardText, DatasetMetadata, LicenseFile, ReleaseFile
+from ...protocol.metadata import CardText, DatasetMetadata, LicenseFile, ReleaseFile
 
 # The upstream release (../shared/datasets/jnli-neg/SOURCE.md): asahi-y/JNLI-Neg at this commit, folder
 # data/jnli-neg-v1.1/. Raw GitHub URLs name the commit, so the bytes they serve cannot move.

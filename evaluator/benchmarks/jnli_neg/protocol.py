@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
-from ...runners.plans import RunPlan, RunSettings
+from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, llm_jp_lm_eval, sentence_pair_plans
+from ...protocol.lm_eval import LmEvalScoring
+from ...protocol.plans import RunPlan, RunSettings
 from .metadata import LABELS, RECORD
 
 MAX_NEW_TOKENS = 8  # "contradiction" is 3 to 5 tokens in most English-centred vocabularies
@@ -38,10 +39,11 @@ def choose_shots(train: list[dict[str, Any]], shots: int, seed: int) -> list[dic
     return random.Random(seed).sample(train, shots)
 
 
-def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
+def task() -> LlmJpTask:
+    """What the llm-jp-eval runs of this benchmark ask and how they read the answers."""
     from . import NAME, records
 
-    task = LlmJpTask(
+    return LlmJpTask(
         name=NAME,
         default_split="valid",
         instruction=INSTRUCTION,
@@ -54,4 +56,11 @@ def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
         group_field=RECORD.group_field,
         label_words=tuple((label, label) for label in LABELS),
     )
-    return sentence_pair_plans(task, settings, backend_kind, labels=LABELS)
+
+
+def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
+    return sentence_pair_plans(task(), settings, backend_kind, labels=LABELS)
+
+
+def lm_eval(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
+    return llm_jp_lm_eval(task(), plan, settings)

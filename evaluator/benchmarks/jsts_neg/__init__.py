@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import Field
 
-from ...core.benchmark import MetricDisplay
+from ...core.benchmark import MetricDisplay, PrimaryBoard
 from ...core.stats import pearson, spearman
 from ...families.minimal_pairs import (
     MinimalPairDataset,
@@ -89,9 +89,18 @@ BENCHMARK = minimal_pair_benchmark(
             MetricDisplay(path="correlations.pearson", label="Pearson", unit="correlation"),
             MetricDisplay(path="correlations.spearman", label="Spearman", unit="correlation"),
         ),
+        primary_board=PrimaryBoard(
+            split="test",
+            shots=0,
+            prompt="llm-jp-eval",
+            chat_template="no",
+            why="The paper's zero-shot setting (section 4, Experiment): a task guideline following llm-jp-eval, on "
+            "the test set; llm-jp-eval writes the prompt itself (no chat template).",
+        ),
     ),
     default_split="test",
     prediction_line=PredictionLine,
     reported_dir=HERE / "reported",
     plans=protocol.plans,
+    lm_eval=protocol.lm_eval,
 )

@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from ...families.minimal_pairs.records import RecordSchema, TaskField
-from ...releases.metadata import CardText, DatasetMetadata, ReleaseFile
+from ...protocol.metadata import CardText, DatasetMetadata, ReleaseFile
 
 Score = Annotated[int, Field(ge=0, le=5)]
 

@@ -10,8 +10,9 @@ import re
 from typing import Any
 
 from ...core.errors import InputError
-from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, sentence_pair_plans
-from ...runners.plans import RunPlan, RunSettings
+from ...families.llm_jp import LlmJpTask, extract_llm_jp_answer, llm_jp_lm_eval, sentence_pair_plans
+from ...protocol.lm_eval import LmEvalScoring
+from ...protocol.plans import RunPlan, RunSettings
 from .metadata import RECORD
 
 SHOTS = (0, 4, 11)  # the paper's settings
@@ -61,10 +62,11 @@ def choose_shots(train: list[dict[str, Any]], shots: int, seed: int) -> list[dic
     return chosen
 
 
-def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
+def task() -> LlmJpTask:
+    """What the llm-jp-eval runs of this benchmark ask and how they read the answers."""
     from . import NAME, records
 
-    task = LlmJpTask(
+    return LlmJpTask(
         name=NAME,
         default_split="test",
         instruction=INSTRUCTION,
@@ -76,5 +78,13 @@ def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
         max_new_tokens=MAX_NEW_TOKENS,
         group_field=RECORD.group_field,
         label_words=tuple((str(score), score) for score in range(6)),
+        lm_eval_answer="digit",
     )
-    return sentence_pair_plans(task, settings, backend_kind, scale=(0, 5))
+
+
+def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
+    return sentence_pair_plans(task(), settings, backend_kind, scale=(0, 5))
+
+
+def lm_eval(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
+    return llm_jp_lm_eval(task(), plan, settings)

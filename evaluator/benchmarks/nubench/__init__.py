@@ -31,6 +31,7 @@ from ...core.benchmark import (
     Display,
     Headline,
     MetricDisplay,
+    PrimaryBoard,
 )
 from ...core.errors import InputError, Problem
 from ...families import multiple_choice as family
@@ -261,6 +262,14 @@ DISPLAY = Display(
     ),
     max_ci_half_width=0.10,
     prompt_styles=tuple(protocol.INSTRUCTIONS),
+    primary_board=PrimaryBoard(
+        split="test",
+        mode="completion",
+        shots=0,
+        prompt="simple",
+        why="The paper's first setting (its Table 12): zero-shot, the simple prompt, each option scored by its "
+        "log-likelihood (completion), which asks nothing of the answer's format.",
+    ),
 )
 
 BENCHMARK = multiple_choice_benchmark(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...releases.metadata import (
+from ...protocol.metadata import (
     PIN_FILE_NAME,
     CardText,
     DatasetMetadata,

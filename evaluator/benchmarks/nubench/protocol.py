@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...families.multiple_choice import Prompts, multiple_choice_plans
-from ...runners.plans import RunPlan, RunSettings
+from ...protocol.plans import RunPlan, RunSettings
 
 # Appendix O: the instruction of each prompt style. The completion prompt is
 # "{instruction}\nSentence: {sentence}\nNegation:", the option prompt the lm-eval task of appendix M.

@@ -22,11 +22,13 @@ from ...core.errors import InputError
 from ...core.results import Result, assemble_result, read_predictions_file
 from ...core.stats import BootstrapConfig
 from . import protocol
-from .baselines import BASELINE_KINDS, baseline_rows, prediction_row
+from .baselines import BASELINE_KINDS, baseline_rows, prediction_row, reference_rules
 from .checks import MAX_VERBS_PER_PAIR, check_predictions, check_vocabulary, load_predictions
+from .criterion import CPTV_VETO, MIN_STRONG_DROP, judge
 from .display import DISPLAY
 from .generator import CONTEXTS, PRONOUN, TARGETS, instantiate, other_name, render
 from .lines import PYTHON_WHITESPACE, PredictionLine
+from .lm_eval import lm_eval_scoring
 from .metadata import METADATA, PATTERNS, REFERENCE, VARIANTS
 from .reader import (
     FIELDS,
@@ -38,17 +40,7 @@ from .reader import (
     _columns_of_plain_rows,
     parse_predictions,
 )
-from .scoring import (
-    CONTROL_MARGIN,
-    CPTV_VETO,
-    STRONG_DROP,
-    derive_metrics,
-    negation_contrast,
-    outcomes,
-    scn_verdict,
-    score,
-    triplet_outcomes,
-)
+from .scoring import derive_metrics, negation_contrast, outcomes, score, triplet_outcomes
 from .text_report import report
 from .words import (
     WORD_LIST_DIR,
@@ -62,7 +54,9 @@ from .words import (
 
 NAME = "scn"
 # 2: Wilson intervals for repetition and drop; the paper's three-way verdict
-TASK_VERSION = "2"
+# 3: one verdict of the base test and the coreference controls together (passes, partially passes, fails,
+#    inconclusive), each comparison paired or unpaired with its interval: NegHub's reading of sections 3.5 and 4
+TASK_VERSION = "3"
 
 
 def evaluate(path: Path, options: EvalOptions) -> Result:
@@ -119,14 +113,15 @@ BENCHMARK = Benchmark(
     bundled_release=WORD_LIST_DIR,
     reported_dir=Path(__file__).parent / "reported",
     plans=protocol.plans,
+    lm_eval=lm_eval_scoring,
     derive_metrics=derive_metrics,
+    references=reference_rules,
 )
 
 __all__ = [
     "BASELINE_KINDS",
     "BENCHMARK",
     "CONTEXTS",
-    "CONTROL_MARGIN",
     "CPTV_VETO",
     "FIELDS",
     "MAX_PREDICTION_FILE_BYTES",
@@ -134,11 +129,11 @@ __all__ = [
     "MAX_VERBS_PER_PAIR",
     "MAX_WORD_CHARS",
     "METADATA",
+    "MIN_STRONG_DROP",
     "PATTERNS",
     "PRONOUN",
     "PYTHON_WHITESPACE",
     "REFERENCE",
-    "STRONG_DROP",
     "TARGETS",
     "VARIANTS",
     "WORD_LIST_DIR",
@@ -152,6 +147,7 @@ __all__ = [
     "check_vocabulary",
     "derive_metrics",
     "instantiate",
+    "judge",
     "load_predictions",
     "negation_contrast",
     "other_name",
@@ -160,7 +156,6 @@ __all__ = [
     "parse_word_list",
     "prediction_row",
     "render",
-    "scn_verdict",
     "score",
     "triplet_outcomes",
     "word_list_release",

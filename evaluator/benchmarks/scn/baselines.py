@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.benchmark import EvalOptions, ReferenceRule
 from ...core.errors import InputError
+from ...core.results import Result
 from .checks import MAX_VERBS_PER_PAIR
 from .metadata import PATTERNS, REFERENCE, VARIANTS
 from .reader import FIELDS
@@ -44,3 +46,31 @@ def baseline_rows(kind: str, lists: WordLists | None = None) -> list[dict[str, A
                         top1 = verb if kind == "repeat" or pattern == REFERENCE else verbs[(i + 1) % len(verbs)]
                         rows.append(prediction_row(name, profession, verb, variant, pattern, top1))
     return rows
+
+
+def reference_rules(result: Result, _options: EvalOptions) -> list[ReferenceRule]:
+    """The rule rows NegHub computes for an SCN row, on the row's own triplets (each model keeps its own): one that
+    always repeats the verb (every drop 0) and one that never does where it may (every drop but CpTp's 1). Both
+    have a negation contrast of 0: a row beats them only where its negated patterns drop more than its controls."""
+    lists = load_word_lists()
+    following = {verb: lists.verbs[(i + 1) % len(lists.verbs)] for i, verb in enumerate(lists.verbs)}
+    triplets = [item.split("|") for item in result.items.ids]
+    rules = []
+    for kind, name, words in (
+        ("repeat", "Rule: always repeats the verb", "answers the context's verb in every pattern"),
+        ("never", "Rule: never repeats the verb", "answers the verb only where a triplet is kept (CpTp), never else"),
+    ):
+        lines = tuple(
+            prediction_row(
+                name_,
+                profession,
+                verb,
+                variant,
+                pattern,
+                verb if kind == "repeat" or pattern == REFERENCE else following.get(verb, verb + "s"),
+            )
+            for variant, name_, profession, verb in triplets
+            for pattern in PATTERNS
+        )
+        rules.append(ReferenceRule(name=name, words=f"{words}, on the row's own triplets", lines=lines))
+    return rules

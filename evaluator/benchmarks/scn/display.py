@@ -1,10 +1,55 @@
-"""How the leaderboard shows SCN: the negation contrast as the headline, each variant's drops, the paper's verdict."""
+"""How the leaderboard shows SCN: the negation contrast as the headline, each variant's drops, and the verdict,
+NegHub's reading of the paper's criterion (criterion.py), with the paper's sentences it rests on."""
 
 from __future__ import annotations
 
-from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, MetricDisplay
+from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, MetricDisplay, PrimaryBoard
+from ...papers.quotes import quote
+from .criterion import CPTV_VETO, MIN_STRONG_DROP, UNDECIDED, VERDICT_ORDER
 from .metadata import PATTERNS, REFERENCE, VARIANTS
-from .scoring import CONTROL_MARGIN, CPTV_VETO, STRONG_DROP
+
+# the paper's sentences the verdict rule quotes, each where its comparison is stated
+VERDICT_QUOTES = (
+    "scn.criterion",
+    "scn.roberta-large-controls",
+    "scn.roberta-base-controls",
+    "scn.cptv-control",
+    "scn.roberta-large",
+    "scn.roberta-base-significant",
+    "scn.bert-large",
+    "scn.noncoref-expectation",
+    "scn.conclusion-roberta-large",
+    "scn.conclusion-roberta-base",
+)
+
+
+def quoted(key: str) -> str:
+    return f"“{quote(key).text}”"
+
+
+VERDICT_RULE = (
+    "NegHub's reading of the paper's criterion (sections 3.5 and 4): the base test and the coreference controls "
+    f"together, as the paper's conclusion judges its four models. Section 3.5: {quoted('scn.criterion')} "
+    "In the base test (pronoun) and the forced-coreference variant (coref), a negated pattern (CpTn, CnTp) drops "
+    "strongly when its drop is above the same variant's CpTv drop and above its CnTn drop, each by a paired "
+    "comparison over the same triplets (Newcombe's interval of the difference), and above "
+    f"{100 * MIN_STRONG_DROP:.0f} points: section 4 calls roberta-large's coref drop of 28.9 large, "
+    f"{quoted('scn.roberta-large-controls')}, and not roberta-base's of 3.9 and 12.6, "
+    f"{quoted('scn.roberta-base-controls')} A CpTv drop above {100 * CPTV_VETO:.0f} points vetoes the variant's "
+    f"drops, and in the base test fails the model (section 3.3: {quoted('scn.cptv-control')}): the paper accepts "
+    f"CpTv drops of 26.0, {quoted('scn.roberta-large')}, and 21.3, {quoted('scn.roberta-base-significant')}, and "
+    f"refuses 42.9, {quoted('scn.bert-large')} In the forced non-coreference variants (noncoref_same, "
+    "noncoref_other) a drop is small when it is below the coref variant's drop of the same pattern, by an unpaired "
+    "comparison (each variant selects its own triplets; Newcombe's interval), section 4: "
+    f"{quoted('scn.noncoref-expectation')} Passes: both base drops strong, both coref drops strong, every "
+    f"non-coreference drop small (section 5: {quoted('scn.conclusion-roberta-large')}); partially passes: no veto "
+    "and at least one strong base drop, the rest not all confirmed (section 5: "
+    f"{quoted('scn.conclusion-roberta-base')}); fails: the veto, or no strong base drop. A file without the coref "
+    "and noncoref variants is at most partially passes. A comparison whose 95 % interval straddles it is "
+    "undecided, and a verdict an undecided comparison could change is inconclusive (not ranked). The negation "
+    "contrast, min(CpTn, CnTp) − max(CnTn, CpTv), is NegHub's statistic; on paper rows NegHub computes it from "
+    "the paper's drops"
+)
 
 DISPLAY = Display(
     name="SCN",
@@ -18,7 +63,7 @@ DISPLAY = Display(
         higher_is_better=True,
         description="min(drop CpTn, drop CnTp) − max(drop CnTn, drop CpTv), in points: how much more the "
         "negated patterns stop the repetition than the controls do (a statistic of NegHub's; the verdict — passes, "
-        "partially passes, fails — is the paper's reading of the four drops)",
+        "partially passes, fails, inconclusive — is NegHub's reading of the paper's criterion, sections 3.5 and 4)",
     ),
     columns=tuple(
         column
@@ -53,16 +98,17 @@ DISPLAY = Display(
     items_noun="triplets",
     min_items=30,
     prompt_styles=("masked", "causal"),
-    verdict_path="verdict",
-    verdict_reason_path="variants.pronoun.verdict_reason",
-    verdict_rule=(
-        "the paper's reading of the four drops (section 3.3): a negated pattern (CpTn, CnTp) shows the effect when "
-        f"its drop is strong, {100 * STRONG_DROP:.0f} points or more, exceeds the CpTv control's by "
-        f"{100 * CONTROL_MARGIN:.0f} points and exceeds CnTn's; a CpTv drop of {100 * CPTV_VETO:.0f} points or more "
-        "fails the model (it \"would prevent any positive interpretation\"). Both patterns: passes; one: partially "
-        "passes; none: fails. These values give the paper's verdicts on its Table 6 (bert-base-cased fails, "
-        "bert-large-cased fails, roberta-base partially passes, roberta-large passes). The negation contrast, "
-        "min(CpTn, CnTp) − max(CnTn, CpTv), is NegHub's statistic; on paper rows it is computed by NegHub from the "
-        "paper's drops"
+    primary_board=PrimaryBoard(
+        split=None,
+        shots=None,
+        prompt="masked",
+        why="The paper's test is a cloze test of masked language models; causal language models are NegHub's "
+        "extension, on a board of their own.",
     ),
+    verdict_path="verdict",
+    verdict_reason_path="verdict_reason",
+    verdict_rule=VERDICT_RULE,
+    verdict_order=VERDICT_ORDER,
+    verdict_unranked=(UNDECIDED,),
+    verdict_quotes=VERDICT_QUOTES,
 )

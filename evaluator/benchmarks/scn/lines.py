@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from ...fileio.lines import STRICT_LINE
 from .reader import MAX_TOP1_CHARS, MAX_WORD_CHARS
@@ -23,6 +23,11 @@ class PredictionLine(BaseModel):
     name: Word
     profession: Word
     verb: Word
-    variant: Literal["pronoun", "coref", "noncoref_same", "noncoref_other"]
+    variant: Literal["pronoun", "coref", "noncoref_same", "noncoref_other"] = Field(
+        description="the target's subject: pronoun (the base test), coref (the context's name again), "
+        "noncoref_same / noncoref_other (another name, of the same / the other gender); a full verdict needs "
+        "triplets in all four (the paper's sections 3.5 and 4), a file of pronoun lines alone at most partially "
+        "passes"
+    )
     pattern: Literal["CpTp", "CpTn", "CnTp", "CnTn", "CpTv"]
     top1: Annotated[str, StringConstraints(max_length=MAX_TOP1_CHARS)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...releases.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
+from ...protocol.metadata import CardText, DatasetMetadata, RecordField, ReleaseFile
 
 VARIANTS = ("pronoun", "coref", "noncoref_same", "noncoref_other")
 PATTERNS = ("CpTp", "CpTn", "CnTp", "CnTn", "CpTv")

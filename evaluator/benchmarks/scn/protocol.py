@@ -18,14 +18,14 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...runners.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS, Rows, RunPlan, RunSettings, batches
-from ...runners.requests import MASK_PLACEHOLDER, Answer, Request
+from ...protocol.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS, Rows, RunPlan, RunSettings, batches
+from ...protocol.requests import MASK_PLACEHOLDER, Answer, Request
 from .generator import instantiate
 from .metadata import PATTERNS, REFERENCE, VARIANTS
 from .words import load_word_lists
 
 if TYPE_CHECKING:
-    from ...runners.backend import Backend
+    from ...protocol.model import LoadedModel
 
 SCN_MAX_VERBS = 20
 _SEPARATOR = "|"  # request ids: NAME|PROF|variant|verb|pattern (the word lists hold no "|")
@@ -109,7 +109,7 @@ def scn_plan(
     def texts(name: str, profession: str, variant: str, verb: str, mask: str | None) -> dict[str, str]:
         return instantiate(name, profession, verb, variant, mask_token=mask, lists=lists, seed=seed)
 
-    def process(backend: Backend, batch: Sequence[Any]) -> list[Rows]:
+    def process(backend: LoadedModel, batch: Sequence[Any]) -> list[Rows]:
         tok = backend.tokenizer
         mask = tok.mask_token if masked else None
         verbs = [v for v in candidates if _one_token(backend, v)]
@@ -183,12 +183,12 @@ def scn_plan(
     )
 
 
-def _one_token(backend: Backend, verb: str) -> bool:
+def _one_token(backend: LoadedModel, verb: str) -> bool:
     ids = backend.word_after_space(verb)
     return len(ids) == 1 and ids[0] != backend.tokenizer.unk_token_id
 
 
-def _top1_batched(backend: Backend, texts: list[str], batch_size: int) -> list[str]:
+def _top1_batched(backend: LoadedModel, texts: list[str], batch_size: int) -> list[str]:
     """The top-1 of each text as text (decoded, stripped); sorted by length so a batch pads little, results
     restored to the input order."""
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))

@@ -1,37 +1,19 @@
 """Scoring an SCN file: repetition and drop per variant and pattern with Wilson intervals, the negation contrast
-with its bootstrap interval, the paper's three-way verdict, and every triplet's outcome for the result."""
+with its bootstrap interval, the verdict (criterion.py: NegHub's reading of the paper's criterion) and every
+triplet's outcome for the result."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ...core.results import ItemOutcomes
 from ...core.stats import BootstrapConfig, bootstrap_categories_ci, wilson_interval
+from .criterion import judge
 from .metadata import PATTERNS, VARIANTS
 from .reader import Predictions
-
-# The verdict in the paper's terms (section 3.3, l.246): "passing our test implies having strong drops for the
-# CpTn and CnTp patterns, and that these drops be greater than in the control pattern CpTv, and to a lesser extent
-# in the CnTn pattern"; a large CpTv drop "would prevent any positive interpretation" (l.228). The paper gives no
-# numbers; these are the round values under which its Table 6 reads as its text does (the table's values where
-# the text differs, as for roberta-base, whose text says 20.7 / 46.7 / 21.3):
-# - a negated pattern's drop is STRONG at 50 points or more (most of the repetitions suppressed): every drop the
-#   paper counts as showing the effect (roberta-large 64.7 and 82.8, roberta-base CnTp 66.9) is above it, every one
-#   it does not (bert-base 3.6 / 1.2, bert-large 44.7 / 16.5, roberta-base CpTn 27.7) below;
-# - it must exceed the CpTv control's drop by CONTROL_MARGIN, 10 points ("since the drop for the CpTv control is
-#   21.3, only the 46.7 drop is significant"), and the CnTn control's drop at all ("to a lesser extent");
-# - a CpTv drop of CPTV_VETO, 35 points, or more fails the model whatever else: the round value about midway
-#   between the highest CpTv drop the paper accepts (roberta-large, 26.0) and the lowest it calls "still too
-#   high" (bert-large, 42.9).
-# Both negated patterns showing the effect: passes; one: partially passes; none: fails.
-STRONG_DROP = 0.50
-CONTROL_MARGIN = 0.10
-CPTV_VETO = 0.35
-NEGATED_PATTERNS = ("CpTn", "CnTp")
-Verdict = Literal["passes", "partially passes", "fails"]
 
 
 def score(
@@ -41,7 +23,8 @@ def score(
 
     A checked file has exactly one row per (triplet, pattern), so the counts of one bincount over
     variant x pattern cells are all that is needed. Repetition and drop are proportions of triplets:
-    Wilson intervals; the contrast's interval resamples triplets (a percentile bootstrap).
+    Wilson intervals; the contrast's interval resamples triplets (a percentile bootstrap). The verdict's
+    comparisons of two patterns pair their triplets: they read each variant's counts of the 32 triplet outcomes.
     """
     n_cells = len(VARIANTS) * len(PATTERNS)
     cell = predictions.variant.astype(np.int64) * len(PATTERNS) + predictions.pattern
@@ -53,6 +36,10 @@ def score(
         outcome = triplet_outcomes(predictions)
     triplet_variant = np.zeros(len(predictions.triplet_keys), dtype=np.int64)
     triplet_variant[predictions.triplet] = predictions.variant
+    outcome_counts = {
+        variant: np.bincount(outcome[triplet_variant == v], minlength=2 ** len(PATTERNS))
+        for v, variant in enumerate(VARIANTS)
+    }
     variants: dict[str, Any] = {}
     for v, variant in enumerate(VARIANTS):
         patterns: dict[str, Any] = {}
@@ -67,11 +54,8 @@ def score(
                 "repetition_ci95": None if ci is None else [ci[0], ci[1]],
                 "drop_ci95": None if ci is None else [1.0 - ci[1], 1.0 - ci[0]],
             }
-        drops = {p: patterns[p]["drop"] for p in PATTERNS}
-        contrast = negation_contrast(drops)
-        outcomes = np.bincount(outcome[triplet_variant == v], minlength=2 ** len(PATTERNS))
-        contrast_ci = bootstrap_categories_ci(outcomes, _contrast_of_outcome_counts, bootstrap)
-        verdict, reason = scn_verdict(drops)
+        contrast = negation_contrast({p: patterns[p]["drop"] for p in PATTERNS})
+        contrast_ci = bootstrap_categories_ci(outcome_counts[variant], _contrast_of_outcome_counts, bootstrap)
         variants[variant] = {
             "n_triplets": int(n[v, 0]),
             "patterns": patterns,
@@ -80,49 +64,8 @@ def score(
             "negation_contrast_ci95": None
             if contrast_ci is None or contrast_ci[0] == contrast_ci[1]
             else [contrast_ci[0], contrast_ci[1]],
-            "verdict": verdict,
-            "verdict_reason": reason,
         }
-    return {
-        "n_predictions": predictions.size,
-        "variants": variants,
-        "verdict_thresholds": {"strong_drop": STRONG_DROP, "control_margin": CONTROL_MARGIN, "cptv_veto": CPTV_VETO},
-        "verdict": variants["pronoun"]["verdict"],
-    }
-
-
-def scn_verdict(drops: dict[str, float | None]) -> tuple[Verdict | None, str | None]:
-    """The paper's three-way verdict from the four drops (fractions), with its reason in words (see STRONG_DROP)."""
-    values = {p: drops.get(p) for p in ("CpTn", "CnTp", "CnTn", "CpTv")}
-    if any(value is None for value in values.values()):
-        return None, None
-    drop = {p: float(value) for p, value in values.items() if value is not None}
-
-    def points(value: float) -> str:
-        return f"{100 * value:.1f}"
-
-    if drop["CpTv"] >= CPTV_VETO:
-        return "fails", (
-            f"the CpTv control drops {points(drop['CpTv'])} points (>= {points(CPTV_VETO)}): any change to the "
-            "target disturbs the model, which prevents any positive interpretation"
-        )
-    showing = [
-        p
-        for p in NEGATED_PATTERNS
-        if drop[p] >= STRONG_DROP and drop[p] - drop["CpTv"] >= CONTROL_MARGIN and drop[p] > drop["CnTn"]
-    ]
-    criterion = (
-        f"a strong drop (>= {points(STRONG_DROP)} points), {points(CONTROL_MARGIN)} points above CpTv's "
-        f"({points(drop['CpTv'])}) and above CnTn's ({points(drop['CnTn'])})"
-    )
-    if len(showing) == len(NEGATED_PATTERNS):
-        return "passes", f"CpTn ({points(drop['CpTn'])}) and CnTp ({points(drop['CnTp'])}) both show {criterion}"
-    if showing:
-        other = next(p for p in NEGATED_PATTERNS if p not in showing)
-        return "partially passes", (
-            f"only {showing[0]} ({points(drop[showing[0]])}) shows {criterion}; {other} drops {points(drop[other])}"
-        )
-    return "fails", f"neither CpTn ({points(drop['CpTn'])}) nor CnTp ({points(drop['CnTp'])}) shows {criterion}"
+    return {"n_predictions": predictions.size, "variants": variants, **judge(outcome_counts)}
 
 
 def triplet_outcomes(predictions: Predictions) -> NDArray[np.int64]:
@@ -164,7 +107,7 @@ def _contrast_of_outcome_counts(counts: NDArray[np.float64]) -> NDArray[np.float
 
 def negation_contrast(drops: dict[str, float | None]) -> float | None:
     """min(drop CpTn, drop CnTp) - max(drop CnTn, drop CpTv): how far the forbidden-repetition patterns
-    drop beyond the controls (a statistic of NegHub's; the verdict is `scn_verdict`'s)."""
+    drop beyond the controls (a statistic of NegHub's; the verdict is criterion.py's)."""
     values = [drops[p] for p in ("CpTn", "CnTp", "CnTn", "CpTv")]
     if any(value is None for value in values):
         return None

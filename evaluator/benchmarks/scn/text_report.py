@@ -1,18 +1,24 @@
-"""The text report of an SCN result (`neghub evaluate scn` without --json): repetition and drop per pattern, the
-negation contrast and the verdict, per variant."""
+"""The text report of an SCN result (`neghub evaluate scn` without --json): repetition and drop per pattern and
+the negation contrast, per variant; then the verdict with its reason, the outcome of each part (the base test,
+the coref and noncoref controls) and every comparison it read."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from typing import Any
+
 from ...core.reports import heading, interval, pct
 from ...core.results import Result
+from .criterion import Comparison
 
 
 def report(full: Result) -> str:
-    """A readable table: repetition and drop in percent, as the paper prints them."""
+    """A readable table: repetition and drop in percent, as the paper prints them; the verdict below it."""
     result = full.metrics
     lines = [heading(full, "", f"{result['n_predictions']} predictions")]
     for variant, entry in result["variants"].items():
         if entry["n_triplets"] == 0:
+            lines += ["", f"{variant}: no triplets"]
             continue
         lines.append("")
         lines.append(f"{variant}: {entry['n_triplets']} triplets")
@@ -24,11 +30,25 @@ def report(full: Result) -> str:
         lines.append(
             f"  negation contrast min(CpTn, CnTp) - max(CnTn, CpTv): {pct(entry['negation_contrast'])} points{shown}"
         )
-        if entry["verdict"] is not None:
-            lines.append(f"  verdict: {entry['verdict']}: {entry['verdict_reason']}")
-    lines.append("")
-    lines.append(
-        "Percent. Under the coreference controls a model that resolves coreference is expected to pass "
-        "with coref and NOT with noncoref_* (small drops there)."
-    )
+    parts = result["verdict_parts"]
+    lines += [
+        "",
+        f"verdict: {result['verdict']} (NegHub's reading of the paper's criterion, sections 3.5 and 4)",
+        f"  because {result['verdict_reason']}",
+        f"  base test (pronoun): {parts['base']}; coref control: {parts['coref']}; noncoref controls: "
+        f"{parts['noncoref']}",
+        "  comparisons (points; 95% intervals):",
+        *(f"    {c.words()}" for c in _comparisons(result)),
+        "",
+        "A strong drop: above the minimum and above its variant's CpTv and CnTn drops (paired over the same "
+        "triplets); a non-coreference drop is small below the coref drop (unpaired). A full verdict needs all "
+        "four variants.",
+    ]
     return "\n".join(lines)
+
+
+def _comparisons(result: Mapping[str, Any]) -> Iterator[Comparison]:
+    for by_pattern in result["verdict_comparisons"].values():
+        for by_name in by_pattern.values():
+            for metrics in by_name.values():
+                yield Comparison.from_metrics(metrics)

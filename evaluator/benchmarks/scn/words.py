@@ -120,7 +120,6 @@ def _load_word_lists(unverified: bool) -> WordLists:
     return WordLists(female_names=female, male_names=male, articles=articles, verbs=verbs)
 
 
-
 def word_list_release(unverified: bool = False) -> Release:
     """The word lists as a release: what SCN results name as their dataset."""
     return Release(METADATA, WORD_LIST_DIR, "bundled", unverified)

@@ -14,7 +14,7 @@ from typing_extensions import Unpack
 from ...core.benchmark import Benchmark, EvalOptions
 from ...core.results import Result, read_predictions_file
 from ..wiring import BenchmarkFields, Scored, family_benchmark
-from .baselines import baseline_codes
+from .baselines import baseline_codes, reference_rules
 from .dataset import MinimalPairDataset, load_split
 from .reader import MAX_PREDICTION_FILE_BYTES, read_predictions
 from .scoring import outcomes
@@ -39,6 +39,7 @@ def minimal_pair_benchmark(
         report=report,
         prediction_lines={None: prediction_line},
         read_split=lambda release, split: load_split(spec.name, split, release, spec.record.parse),
+        references=partial(reference_rules, spec.n_values, spec.prediction_value),
     )
 
 

@@ -15,8 +15,8 @@ from pydantic import ValidationError
 from ...core.errors import InputError, Problem
 from ...fileio.files import read_bytes
 from ...fileio.jsonl import parse_jsonl
+from ...protocol.metadata import ReleaseFile
 from ...releases.loading import Release, ResolvedFile
-from ...releases.metadata import ReleaseFile
 from ..reading import record_problem
 from .pairs import MinimalPairs, build_pairs
 from .records import Instance

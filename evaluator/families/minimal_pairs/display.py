@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, MetricDisplay
+from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, MetricDisplay, PrimaryBoard
 
 
-def minimal_pair_display(name: str, summary: str, extra_columns: Sequence[MetricDisplay] = ()) -> Display:
+def minimal_pair_display(
+    name: str,
+    summary: str,
+    extra_columns: Sequence[MetricDisplay] = (),
+    primary_board: PrimaryBoard | None = None,
+) -> Display:
     """The display block every minimal-pair benchmark shares (SPEC §1): ranked by Acc′ on M_i, the
     accuracy once the cue that changes the gold is added."""
     columns: list[MetricDisplay] = []
@@ -81,4 +86,5 @@ def minimal_pair_display(name: str, summary: str, extra_columns: Sequence[Metric
         ),
         max_ci_half_width=0.10,
         prompt_styles=("llm-jp-eval", "llm-jp-eval-loglikelihood", "fine-tuned"),
+        primary_board=primary_board,
     )

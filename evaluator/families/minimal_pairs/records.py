@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, create_model
 
-from ...releases.metadata import RecordField
+from ...protocol.metadata import RecordField
 
 InstanceType = Literal["original", "p_neg", "h_neg", "p_neg_h_neg"]
 NegPosition = Literal["end", "mid"]

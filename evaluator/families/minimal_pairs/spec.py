@@ -14,8 +14,8 @@ from numpy.typing import NDArray
 from ...core.stats import BootstrapConfig
 from ...fileio.files import read_bytes
 from ...fileio.jsonl import parse_jsonl
+from ...protocol.metadata import DatasetMetadata
 from ...releases.loading import find_release
-from ...releases.metadata import DatasetMetadata
 from .dataset import MinimalPairDataset, load_split
 from .records import RecordSchema
 from .scoring import score_pairs

@@ -1,5 +1,5 @@
 """The predictions of trivial multiple-choice models (`neghub baseline`): the first option shown, a random one, a
-constant one; the same picks in both modes."""
+constant one; the same picks in both modes. And the rule rows the leaderboard computes (`reference_rules`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ...core.benchmark import ReferenceRule
 from ...core.errors import InputError
 from .dataset import MultipleChoiceSplit
 from .options import option_orders
@@ -54,7 +55,14 @@ def baseline_rows(
     spec: MultipleChoiceSpec, kind: str, dataset: MultipleChoiceSplit, mode: str, seed: int
 ) -> list[dict[str, Any]]:
     """Prediction lines of a baseline in `mode`; both modes' lines pick the same options."""
-    chosen = baseline_choices(spec, kind, dataset, seed)
+    return choice_lines(spec, dataset, baseline_choices(spec, kind, dataset, seed), mode)
+
+
+def choice_lines(
+    spec: MultipleChoiceSpec, dataset: MultipleChoiceSplit, chosen: NDArray[np.int8], mode: str
+) -> list[dict[str, Any]]:
+    """The prediction lines, in `mode`, of a model that picks option `chosen[i]` (a code of spec.option_keys) for
+    item i."""
     rows: list[dict[str, Any]] = []
     for record, order, code in zip(dataset.records, option_orders(spec, dataset.records), chosen, strict=True):
         picked = spec.option_keys[int(code)]
@@ -67,3 +75,34 @@ def baseline_rows(
         }
         rows.append({"id": spec.item_id(record), "loglikelihoods": lls})
     return rows
+
+
+def reference_rules(spec: MultipleChoiceSpec, dataset: MultipleChoiceSplit, mode: str) -> list[ReferenceRule]:
+    """The rule rows NegHub computes on a board of a multiple-choice benchmark: each position a model can always
+    answer (the option shown first, second, ...; an item that shows fewer options gets the first), and random
+    guessing as each item's expected score, 1 / the options it shows. The option keys are never a rule: a model
+    does not see them (always picking the right kind would be an oracle)."""
+    orders = option_orders(spec, dataset.records)
+    rules = []
+    for position in range(max(len(order) for order in orders)):
+        chosen = np.array(
+            [spec.option_keys.index(order[position] if position < len(order) else order[0]) for order in orders],
+            dtype=np.int8,
+        )
+        letter = LETTERS[position]
+        rules.append(
+            ReferenceRule(
+                name=f"Rule: always option {letter}",
+                words=f"picks the option shown as {letter} (where an item shows fewer, the one shown as A)",
+                lines=tuple(choice_lines(spec, dataset, chosen, mode)),
+            )
+        )
+    rules.append(
+        ReferenceRule(
+            name="Rule: random guessing (expected score)",
+            words="picks one of the options an item shows uniformly at random: each item's expected score is 1 / the "
+            "number of options it shows",
+            expected={str(spec.item_id(r)): 1.0 / len(o) for r, o in zip(dataset.records, orders, strict=True)},
+        )
+    )
+    return rules

@@ -4,19 +4,21 @@ scoring, report and baselines together, with the two modes' checks."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 from typing_extensions import Unpack
 
-from ...core.benchmark import Benchmark, EvalOptions
+from ...core.benchmark import Benchmark, EvalOptions, ReferenceRule
 from ...core.errors import InputError
-from ...core.results import read_predictions_file
+from ...core.results import Result, read_predictions_file
 from ..wiring import BenchmarkFields, Scored, family_benchmark
-from .baselines import BASELINE_KINDS, baseline_rows
+from .baselines import BASELINE_KINDS, baseline_rows, reference_rules
 from .dataset import MultipleChoiceSplit, load
 from .lines import prediction_line_models
+from .lm_eval import multiple_choice_lm_eval
 from .reader import read_predictions
 from .scoring import outcomes, score
 from .spec import MAX_PREDICTION_FILE_BYTES, MODES, MultipleChoiceSpec
@@ -31,8 +33,10 @@ def multiple_choice_benchmark(
     **fields: Unpack[BenchmarkFields],
 ) -> Benchmark:
     """A multiple-choice benchmark. Its prediction-line models are derived from the option keys
-    (`lines.prediction_line_models`) unless `prediction_lines` gives them."""
+    (`lines.prediction_line_models`) unless `prediction_lines` gives them; lm-eval scores its exported runs as
+    lm_eval.py says unless `lm_eval` is given."""
     lines = prediction_lines or prediction_line_models(spec, fields["display"].name)
+    fields.setdefault("lm_eval", partial(multiple_choice_lm_eval, spec, fields["default_split"]))
     return family_benchmark(
         spec,
         "multiple-choice",
@@ -45,7 +49,16 @@ def multiple_choice_benchmark(
         splits=spec.splits,
         baseline_kinds=baseline_kinds,
         bundled_release=spec.bundled,
+        references=partial(references, spec, fields["default_split"]),
     )
+
+
+def references(
+    spec: MultipleChoiceSpec, default_split: str, result: Result, options: EvalOptions
+) -> list[ReferenceRule]:
+    """The rule rows of the board of `result` (its split and mode)."""
+    split_options = EvalOptions(split=result.provenance.split, data_dir=options.data_dir, unverified=options.unverified)
+    return reference_rules(spec, load_for(spec, default_split, split_options), str(result.provenance.mode))
 
 
 def score_file(spec: MultipleChoiceSpec, benchmark: Benchmark, path: Path, options: EvalOptions) -> Scored:

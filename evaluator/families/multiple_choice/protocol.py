@@ -10,15 +10,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InputError
-from ...runners.plans import Rows, RunPlan, RunSettings, prompt_lengths
-from ...runners.requests import Answer, Request
+from ...protocol.plans import Rows, RunPlan, RunSettings, prompt_lengths
+from ...protocol.requests import Answer, Request
 from ..runs import RequestRuns
 from .dataset import load
 from .options import option_orders
 from .spec import LETTERS, MODES, MultipleChoiceSpec
 
 if TYPE_CHECKING:
-    from ...runners.backend import Backend
+    from ...protocol.model import LoadedModel
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,8 @@ class _Runs:
             ll.update(zip(spec.offered(record), scores, strict=True))
             return [{"id": spec.item_id(record), "loglikelihoods": ll}]
 
-        def token_lengths(backend: Backend, items: Sequence[Any]) -> list[int]:
-            """Each item's length as packed: its context and its options' prefix tree (`Backend.packed_lengths`)."""
+        def token_lengths(backend: LoadedModel, items: Sequence[Any]) -> list[int]:
+            """Each item's length as packed: its context and its options' prefix tree (`LoadedModel.packed_lengths`)."""
             packed = [(r.prompt, list(r.continuations or ())) for item in items for r in requests(item)]
             return backend.packed_lengths(packed)
 

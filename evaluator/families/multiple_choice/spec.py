@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...releases.metadata import DatasetMetadata
+from ...protocol.metadata import DatasetMetadata
 
 MODES = ("completion", "option")
 LETTERS = tuple(string.ascii_uppercase)  # appendix M's label_map, as far as options go

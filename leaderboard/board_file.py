@@ -1,0 +1,167 @@
+"""The leaderboard file: every row's verdict, every board and every leader, as one versioned JSON document.
+
+`verdicts.decide` returns it; the site's pages, the downloads and the pull-request summary read it, and nothing
+else decides a verdict. The site publishes it as `data/leaderboard.json`; its schema is published as
+`schemas/leaderboard.schema.json` (`python -m neghub.leaderboard.board_file --schema`, run by `nox -s schemas`).
+A row's figures beyond its headline are in the board's downloads; this file holds what the rules decided, with the
+evidence each decision printed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LEADERBOARD_FILE_VERSION: Literal[1] = 1
+_CLOSED = ConfigDict(extra="forbid", frozen=True)
+
+HoldKind = Literal[
+    "other-answers-same-model",
+    "near-copy",
+    "above-published-best",
+    "unreproduced-best",
+    "reproduction-disagrees",
+    "custom-prompt",
+    "name-of-another",
+]
+Status = Literal["ranked", "unranked", "held", "reference", "reported", "duplicate"]
+# reported: printed in a paper; re-scored: NegHub re-scored the predictions; reproduced: NegHub re-ran a sample and
+# got the same answers; neghub-run: the maintainers ran it (pushed to main, or their gpu-eval workflow);
+# rule: a rule row NegHub computed from the data
+Trust = Literal["reported", "re-scored", "reproduced", "neghub-run", "rule"]
+
+
+class HoldEntry(BaseModel):
+    """Why a row is held (shown, never ranked, never the leader), in words with its evidence."""
+
+    model_config = _CLOSED
+    kind: HoldKind
+    reason: str
+
+
+class RowEntry(BaseModel):
+    """One row's verdict, with the facts a reader needs to know which row it is."""
+
+    model_config = _CLOSED
+    row: str = Field(description="the row's id in this file")
+    kind: Literal["verified", "reference", "reported"] = Field(
+        description="verified: a submission re-scored by NegHub; reference: a rule row NegHub computed; reported: a "
+        "paper's row"
+    )
+    task: str
+    board: str = Field(description="the slug of the board it is on")
+    model: str = Field(description="the model's name as its submitter or paper gives it (a claim)")
+    submission: str | None = None
+    account: str | None = Field(default=None, description="who landed it, as GitHub recorded it")
+    landing: int | None = Field(
+        default=None, description="its position on main's first-parent history (None: no record)"
+    )
+    trust: Trust
+    status: Status
+    headline: float | None = None
+    headline_ci: tuple[float, float] | None = None
+    rank: tuple[int, int] | None = Field(default=None, description="the rank range of a ranked row")
+    claimed: bool = Field(
+        default=False,
+        description="ranked, but neither reproduced nor run by NegHub: its rank is claimed rank N, not reproduced",
+    )
+    holds: list[HoldEntry] = Field(default_factory=list)
+    cleared: list[str] = Field(default_factory=list, description="holds lifted, each with by whom and why")
+    why: str | None = Field(default=None, description="why it is not ranked")
+    floor: str | None = Field(default=None, description="a ranked row's comparison with its board's floor")
+    reproduction: str | None = Field(default=None, description="what NegHub's reproduction found, in words")
+    also_submitted_by: list[str] = Field(
+        default_factory=list, description="other accounts whose rows of the same model gave the same answers"
+    )
+    duplicate_of: str | None = Field(default=None, description="the row this one repeats (status duplicate)")
+    marks: list[str] = Field(default_factory=list, description="what a reader should know of the row, in a few words")
+    verdict: str | None = Field(default=None, description="the benchmark's own verdict of the row, with its reason")
+
+
+class BoardEntry(BaseModel):
+    """One board: rows scored on the same data and protocol, in table order."""
+
+    model_config = _CLOSED
+    board: str = Field(description="its slug")
+    task: str
+    title: str
+    primary: bool = Field(description="the board the benchmark names its leader on (its display block declares it)")
+    rows: list[str] = Field(description="its rows' ids, in table order (duplicates left out)")
+    floor: str | None = Field(default=None, description="the id of its floor: the best rule row")
+
+
+class LeaderEntry(BaseModel):
+    """Who leads a benchmark, or what is true instead, with the evidence."""
+
+    model_config = _CLOSED
+    task: str
+    board: str | None = None
+    row: str | None = None
+    runner_up: str | None = None
+    margin: float | None = None
+    margin_ci: tuple[float, float] | None = None
+    text: str
+    short: str
+    context: str | None = None
+    unreproduced_above: int = Field(
+        default=0, description="rows on the primary board, not reproduced, that claim a higher value"
+    )
+
+
+class HistoryEntry(BaseModel):
+    """Whether landing order and accounts come from GitHub's record, and if not why."""
+
+    model_config = _CLOSED
+    recorded: bool
+    words: str
+
+
+class LeaderboardFile(BaseModel):
+    """Every verdict of one build of the leaderboard."""
+
+    model_config = _CLOSED
+    version: Literal[1] = LEADERBOARD_FILE_VERSION
+    rules_version: str
+    history: HistoryEntry
+    boards: list[BoardEntry]
+    rows: list[RowEntry]
+    leaders: list[LeaderEntry]
+
+    def entries(self) -> dict[str, RowEntry]:
+        return {entry.row: entry for entry in self.rows}
+
+
+SCHEMA_FILE = "leaderboard.schema.json"
+
+
+def schema_text() -> str:
+    """The published schema of the leaderboard file, as `schemas/leaderboard.schema.json` holds it."""
+    from ..evaluator.submissions.schemas import schema_of
+
+    return json.dumps(schema_of(LeaderboardFile, SCHEMA_FILE), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """`--schema DIR [--check]`: write the schema into DIR (or, with --check, compare it)."""
+    check = "--check" in argv
+    args = [a for a in argv if a != "--check"]
+    if len(args) != 2 or args[0] != "--schema":
+        print("usage: python -m neghub.leaderboard.board_file --schema DIR [--check]", file=sys.stderr)
+        return 2
+    path = Path(args[1]) / SCHEMA_FILE
+    text = schema_text()
+    if check:
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            print(f"schemas out of date (run `nox -s schemas`): {SCHEMA_FILE}", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,150 @@
+"""What the rules may trust of a submission, a reproduction record and a clearance: the facts GitHub recorded.
+
+- **Account.** A submission landed by a pull request is its author's: the pull-request check (pull_request.py)
+  refuses a pull request unless each submission it adds has `submitter.github` equal to the event's
+  `pull_request.user.login`, and refuses a change to a folder another account landed (maintainers excepted), so
+  the field of a landed submission names the account that landed it. A submission pushed to main directly is the
+  maintainers' (only they can push to main).
+- **The maintainers' run.** A submission pushed to main by the maintainers, or landed by a pull request from
+  this repository's `gpu-eval/` branch (the gpu-eval workflow's) that changed that submission's folder alone and
+  whose `submitter.github` is the workflow's account.
+- **A reproduction record** counts only where it landed by a direct push or by a pull request from this
+  repository's `reproduce/` branch (the gpu-reproduce workflow's) that changed that record alone, and only for
+  the files and metadata it names: every prediction file's sha256 and the sha256 of the metadata fields the row
+  shows or the re-run used (evaluator.submissions.reproduction.metadata_sha256).
+- **A clearance** counts only where it landed (a direct push, or a pull request whose check held its `by:` equal
+  to the pull request's author, a member of the repository).
+
+Where the build has no record (history.py), no account is known, nothing is the maintainers' run and no record or
+clearance counts: a verdict never rests on a file alone.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..evaluator.submissions.format import Metadata
+from ..evaluator.submissions.reproduction import Reproduction, metadata_sha256
+from .facts import Account, RecordFacts
+from .history import History, Landing
+
+REPOSITORY_ENV = "GITHUB_REPOSITORY"  # set by GitHub Actions: OWNER/NAME of the repository the workflow runs in
+DEFAULT_REPOSITORY = "neghub/neghub"
+BOT_ENV = "REPRODUCTION_BOT"
+DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
+SUBMISSION_BRANCH = "gpu-eval/"  # the branch gpu-eval.yml pushes a submission to (noxfile: open_submission_pr)
+RECORD_BRANCH = "reproduce/"  # the branch gpu-reproduce.yml pushes a record to (noxfile: open_reproduction_pr)
+MAINTAINERS = Account("maintainers", "the maintainers", maintainers=True)
+
+
+def repository() -> str:
+    return os.environ.get(REPOSITORY_ENV) or DEFAULT_REPOSITORY
+
+
+def workflow_account() -> str:
+    return os.environ.get(BOT_ENV) or DEFAULT_BOT
+
+
+def _from_own_branch(landing: Landing, prefix: str) -> bool:
+    """Whether GitHub's merge commit names a branch of this repository under `prefix` (a fork's branch is named
+    FORK_OWNER/BRANCH: nobody outside the repository can push a branch into it)."""
+    owner = repository().split("/", 1)[0]
+    return landing.branch is not None and landing.branch.startswith(f"{owner}/{prefix}")
+
+
+def account_of(history: History, sid: str, metadata: Metadata) -> Account:
+    """Who landed submission `sid` (see the module docstring)."""
+    if not history.recorded:
+        return Account(f"unrecorded:{sid}", "not on record (this build has no history of main)")
+    landing = history.submissions.get(sid)
+    if landing is None:
+        return Account(f"unrecorded:{sid}", "not on record (the folder has not landed on main)")
+    if landing.pull_request is None:
+        return MAINTAINERS
+    login = metadata.submitter.github
+    return Account(f"github:{login.lower()}", f"@{login}")
+
+
+def maintainers_run(history: History, sid: str, account: Account) -> bool:
+    """Whether submission `sid` is the maintainers' run (see the module docstring)."""
+    landing = history.submissions.get(sid) if history.recorded else None
+    if landing is None:
+        return False
+    if landing.pull_request is None:
+        return True
+    folder = f"{history.prefix}{sid}/"
+    return (
+        _from_own_branch(landing, SUBMISSION_BRANCH)
+        and account.key == f"github:{workflow_account().lower()}"
+        and all(path.startswith(folder) for path in landing.paths)
+    )
+
+
+def record_facts(
+    history: History, path: Path, record: Reproduction, metadata: Metadata, files: dict[str, str]
+) -> RecordFacts:
+    """What a reproduction record of a row counts for: `files` is each of the row's prediction files (as
+    metadata.yaml lists it) with its sha256."""
+    why_not = _record_landing(history, path)
+    if why_not is None:
+        why_not = _record_binding(record, metadata, files)
+    if why_not is not None:
+        return RecordFacts(False, f"not reproduced: NegHub's record does not count ({why_not})")
+    by_file = {run.file: run for run in record.runs}
+    mine = [by_file[name] for name in files]
+    checked = sum(r.items_checked for r in mine)
+    agreeing = sum(r.items_agreeing for r in mine)
+    unexpected = sum(r.unexpected_items for r in mine)
+    if checked and agreeing == checked and not unexpected:
+        words = f"reproduced: {agreeing}/{checked} sampled items agree ({record.date})"
+    else:
+        extra = f"; {unexpected} items its recorded settings would not run" if unexpected else ""
+        words = (
+            f"NegHub's reproduction disagrees on {checked - agreeing} of {checked} sampled items{extra} ({record.date})"
+        )
+    return RecordFacts(True, words, checked, agreeing, unexpected, record.date, record.weights_sha256)
+
+
+def _record_landing(history: History, path: Path) -> str | None:
+    if not history.recorded:
+        return "this build has no history of main, so nothing shows how the record landed"
+    landing = history.landing_of_file(path)
+    if landing is None:
+        return "the record has not landed on main"
+    if landing.pull_request is None:
+        return None
+    relative = path.resolve().relative_to(history.root).as_posix() if history.root is not None else path.name
+    if _from_own_branch(landing, RECORD_BRANCH) and landing.paths == frozenset({relative}):
+        return None
+    return (
+        f"it landed by pull request #{landing.pull_request} from {landing.branch or 'a branch not on record'}, not by "
+        f"the gpu-reproduce workflow's branch of {repository()} changing that record alone"
+    )
+
+
+def _record_binding(record: Reproduction, metadata: Metadata, files: dict[str, str]) -> str | None:
+    if record.kind != "same-setting":
+        return (
+            "a drift report: it re-ran the model in another numeric setting"
+            if record.kind == "across-settings"
+            else "it was made before numeric settings were recorded"
+        )
+    if record.metadata_sha256 is None:
+        return "it names no sha256 of the metadata it reproduced"
+    if record.metadata_sha256 != metadata_sha256(metadata):
+        return "the metadata changed since (model, size, identity, setting or prompt)"
+    by_file = {run.file: run.predictions_sha256 for run in record.runs}
+    for name, sha256 in files.items():
+        if by_file.get(name) != sha256:
+            return f"{name} is not the file it reproduced"
+    return None
+
+
+def clearance_words(history: History, landing: Landing | None, login: str) -> str | None:
+    """Who cleared, as GitHub recorded it (None: the entry does not count)."""
+    if not history.recorded or landing is None:
+        return None
+    if landing.pull_request is None:
+        return f"the maintainers (@{login}, pushed to main)"
+    return f"@{login} (pull request #{landing.pull_request})"

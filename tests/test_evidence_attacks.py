@@ -1,0 +1,543 @@
+"""Every verdict the site prints rests on what NegHub computed or GitHub recorded: the attacks of the evidence issue,
+each built as a git history that GitHub could have produced, then one site build read as a reader reads it.
+
+The honest rows are made so that their verdicts are known before the code runs, on the real JNLI-Neg validation
+split (../shared; the tests skip without it): each model answers the gold label on a seeded random share of the
+instances and the next label after the gold elsewhere, so two models' errors are independent. The constant
+answer 'contradiction' is the floor of every board (45.36 % M_i Acc′: 357 of the 787 M_i treatments):
+
+- "Maintained 70" (org/maintained @ 1…1): 70 % right, pushed to main by the maintainers (NegHub's run);
+- "Alice 60" (org/alice @ 2…2), @alice's pull request: 60 % right;
+- "Bob 62" (org/bob @ 3…3), @bob's pull request: 62 % right.
+A community row below NegHub's run ranks, as "claimed"; one above it is held until reproduced.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from neghub.evaluator.benchmarks import jnli_neg
+from tests.histories import Main, Site, build, hub_model, jnli_run, submission
+
+LABELS = jnli_neg.LABELS
+Answers = dict[int, str | None]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def model(split: tuple[list[int], list[str]], share: float, seed: int) -> Answers:
+    """Gold on a seeded random `share` of the instances, the next label after the gold elsewhere."""
+    rng = random.Random(seed)
+    ids, gold = split
+    return {i: g if rng.random() < share else LABELS[(LABELS.index(g) + 1) % 3] for i, g in zip(ids, gold, strict=True)}
+
+
+def changed(
+    source: Answers, split: tuple[list[int], list[str]], share: float, towards_gold: bool, seed: int = 7
+) -> Answers:
+    """`source` with a seeded `share` of its answers changed: to the gold label, or to another label at random."""
+    rng = random.Random(seed)
+    gold = dict(zip(*split, strict=True))
+    out = dict(source)
+    for item in rng.sample(sorted(out), round(share * len(out))):
+        if towards_gold:
+            out[item] = gold[item]
+        else:
+            out[item] = rng.choice([label for label in LABELS if label != out[item]])
+    return out
+
+
+MAINTAINED = hub_model("Maintained 70", "org/maintained", "1" * 40)
+ALICE = hub_model("Alice 60", "org/alice", "2" * 40)
+BOB = hub_model("Bob 62", "org/bob", "3" * 40)
+
+
+def honest_main(tmp_path: Path, split: tuple[list[int], list[str]]) -> tuple[Main, dict[str, Answers]]:
+    """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1)."""
+    main = Main.create(tmp_path / "repo")
+    answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.60, 2), "bob": model(split, 0.62, 3)}
+    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(answers["maintained"])]))
+    main.merge(1, "alice", submission("alice-60", ALICE, "alice", [jnli_run(answers["alice"])]))
+    return main, answers
+
+
+def primary(site: Site) -> dict[str, str]:
+    return site.rows("jnli-neg", "valid split · 0-shot · prompt llm-jp-eval · chat template: no")
+
+
+# --- the honest state -------------------------------------------------------------------------------------
+
+
+def test_honest_rows_neghubs_run_leads_and_a_community_row_has_a_claimed_rank(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main, answers = honest_main(tmp_path, split)
+    main.merge(2, "bob", submission("bob-62", BOB, "bob", [jnli_run(answers["bob"])]))
+    site = build(main.root)
+    rows = primary(site)
+    assert rows["Maintained 70"].startswith("1 ")
+    assert "NegHub's run" in rows["Maintained 70"]
+    for name in ("Alice 60", "Bob 62"):
+        assert "claimed rank" in rows[name] and "not reproduced" in rows[name], rows[name]
+    leader = site.leader("JNLI-Neg")
+    assert leader.startswith("Maintained 70 (run by NegHub)"), leader
+
+
+# --- landing order -------------------------------------------------------------------------------------------
+
+
+def test_a_copy_backdated_before_the_honest_row_lands_after_it_and_is_held(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main, answers = honest_main(tmp_path, split)
+    # Mallory's commit says it was made a year before Alice's; it is merged after hers
+    copy = changed(answers["alice"], split, 0.03, towards_gold=False)
+    files = submission("aaa-copy", hub_model("Original Work", "mallory/ow", "4" * 40), "mallory", [jnli_run(copy)])
+    main.merge(2, "mallory", files, date="2025-01-01T00:00:00Z", base=main.head())
+    rows = primary(build(main.root))
+    assert "held" in rows["Original Work"] and "copy those of alice-60" in rows["Original Work"]
+    assert "claimed rank" in rows["Alice 60"]
+
+
+def test_a_copy_landed_in_the_same_commit_as_its_source_is_held_with_it(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    # two accounts' rows in one commit (a maintainer's push of both): neither came first, both copy each other
+    main, answers = honest_main(tmp_path, split)
+    bob = answers["bob"]
+    copy = changed(bob, split, 0.02, towards_gold=False)
+    files = {
+        **submission("zz-bob", BOB, "bob", [jnli_run(bob)]),
+        **submission("aa-copy", hub_model("First Sorted", "mallory/fs", "5" * 40), "mallory", [jnli_run(copy)]),
+    }
+    main.push("Two submissions at once", files)
+    rows = primary(build(main.root))
+    # pushed by the maintainers: both are the maintainers' rows, so the copy rule does not separate them; the
+    # landing is one, and no id order makes one first: neither is held for coming second
+    assert "copy those of" not in rows["First Sorted"] + rows["Bob 62"]
+
+
+def test_editing_an_old_folders_predictions_moves_its_landing(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main = Main.create(tmp_path / "repo")
+    answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.60, 2)}
+    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(answers["maintained"])]))
+    own = model(split, 0.40, 9)
+    mallory = hub_model("Old Row", "mallory/old", "6" * 40)
+    main.merge(1, "mallory", submission("old-row", mallory, "mallory", [jnli_run(own)]))
+    main.merge(2, "alice", submission("alice-60", ALICE, "alice", [jnli_run(answers["alice"])]))
+    # Mallory's old folder now holds a copy of Alice's answers: it lands with this change, after Alice's
+    copy = changed(answers["alice"], split, 0.03, towards_gold=False)
+    main.merge(3, "mallory", {"submissions/old-row/predictions/jnli-neg/run.jsonl": jnli_run(copy)[1]})
+    rows = primary(build(main.root))
+    assert "held" in rows["Old Row"] and "copy those of alice-60" in rows["Old Row"]
+    assert "claimed rank" in rows["Alice 60"]
+
+
+def test_a_metadata_only_change_keeps_the_landing(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
+    main, answers = honest_main(tmp_path, split)
+    copy = changed(answers["alice"], split, 0.03, towards_gold=False)
+    main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [jnli_run(copy)]))
+    # Alice edits her description after Mallory's copy landed: her row keeps its landing, before the copy
+    text = (main.root / "submissions/alice-60/metadata.yaml").read_text(encoding="utf-8")
+    main.merge(3, "alice", {"submissions/alice-60/metadata.yaml": text.replace("Made for", "Made, with care, for")})
+    site = build(main.root)
+    rows = primary(site)
+    assert "held" in rows["Copy"] and "claimed rank" in rows["Alice 60"]
+    landing = {e["submission"]: e["landing"] for e in site.file()["rows"] if e["kind"] == "verified"}
+    assert landing["alice-60"] < landing["copy"]
+
+
+# --- the submitter is the account -----------------------------------------------------------------------------
+
+
+def test_a_copy_under_the_maintainers_name_is_another_accounts_copy(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main, answers = honest_main(tmp_path, split)
+    copy = changed(answers["maintained"], split, 0.0103, towards_gold=True)  # 98.97 % alike
+    forged = hub_model("Maintained 70", "mallory/m70", "8" * 40)
+    files = submission("maintained-again", forged, "mallory", [jnli_run(copy)], submitter_name="NegHub maintainers")
+    main.merge(2, "mallory", files)
+    site = build(main.root)
+    rows = primary(site)
+    forged_row = rows["Maintained 70 #2"]
+    assert "held" in forged_row and "copy those of maintained" in forged_row
+    assert "reads as 'Maintained 70'" in forged_row
+    leader = site.leader("JNLI-Neg")
+    assert leader.startswith("Maintained 70 (run by NegHub)") and "over Maintained 70" not in leader
+
+
+# --- copies -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("share", [0.01, 0.02, 0.05, 0.10, 0.20])
+@pytest.mark.parametrize("towards_gold", [False, True])
+def test_a_copy_with_a_share_of_answers_changed_is_held(
+    tmp_path: Path, split: tuple[list[int], list[str]], share: float, towards_gold: bool
+) -> None:
+    main, answers = honest_main(tmp_path, split)
+    copy = changed(answers["alice"], split, share, towards_gold)
+    main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [jnli_run(copy)]))
+    rows = primary(build(main.root))
+    assert "held" in rows["Copy"] and "copy those of alice-60" in rows["Copy"], rows["Copy"]
+
+
+@pytest.mark.parametrize(
+    ("where", "run_options"),
+    [
+        ("3-shot", {"shots": 3}),
+        ("chat template: yes", {"chat_template": True}),
+        ("prompt llm-jp-eval-loglikelihood", {"prompt": "llm-jp-eval-loglikelihood"}),
+    ],
+)
+def test_a_copy_declared_under_another_protocol_is_compared_across_boards(
+    tmp_path: Path, split: tuple[list[int], list[str]], where: str, run_options: dict[str, Any]
+) -> None:
+    main, answers = honest_main(tmp_path, split)
+    copy = changed(answers["alice"], split, 0.05, towards_gold=False)
+    run = jnli_run(copy, **run_options)
+    main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [run]))
+    rows = build(main.root).rows("jnli-neg", where)
+    assert "held" in rows["Copy"] and "copy those of alice-60" in rows["Copy"], rows
+
+
+def test_independent_honest_rows_are_not_held_as_copies(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
+    main, _ = honest_main(tmp_path, split)
+    for number, seed in enumerate(range(20, 26), start=2):
+        other = model(split, 0.6, seed)
+        name = f"Independent {seed}"
+        main.merge(
+            number,
+            f"user{seed}",
+            submission(f"ind-{seed}", hub_model(name, f"u{seed}/m", f"{seed:040d}"), f"user{seed}", [jnli_run(other)]),
+        )
+    rows = primary(build(main.root))
+    for seed in range(20, 26):
+        assert "copy those of" not in rows[f"Independent {seed}"], rows[f"Independent {seed}"]
+
+
+# --- floors: NegHub's rule rows -------------------------------------------------------------------------------
+
+
+def test_a_row_that_answers_one_label_everywhere_is_not_ranked(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main, _ = honest_main(tmp_path, split)
+    constant = dict.fromkeys(split[0], "contradiction")
+    main.merge(
+        2, "eve", submission("one-label", hub_model("One Label", "eve/one", "9" * 40), "eve", [jnli_run(constant)])
+    )
+    rows = primary(build(main.root))
+    assert rows["One Label"].startswith("not ranked"), rows["One Label"]
+    assert "does not beat the floor" in rows["One Label"] and "Rule: always 'contradiction'" in rows["One Label"]
+    assert rows["Rule: always 'contradiction'"].startswith("rule row")
+
+
+def test_a_submission_of_kind_baseline_is_refused(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
+    main, _ = honest_main(tmp_path, split)
+    gold = dict(zip(*split, strict=True))
+    oracle = {
+        "kind": "baseline",
+        "name": "Baseline: oracle",
+        "baseline": "oracle",
+        "parameters": 0,
+        "open_weights": True,
+        "license": "apache-2.0",
+    }
+    main.merge(2, "mallory", submission("baseline-oracle", oracle, "mallory", [jnli_run(gold)]))
+    site = build(main.root)
+    assert "Baseline: oracle" not in site.text("benchmarks/jnli-neg.md")
+    assert "baseline-oracle" in site.text("maintainers.md") and "refused" in site.text("maintainers.md")
+
+
+def test_no_row_on_a_split_that_is_not_the_evaluation_split_is_ranked(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    import os
+
+    train = jnli_neg.load("train", data_dir=Path(os.environ["NEGHUB_DATA_DIR"]))
+    answers = {int(i): LABELS[int(g)] for i, g in zip(train.ids, train.gold, strict=True)}
+    main = Main.create(tmp_path / "repo")
+    main.push("NegHub's run on train", submission("m-train", MAINTAINED, "neghub", [jnli_run(answers, split="train")]))
+    rows = build(main.root).rows("jnli-neg", "train split")
+    assert rows["Maintained 70"].startswith("not ranked") and "evaluation split" in rows["Maintained 70"]
+
+
+# --- flooding ---------------------------------------------------------------------------------------------------
+
+
+def test_flooding_another_board_does_not_move_the_leader(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
+    main, _ = honest_main(tmp_path, split)
+    for number in range(2, 6):
+        flood = model(split, 0.66, 40 + number)
+        name = f"Sybil {number}"
+        files = submission(
+            f"sybil-{number}",
+            hub_model(name, f"s{number}/m", f"{number:040d}"),
+            f"sybil{number}",
+            [jnli_run(flood, shots=3)],
+        )
+        main.merge(number, f"sybil{number}", files)
+    site = build(main.root)
+    assert site.leader("JNLI-Neg").startswith("Maintained 70 (run by NegHub)")
+    # and on their own board no unreproduced row is first: each is held until NegHub reproduces one
+    for name, row in site.rows("jnli-neg", "3-shot").items():
+        if name.startswith("Sybil"):
+            assert "held" in row and "needs a reproduction" in row
+
+
+def test_an_unreproduced_row_above_neghubs_run_is_never_named_leader(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main, _ = honest_main(tmp_path, split)
+    strong = model(split, 0.80, 50)
+    main.merge(
+        2, "mallory", submission("strong", hub_model("Strong", "mallory/s", "a" * 40), "mallory", [jnli_run(strong)])
+    )
+    site = build(main.root)
+    row = primary(site)["Strong"]
+    assert "held" in row and "needs a reproduction" in row
+    leader = site.leader("JNLI-Neg")
+    assert not leader.startswith("Strong") and "1 row not reproduced claims a higher value" in leader
+
+
+# --- reproductions: bound to content and to the workflow -----------------------------------------------------------
+
+
+def record(main: Main, sid: str, *, differ: int = 0, checked: int = 64, **extra: Any) -> str:
+    import hashlib
+
+    import yaml
+
+    from neghub.evaluator.submissions.format import Metadata
+    from neghub.evaluator.submissions.reproduction import metadata_sha256
+
+    folder = main.root / "submissions" / sid
+    metadata = Metadata.model_validate(yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8")))
+    runs = [
+        {
+            "file": run.file,
+            "predictions_sha256": hashlib.sha256((folder / run.file).read_bytes()).hexdigest(),
+            "items_checked": checked,
+            "items_agreeing": checked - differ,
+            "comparison": "labels exactly",
+        }
+        for run in metadata.runs
+    ]
+    document = {
+        "schema_version": 3,
+        "kind": "same-setting",
+        "submission": sid,
+        "date": "2026-11-26",
+        "neghub_version": "0.1.0",
+        "sample_seed": 0,
+        "items_per_run": checked,
+        "device": "cuda bfloat16",
+        "machine": "x86_64",
+        "library_versions": {},
+        "runs": runs,
+        "metadata_sha256": metadata_sha256(metadata),
+        **extra,
+    }
+    return json.dumps(document, indent=1) + "\n"
+
+
+def test_a_reproduction_landed_by_the_workflow_makes_a_row_reproduced_and_first(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main, _ = honest_main(tmp_path, split)
+    strong = model(split, 0.80, 50)
+    main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
+    main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    site = build(main.root)
+    row = primary(site)["Strong"]
+    assert row.startswith("1 ") and "reproduced: 64/64 sampled items agree" in row
+    assert site.leader("JNLI-Neg").startswith("Strong (reproduced by NegHub)")
+
+
+def test_a_record_from_another_branch_or_beside_other_files_does_not_count(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main, _ = honest_main(tmp_path, split)
+    strong = model(split, 0.80, 50)
+    files = submission("strong", hub_model("Strong", "mallory/s", "a" * 40), "mallory", [jnli_run(strong)])
+    # the record rides in the submission's own pull request, from a fork's branch
+    main.merge(2, "mallory", {**files})
+    main.merge(3, "mallory", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    row = primary(build(main.root))["Strong"]
+    assert "held" in row and "does not count" in row
+
+
+def test_a_reproduction_that_disagrees_holds_its_row(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
+    main, _ = honest_main(tmp_path, split)
+    main.merge(3, "neghub", {"reproductions/alice-60.json": record(main, "alice-60", differ=52)}, branch="reproduce/a")
+    row = primary(build(main.root))["Alice 60"]
+    assert "held" in row and "NegHub's reproduction disagrees on 52 of 64 sampled items" in row
+
+
+def test_editing_the_reproduced_metadata_withdraws_the_reproduction(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main, _ = honest_main(tmp_path, split)
+    strong = model(split, 0.80, 50)
+    main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
+    main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    text = (main.root / "submissions/strong/metadata.yaml").read_text(encoding="utf-8")
+    edited = text.replace("name: Strong", "name: Strong 70B").replace("parameters: 1000000", "parameters: 70000000000")
+    main.merge(4, "carol", {"submissions/strong/metadata.yaml": edited})
+    site = build(main.root)
+    row = primary(site)["Strong 70B"]
+    assert "reproduced: 64/64" not in row and "the metadata changed since" in row and "held" in row
+
+
+# --- links ----------------------------------------------------------------------------------------------------------
+
+
+def test_a_submissions_folder_behind_a_link_is_refused(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
+    from neghub.evaluator.core.errors import InputError
+
+    main, _ = honest_main(tmp_path, split)
+    (main.root / "elsewhere").mkdir()
+    (main.root / "submissions").rename(main.root / "elsewhere" / "submissions")
+    (main.root / "submissions").symlink_to("elsewhere/submissions")
+    main.push("Move submissions", {})
+    with pytest.raises(InputError, match="symbolic link"):
+        build(main.root)
+
+
+# --- identity and names -----------------------------------------------------------------------------------------------
+
+
+def test_a_squatted_hub_pin_loses_to_neghubs_run_of_it(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
+    main = Main.create(tmp_path / "repo")
+    real = hub_model("Real Model", "org/real", "b" * 40)
+    fabricated = model(split, 0.68, 60)
+    main.merge(1, "mallory", submission("real-first", real, "mallory", [jnli_run(fabricated)]))
+    main.push("NegHub's run of org/real", submission("real-neghub", real, "neghub", [jnli_run(model(split, 0.66, 61))]))
+    site = build(main.root)
+    rows = primary(site)
+    assert rows["Real Model"].startswith("1 ") and "NegHub's run" in rows["Real Model"]
+    assert "held" in rows["Real Model #2"] and "gave other answers" in rows["Real Model #2"]
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        hub_model("Real Model", "ORG/Real", "b" * 40),
+        hub_model("Real Model", "org/real", "b" * 40, file="model-q4.gguf"),
+    ],
+)
+def test_a_hub_pin_in_other_letter_case_or_with_a_file_is_the_same_model(
+    tmp_path: Path, split: tuple[list[int], list[str]], variant: dict[str, Any]
+) -> None:
+    main = Main.create(tmp_path / "repo")
+    main.push(
+        "NegHub's run",
+        submission(
+            "real-neghub", hub_model("Real Model", "org/real", "b" * 40), "neghub", [jnli_run(model(split, 0.66, 61))]
+        ),
+    )
+    main.merge(1, "mallory", submission("variant", variant, "mallory", [jnli_run(model(split, 0.5, 62))]))
+    rows = primary(build(main.root))
+    assert "held" in rows["Real Model #2"] and "gave other answers" in rows["Real Model #2"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Maintained_70",
+        "Maintained 70 ",
+        "Maintained\u00a070",
+        "MaIntained 70",  # a capital I for the i
+        "Maintai\u0323ned 70",  # a combining dot below
+        "Maintained 7O",  # capital O for the zero
+        "MAINTAINED 70",
+        "Mаintained 70",  # Cyrillic а
+        "Maintained 70\u00a0",  # a trailing no-break space
+    ],
+)
+def test_a_look_alike_name_of_another_accounts_model_is_held(
+    tmp_path: Path, split: tuple[list[int], list[str]], name: str
+) -> None:
+    main, _ = honest_main(tmp_path, split)
+    main.merge(
+        2,
+        "mallory",
+        submission("alike", hub_model(name, "mallory/x", "c" * 40), "mallory", [jnli_run(model(split, 0.5, 70))]),
+    )
+    site = build(main.root)
+    (entry,) = [e for e in site.file()["rows"] if e["submission"] == "alike"]
+    assert entry["status"] == "held" and "name-of-another" in [h["kind"] for h in entry["holds"]], entry
+
+
+def test_sybil_accounts_submitting_one_fabrication_are_one_row_without_trust(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main, _ = honest_main(tmp_path, split)
+    fake = model(split, 0.65, 80)
+    pin = hub_model("Fabricated", "mallory/fab", "d" * 40)
+    main.merge(2, "mallory", submission("fab-1", pin, "mallory", [jnli_run(fake)]))
+    main.merge(3, "sybil", submission("fab-2", pin, "sybil", [jnli_run(fake)]))
+    page = build(main.root)
+    rows = primary(page)
+    assert "Fabricated #2" not in rows
+    assert "also submitted by @sybil (fab-2)" in rows["Fabricated"]
+    assert "confirmed" not in rows["Fabricated"] and "reproduced:" not in rows["Fabricated"]
+
+
+# --- a second SCN row ---------------------------------------------------------------------------------------------
+
+
+def scn_files(sid: str, name: str, github: str, names: slice, repeat_every: int) -> dict[str, str | bytes | None]:
+    """An SCN submission (causal) on its own triplets: the first 20 verbs with each of `names` and 2 professions, in
+    every variant; the top-1 repeats the verb in CpTp always, in the other patterns where (verb index) % every."""
+    from neghub.evaluator.benchmarks.scn.baselines import prediction_row
+    from neghub.evaluator.benchmarks.scn.metadata import PATTERNS, VARIANTS
+    from neghub.evaluator.benchmarks.scn.words import load_word_lists
+
+    lists = load_word_lists()
+    lines = []
+    for variant in VARIANTS:
+        for person in (lists.female_names + lists.male_names)[names]:
+            for profession in lists.professions[:2]:
+                for i, verb in enumerate(lists.verbs[:20]):
+                    for pattern in PATTERNS:
+                        repeats = pattern == "CpTp" or i % repeat_every == 0
+                        top1 = verb if repeats else lists.verbs[(i + 1) % 20]
+                        lines.append(json.dumps(prediction_row(person, profession, verb, variant, pattern, top1)))
+    run = {"task": "scn", "split": None, "file": "predictions/scn/run.jsonl", "shots": 0, "seed": 0, "prompt": "causal"}
+    return submission(sid, hub_model(name, f"{github}/scn", "f" * 40), github, [(run, "\n".join(lines) + "\n")])
+
+
+def test_a_second_scn_row_on_other_triplets_builds_and_is_compared_on_shared_ones_only(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    main = Main.create(tmp_path / "repo")
+    main.push("NegHub's SCN run", scn_files("scn-neghub", "Causal One", "neghub", slice(0, 4), 3))
+    main.merge(1, "carol", scn_files("scn-carol", "Causal Two", "carol", slice(3, 8), 4))
+    out = tmp_path / "site"
+    env = {
+        **__import__("os").environ,
+        "NEGHUB_SUBMISSIONS_DIR": str(main.root / "submissions"),
+        "NO_MKDOCS_2_WARNING": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    from tests.histories import text_of
+
+    page = text_of((out / "benchmarks" / "scn.html").read_text(encoding="utf-8"))
+    assert "Causal One" in page and "Causal Two" in page

@@ -1,0 +1,138 @@
+"""The papers' words NegHub shows (evaluator/papers/quotes.json): each passage stands in its paper, whole, on the
+line the file names, and every quoted verdict of a transcribed table and every benchmark's verdict rule takes its
+words from there. Tests that read a paper skip where ../shared is absent; the quotes themselves are the project's."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import pytest
+from pydantic import ValidationError
+
+from neghub.evaluator.core.registry import benchmarks
+from neghub.evaluator.papers.quotes import Quote, quote, quotes
+from neghub.leaderboard.paper_results import load_reported
+
+from .test_paper_tables import PAPERS, needs_papers
+
+SENTENCE_END = ".!?。！？"
+
+
+@dataclass(frozen=True)
+class PaperText:
+    """A paper's text as a reader reads it: emphasis markers dropped, a word hyphenated at a line's end joined,
+    every run of white space one space; for each character, the 1-based line it comes from and whether it opens
+    a paragraph (the line before is blank)."""
+
+    text: str
+    line_of: tuple[int, ...]
+    opens_paragraph: tuple[bool, ...]
+
+
+def collapse(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("*", "")).strip()
+
+
+@functools.cache
+def paper_text(name: str) -> PaperText:
+    chars: list[str] = []
+    line_of: list[int] = []
+    opens: list[bool] = []
+    previous_blank = True
+    for number, raw in enumerate((PAPERS / name).read_text(encoding="utf-8").split("\n"), start=1):
+        line = collapse(raw)
+        if not line:
+            previous_blank = True
+            continue
+        if chars and chars[-1] == "-" and len(chars) > 1 and chars[-2].isalpha() and line[0].islower():
+            chars.pop()  # hyphenated at the line's end: the word goes on
+            line_of.pop()
+            opens.pop()
+        elif chars:
+            chars.append(" ")
+            line_of.append(number)
+            opens.append(False)
+        for index, char in enumerate(line):
+            chars.append(char)
+            line_of.append(number)
+            opens.append(index == 0 and previous_blank)
+        previous_blank = False
+    return PaperText("".join(chars), tuple(line_of), tuple(opens))
+
+
+def test_the_quotes_load_typed_and_by_key() -> None:
+    stored = quotes()
+    assert stored, "no quote stored"
+    assert all(key == q.key for key, q in stored.items())
+    assert quote("scn.criterion").citation() == "self-contained-neg-test.txt, section 3.5 Models evaluation, line 246"
+    with pytest.raises(KeyError, match=r"no quote 'scn\.nothing'"):
+        quote("scn.nothing")
+    with pytest.raises(ValidationError, match="Extra inputs"):
+        Quote.model_validate({"key": "k", "paper": "p.txt", "section": "1", "line": 1, "text": "A.", "page": 3})
+
+
+def test_each_passage_is_stored_once() -> None:
+    texts = [collapse(q.text) for q in quotes().values()]
+    assert len(texts) == len(set(texts))
+
+
+@needs_papers
+@pytest.mark.parametrize("key", list(quotes()))
+def test_each_quote_stands_whole_in_its_paper_on_its_line(key: str) -> None:
+    stored = quote(key)
+    paper = paper_text(stored.paper)
+    wanted = collapse(stored.text)
+    starts = [m.start() for m in re.finditer(re.escape(wanted), paper.text)]
+    assert len(starts) == 1, f"{key}: found {len(starts)} times in {stored.paper}"
+    start, end = starts[0], starts[0] + len(wanted)
+    assert paper.line_of[start] == stored.line, f"{key}: begins on line {paper.line_of[start]}, not {stored.line}"
+    # whole sentences: the passage opens a paragraph or follows a sentence's end, and ends one
+    before = paper.text[:start].rstrip()
+    assert paper.opens_paragraph[start] or before[-1:] in SENTENCE_END, f"{key}: begins inside a sentence"
+    assert wanted[-1] in SENTENCE_END or wanted.endswith((".)", "。」")), f"{key}: does not end a sentence"
+    assert paper.text[end : end + 1] in ("", " "), f"{key}: the sentence goes on after the quote"
+
+
+def _reported_verdicts() -> list[object]:
+    return [
+        pytest.param(table, row, id=f"{table.task} {table.table} {row.model}")
+        for _, table in load_reported()
+        for row in table.rows
+        if row.verdict is not None
+    ]
+
+
+@pytest.mark.parametrize(("table", "row"), _reported_verdicts())
+def test_every_quoted_verdict_of_a_paper_table_is_a_stored_quote(table: object, row: object) -> None:
+    from neghub.leaderboard.paper_results import ReportedRow, ReportedTable
+
+    assert isinstance(table, ReportedTable) and isinstance(row, ReportedRow)
+    source = row.verdict_source
+    assert source is not None
+    matching = [
+        q
+        for q in quotes().values()
+        if (q.text, q.english, q.paper, q.line, q.section)
+        == (row.verdict, row.verdict_en, source.file, source.line, source.section)
+    ]
+    assert len(matching) == 1, f"{table.table} {row.model}: its verdict is no stored quote (or its source differs)"
+    assert matching[0].paper == table.paper.file
+
+
+def test_every_verdict_rule_quotes_its_passages_whole() -> None:
+    for benchmark in benchmarks():
+        display = benchmark.display
+        for key in display.verdict_quotes:
+            assert display.verdict_rule is not None and quote(key).text in display.verdict_rule, (benchmark.name, key)
+
+
+def test_every_stored_quote_is_shown_somewhere() -> None:
+    used = {key for benchmark in benchmarks() for key in benchmark.display.verdict_quotes}
+    by_words = {(q.text, q.line): key for key, q in quotes().items()}
+    for _, table in load_reported():
+        for row in table.rows:
+            if row.verdict is not None and row.verdict_source is not None:
+                used.add(by_words[(row.verdict, row.verdict_source.line)])
+    assert set(quotes()) == used, f"stored but shown nowhere: {sorted(set(quotes()) - used)}"
