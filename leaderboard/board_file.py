@@ -78,7 +78,8 @@ class RowEntry(BaseModel):
         default_factory=list, description="other accounts whose rows of the same model gave the same answers"
     )
     duplicate_of: str | None = Field(default=None, description="the row this one repeats (status duplicate)")
-    marks: list[str] = Field(default_factory=list, description="what a reader should know of the row, in a few words")
+    marks: list[str] = Field(default_factory=list, description="what a reader should know of the row, in words")
+    tags: list[str] = Field(default_factory=list, description="the same in a few words each, for a table's rank column")
     verdict: str | None = Field(default=None, description="the benchmark's own verdict of the row, with its reason")
 
 

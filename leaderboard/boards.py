@@ -38,7 +38,9 @@ class Board:
     fine_tuned: bool
     fine_tuned_on: str | None = None  # the training data of a fine-tuned classifier, where it is stated
     test: str = BASE_TEST  # which test of the benchmark (SCN: base, the GH22 replication, co-reference controls)
-    seeds: int = 1  # how many seeds a row's figures average (a paper's 5-seed means are not single runs)
+    # how many seeds a row's figures average (a paper's 5-seed means are not single runs); None: the paper does not
+    # say, which is neither one run nor five
+    seeds: int | None = 1
 
     @functools.cached_property
     def slug(self) -> str:
@@ -50,7 +52,9 @@ class Board:
             parts.append(f"on-{self.fine_tuned_on}")
         if self.test != BASE_TEST:
             parts.append(self.test)
-        if self.seeds != 1:
+        if self.seeds is None:
+            parts.append("runs-not-stated")
+        elif self.seeds != 1:
             parts.append(f"{self.seeds}seeds")
         return "--".join(_slug(p) for p in parts if p)
 
@@ -77,7 +81,9 @@ class Board:
             parts.append(f"prompt {self.prompt}")
         if self.chat_template != "not stated":
             parts.append(f"chat template: {self.chat_template}")
-        if self.seeds != 1:
+        if self.seeds is None:
+            parts.append("runs not stated")
+        elif self.seeds != 1:
             parts.append(f"mean of {self.seeds} seeds")
         return " · ".join(parts) or "default setting"
 
@@ -106,7 +112,7 @@ class Board:
             self.fine_tuned_on or "",
             self.test != BASE_TEST,
             self.test,
-            self.seeds,
+            -1 if self.seeds is None else self.seeds,
         )
 
     @property
@@ -169,3 +175,28 @@ def verified_board(
         fine_tuned=fine_tuned,
         seeds=seeds,
     )
+
+
+def primary_board(task: str) -> Board | None:
+    """The board the benchmark's display block declares primary, on the benchmark's own release (None: none)."""
+    from ..evaluator.core.results import release_digest
+
+    benchmark = get_benchmark(task)
+    declared = benchmark.display.primary_board
+    if declared is None:
+        return None
+    metadata = benchmark.metadata
+    chat = {"yes": True, "no": False, "not stated": None}[declared.chat_template]
+    board = verified_board(
+        task,
+        dataset=neghub_dataset(task, metadata.name, metadata.version, release_digest(metadata), metadata.is_sample),
+        is_sample=metadata.is_sample,
+        split=declared.split,
+        mode=declared.mode,
+        shots=declared.shots,
+        prompt=declared.prompt,
+        chat_template=chat,
+        fine_tuned=declared.fine_tuned_on is not None,
+        seeds=declared.seeds,
+    )
+    return dataclasses.replace(board, fine_tuned_on=declared.fine_tuned_on, test=declared.test)

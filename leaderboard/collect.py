@@ -40,11 +40,12 @@ from ..evaluator.submissions.reproduction import Reproduction
 from ..evaluator.submissions.rules import RuleResult, rule_results
 from .answers import RunAnswers, intern_ids, items_file, items_path, run_answers, view_files
 from .board_file import HistoryEntry, LeaderboardFile, LeaderEntry
-from .boards import BASE_TEST, Board, neghub_dataset, prompt_style, verified_board
+from .boards import BASE_TEST, Board, neghub_dataset, primary_board, prompt_style, verified_board
 from .clearances import load_clearances
 from .evidence import account_of, maintainers_run, record_facts
 from .facts import RecordFacts, Row, RowFacts, SettingValue, joined
 from .history import History, read_history
+from .marks import ignored_negation
 from .paper_results import ReportedRow, ReportedTable, load_reported
 from .verdicts import Context, decide
 
@@ -92,13 +93,14 @@ class Leaderboard:
         return self._by_id[row_id]
 
     def tables(self) -> dict[Board, list[Row]]:
-        """One table per board, in page order, each in table order (the leaderboard file's)."""
-        out: dict[Board, list[Row]] = {}
-        for board in self.file.boards:
-            rows = [self._by_id[row_id] for row_id in board.rows]
-            if rows:
-                out[rows[0].key] = rows
-        return out
+        """One table per board, in page order, each in table order (the leaderboard file's). A primary board lists
+        the comparable paper rows too (theirs is another board, named in each)."""
+        keys = {row.key.slug: row.key for row in self.rows}
+        for task in benchmark_names():
+            declared = primary_board(task)
+            if declared is not None:
+                keys.setdefault(declared.slug, declared)
+        return {keys[board.board]: [self._by_id[row_id] for row_id in board.rows] for board in self.file.boards}
 
     @property
     def leaders(self) -> dict[str, LeaderEntry]:
@@ -367,6 +369,8 @@ def _row(sid: str, metadata: Metadata, key: Board, runs: list[tuple[Run, Result]
         correct=None if first.items.correct is None else np.array(first.items.correct, dtype=np.bool_),
         views=tuple(row_views),
         verdict=_verdict(key.task, results),
+        verdict_value=_verdict_value(key.task, results),
+        ignored=ignored_negation(first),
         not_rankable=not_rankable,
     )
 
@@ -383,9 +387,17 @@ def _headline_items(results: list[Result]) -> tuple[tuple[str, ...], NDArray[np.
     return intern_ids(keys.pop()), values
 
 
+def _verdict_value(task: str, results: list[Result]) -> str | None:
+    """The benchmark's own verdict of a row, where every run gives the same (the board orders rows by it)."""
+    path = get_benchmark(task).display.verdict_path
+    values = {dig(result.metrics, path) for result in results} if path is not None else set()
+    (value,) = values if len(values) == 1 else (None,)
+    return value if isinstance(value, str) else None
+
+
 def _verdict(task: str, results: list[Result]) -> str | None:
-    """The benchmark's own verdict of a row (SCN: passes, partially passes, fails), with its reason; where the
-    runs of a row disagree, that they do."""
+    """The benchmark's own verdict of a row (a cloze test's passes, partially passes, fails), with its reason;
+    where the runs of a row disagree, that they do."""
     display = get_benchmark(task).display
     if display.verdict_path is None:
         return None
@@ -402,16 +414,27 @@ def _verdict(task: str, results: list[Result]) -> str | None:
 
 
 def reference_rows(result: Result, board: Board, data_dir: Path | None, for_row: str | None = None) -> list[RowFacts]:
-    """The rule rows NegHub computes on `result`'s items (its board's, or one row's own)."""
-    return [_reference_row(found, board, for_row) for found in rule_results(result, data_dir)]
+    """The rule rows NegHub computes on `result`'s items (its board's, or one row's own). A rule given by its
+    expected score (random guessing) has that figure alone, and beside it the figures every scored rule row shares:
+    those of the data, not of the answers (the counts of items and pairs)."""
+    rows = [_reference_row(found, board, for_row) for found in rule_results(result, data_dir)]
+    scored = [r for r in rows if r.answers]
+    shared = (
+        {path: value for path, value in scored[0].metrics.items() if all(r.metrics.get(path) == value for r in scored)}
+        if len(scored) > 1
+        else {}
+    )
+    return [r if r.answers else dataclasses.replace(r, metrics={**shared, **r.metrics}) for r in rows]
 
 
 def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowFacts:
     rule = found.rule
     slug = re.sub(r"[^a-z0-9]+", "-", rule.name.lower()).strip("-")
     row_id = f"rule/{slug}/{board.slug}" + (f"/{for_row}" if for_row else "")
+    verdict_value = None
     if found.result is not None:
         scored = found.result
+        verdict_value = _verdict_value(board.task, [scored])
         metrics = flatten_metrics(scored.metrics)
         items = _headline_items([scored])
         answers: dict[int | None, RunAnswers] = {None: run_answers(scored)}
@@ -432,12 +455,14 @@ def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowF
         model=rule.name,
         metrics=metrics,
         parameters=0,
+        open_weights=True,  # a rule hides nothing: its every answer follows from the data
         note=rule.words,
         rule=rule.words,
         headline_items=items,
         answers=answers,
         correct=correct,
         reference_for=for_row,
+        verdict_value=verdict_value,
     )
 
 
@@ -472,7 +497,7 @@ def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str,
         board,
         fine_tuned_on=text("fine_tuned_on"),
         test=text("test") or BASE_TEST,
-        seeds=seeds if isinstance(seeds, int) else 1,
+        seeds=seeds if isinstance(seeds, int) else (None if "seeds" in setting else 1),
     )
     source = (
         None
@@ -489,11 +514,12 @@ def _reported_row(table: ReportedTable, printed: ReportedRow, setting: dict[str,
         setting=setting,
         metrics=_with_derived(table.task, dict(printed.metrics)),
         sd=dict(printed.sd),
-        n_runs=seeds if isinstance(seeds, int) else 1,
+        n_runs=seeds if isinstance(seeds, int) else 1,  # "runs not stated" is the board's to say
         source=table.table,
         paper=table.paper.title_en or table.paper.title,
         note=printed.note,
-        verdict=printed.verdict if printed.verdict_en is None else f"{printed.verdict} ({printed.verdict_en})",
+        verdict=printed.verdict,
+        verdict_en=printed.verdict_en,
         verdict_source=source,
     )
 
@@ -509,7 +535,7 @@ def reported_board(
             table.task, benchmark.metadata.name, benchmark.metadata.version, table.dataset.release_digest, False
         )
     else:
-        label = table.dataset.label if table.dataset is not None else f"the data of {table.paper.title}"
+        label = table.dataset.label if table.dataset is not None else "the paper's data"
         identity = (f"paper:{table.paper.file}", f"as reported: {label}")
     return Board(
         task=table.task,

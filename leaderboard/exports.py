@@ -371,8 +371,13 @@ def long_parquet(table: Any) -> bytes:
 def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str | bytes]:
     out: dict[str, str | bytes] = {}
     for key, rows in tables.items():
-        records = [record(r) for r in rows]
-        out[f"data/{key.slug}.csv"] = board_csv(rows, records)
-        out[f"data/{key.slug}.json"] = board_json(rows, records)
-    out["data/results-long.parquet"] = long_parquet(long_table(tables))
+        # a board's download holds its own rows: the paper rows a primary board shows for context are in theirs
+        own = [r for r in rows if r.key == key]
+        if not own:
+            continue
+        records = [record(r) for r in own]
+        out[f"data/{key.slug}.csv"] = board_csv(own, records)
+        out[f"data/{key.slug}.json"] = board_json(own, records)
+    own = {key: [r for r in rows if r.key == key] for key, rows in tables.items()}
+    out["data/results-long.parquet"] = long_parquet(long_table(own))
     return out

@@ -22,6 +22,7 @@ from .boards import Board
 if TYPE_CHECKING:
     from .answers import RunAnswers
     from .board_file import RowEntry
+    from .marks import IgnoredNegation
 
 SettingValue = str | int | float | bool | None
 RowKind = Literal["verified", "reference", "reported"]
@@ -96,6 +97,9 @@ class RowFacts:
     correct: NDArray[np.bool_] | None = None  # the first run's items answered right (aligned with its answers)
     views: tuple[str, ...] = ()  # the answers view's file of each run that has one
     verdict: str | None = None  # the benchmark's own verdict (a paper's row: the paper's, in its words)
+    verdict_value: str | None = None  # that verdict alone, where the display orders a board by it
+    verdict_en: str | None = None  # a paper's verdict in English, where the paper is not (shown beside the quote)
+    ignored: IgnoredNegation | None = None  # its first run's M_i pairs answered alike (marks.py)
     verdict_source: str | None = None
     not_rankable: str | None = None  # why a row cannot be ranked whatever the rules say (its runs repeat a seed)
     rule: str | None = None  # a rule row's rule, in words
@@ -192,6 +196,10 @@ class Row(RowFacts):
     @property
     def marks(self) -> list[str]:
         return list(self.verdict_entry.marks)
+
+    @property
+    def tags(self) -> list[str]:
+        return list(self.verdict_entry.tags)
 
 
 def joined(facts: RowFacts, entry: RowEntry) -> Row:

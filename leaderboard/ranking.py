@@ -28,9 +28,10 @@ def interval_method(bootstrap: BootstrapConfig | None = None) -> str:
     """How the site's intervals and ranks are computed, from the settings in force."""
     config = bootstrap or BootstrapConfig()
     return (
-        f"Intervals are {100 * config.level:.0f}% intervals: Wilson score intervals for a proportion (an accuracy, "
-        f"Acc′, a drop), and percentile bootstrap intervals ({config.resamples:,} resamples, seed {config.seed}) "
-        "for a difference such as AccChg or SCN's contrast (none where no item was answered differently). Ranks "
+        f"Intervals are {100 * config.level:.0f}% intervals: Wilson score intervals for a proportion, and "
+        f"percentile bootstrap intervals ({config.resamples:,} resamples, seed {config.seed}) "
+        "for a figure that is no single proportion, such as a difference of two (none where no item was answered "
+        "differently). Ranks "
         f"are ranges: a row is placed above another only when a paired bootstrap of their difference over the "
         f"same items ({RESAMPLES:,} resamples, seed {SEED}) excludes zero. A paper's ± is the standard deviation "
         "over its seeds, not an interval."

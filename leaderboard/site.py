@@ -133,6 +133,8 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     sd_words = None
     if sd is not None:
         sd_words = f"± is the SD over {row.n_runs} seeds" if row.n_runs > 1 else "± is the SD the paper prints"
+    # the rank column: the rank and a mark of a few words; the reasons are in the row's details
+    rank = " · ".join([rank, *row.tags]) if row.entry is not None else rank
     return {
         "rank": rank,
         "rank_sort": "" if row.rank_range is None else f"{row.rank_range[0]:05d}",
@@ -163,6 +165,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "runs": row.n_runs,
         "verdict": row.verdict,
         "verdict_is_papers": row.kind == "reported",
+        "verdict_en": row.verdict_en,
         "verdict_source": row.verdict_source,
         "note": row.note,
         "kind": row.kind,
@@ -279,12 +282,21 @@ def benchmark_page(
                 else f"{floor.model}: {fmt(headline(floor), display.headline.unit)} "
                 f"{unit_suffix(display.headline.unit)}",
                 "has_models": any(r.kind == "verified" for r in rows),
+                "downloads": any(r.key == key for r in rows),
                 "primary": key.slug in primary,
             }
         )
+    papers = list(
+        dict.fromkeys(
+            (t.paper.title, t.paper.title_en if t.paper.title_en != t.paper.title else None)
+            for t in board.reported_tables
+            if t.task == task
+        )
+    )
     return env.get_template("benchmark.md.j2").render(
         title=display.name,
         task=task,
+        papers=papers,
         display=display,
         headline_unit=unit_suffix(display.headline.unit),
         key_labels=[_label_of(display, p) for p in display.key_columns],
@@ -420,7 +432,14 @@ def answers_path(sid: str, run_file: str) -> str:
     return view_path(sid, run_file)
 
 
-ProfileColumn = tuple[str, str]  # (task, dataset identity): the sample never shares a column with the full test
+# (task, dataset identity, fine-tuning): the sample never shares a column with the full test, nor a fine-tuned
+# classifier's cell a zero-shot one
+ProfileColumn = tuple[str, str, str]
+
+
+def profile_column(key: Board) -> ProfileColumn:
+    tuning = ("fine-tuned on " + key.fine_tuned_on) if key.fine_tuned_on else ("fine-tuned" if key.fine_tuned else "")
+    return (key.task, key.dataset, tuning)
 
 
 def profile_columns(board: Leaderboard) -> dict[ProfileColumn, dict[str, Any]]:
@@ -431,9 +450,11 @@ def profile_columns(board: Leaderboard) -> dict[ProfileColumn, dict[str, Any]]:
     for key, rows in tables.items():
         if not any(headline(r) is not None for r in rows):
             continue
+        column_key = profile_column(key)
+        label = key.dataset_label + (f" · {column_key[2]}" if column_key[2] else "")
         column = columns.setdefault(
-            (key.task, key.dataset),
-            {"task": key.task, "label": key.dataset_label, "boards": [], "scored": False, "is_sample": key.is_sample},
+            column_key,
+            {"task": key.task, "label": label, "boards": [], "scored": False, "is_sample": key.is_sample},
         )
         column["boards"].append(key)
         column["scored"] = column["scored"] or any(r.kind == "verified" for r in rows)
@@ -443,10 +464,11 @@ def profile_columns(board: Leaderboard) -> dict[ProfileColumn, dict[str, Any]]:
             columns.items(), key=lambda item: (order.index(item[1]["task"]), not item[1]["scored"], item[1]["label"])
         )
     )
-    for (task, _), column in ordered.items():
+    for (task, _, _), column in ordered.items():
         leader = board.leaders.get(task)
-        if leader is not None and leader.board is not None and leader.board in column["boards"]:
-            column["default"] = leader.board
+        on_leader = [key for key in column["boards"] if leader is not None and key.slug == leader.board]
+        if on_leader:
+            column["default"] = on_leader[0]
             continue
 
         def weight(key: Board) -> tuple[int, int, int]:
@@ -470,13 +492,13 @@ def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, s
     tables = board.tables()
     by_model: dict[tuple[str, str], dict[ProfileColumn, list[Row]]] = {}
     for key, rows in tables.items():
-        if (key.task, key.dataset) not in columns:
+        if profile_column(key) not in columns:
             continue
         for row in rows:
-            if row.kind == "reference" and row.key != key:
-                continue
+            if row.kind == "reference":
+                continue  # the profile is of models: a board's rule rows are on its benchmark's page
             owner = (row.model, row.submission_id or f"paper:{row.paper}")
-            by_model.setdefault(owner, {}).setdefault((key.task, key.dataset), []).append(row)
+            by_model.setdefault(owner, {}).setdefault(profile_column(key), []).append(row)
     table = []
     cells_for_charts: dict[ProfileColumn, list[tuple[Row, str]]] = {c: [] for c in columns}
     for (model, sid), found in sorted(by_model.items(), key=lambda item: item[0][0].lower()):
@@ -509,6 +531,7 @@ def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, s
                     "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
                     "trust": TRUST_LABELS[row.trust],
                     "status": STATUS_WORDS[row.status],
+                    "tags": row.tags,
                     "board": row.key.protocol,
                     "other_board": row.key != column["default"],
                 }

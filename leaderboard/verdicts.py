@@ -56,7 +56,7 @@ from .board_file import (
     Status,
     Trust,
 )
-from .boards import Board
+from .boards import Board, primary_board
 from .copies import Agreement, Answered, agreement, error_consistency_matrix, is_copy
 from .facts import RowFacts
 from .names import read_alike
@@ -85,8 +85,9 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "pinned identity (confirmations; the same model with other answers held); near-copies (98 % agreement), "
         "results above the best published one and custom prompts are held until reproduced or cleared; the leader "
         "is taken on the board with the most ranked rows and only when it alone ranks first, printed with its "
-        "margin and that margin's paired interval; SCN's verdict is the paper's (passes, partially passes, "
-        "fails); proportions get Wilson intervals; boards separate fine-tuning data, SCN's tests and seed means.",
+        "margin and that margin's paired interval; the cloze test's verdict is the paper's (passes, partially "
+        "passes, fails); proportions get Wilson intervals; boards separate fine-tuning data, the cloze test's tests "
+        "and seed means.",
     ),
     (
         "3",
@@ -99,7 +100,11 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "only a row NegHub ran or reproduced; a reproduction counts only for the files and metadata it names and "
         "only as landed by the workflow; rows of one model with identical answers are one row (also submitted "
         "by), a Hub id compares in any letter case, names by their Unicode confusable skeletons; a best published "
-        "result is compared only on the same data, split, shots and fine-tuning.",
+        "result is compared only on the same data, split, shots and fine-tuning, and the primary board shows the "
+        "comparable paper rows; a board orders its rows by the benchmark's verdict first where it has one (the "
+        "cloze test: passes, partially passes, fails; inconclusive is not ranked); a row that answers both items of "
+        "minimal pairs alike beyond chance is marked as ignoring negation; a paper's error analysis is a board of "
+        "its own.",
     ),
 )
 
@@ -259,9 +264,18 @@ def _entry(draft: _Draft) -> RowEntry:
         reproduction=_reproduction_words(row),
         also_submitted_by=list(draft.also),
         duplicate_of=draft.duplicate_of,
-        marks=list(draft.marks),
+        marks=[*draft.marks, *_ignored_words(row)],
+        tags=["ignores negation"] if _ignored_words(row) else [],
         verdict=row.verdict,
     )
+
+
+def _ignored_words(row: RowFacts) -> list[str]:
+    """The negation-ignored mark of a row (marks.py), where its benchmark's display names the reading."""
+    source = get_benchmark(row.task).display.ignored_negation
+    if source is None or row.ignored is None or not row.ignored.shown:
+        return []
+    return [row.ignored.words(source)]
 
 
 def _reproduction_words(row: RowFacts) -> str | None:
@@ -546,19 +560,7 @@ def _other_holds(row: RowFacts, draft: _Draft, papers: Sequence[RowFacts], conte
 def comparable_best(row: RowFacts, papers: Iterable[RowFacts]) -> RowFacts | None:
     """The paper row with the best headline on the same data release and split, with the same shots and the same
     fine-tuning as `row` (mode and prompt may differ), or None."""
-    key = row.key
-    comparable = [
-        p
-        for p in papers
-        if p.task == row.task
-        and p.key.dataset == key.dataset
-        and p.key.split == key.split
-        and p.key.shots == key.shots
-        and p.key.fine_tuned == key.fine_tuned
-        and p.key.fine_tuned_on == key.fine_tuned_on
-        and p.key.test == key.test
-        and headline(p) is not None
-    ]
+    comparable = [p for p in papers if _comparable(p.key, row.key) and headline(p) is not None]
     if not comparable:
         return None
     sign = _sign(row.task)
@@ -591,14 +593,15 @@ def _unreproduced_best(
     if not rows:
         return
     sign = _sign(rows[0].task)
-    trusted = [headline(r) for r in rows if r.trusted and not drafts[r.id].holds and headline(r) is not None]
-    best = max((sign * v for v in trusted if v is not None), default=None)
+    trusted = [r for r in rows if r.trusted and not drafts[r.id].holds and headline(r) is not None]
+    best_row = max(trusted, key=merit, default=None)
+    best = None if best_row is None else sign * (headline(best_row) or 0.0)
     for row in rows:
         draft = drafts[row.id]
         value = headline(row)
         if row.trusted or draft.holds or value is None:
             continue
-        if best is not None and sign * value < best:
+        if best_row is not None and merit(row) < merit(best_row):
             continue
         if best is None:
             reason = (
@@ -606,9 +609,11 @@ def _unreproduced_best(
                 "this board yet, so every row waits for the reproduction workflow"
             )
         else:
+            verdict = f" ({best_row.verdict_value})" if best_row is not None and best_row.verdict_value else ""
             reason = (
                 f"a new best on this board needs a reproduction: {shown(value, row.task)} is not below "
-                f"{shown(sign * best, row.task)}, the best of the rows NegHub ran or reproduced here"
+                f"{shown(sign * (best or 0.0), row.task)}{verdict}, the best of the rows NegHub ran or reproduced "
+                "here"
             )
         entry = next((e for e in cleared_by.get(row.submission_id or "", ()) if "unreproduced-best" in e.holds), None)
         if entry is not None:
@@ -630,6 +635,11 @@ def _eligibility(row: RowFacts) -> str | None:
         )
     if headline(row) is None:
         return "no headline figure"
+    if display.verdict_order:
+        if row.verdict_value in display.verdict_unranked:
+            return f"its verdict is {row.verdict}: a board orders its rows by their verdict, and this one is open"
+        if row.verdict_value not in display.verdict_order:
+            return f"no verdict to order it by ({row.verdict or 'none'})"
     parsed = row.parsed_share
     if parsed is not None and parsed < PARSED_SHARE_MIN:
         return f"only {100 * parsed:.0f} % of its answers parsed (ranked from {100 * PARSED_SHARE_MIN:.0f} %)"
@@ -676,6 +686,13 @@ def floor_of(references: Sequence[RowFacts]) -> RowFacts | None:
 
 
 def _beats(row: RowFacts, floor: RowFacts, sign: float) -> bool:
+    """Whether a row beats a rule row: by a better verdict where the benchmark orders by verdict (a rule row that
+    fails is beaten by a row that passes, whatever the statistic), else under the paired test."""
+    order = get_benchmark(row.task).display.verdict_order
+    if order and row.verdict_value in order and floor.verdict_value in order:
+        mine, theirs = order.index(row.verdict_value), order.index(floor.verdict_value)
+        if mine != theirs:
+            return mine < theirs
     better = significantly_better([_candidate(0, row, sign), _candidate(1, floor, sign)])
     return bool(better[0, 1])
 
@@ -715,10 +732,38 @@ def _rank_board(
             )
             continue
         eligible.append(row)
-    ranges = rank_ranges([_candidate(i, r, sign) for i, r in enumerate(eligible)])
-    for index, row in enumerate(eligible):
-        draft = drafts[row.id]
-        draft.status, draft.rank, draft.why = "ranked", ranges[index], None
+    offset = 0
+    for group in _verdict_groups(eligible):
+        ranges = rank_ranges([_candidate(i, r, sign) for i, r in enumerate(group)])
+        for index, row in enumerate(group):
+            low, high = ranges[index]
+            draft = drafts[row.id]
+            draft.status, draft.rank, draft.why = "ranked", (low + offset, high + offset), None
+        offset += len(group)
+
+
+def _verdict_groups(rows: Sequence[RowFacts]) -> list[list[RowFacts]]:
+    """Rows in the order of their benchmark's verdicts, best first (one group where the display orders none): a
+    row of a better verdict ranks above every row of a worse one, whatever its statistic."""
+    if not rows:
+        return []
+    order = get_benchmark(rows[0].task).display.verdict_order
+    if not order:
+        return [list(rows)]
+    return [
+        [r for r in rows if r.verdict_value == verdict]
+        for verdict in order
+        if any(r.verdict_value == verdict for r in rows)
+    ]
+
+
+def merit(row: RowFacts) -> tuple[int, float]:
+    """How good a row is, for "a new best": its verdict's place (where the display orders by verdict), then its
+    headline in the benchmark's direction."""
+    order = get_benchmark(row.task).display.verdict_order
+    place = -order.index(row.verdict_value) if order and row.verdict_value in order else (-len(order) if order else 0)
+    value = headline(row)
+    return (place, -math.inf if value is None else _sign(row.task) * value)
 
 
 def comparison(row: RowFacts, other: RowFacts) -> str:
@@ -754,6 +799,15 @@ def _boards(rows: Sequence[RowFacts], entries: Mapping[str, RowEntry]) -> list[B
         if row.kind == "reference" and row.reference_for is not None:
             continue  # a rule row of one row's own items: that row's floor, not a row of the board
         grouped.setdefault(row.key, []).append(row)
+    papers = [r for r in rows if r.kind == "reported"]
+    for task in benchmark_names():
+        declared = primary_board(task)
+        if declared is None:
+            continue
+        # the primary board answers the benchmark's question: beside NegHub's rows, the papers' comparable ones
+        comparable = [p for p in papers if p.key != declared and _comparable(p.key, declared)]
+        if comparable or declared in grouped:
+            grouped.setdefault(declared, []).extend(comparable)
     order = benchmark_names()
 
     def board_order(key: Board) -> tuple[object, ...]:
@@ -786,6 +840,20 @@ def _boards(rows: Sequence[RowFacts], entries: Mapping[str, RowEntry]) -> list[B
             )
         )
     return boards
+
+
+def _comparable(paper: Board, board: Board) -> bool:
+    """Whether a paper's row answers what `board` asks: the same data release and split, the same shots and the same
+    fine-tuning (mode, prompt and chat template may differ)."""
+    return (
+        paper.task == board.task
+        and paper.dataset == board.dataset
+        and paper.split == board.split
+        and paper.shots == board.shots
+        and paper.fine_tuned == board.fine_tuned
+        and paper.fine_tuned_on == board.fine_tuned_on
+        and paper.test == board.test
+    )
 
 
 def is_primary(board: Board) -> bool:
@@ -836,7 +904,13 @@ def _leader(
         )
     rows = [entries[r] for r in primary.rows if entries[r].kind == "verified"]
     ranked = [e for e in rows if e.status == "ranked"]
-    above = sum(1 for e in rows if any(h.kind == "unreproduced-best" for h in e.holds))
+    trusted = [facts[e.row] for e in rows if e.trust in ("reproduced", "neghub-run") and e.status != "held"]
+    best = max(trusted, key=merit, default=None)
+    above = sum(
+        1
+        for e in rows
+        if e.trust == "re-scored" and e.headline is not None and (best is None or merit(facts[e.row]) > merit(best))
+    )
     claims = f"; {above} row{'s' if above != 1 else ''} not reproduced claim{'s' if above == 1 else ''} a higher value"
     claim_words = claims if above else ""
     context = _context(task, facts, primary, papers)
@@ -872,9 +946,10 @@ def _leader(
     ci = difference_ci(facts[top.row], facts[runner.row])
     interval = "" if ci is None else f", paired 95 % interval [{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"
     trust = "run by NegHub" if top.trust == "neghub-run" else "reproduced by NegHub"
+    marks = "".join(f"; {mark}" for mark in top.marks)
     text = (
         f"{top.model} ({trust}): {label} {shown(top.headline, task)}, {scale * margin:+.2f} {words} over "
-        f"{runner.model}{interval} ({primary.title}){claim_words}"
+        f"{runner.model}{interval} ({primary.title}){marks}{claim_words}"
     )
     return LeaderEntry(
         task=task,
@@ -918,11 +993,17 @@ def rules_in_words(task: str) -> list[str]:
         "its headline beats the board's floor (the best rule row NegHub computed on the same items) under the "
         "paired test",
         "it is not held: one pinned model with other answers in one numeric setting (unless NegHub ran or "
-        f"reproduced it), a copy of an earlier row of another account (error consistency {COPY_KAPPA:.2f} or "
-        "more), a result above the best comparable published one, a new best on its board that NegHub has neither "
-        "run nor reproduced, a reproduction that disagrees, a custom prompt, or a name that reads as another "
-        "account's model",
+        "reproduced it), a copy of an earlier row of another account (its error consistency's 95 % interval from "
+        f"{COPY_KAPPA:.2f} or more), a result above the best comparable published one, a new best on its board "
+        "that NegHub has neither run nor reproduced, a reproduction that disagrees, a custom prompt, or a name that "
+        "reads as another account's model",
     ]
     if display.items_path is not None and display.min_items:
         rules.append(f"it rests on {display.min_items} {display.items_noun} or more")
+    if display.verdict_order:
+        unranked = " or ".join(display.verdict_unranked)
+        rules.append(
+            f"its verdict is one of {', '.join(display.verdict_order)} ({unranked} is not ranked); rows are ordered "
+            f"by their verdict first, best first, then, within one verdict, by {display.headline.label}"
+        )
     return rules

@@ -71,7 +71,8 @@ def test_schemas_hold_exactly_what_the_benchmarks_publish() -> None:
         assert stems == (
             [f"{benchmark.name}-{m}" for m in sorted(benchmark.modes)] if benchmark.modes else [benchmark.name]
         )
-    expected = published | {"submission.schema.json", "result.schema.json"}
+    # and the two of NegHub's own files: a submission's metadata, a result; the leaderboard file's is the leaderboard's
+    expected = published | {"submission.schema.json", "result.schema.json", "leaderboard.schema.json"}
     assert sorted(p.name for p in (ROOT / "schemas").iterdir()) == sorted(expected)
 
 

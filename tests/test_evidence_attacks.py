@@ -7,9 +7,11 @@ instances and the next label after the gold elsewhere, so two models' errors are
 answer 'contradiction' is the floor of every board (45.36 % M_i Acc′: 357 of the 787 M_i treatments):
 
 - "Maintained 70" (org/maintained @ 1…1): 70 % right, pushed to main by the maintainers (NegHub's run);
-- "Alice 60" (org/alice @ 2…2), @alice's pull request: 60 % right;
-- "Bob 62" (org/bob @ 3…3), @bob's pull request: 62 % right.
-A community row below NegHub's run ranks, as "claimed"; one above it is held until reproduced.
+- "Alice 55" (org/alice @ 2…2), @alice's pull request: 55 % right;
+- "Bob 57" (org/bob @ 3…3), @bob's pull request: 57 % right.
+A community row below NegHub's run ranks, as "claimed"; one above it is held until reproduced. Both stay below the
+best comparable published result (LLM-jp-3-13B-instruct's 58.96, 表2, zero-shot on the same data); NegHub's own run
+is above it, which its being NegHub's run clears.
 """
 
 from __future__ import annotations
@@ -52,16 +54,16 @@ def changed(
 
 
 MAINTAINED = hub_model("Maintained 70", "org/maintained", "1" * 40)
-ALICE = hub_model("Alice 60", "org/alice", "2" * 40)
-BOB = hub_model("Bob 62", "org/bob", "3" * 40)
+ALICE = hub_model("Alice 55", "org/alice", "2" * 40)
+BOB = hub_model("Bob 57", "org/bob", "3" * 40)
 
 
 def honest_main(tmp_path: Path, split: tuple[list[int], list[str]]) -> tuple[Main, dict[str, Answers]]:
     """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1)."""
     main = Main.create(tmp_path / "repo")
-    answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.60, 2), "bob": model(split, 0.62, 3)}
+    answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.55, 2), "bob": model(split, 0.57, 3)}
     main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(answers["maintained"])]))
-    main.merge(1, "alice", submission("alice-60", ALICE, "alice", [jnli_run(answers["alice"])]))
+    main.merge(1, "alice", submission("alice-55", ALICE, "alice", [jnli_run(answers["alice"])]))
     return main, answers
 
 
@@ -76,12 +78,12 @@ def test_honest_rows_neghubs_run_leads_and_a_community_row_has_a_claimed_rank(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
     main, answers = honest_main(tmp_path, split)
-    main.merge(2, "bob", submission("bob-62", BOB, "bob", [jnli_run(answers["bob"])]))
+    main.merge(2, "bob", submission("bob-57", BOB, "bob", [jnli_run(answers["bob"])]))
     site = build(main.root)
     rows = primary(site)
     assert rows["Maintained 70"].startswith("1 ")
     assert "NegHub's run" in rows["Maintained 70"]
-    for name in ("Alice 60", "Bob 62"):
+    for name in ("Alice 55", "Bob 57"):
         assert "claimed rank" in rows[name] and "not reproduced" in rows[name], rows[name]
     leader = site.leader("JNLI-Neg")
     assert leader.startswith("Maintained 70 (run by NegHub)"), leader
@@ -99,8 +101,8 @@ def test_a_copy_backdated_before_the_honest_row_lands_after_it_and_is_held(
     files = submission("aaa-copy", hub_model("Original Work", "mallory/ow", "4" * 40), "mallory", [jnli_run(copy)])
     main.merge(2, "mallory", files, date="2025-01-01T00:00:00Z", base=main.head())
     rows = primary(build(main.root))
-    assert "held" in rows["Original Work"] and "copy those of alice-60" in rows["Original Work"]
-    assert "claimed rank" in rows["Alice 60"]
+    assert "held" in rows["Original Work"] and "copy those of alice-55" in rows["Original Work"]
+    assert "claimed rank" in rows["Alice 55"]
 
 
 def test_a_copy_landed_in_the_same_commit_as_its_source_is_held_with_it(
@@ -118,25 +120,25 @@ def test_a_copy_landed_in_the_same_commit_as_its_source_is_held_with_it(
     rows = primary(build(main.root))
     # pushed by the maintainers: both are the maintainers' rows, so the copy rule does not separate them; the
     # landing is one, and no id order makes one first: neither is held for coming second
-    assert "copy those of" not in rows["First Sorted"] + rows["Bob 62"]
+    assert "copy those of" not in rows["First Sorted"] + rows["Bob 57"]
 
 
 def test_editing_an_old_folders_predictions_moves_its_landing(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
     main = Main.create(tmp_path / "repo")
-    answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.60, 2)}
+    answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.55, 2)}
     main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(answers["maintained"])]))
     own = model(split, 0.40, 9)
     mallory = hub_model("Old Row", "mallory/old", "6" * 40)
     main.merge(1, "mallory", submission("old-row", mallory, "mallory", [jnli_run(own)]))
-    main.merge(2, "alice", submission("alice-60", ALICE, "alice", [jnli_run(answers["alice"])]))
+    main.merge(2, "alice", submission("alice-55", ALICE, "alice", [jnli_run(answers["alice"])]))
     # Mallory's old folder now holds a copy of Alice's answers: it lands with this change, after Alice's
     copy = changed(answers["alice"], split, 0.03, towards_gold=False)
     main.merge(3, "mallory", {"submissions/old-row/predictions/jnli-neg/run.jsonl": jnli_run(copy)[1]})
     rows = primary(build(main.root))
-    assert "held" in rows["Old Row"] and "copy those of alice-60" in rows["Old Row"]
-    assert "claimed rank" in rows["Alice 60"]
+    assert "held" in rows["Old Row"] and "copy those of alice-55" in rows["Old Row"]
+    assert "claimed rank" in rows["Alice 55"]
 
 
 def test_a_metadata_only_change_keeps_the_landing(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
@@ -144,13 +146,13 @@ def test_a_metadata_only_change_keeps_the_landing(tmp_path: Path, split: tuple[l
     copy = changed(answers["alice"], split, 0.03, towards_gold=False)
     main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [jnli_run(copy)]))
     # Alice edits her description after Mallory's copy landed: her row keeps its landing, before the copy
-    text = (main.root / "submissions/alice-60/metadata.yaml").read_text(encoding="utf-8")
-    main.merge(3, "alice", {"submissions/alice-60/metadata.yaml": text.replace("Made for", "Made, with care, for")})
+    text = (main.root / "submissions/alice-55/metadata.yaml").read_text(encoding="utf-8")
+    main.merge(3, "alice", {"submissions/alice-55/metadata.yaml": text.replace("Made for", "Made, with care, for")})
     site = build(main.root)
     rows = primary(site)
-    assert "held" in rows["Copy"] and "claimed rank" in rows["Alice 60"]
+    assert "held" in rows["Copy"] and "claimed rank" in rows["Alice 55"]
     landing = {e["submission"]: e["landing"] for e in site.file()["rows"] if e["kind"] == "verified"}
-    assert landing["alice-60"] < landing["copy"]
+    assert landing["alice-55"] < landing["copy"]
 
 
 # --- the submitter is the account -----------------------------------------------------------------------------
@@ -185,7 +187,7 @@ def test_a_copy_with_a_share_of_answers_changed_is_held(
     copy = changed(answers["alice"], split, share, towards_gold)
     main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [jnli_run(copy)]))
     rows = primary(build(main.root))
-    assert "held" in rows["Copy"] and "copy those of alice-60" in rows["Copy"], rows["Copy"]
+    assert "held" in rows["Copy"] and "copy those of alice-55" in rows["Copy"], rows["Copy"]
 
 
 @pytest.mark.parametrize(
@@ -204,7 +206,7 @@ def test_a_copy_declared_under_another_protocol_is_compared_across_boards(
     run = jnli_run(copy, **run_options)
     main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [run]))
     rows = build(main.root).rows("jnli-neg", where)
-    assert "held" in rows["Copy"] and "copy those of alice-60" in rows["Copy"], rows
+    assert "held" in rows["Copy"] and "copy those of alice-55" in rows["Copy"], rows
 
 
 def test_independent_honest_rows_are_not_held_as_copies(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
@@ -376,8 +378,8 @@ def test_a_record_from_another_branch_or_beside_other_files_does_not_count(
 
 def test_a_reproduction_that_disagrees_holds_its_row(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
     main, _ = honest_main(tmp_path, split)
-    main.merge(3, "neghub", {"reproductions/alice-60.json": record(main, "alice-60", differ=52)}, branch="reproduce/a")
-    row = primary(build(main.root))["Alice 60"]
+    main.merge(3, "neghub", {"reproductions/alice-55.json": record(main, "alice-55", differ=52)}, branch="reproduce/a")
+    row = primary(build(main.root))["Alice 55"]
     assert "held" in row and "NegHub's reproduction disagrees on 52 of 64 sampled items" in row
 
 

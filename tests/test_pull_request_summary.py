@@ -94,7 +94,7 @@ def summary_file(head: Path, base: Path, event: dict[str, Any]) -> dict[str, Any
 def test_the_summary_and_the_merged_build_agree_on_every_row(
     tmp_path: Path, split: tuple[list[int], list[str]], scenario: str
 ) -> None:
-    main, answers = honest_main(tmp_path)
+    main, answers = honest_main(tmp_path, split)
     copy = changed(answers["alice"], split, 0.03, towards_gold=False)
     mallory = hub_model("Copy", "mallory/c", "7" * 40)
     if scenario == "backdated":
@@ -115,7 +115,7 @@ def test_the_summary_and_the_merged_build_agree_on_every_row(
     event = pull_event(5, "mallory")
     text = summary(tree / "submissions", main.root / "submissions", event)
     (line,) = [row for row in text.splitlines() if row.startswith("| aaa\\-copy")]
-    assert "held: its answers copy those of alice\\-60" in line, line
+    assert "held: its answers copy those of alice\\-55" in line, line
     before = summary_file(tree, main.root, event)
     merge_branch(main, 5, "mallory")
     after = build(main.root).file()
@@ -153,14 +153,14 @@ def github_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[_Pulls]]:
 def test_a_copy_of_an_earlier_open_pull_request_is_told_to_wait_for_it(
     tmp_path: Path, split: tuple[list[int], list[str]], github_api: type[_Pulls]
 ) -> None:
-    main, answers = honest_main(tmp_path)
+    main, answers = honest_main(tmp_path, split)
     base_sha = main.head()
     # Bob's pull request #4 is open; Mallory's #5 copies Bob's answers under another name
     bob_tree = pull_request_tree(
         main,
         4,
         "bob",
-        submission("bob-62", hub_model("Bob 62", "org/bob", "3" * 40), "bob", [jnli_run(answers["bob"])]),
+        submission("bob-57", hub_model("Bob 57", "org/bob", "3" * 40), "bob", [jnli_run(answers["bob"])]),
     )
     copy = changed(answers["bob"], split, 0.02, towards_gold=True)
     tree = pull_request_tree(
@@ -181,5 +181,5 @@ def test_a_copy_of_an_earlier_open_pull_request_is_told_to_wait_for_it(
     ]
     event = pull_event(5, "mallory", base_sha, git(tree, "rev-parse", "HEAD").strip())
     text = summary(tree / "submissions", checkout / "submissions", event)
-    assert "front \\(Front\\) is a near\\-copy of open pull request \\#4 \\(bob\\-62, Bob 62\\)" in text, text
+    assert "front \\(Front\\) is a near\\-copy of open pull request \\#4 \\(bob\\-57, Bob 57\\)" in text, text
     assert "Merge \\#4 first" in text

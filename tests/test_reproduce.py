@@ -107,12 +107,17 @@ def test_an_honest_run_reproduces_on_its_sample(nubench_run: tuple[Path, Path], 
     assert record.kind == "same-setting" and record.setting_differences == []
     # whole batches of 4 (the run's --batch-size; 46 items: eleven of 4 and one of 2) until 10 items are held
     assert all(10 <= r.items_checked <= 12 and r.items_agreeing == r.items_checked for r in record.runs)
-    # and the leaderboard says so: the rows become "reproduced"
+    # and the leaderboard says so once the record has landed as the workflow lands it (a pull request from this
+    # repository's reproduce/ branch changing that record alone): the rows become "reproduced"
     from neghub.leaderboard.collect import collect
+    from tests.histories import Main
 
-    subs = tmp_path / "subs"
-    shutil.copytree(sub, subs / "tiny-model")
-    rows = collect(subs, reported=False, reproductions_dir=records).rows
+    repo = Main.create(tmp_path / "repo")
+    shutil.copytree(sub, repo.root / "submissions" / "tiny-model")
+    repo.merge(1, "someone", {})
+    record_text = (records / "tiny-model.json").read_text(encoding="utf-8")
+    repo.merge(2, "neghub", {"reproductions/tiny-model.json": record_text}, branch="reproduce/tiny-model")
+    rows = [r for r in collect(repo.root / "submissions", reported=False).rows if r.kind == "verified"]
     assert {(r.trust, r.reproduction) for r in rows} == {
         ("reproduced", f"reproduced: {n}/{n} sampled items agree ({record.date})")
         for n in (run.items_checked for run in record.runs)

@@ -143,6 +143,11 @@ class Display(BaseModel):
     verdict_path: str | None = None
     verdict_reason_path: str | None = None
     verdict_rule: str | None = Field(default=None, description="how the verdict is reached, thresholds and why")
+    ignored_negation: str | None = Field(
+        default=None,
+        description="where the benchmark's minimal pairs let the leaderboard mark a row that answers both items of a "
+        "pair whose gold changes alike (negation ignored): whose reading that is, as the mark cites it",
+    )
     primary_board: PrimaryBoard | None = Field(
         default=None, description="the board the leader is named on (None: the benchmark names no leader)"
     )

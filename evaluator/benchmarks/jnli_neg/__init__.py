@@ -64,6 +64,7 @@ BENCHMARK = minimal_pair_benchmark(
         "JNLI-Neg",
         "Japanese natural language inference on negation minimal pairs: does adding one negation cue change the "
         "model's answer when (and only when) it changes the gold label?",
+        ignored_negation="the JNLI-Neg paper's reading: 否定を無視して推論 (inferring while ignoring negation)",
         primary_board=PrimaryBoard(
             split="valid",
             shots=0,

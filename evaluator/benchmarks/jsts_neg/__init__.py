@@ -89,6 +89,7 @@ BENCHMARK = minimal_pair_benchmark(
             MetricDisplay(path="correlations.pearson", label="Pearson", unit="correlation"),
             MetricDisplay(path="correlations.spearman", label="Spearman", unit="correlation"),
         ),
+        ignored_negation="the JNLI-Neg paper's reading: 否定を無視して推論 (inferring while ignoring negation)",
         primary_board=PrimaryBoard(
             split="test",
             shots=0,

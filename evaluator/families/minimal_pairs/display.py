@@ -13,6 +13,7 @@ def minimal_pair_display(
     summary: str,
     extra_columns: Sequence[MetricDisplay] = (),
     primary_board: PrimaryBoard | None = None,
+    ignored_negation: str | None = None,
 ) -> Display:
     """The display block every minimal-pair benchmark shares (SPEC §1): ranked by Acc′ on M_i, the
     accuracy once the cue that changes the gold is added."""
@@ -87,4 +88,5 @@ def minimal_pair_display(
         max_ci_half_width=0.10,
         prompt_styles=("llm-jp-eval", "llm-jp-eval-loglikelihood", "fine-tuned"),
         primary_board=primary_board,
+        ignored_negation=ignored_negation,
     )
