@@ -33,7 +33,7 @@ from ..evaluator.core.errors import InputError, Problem
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.results import Result, dig, release_digest
 from ..evaluator.core.stats import BootstrapConfig
-from ..evaluator.runners.setting import SETTING_KEYS, describe, recorded_setting
+from ..evaluator.runners.setting import SETTING_KEYS, recorded_setting, setting_in_words
 from ..evaluator.submissions.format import Metadata, Run
 from ..evaluator.submissions.identity import model_identity
 from ..evaluator.submissions.reproduction import Reproduction
@@ -362,7 +362,7 @@ def _row(sid: str, metadata: Metadata, key: Board, runs: list[tuple[Run, Result]
         identity=None if identity is None else identity.key,
         identity_words=None if identity is None else identity.words,
         weights_file=getattr(metadata.model, "file", None) if metadata.model.kind == "hub" else None,
-        numeric_setting=describe(setting) if setting.dtype or setting.device else None,
+        numeric_setting=setting_in_words(metadata.provenance) if setting.dtype or setting.device else None,
         setting_fields={k: getattr(setting, k) for k in SETTING_KEYS},
         headline_items=_headline_items(results),
         answers=answers,

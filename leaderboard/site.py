@@ -14,13 +14,13 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import jinja2
 from markupsafe import Markup
 
 from ..evaluator.core.benchmark import Display
-from ..evaluator.core.numbers import fixed, percent
+from ..evaluator.core.numbers import MISSING, Unit, figure
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.stats import BootstrapConfig
 from . import charts, exports
@@ -73,6 +73,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["json_script"] = json_for_script
     env.filters["fmt"] = fmt
+    env.globals["missing"] = MISSING  # the one word every page prints for a figure that does not exist
     return env
 
 
@@ -83,17 +84,10 @@ def json_for_script(value: Any) -> Markup:
 
 
 def fmt(value: float | None, unit: str = "percent", sd: float | None = None) -> str:
-    """A figure in its unit: fractions as percent or points with two decimals (± SD when several seeds),
-    counts as integers, correlations with three decimals."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if unit == "count":
-        return f"{value:,.0f}" if sd is None else f"{value:,.1f} ± {sd:,.1f}"
-    # never "-0.00": a value that rounds to zero is shown without a sign (evaluator/core/numbers.py)
-    if unit == "correlation":
-        return fixed(value, 3) if sd is None else f"{fixed(value, 3)} ± {fixed(sd, 3)}"
-    text = percent(value)
-    return text if sd is None else f"{text} ± {percent(sd)}"
+    """A figure in its unit, as every page prints it (evaluator/core/numbers.py's one format per unit: percent and
+    points with two decimals, ± SD where several seeds, counts whole, correlations with three decimals; `n/a` for a
+    figure that does not exist)."""
+    return figure(value, unit if unit in get_args(Unit) else "percent", sd=sd)  # type: ignore[arg-type]
 
 
 def unit_suffix(unit: str) -> str:
@@ -102,7 +96,7 @@ def unit_suffix(unit: str) -> str:
 
 def size_text(parameters: int | None) -> str:
     if parameters is None:
-        return "—"
+        return MISSING
     if parameters == 0:
         return "0 (rule)"
     for unit, scale in (("B", 1e9), ("M", 1e6), ("K", 1e3)):
@@ -211,14 +205,14 @@ def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any
         for label, slug, rows in groups:
             if len(rows) < 2:
                 continue  # one row compares with nothing: its table says it all
-            for number, figure in enumerate(charts.figures(rows, spec)):
-                facet = figure.pop("facet", "")
+            for number, chart in enumerate(charts.figures(rows, spec)):
+                facet = chart.pop("facet", "")
                 shown = charts.top_rows(rows, limit=50)
                 out.append(
                     {
                         "id": f"chart-{index}-{slug}-{number}",
                         "title": " — ".join(part for part in (spec.title, facet, label) if part),
-                        "figure": figure,
+                        "figure": chart,
                         "headers": ["model", "trust", "board", *(s.label for s in spec.series)],
                         "rows": [
                             [r.model, r.trust, r.key.title]
@@ -631,7 +625,7 @@ def models_index_page(env: jinja2.Environment, board: Leaderboard, files: dict[s
             "name": meta.model.name,
             "kind": meta.model.kind,
             "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
-            "landed": landings[sid].date if sid in landings else "—",
+            "landed": landings[sid].date if sid in landings else MISSING,
             "submitter": meta.submitter.name,
         }
         for sid, meta in sorted(board.submissions.items(), key=lambda item: (item[1].model.name.lower(), item[0]))

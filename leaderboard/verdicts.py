@@ -44,7 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..evaluator.core.registry import benchmark_names, get_benchmark
-from ..evaluator.runners.setting import describe, recorded_setting, setting_differences
+from ..evaluator.runners.setting import differences_between, recorded_setting, setting_in_words
 from .board_file import (
     BoardEntry,
     HistoryEntry,
@@ -174,13 +174,10 @@ def _scale(task: str) -> tuple[float, str]:
 
 
 def shown(value: float | None, task: str) -> str:
-    """A headline as the pages print it."""
-    from ..evaluator.core.numbers import fixed
+    """A headline as the pages print it (evaluator/core/numbers.py: one format per unit)."""
+    from ..evaluator.core.numbers import figure
 
-    if value is None:
-        return "—"
-    scale, unit = _scale(task)
-    return fixed(value, 2 if unit else 3, scale=scale)
+    return figure(value, get_benchmark(task).display.headline.unit)
 
 
 def landing_order(row: RowFacts) -> tuple[int, str]:
@@ -408,36 +405,45 @@ def _setting_of(row: RowFacts) -> object:
 
 def _other_answers(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
     """One pinned model, other answers: in one numeric setting the rows NegHub ran or reproduced stand and the others
-    are held (all of them where none is); in other settings each row names its difference."""
+    are held (all of them where none is); in settings that change answers (runners/setting.py: the device type and
+    dtype, in 16 bits the attention kernel and the batches too) each row names its difference and none is held for
+    it. The hold names every difference NegHub knows of, compared or not."""
     for row in rows:
-        mine = recorded_setting(dict(row.setting_fields))
+        mine = dict(row.setting_fields)
         same_setting = []
         for other in rows:
             if other is row:
                 continue
-            theirs = recorded_setting(dict(other.setting_fields))
-            differences = setting_differences(theirs, mine) if mine.dtype else ["numeric setting not recorded"]
-            if differences and mine.dtype and theirs.dtype:
+            theirs = dict(other.setting_fields)
+            differences = differences_between(mine, theirs)
+            if differences and recorded_setting(mine).dtype and recorded_setting(theirs).dtype:
                 drafts[row.id].marks.append(
-                    f"the same model as {other.submission_id} in another numeric setting: {describe(mine)} here, "
-                    f"{describe(theirs)} there ({'; '.join(differences)})"
+                    f"the same model as {other.submission_id} in another numeric setting: {setting_in_words(mine)} "
+                    f"here, {setting_in_words(theirs)} there ({'; '.join(differences)}); answers may differ"
                 )
             else:
                 same_setting.append(other)
         if not same_setting or row.trusted:
             continue
         standing = [o for o in same_setting if o.trusted]
-        differ = _differing(row, (standing or same_setting)[0])
+        other = (standing or same_setting)[0]
+        differ = _differing(row, other)
+        settings = (
+            f"; this row ran in {setting_in_words(mine)}, that one in {setting_in_words(dict(other.setting_fields))}"
+            if setting_in_words(mine) != setting_in_words(dict(other.setting_fields))
+            else ""
+        )
         if standing:
             reason = (
                 f"this pinned model ({row.identity_words}) gave other answers here than in {_who(standing[0])}, "
-                f"which NegHub ran or reproduced in the same numeric setting: {differ}"
+                f"which NegHub ran or reproduced in the same numeric setting: {differ}{settings}"
             )
         else:
             others = ", ".join(_who(o) for o in same_setting)
             reason = (
                 f"this pinned model ({row.identity_words}) gave other answers in {others} in the same numeric setting "
-                f"({differ}) and NegHub has reproduced none of them: the model is listed for the reproduction workflow"
+                f"({differ}{settings}) and NegHub has reproduced none of them: the model is listed for the "
+                "reproduction workflow"
             )
         drafts[row.id].hold("other-answers-same-model", reason)
 

@@ -223,7 +223,7 @@ def test_the_smollm2_jnli_neg_row_says_its_answers_did_not_parse(
         if line.startswith("<tr><td>JNLI-Neg</td>")
     }
     cells = lines["prompt llm-jp-eval"]
-    assert cells[2:4] == ["—", "—"]  # negation ignored, distracted: not claimed
+    assert cells[2:4] == ["n/a", "n/a"]  # negation ignored, distracted: not claimed
     assert int(cells[4].replace(",", "")) > 0  # every pair left out, and counted
     assert cells[5] == "0%"
     # the log-likelihood run answers "contradiction" to every item: no pair's answer changes, so on M_i

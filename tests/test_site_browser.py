@@ -140,9 +140,10 @@ def write_crowd(root: Path, count: int) -> None:
         (folder / "predictions" / "nubench").mkdir(parents=True)
         (folder / "predictions" / "nubench" / "test.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
         (folder / "metadata.yaml").write_text(
-            "model:\n  kind: baseline\n"
+            "model:\n  kind: local\n"
             f'  name: "Crowd model {number}"\n'
-            "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
+            f'  file: crowd-{number:03d}\n  sha256: "{number:064x}"\n'
+            "  parameters: 1\n  open_weights: true\n  license: Apache-2.0\n"
             "submitter:\n  name: Tester\n  contact: https://example.org/tester\n  github: tester\n"
             'date: "2025-01-01"\ndescription: Synthetic predictions for the browser test.\n'
             "runs:\n  - task: nubench\n    split: test\n    file: predictions/nubench/test.jsonl\n    shots: 0\n"
@@ -158,9 +159,10 @@ def write_markup_answers(root: Path) -> None:
     lines = [json.dumps({"id": item["index"], "output": HTML_ANSWER}) for item in _sample_items()]
     (folder / "predictions" / "nubench" / "option.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (folder / "metadata.yaml").write_text(
-        "model:\n  kind: baseline\n"
+        "model:\n  kind: local\n"
         '  name: "Markup answers"\n'
-        "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
+        f"  file: markup-answers\n  sha256: {'f' * 64}\n"
+        "  parameters: 1\n  open_weights: true\n  license: Apache-2.0\n"
         "submitter:\n  name: Tester\n  contact: https://example.org/tester\n  github: tester\n"
         'date: "2025-01-01"\ndescription: Answers that are HTML.\n'
         "runs:\n  - task: nubench\n    split: test\n    file: predictions/nubench/option.jsonl\n    shots: 0\n"
@@ -704,8 +706,10 @@ def test_a_long_board_shows_its_first_rows_and_loads_the_rest(
         ".map(r => r.cells[1].querySelector('a') ? r.cells[1].querySelector('a').textContent : '')",
         table,
     )
-    assert sorted(names) == sorted(r["model"] for r in records)
-    assert MARKDOWN_NAME in names[ROWS_IN_PAGE:] or MARKDOWN_NAME in names  # text, wherever it ranks
+    # every submission's row, each linking its model page (a rule row NegHub computed links none)
+    assert sorted(n for n in names if n) == sorted(r["model"] for r in records if r["submission_id"])
+    # the markdown-named model (its own board: two seeds) is text, never markup
+    assert MARKDOWN_NAME in browser.find_element(By.TAG_NAME, "article").get_attribute("textContent")
     assert not browser.find_elements(By.XPATH, "//strong[text()='NegBold']")
     # and the button says no more
     assert not browser.find_element(By.CSS_SELECTOR, f"button[data-table='{table}']").is_displayed()
@@ -729,7 +733,7 @@ def test_a_menu_filters_a_tables_rows(browser: webdriver.Chrome, base_url: str) 
     menu.click()
     WebDriverWait(browser, 20).until(lambda d: menu.find_elements(By.CSS_SELECTOR, "option[value='pypi-gguf']"))
     options = [o.get_attribute("value") for o in menu.find_elements(By.TAG_NAME, "option")]
-    assert options[0] == "" and {"baseline", "pypi-gguf"} <= set(options)
+    assert options[0] == "" and {"local", "pypi-gguf"} <= set(options)
     menu.find_element(By.CSS_SELECTOR, "option[value='pypi-gguf']").click()
     visible = [r.text for r in table.find_elements(By.CSS_SELECTOR, "tbody tr") if r.is_displayed()]
     assert len(visible) == 1 and visible[0].startswith("SmolLM2-135M-Instruct")
@@ -840,7 +844,8 @@ def test_the_tidy_long_file_and_every_board_file_load_with_pandas(built_site: Pa
         assert (row.task, row.trust, row.n_runs, row.unit) == ("nubench", "re-scored", 2, "percent")
         assert row.value == pytest.approx(0.5)
         assert row.sd == pytest.approx(0.5**0.5)
-    boards = sorted((built_site / "data").glob("*.json"))
+    # every board's file, and the leaderboard file: every verdict of the build (leaderboard/board_file.py)
+    boards = sorted(p for p in (built_site / "data").glob("*.json") if p.name != "leaderboard.json")
     assert {p.stem.split("--")[0] for p in boards} == set(BENCHMARKS)
     for path in boards:
         board = pd.read_json(path)

@@ -143,3 +143,41 @@ def test_a_reproduction_clears_a_hold_but_not_a_custom_prompts(
     main.merge(3, "neghub", {"reproductions/private.json": record(main, "private")}, branch="reproduce/private")
     row = build(main.root).rows("jnli-neg", "custom: my-secret")["Prompted"]
     assert "reproduced: 64/64" in row and "held" in row and "not one of the benchmark's" in row
+
+
+def test_runs_of_one_model_in_settings_that_change_answers_are_told_apart(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    # bfloat16: the attention kernel and the batches are part of the setting (runners/setting.py, measured: in
+    # bfloat16 they moved 11-20 of 48 JNLI-Neg answers); other answers there are no contradiction, and each row says so
+    main = Main.create(tmp_path / "repo")
+    pin = hub_model("Pinned", "org/pinned", "f" * 40)
+    sdpa = {"dtype": "bfloat16", "device": "cuda", "attn_implementation": "sdpa", "batch_size": 64}
+    eager = {**sdpa, "attn_implementation": "eager", "batch_size": 8}
+    main.push(
+        "NegHub's bf16 sdpa run",
+        submission("p-sdpa", pin, "neghub", [jnli_run(model(split, 0.55, 30))], provenance=sdpa),
+    )
+    main.merge(1, "carol", submission("p-eager", pin, "carol", [jnli_run(model(split, 0.54, 31))], provenance=eager))
+    site = build(main.root)
+    rows = primary(site)
+    carol = rows["Pinned #2"]
+    assert "held" not in carol.split(" why ")[0]
+    assert "in another numeric setting: bfloat16 on cuda, eager attention, batches of 8 items here" in carol
+    assert "attention: eager, sdpa; batch size: 8, 64" in carol
+    assert "sdpa attention, batches of 64 items" in site.text("models/p-sdpa.md")
+
+
+def test_a_float32_run_of_one_model_with_other_answers_is_held_naming_both_settings(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    # float32: batches and attention moved no answer (runners/setting.py): one setting, so other answers contradict
+    main = Main.create(tmp_path / "repo")
+    pin = hub_model("Pinned", "org/pinned", "f" * 40)
+    mine = {"dtype": "float32", "device": "cpu", "batch_size": 8}
+    main.push("NegHub's run", submission("p-8", pin, "neghub", [jnli_run(model(split, 0.55, 30))], provenance=mine))
+    theirs = {**mine, "batch_size": 16}
+    main.merge(1, "carol", submission("p-16", pin, "carol", [jnli_run(model(split, 0.56, 31))], provenance=theirs))
+    row = primary(build(main.root))["Pinned #2"]
+    assert "held" in row and "gave other answers" in row
+    assert "this row ran in float32 on cpu, batches of 16 items, that one in float32 on cpu, batches of 8 items" in row
