@@ -6,7 +6,8 @@ Its conventions (README, "Command-line conventions"):
   copy) is exit code 3, its message naming what is missing and where it was looked for; 0 is success;
 - an input file given as `-` is the standard input;
 - with `--json`, stdout holds exactly one JSON object, whatever happens: the result, or the problems;
-- outputs are written to a temporary file and renamed into place.
+- outputs are written to a temporary file and renamed into place;
+- output into a pipe whose reader leaves early (`| head`) ends quietly, with the command's own exit status.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from . import __version__
 from .core.errors import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, InputError, Problem, SourceUnavailable, bounded
 from .core.registry import DuplicateBenchmark
 from .core.stats import BootstrapConfig
+from .fileio.pipes import reader_may_leave
 
 MAX_PROBLEMS_SHOWN = 50
 
@@ -135,11 +137,20 @@ def _dumps(result: Any) -> str:
 
 
 def run(argv: Sequence[str] | None = None) -> int:
+    from .releases.loading import DATA_DIR_OPTION, FETCH, command_reads
+
+    args = build_parser().parse_args(argv)
+    # an error that a release cannot be read names --data-dir only where this command takes it
+    fetching = args.command == "datasets" and args.datasets_command == "fetch"
+    with command_reads(FETCH if fetching else DATA_DIR_OPTION if "data_dir" in vars(args) else ""):
+        return _dispatch(args, argv)
+
+
+def _dispatch(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     from .core.registry import benchmark_names, get_benchmark
     from .fileio.files import STDIN, atomic_write, check_readable, input_file
     from .fileio.jsonl import write_jsonl
 
-    args = build_parser().parse_args(argv)
     if args.command == "validate":
         from .submissions.validation import run_validate
 
@@ -216,6 +227,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             reconfigure(errors="backslashreplace")
     arguments = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in arguments[: arguments.index("--")] if "--" in arguments else "--json" in arguments
+    with reader_may_leave():  # `| head`: the command still ends with its own exit status, and no traceback
+        return _run_reporting(argv, as_json)
+
+
+def _run_reporting(argv: Sequence[str] | None, as_json: bool) -> int:
+    """`run`, with every failure it raises reported as the conventions say (the module docstring)."""
     try:
         return run(argv)
     except UsageError as exc:
@@ -231,8 +248,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _failed(EXIT_BAD_INPUT, [Problem("neghub", None, None, str(exc))], as_json)
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 def _print_problems(problems: Sequence[Problem]) -> list[Problem]:

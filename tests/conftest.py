@@ -133,3 +133,25 @@ def split() -> tuple[list[int], list[str]]:
             dataset = jnli_neg.load("valid", data_dir=root)
             return [int(i) for i in dataset.ids], [jnli_neg.LABELS[int(g)] for g in dataset.gold]
     pytest.skip("the real JNLI-Neg release is not here (no ../shared/datasets, no NEGHUB_DATA_DIR mirror)")
+
+
+def skip_reasons(reports: list[Any]) -> list[tuple[int, str]]:
+    """(count, reason) of the skipped tests' reports, most frequent first (ties by reason)."""
+    from collections import Counter
+
+    counted: Counter[str] = Counter()
+    for report in reports:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+        counted[str(reason).removeprefix("Skipped: ")] += 1
+    return sorted(((count, reason) for reason, count in counted.items()), key=lambda pair: (-pair[0], pair[1]))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Why tests were skipped, one line per reason with its count, at the end of the run: a fresh clone skips
+    those that need ../shared, lm-eval or Chromium, and says which and how many (README, "Run the tests")."""
+    reasons = skip_reasons(terminalreporter.stats.get("skipped", []))
+    if reasons:
+        terminalreporter.section("why tests were skipped")
+        for count, reason in reasons:
+            terminalreporter.write_line(f"{count:>5} skipped: {reason}")

@@ -32,10 +32,19 @@ BLOCK = re.compile(r"^(`{3,})(\w*)\n(.*?)\n\1$", re.M | re.S)
 DIRS = {"jsts-neg": FIXTURES / "mirror"}
 
 
+def loading_section(card: str) -> str:
+    return card.split("\n## Loading\n", 1)[1].split("\n## ", 1)[0]
+
+
 def loading_blocks(card: str) -> list[tuple[str, str]]:
     """(language, code) of every fenced block in the card's "Loading" section, in order."""
-    section = card.split("\n## Loading\n", 1)[1].split("\n## ", 1)[0]
-    return [(m.group(2), m.group(3)) for m in BLOCK.finditer(section)]
+    return [(m.group(2), m.group(3)) for m in BLOCK.finditer(loading_section(card))]
+
+
+def loading_inline_commands(card: str) -> list[str]:
+    """The `neghub ...` commands the "Loading" section's prose shows in code spans, in order."""
+    prose = BLOCK.sub("", loading_section(card))
+    return re.findall(r"`(neghub [^`]+)`", prose)
 
 
 @pytest.fixture
@@ -62,13 +71,13 @@ def newcomer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return work
 
 
-def run_shell(code: str, task: str, neghub: Any) -> list[str]:
+def run_shell(code: str, task: str, neghub: Any, dirs: dict[str, Path] = DIRS) -> list[str]:
     """Each line of a shell block (comments skipped), run as `neghub ...`; returns the commands run."""
     ran = []
     for line in code.splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        argv = shlex.split(line.replace("DIR", str(DIRS[task])) if "DIR" in line else line)
+        argv = shlex.split(line.replace("DIR", str(dirs[task])) if "DIR" in line else line)
         assert argv[0] == "neghub", line
         result = neghub(*argv[1:])
         assert result.code == 0, f"{line}\n{result.err}"
@@ -76,16 +85,18 @@ def run_shell(code: str, task: str, neghub: Any) -> list[str]:
     return ran
 
 
-def run_card(task: str, neghub: Any) -> tuple[str, list[str], dict[str, Any]]:
+def run_card(task: str, neghub: Any, dirs: dict[str, Path] = DIRS) -> tuple[str, list[str], dict[str, Any]]:
+    """The card's "Loading" blocks in order, then the commands its prose shows (DIR: `dirs[task]`)."""
     card = (CARDS / f"{task}.md").read_text(encoding="utf-8")
     ran: list[str] = []
     namespace: dict[str, Any] = {}
     for language, code in loading_blocks(card):
         if language == "sh":
-            ran += run_shell(code, task, neghub)
+            ran += run_shell(code, task, neghub, dirs)
         else:
             assert language == "python"
             exec(compile(code, f"{task}.md", "exec"), namespace)
+    ran += run_shell("\n".join(loading_inline_commands(card)), task, neghub, dirs)
     return card, ran, namespace
 
 
@@ -133,12 +144,17 @@ def test_the_scn_card_loads_its_four_word_lists(newcomer: Path, neghub: Any) -> 
 
 
 def test_the_jnli_neg_card_runs_as_written_from_its_pinned_upstream(
-    newcomer: Path, upstream: UpstreamServer, neghub: Any, monkeypatch: pytest.MonkeyPatch
+    newcomer: Path, upstream: UpstreamServer, neghub: Any, monkeypatch: pytest.MonkeyPatch, shared_datasets: Path
 ) -> None:
     monkeypatch.setenv("NEGHUB_UPSTREAM_ENDPOINT", upstream.url)
-    card, ran, namespace = run_card("jnli-neg", neghub)
+    card, ran, namespace = run_card("jnli-neg", neghub, {"jnli-neg": shared_datasets})
     assert ran[0] == "neghub datasets convert jnli-neg -o jnli-neg"
     assert "neghub datasets fetch jnli-neg" in ran
+    # the prose's local copy, read with the option each command it names takes
+    assert ran[-2:] == [
+        "neghub evaluate jnli-neg PREDICTIONS.jsonl --data-dir DIR",
+        "neghub datasets convert jnli-neg --data-dir DIR -o jnli-neg",
+    ]
     assert_every_config_loaded(card, namespace)
     # SOURCE.md: 5,494 train and 1,363 valid instances
     assert {split: d.num_rows for split, d in namespace["ds"].items()} == {"train": 5494, "valid": 1363}
@@ -174,3 +190,18 @@ def test_verify_reads_the_package_s_copy_when_the_data_dir_variable_names_a_mirr
     result = neghub("datasets", "verify", "nubench", "--data-dir", tmp_path)
     assert result.code == 2
     assert f"no nubench folder in the data directory {tmp_path}" in result.err
+
+
+@pytest.mark.parametrize("task", ["jnli-neg", "jsts-neg", "nubench", "scn"])
+def test_a_card_names_a_hub_repository_only_where_it_loads_from_one(task: str) -> None:
+    """A card that says the release is not on the Hub does not name a Hub repository for it either (no committed
+    card loads from the Hub yet); the card written for the Hub itself names the repository it is in."""
+    card = (CARDS / f"{task}.md").read_text(encoding="utf-8")
+    metadata = cards.metadata_of(task)
+    assert metadata.revision is None  # the committed cards: no release is on the Hub yet
+    assert "Hub repository:" not in card
+    assert f"`{metadata.hub_repo_id}`" not in card.split("\n## Loading\n", 1)[0]
+    if metadata.files and cards.has_statistics(metadata):
+        statistics = cards.statistics_for(metadata, None) if task in ("nubench", "scn") else None
+        for_hub = cards.render_card(metadata, statistics, for_hub=True)
+        assert f"- Hub repository: `{metadata.hub_repo_id}`" in for_hub

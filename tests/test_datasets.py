@@ -66,7 +66,10 @@ def test_a_revision_missing_from_the_cache_is_one_clear_line(hub_cache: Path) ->
     (problem,) = caught.value.problems
     assert problem.file == f"hf://datasets/neghub/jnli-neg@{'f' * 40}"
     assert problem.message.startswith("cannot get the pinned release from the Hub")
-    assert problem.message.endswith("pass --data-dir DIR to read a local mirror")
+    # the loader called on its own, not by a command: only the variable is named (no option to pass)
+    assert problem.message.endswith(
+        "to read a local copy instead, set NEGHUB_DATA_DIR to a mirror holding a jnli-neg/ folder"
+    )
 
 
 def test_a_changed_file_in_the_cache_is_refused(hub_cache: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from neghub.evaluator.benchmarks import jsts_neg
 from neghub.evaluator.core.errors import InputError
+from neghub.evaluator.releases.loading import DATA_DIR_OPTION, command_reads
 from tests.conftest import FIXTURES
 
 from .conftest import flat_result
@@ -30,14 +31,14 @@ def test_without_a_local_copy_the_advice_is_true_to_neghub_data_dir(
     """No source of JSTS-Neg is pinned, so only a local copy can be read; the error says how, and does not tell
     the user to set NEGHUB_DATA_DIR when it is set already (to a mirror without a jsts-neg folder)."""
     monkeypatch.delenv("NEGHUB_DATA_DIR", raising=False)
-    with pytest.raises(InputError) as unset:
+    with pytest.raises(InputError) as unset, command_reads(DATA_DIR_OPTION):  # as a command with --data-dir
         jsts_neg.load("test")
     assert str(unset.value).endswith(
         "only a local copy can be read: pass --data-dir DIR, or set NEGHUB_DATA_DIR to a mirror holding a "
         "jsts-neg/ folder"
     )
     monkeypatch.setenv("NEGHUB_DATA_DIR", str(tmp_path))
-    with pytest.raises(InputError) as named:
+    with pytest.raises(InputError) as named, command_reads(DATA_DIR_OPTION):
         jsts_neg.load("test")
     assert str(named.value).endswith(
         f"only a local copy can be read: NEGHUB_DATA_DIR is set to {tmp_path}, which holds no jsts-neg/ folder: "

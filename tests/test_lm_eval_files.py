@@ -17,7 +17,9 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import os
 import random
+import shutil
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -36,6 +38,7 @@ from neghub.evaluator.families.multiple_choice import lm_eval_utils as option_ut
 from neghub.evaluator.families.multiple_choice import parse_answer as parse_letter
 from neghub.evaluator.fileio import safe_yaml
 from neghub.evaluator.interop import lm_eval_utils
+from neghub.evaluator.submissions.format import absolute_path
 
 MIRROR = Path(__file__).parent / "fixtures" / "mirror"  # JSTS-Neg: 40 test items
 UNVERIFIED_JSTS = ["--data-dir", str(MIRROR), "--unverified"]
@@ -232,7 +235,8 @@ def test_lm_evals_figures_of_the_exported_tasks_are_neghub_evaluates(
     results = tmp_path / "results"
     write_lm_eval_results(results, configs, samples, {"pretrained": str(model_folder(tmp_path / "model"))})
     imported = tmp_path / "imported"
-    assert main(["import", "lm-eval", str(results), *options, *SIGNED, "-o", str(imported)]) == 0
+    data = options if tasks == "jsts-neg" else []  # the data options; the run's settings are lm-eval's results'
+    assert main(["import", "lm-eval", str(results), *data, *SIGNED, "-o", str(imported)]) == 0
 
     meta = safe_yaml.load((imported / "metadata.yaml").read_text()).value
     compared = 0
@@ -376,7 +380,7 @@ def test_import_reads_lm_evals_samples_and_pins_the_folder_lm_eval_loaded(tmp_pa
     listing = _sha256(CONFIG_JSON) + "  config.json\n"
     assert meta["model"] == {
         "kind": "local",
-        "name": "tiny",
+        "name": f"tiny (sha256 {_sha256(listing.encode())[:12]}…)",  # named by what pins it, not lm-eval's path
         "file": "tiny",
         "sha256": _sha256(listing.encode()),
         "parameters": 71840,
@@ -517,7 +521,7 @@ def test_a_local_gguf_file_is_pinned_by_its_sha256(tmp_path: Path) -> None:
     model = _model(tmp_path)
     assert (model["kind"], model["name"], model["file"], model["sha256"]) == (
         "local",
-        "tiny.gguf",
+        f"tiny.gguf (sha256 {_sha256(b'GGUF')[:12]}…)",
         "tiny.gguf",
         _sha256(b"GGUF"),
     )
@@ -592,8 +596,8 @@ def test_a_folder_whose_model_pins_nothing_is_refused(tmp_path: Path, capsys: py
     capsys.readouterr()
     assert _import(tmp_path) == 2
     assert capsys.readouterr().err == (
-        f"error: {meta_path}: model: the model 'm' is not pinned (kind local without sha256): give --weights PATH "
-        "(its folder or GGUF file), or --repo-id with --revision\n"
+        f"error: {meta_path}: model: the model {meta['model']['name']!r} is not pinned (kind local without sha256): "
+        "give --weights PATH (its folder or GGUF file), or --repo-id with --revision\n"
     )
     assert _import(tmp_path, "--weights", str(tmp_path / "m"), "--parameters", "71840") == 0
     assert len(_model(tmp_path)["sha256"]) == 64
@@ -693,4 +697,107 @@ def test_a_tasks_module_takes_each_file_once_and_refuses_two_that_define_one_nam
         utils_source([scoring, other])
     assert refused.value.problems[0].message == (
         f"{theirs} and {mine} both define 'process_answer' for a task's module: rename one of them"
+    )
+
+
+# --- what the export costs, where it runs from, what --limit and a trial's import say; its options -------------
+
+
+def test_the_scn_export_states_its_requests_and_time_and_offers_a_trial(tmp_path: Path, neghub: Any) -> None:
+    """By hand: 20 pairs x 432 verbs x 4 variants x 5 patterns = 172,800 requests, 6,646 s at 26 requests/s (1 h 51
+    min); the trial, 10 pairs x 10 verbs x 4 x 5 = 2,000 requests, 77 s (1 min)."""
+    result = neghub("export", "lm-eval", tmp_path / "tasks", "--tasks", "scn", "--max-pairs", "20")
+    assert result.code == 0, result.err
+    assert (
+        "note: neghub_scn_all_causal_0shot_seed0: 172,800 requests, every one asked by lm-eval where neghub run "
+        "selects adaptively; about 1 h 51 min at 26 requests/s (lm-eval, SmolLM2-135M, 2 CPU cores); to try a "
+        "model in minutes, export with --max-items 10 (2,000 requests, about 1 min; its import is "
+        "partial, which neghub validate refuses)"
+    ) in result.err.splitlines()
+    trial = neghub("export", "lm-eval", tmp_path / "trial", "--tasks", "scn", "--max-pairs", "20", "--max-items", "10")
+    assert trial.code == 0, trial.err
+    (docs,) = (tmp_path / "trial").glob("*.jsonl")
+    assert len(docs.read_text().splitlines()) == 2000
+    assert "2,000 requests" in trial.err and "to try a model" not in trial.err
+
+
+def test_the_exported_folder_holds_no_path_and_finds_its_documents_beside_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, neghub: Any
+) -> None:
+    """Moved, and read from a third folder: each task module's load_documents (lm-eval's custom_dataset) finds the
+    task's documents beside itself. (tests/interop runs lm-eval itself on a moved folder.)"""
+    datasets = pytest.importorskip("datasets")
+    exported = tmp_path / "made-here"
+    assert neghub("export", "lm-eval", exported, "--tasks", "nubench").code == 0
+    for path in exported.iterdir():
+        text = path.read_text(encoding="utf-8")
+        assert str(tmp_path) not in text and not any(absolute_path(line) for line in text.splitlines()), path.name
+    moved = shutil.move(str(exported), str(tmp_path / "moved-there"))
+    elsewhere = tmp_path / "third"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "datasets-cache")
+    (config_file,) = [p for p in Path(moved).glob("*option*.yaml")]
+    spec = importlib.util.spec_from_file_location("moved_utils", config_file.with_suffix(".py"))
+    assert spec is not None and spec.loader is not None
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+    config = yaml.load(config_file.read_text(), Loader=yaml.BaseLoader)  # the !function tags as plain strings
+    loaded = utils.load_documents(**config["dataset_kwargs"], version=2.0)
+    assert loaded["test"].num_rows == 46
+
+
+def test_scn_figures_under_limit_say_why_they_are_empty(capsys: pytest.CaptureFixture[str]) -> None:
+    from neghub.evaluator.benchmarks.scn import lm_eval_utils as scn_utils
+
+    # lm-eval's --limit 3 of a 160-document task: three pronoun CpTp documents, none answered with its verb
+    docs = [
+        {"triplet": ["Paul", "barber", "pronoun", verb, "CpTp"], "verb_index": i, "seed": 0, "documents": 160}
+        for i, verb in enumerate(["act", "run", "swim"])
+    ]
+    items = [scn_utils.process_scn(doc, ["it"])["negation_contrast"] for doc in docs]
+    contrast = scn_utils.scn_aggregate(items)
+    assert contrast != contrast  # NaN
+    assert capsys.readouterr().err == (
+        "neghub: SCN's figures are NaN: lm-eval ran 3 of the task's 160 documents (--limit), 3 of them the pronoun "
+        "variant's CpTp, and no CpTp top-1 among those was its verb (no triplet kept); run without --limit, or a "
+        "trial from neghub export lm-eval --max-items\n"
+    )
+
+
+def test_a_trial_export_s_import_is_partial_and_refused_by_validate(tmp_path: Path, neghub: Any) -> None:
+    exported = tmp_path / "tasks"
+    assert neghub("export", "lm-eval", exported, "--tasks", "nubench", "--mode", "option", "--max-items", "5").code == 0
+    (config_file,) = exported.glob("*.yaml")
+    config = yaml.load(config_file.read_text(), Loader=yaml.BaseLoader)
+    config["metadata"]["neghub"]["max_items"] = 5  # BaseLoader reads numbers as text; lm-eval's results hold 5
+    for key in ("shots", "max_pairs", "seed"):
+        value = config["metadata"]["neghub"][key]
+        config["metadata"]["neghub"][key] = None if value in ("null", "") else int(value)
+    docs = [json.loads(line) for line in (exported / f"{config['task']}.jsonl").read_text().splitlines()]
+    assert len(docs) == 5
+    results = tmp_path / "results"
+    samples = {config["task"]: _samples({"output_type": "generate_until"}, docs, ["A"] * len(docs))}
+    write_lm_eval_results(results, {config["task"]: config}, samples, {"pretrained": str(model_folder(tmp_path / "m"))})
+    imported = tmp_path / "imported"
+    result = neghub("import", "lm-eval", results, *SIGNED, "-o", imported)
+    assert result.code == 0, result.err
+    assert result.err.splitlines()[-2].startswith("next: these runs are a trial's (requests written with --max-items")
+    refused = neghub("validate", imported)
+    assert refused.code == 2
+    assert "a partial run: 5 of 46 items, sampled with seed 0 (requests written with --max-items" in refused.err
+    assert os.sep + "imported" not in refused.err.split("a partial run")[1]
+
+
+def test_export_refuses_a_split_a_task_it_exports_does_not_take(tmp_path: Path, neghub: Any) -> None:
+    result = neghub("export", "lm-eval", tmp_path / "tasks", "--tasks", "nubench", "--split", "valid")
+    assert result.code == 2 and "--split: nubench has no split 'valid' (expected test, demonstration)" in result.err
+    assert not (tmp_path / "tasks").exists()
+
+
+def test_an_lm_eval_import_refuses_run_options_its_results_record(tmp_path: Path, neghub: Any) -> None:
+    result = neghub("import", "lm-eval", tmp_path, "--max-pairs", "20", "-o", tmp_path / "s")
+    assert result.err == (
+        "error: --max-pairs: lm-eval's results record each run's settings (the exported tasks wrote them): leave "
+        "it out\n"
     )

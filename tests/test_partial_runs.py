@@ -140,12 +140,29 @@ def test_jnli_neg_samples_whole_source_pairs_and_the_same_items_in_both_protocol
     assert inside and all(c in chosen and t in chosen for c, t in inside)
 
 
-def test_scn_max_pairs_is_its_protocol_and_max_items_samples_those_pairs_as_partial() -> None:
+# SCN's word lists: 432 verbs (evaluator/benchmarks/scn/release/word_lists/README.md)
+SCN_VERBS = 432
+
+
+def test_scn_max_pairs_is_its_protocol_and_max_items_bounds_the_pairs_and_their_verbs_as_partial() -> None:
+    """A trial's SCN part is counted in candidate triplets (pair, verb): 3 pairs x 3 verbs of 4 pairs x 432."""
     (whole,) = _plans("scn", RunSettings(max_pairs=4))
     assert len(whole.items) == 4 and PARTIAL_ITEMS not in whole.settings and whole.settings["scn_max_pairs"] == 4
+    assert whole.requests is not None and len(whole.requests(whole.items[0])) == 4 * SCN_VERBS * 5
     (partial,) = _plans("scn", RunSettings(max_pairs=4, max_items=3))
     assert set(partial.items) < set(whole.items) and len(partial.items) == 3
-    assert (partial.settings[PARTIAL_ITEMS], partial.settings[SPLIT_ITEMS]) == (3, 4)
+    assert (partial.settings[PARTIAL_ITEMS], partial.settings[SPLIT_ITEMS]) == (3 * 3, 4 * SCN_VERBS)
+    assert partial.settings["scn_candidate_verbs"] == 3
+    # each pair asks its 3 candidate verbs in 4 variants and 5 patterns; every pair the same verbs
+    assert partial.requests is not None
+    asked = [{r.id.split("|")[3] for r in partial.requests(pair)} for pair in partial.items]
+    assert all(len(verbs) == 3 for verbs in asked) and asked[0] == asked[1] == asked[2]
+    assert all(len(partial.requests(pair)) == 4 * 3 * 5 for pair in partial.items)
+
+
+def test_a_trial_with_more_items_than_scn_has_is_the_whole_run() -> None:
+    (trial,) = _plans("scn", RunSettings(max_pairs=2, max_items=SCN_VERBS))
+    assert len(trial.items) == 2 and PARTIAL_ITEMS not in trial.settings
 
 
 def test_nubench_samples_items_in_every_mode() -> None:
@@ -184,8 +201,9 @@ def test_a_partial_run_is_written_then_refused_by_validate_and_evaluate_with_the
         assert prov[f"nubench.simple.{mode}.{PARTIAL_ITEMS}"] == 3
         assert prov[f"nubench.simple.{mode}.{SPLIT_ITEMS}"] == 46
         assert prov[f"nubench.simple.{mode}.{SAMPLE_SEED}"] == 0
-    # SCN's 2 pairs are fewer than 3: its run is whole, its protocol's sample as --max-pairs asked
-    assert not any(key.startswith("scn.") and key.endswith(PARTIAL_ITEMS) for key in prov)
+    # SCN's trial asks 3 candidate verbs, none of which this tiny tokenizer writes as one token: no SCN run
+    assert "predictions/scn/scn-all-causal-0shot-seed0.jsonl: the model kept no triplet" in capsys.readouterr().err
+    assert [run["task"] for run in meta["runs"]] == ["nubench", "nubench"]
     assert prov["max_pairs"] == 2
     files = {run["mode"]: run["file"] for run in meta["runs"] if run["task"] == "nubench"}
     for file in files.values():
@@ -193,7 +211,8 @@ def test_a_partial_run_is_written_then_refused_by_validate_and_evaluate_with_the
     capsys.readouterr()
 
     assert main(["validate", str(out)]) == 2
-    whole = f"neghub {' '.join(argv[:-4])} --max-pairs 2 -o {out} --no-progress"
+    # as metadata.yaml records it: the model by its folder's name, the output folder by its name
+    whole = f"neghub run {model.name} --tasks nubench,scn --max-pairs 2 -o {out.name} --no-progress"
     assert capsys.readouterr().err.splitlines() == [
         f"error: try-it/{files[mode]}: a partial run: 3 of 46 items, sampled with seed 0 (neghub run --max-items, "
         f"for trying a model); a submission runs every item: run the same command without --max-items: {whole}"

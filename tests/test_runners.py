@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -41,9 +42,10 @@ WORDS = _WORD_TEXT.split(" ")
 SPECIALS = ["[UNK]", "[PAD]", "[MASK]", "[CLS]", "[SEP]", "</s>"]
 
 
-def _tokenizer(masked: bool) -> transformers.PreTrainedTokenizerFast:
+def _tokenizer(masked: bool, words: Sequence[str] = ()) -> transformers.PreTrainedTokenizerFast:
+    """A word-level tokenizer of WORDS and `words` (each one token)."""
     # "run" gets id 0: a model whose logits are all equal answers id 0 (the arg-max takes the first index)
-    vocab = {w: i for i, w in enumerate(dict.fromkeys(["run", *SPECIALS, *WORDS]))}
+    vocab = {w: i for i, w in enumerate(dict.fromkeys(["run", *SPECIALS, *WORDS, *words]))}
     tok = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab=vocab, unk_token="[UNK]"))
     tok.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
     tok.decoder = tokenizers.decoders.WordPiece()
@@ -54,8 +56,8 @@ def _tokenizer(masked: bool) -> transformers.PreTrainedTokenizerFast:
     return bert_special_tokens(tok, eos_token="</s>")
 
 
-def _causal(folder: Path, *, constant: bool = False) -> Path:
-    tok = _tokenizer(masked=False)
+def _causal(folder: Path, *, constant: bool = False, words: Sequence[str] = ()) -> Path:
+    tok = _tokenizer(masked=False, words=words)
     torch.manual_seed(0)
     model = tiny_llama(tok, hidden_size=16, max_position_embeddings=512)
     if constant:  # final norm 0: every logit is 0, so the top-1 is always id 0 ("run")

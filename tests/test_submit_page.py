@@ -1,8 +1,9 @@
-"""The Submit page (site/submit.md) is executed: every command it shows must work as written.
+"""The Submit page (site/submit.md) and the page it links for the rest (docs/submitting.md) are executed: every
+command they show must work as written.
 
-Every fenced block of the page is one of:
+Every fenced block of the two pages is one of:
 
-- ```bash: run, block after block in the page's order, with `bash -euo pipefail` in a temporary copy of
+- ```bash: run, block after block in the pages' order, with `bash -euo pipefail` in a temporary copy of
   the repository (the files `git ls-files` lists, tracked and untracked-but-not-ignored: a fresh clone), and
   must exit 0. The page's placeholders are replaced by a tiny model of the test's own (`substitutions`, the
   only edits); `pip install ...` lines are checked against this test environment instead of run (nothing is
@@ -11,8 +12,11 @@ Every fenced block of the page is one of:
 - ```yaml: validated against the submission models (a `model:` block inside the page's full example).
 
 Commands written inline in the text are parsed by the `neghub` argument parser (their full forms run in the
-blocks). The list of model kinds (generated into the page by the MkDocs hook), the line and answer formats,
-the by-hand sha256 recipe and NUBench's option letters are checked against what NegHub accepts and writes.
+blocks). The list of model kinds (generated into the Submit page by the MkDocs hook), the line and answer formats,
+the by-hand sha256 recipe and NUBench's option letters are checked against what NegHub accepts and writes. The
+Submit page itself stays short (at most 1,000 words as rendered), names the pull-request check's nox sessions and
+the one data instruction, and its trial runs in minutes: run as written with a tiny model, its requests are
+counted and its closing lines read.
 
 The data are the test's: the mirror ../shared/datasets (NEGHUB_DATA_DIR, as the test session reads it),
 and, marked slow, the pinned upstream served by tests/upstream_server.py with no mirror at all, as a
@@ -30,7 +34,8 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +53,9 @@ from .processes import run_process
 from .upstream_server import UPSTREAM_COMMIT, UPSTREAM_FOLDER, UpstreamServer, build_site
 
 PAGE = ROOT / "site" / "submit.md"
+FORMATS = ROOT / "docs" / "submitting.md"  # the page the Submit page links for engines, formats and limits
+PAGE_WORDS = 1000
+WORKFLOW = ROOT / ".github" / "workflows" / "submission.yml"
 NUBENCH_TEST = ROOT / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
 HUB_REPO = "example/tiny-negator"
 REVISION = "0123456789abcdef0123456789abcdef01234567"
@@ -71,12 +79,12 @@ NOT_RUN = {
     "neghub import lm-eval ": "reads lm_eval's --log_samples output, which the line above would write",
     "pip install '.[site]'": "checked against this environment, as the bash blocks' installs are",
     "mkdocs serve": "serves the site until stopped",
+    "nox -s ": "builds NegHub's own environment (minutes): neghub validate, the same check, runs above",
 }
 # model.kind -> its required fields as the page's list shows them, worked out by hand from format.py
 REQUIRED_FIELDS = {
     "hub": {"name", "repo_id", "revision", "parameters", "open_weights", "license"},
     "closed": {"name", "provider", "version", "open_weights: false", "license"},
-    "baseline": {"name", "baseline", "parameters: 0", "open_weights: true", "license"},
     "pypi-gguf": {
         "name",
         "package",
@@ -101,15 +109,23 @@ def page_text() -> str:
     return PAGE.read_text(encoding="utf-8")
 
 
+def formats_text() -> str:
+    return FORMATS.read_text(encoding="utf-8")
+
+
 def blocks(text: str | None = None) -> list[tuple[str, str]]:
-    """Every fenced code block of the page: (language, content), in order."""
-    return [(m[1], m[2]) for m in re.finditer(r"^```(\w*)\n(.*?)^```$", text or page_text(), re.M | re.S)]
+    """Every fenced code block of a page (default: the Submit page, then the formats page): (language, content),
+    in order."""
+    texts = [text] if text is not None else [page_text(), formats_text()]
+    return [(m[1], m[2]) for t in texts for m in re.finditer(r"^```(\w*)\n(.*?)^```$", t, re.M | re.S)]
 
 
 def commands(block: str) -> list[str]:
-    """A bash block's commands: continuation lines joined, comments and blank lines left out."""
+    """A bash block's commands: continuation lines joined, installs chained by && split, comments and blank lines
+    left out."""
     joined = block.replace("\\\n", " ")
-    return [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    lines = [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [part.strip() for line in lines for part in (line.split(" && ") if line.startswith("pip ") else [line])]
 
 
 def table_rows(text: str, header: str) -> list[list[str]]:
@@ -145,8 +161,58 @@ def test_no_command_needs_data_dir_or_names_a_revision_with_at() -> None:
         assert "--data-dir" not in block
         assert not re.search(r"[\w.-]+/[\w.-]+@", block), block
     assert "ORG/MODEL@" not in page_text()
-    ran = [c for language, b in blocks() if language == "bash" for c in commands(b)]
+    ran = [c for language, b in blocks(page_text()) if language == "bash" for c in commands(b)]
     assert any(c.startswith("neghub run ORG/MODEL --revision COMMIT ") for c in ran)
+
+
+def rendered_words() -> int:
+    """The Submit page's words as a reader sees them: its Markdown after the front matter, with the list of model
+    kinds the MkDocs hook puts in."""
+    body = page_text().split("---\n", 2)[2]
+    return len(with_model_kinds(body).split())
+
+
+def test_the_submit_page_stays_short() -> None:
+    assert rendered_words() <= PAGE_WORDS
+
+
+def test_each_step_shows_one_command() -> None:
+    steps = re.split(r"^## ", page_text(), flags=re.M)[1:]
+    assert [step.split("\n", 1)[0] for step in steps] == [
+        "1. Install",
+        "2. Try the model",
+        "3. Run it",
+        "4. Check it",
+        "5. Reproduce it",
+        "6. Open the pull request",
+    ]
+    for step in steps[:5]:
+        (block,) = [b for language, b in blocks(step) if language == "bash"]
+        assert len(block.replace("\\\n", " ").strip().splitlines()) == 1, step.split("\n", 1)[0]
+
+
+def test_the_page_names_every_session_of_the_pull_request_check() -> None:
+    sessions = re.findall(r"run: nox -s (\w+)", WORKFLOW.read_text(encoding="utf-8"))
+    assert sessions and len(set(sessions)) == len(sessions)
+    named = re.findall(r"^- `nox -s (\w+)`: ", page_text(), re.M)
+    assert named == sessions
+
+
+def test_the_page_gives_one_data_instruction_without_shared() -> None:
+    """Online: no option; a local mirror: --data-dir DIR or NEGHUB_DATA_DIR. No block names a data option."""
+    (instruction,) = [p for p in page_text().split("\n\n") if p.startswith("**The data.**")]
+    assert "Online, give no data option" in instruction
+    assert "`--data-dir DIR`" in instruction and "`NEGHUB_DATA_DIR=DIR`" in instruction
+    assert "../shared" not in page_text()
+
+
+def test_the_page_says_which_scn_variants_a_full_verdict_needs() -> None:
+    text = " ".join(page_text().split())
+    assert (
+        "SCN's full verdict needs the pronoun base test plus the forced-coreference (`coref`) and forced "
+        "non-coreference (`noncoref_same`, `noncoref_other`) variants" in text
+    )
+    assert 'a submission without them gets at most "partially passes"' in text
 
 
 @pytest.mark.models
@@ -182,13 +248,16 @@ def test_commands_in_the_text_parse_or_are_checked() -> None:
     blocks run the same commands in full), `pip install` is checked as in the blocks, the rest is NOT_RUN."""
     from neghub.evaluator.cli import build_parser
 
-    prose = re.sub(r"^```.*?^```$", "", page_text(), flags=re.M | re.S)
-    inline = re.findall(r"`((?:neghub|pip|lm_eval|mkdocs) [^`]*)`", prose)
+    both = page_text() + formats_text()
+    prose = re.sub(r"^```.*?^```$", "", both, flags=re.M | re.S)
+    inline = re.findall(r"`((?:neghub|pip|lm_eval|mkdocs|nox) [^`]*)`", prose)
     assert "neghub prompts nubench --mode option" in inline
     for command in inline:
         words = shlex.split(command.replace("COMMAND", "run"))
         if words[0] == "pip":
             check_install(command)
+        elif words[0] == "nox":
+            assert words[1] == "-s" and words[2] in nox_sessions(), command
         elif words[0] != "neghub":
             assert command.startswith(tuple(NOT_RUN)), command
         elif len(words) > 2 or words[1].startswith("-"):  # `neghub run` alone names a command, it is no command
@@ -209,6 +278,13 @@ def test_every_model_kind_is_in_the_rendered_list_with_its_required_fields() -> 
         assert set(code_spans(listed[kind])) == required, kind
 
 
+def nox_sessions() -> set[str]:
+    import ast
+
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.decorator_list}
+
+
 def test_yaml_examples_are_valid_metadata_and_cover_every_kind() -> None:
     documents = [safe_yaml.load(block).value for language, block in blocks() if language == "yaml"]
     full = [d for d in documents if "runs" in d]
@@ -223,7 +299,7 @@ def test_yaml_examples_are_valid_metadata_and_cover_every_kind() -> None:
 
 
 def test_the_line_formats_are_lines_the_validator_accepts() -> None:
-    rows = table_rows(page_text(), "| task | mode | one line |")
+    rows = table_rows(formats_text(), "| task | mode | one line |")
     assert {(task, mode or None) for task, mode, _ in rows} == {
         ("jnli-neg", None),
         ("jsts-neg", None),
@@ -237,7 +313,7 @@ def test_the_line_formats_are_lines_the_validator_accepts() -> None:
 
 
 def test_the_answer_examples_are_answers_neghub_import_reads() -> None:
-    examples = re.findall(r"^- `(\w+)` .*: `(\{.*\})`$", page_text(), re.M)
+    examples = re.findall(r"^- `(\w+)` .*: `(\{.*\})`$", formats_text(), re.M)
     assert sorted(kind for kind, _ in examples) == ["classify", "generate", "loglikelihood", "top1"]
     for kind, answer in examples:
         line = json.loads(answer)
@@ -248,22 +324,22 @@ def test_the_answer_examples_are_answers_neghub_import_reads() -> None:
 
 def test_the_letter_order_is_stated_as_worked_out_by_hand() -> None:
     stated = ", ".join(f"{letter} = `{key}`" for letter, key in ITEM_0_LETTERS.items())
-    assert stated in " ".join(page_text().split())
-    assert "random.Random(42)" in page_text() and "neghub prompts nubench --mode option" in page_text()
+    assert stated in " ".join(formats_text().split())
+    assert "random.Random(42)" in formats_text() and "neghub prompts nubench --mode option" in formats_text()
 
 
 # --- running the page ------------------------------------------------------------------------------
 
 
-def _negator(folder: Path) -> Path:
+def _negator(folder: Path, words: Sequence[str] = ()) -> Path:
     """test_runners' tiny Llama made to answer from the last token alone (attention and MLP outputs zeroed):
     "run" after "to" (SCN's cloze keeps the verb "run"), the end of text after anything else, so that every
-    generation stops at once and the whole JNLI-Neg split runs in seconds."""
+    generation stops at once and the whole JNLI-Neg split runs in seconds. `words` are one token each too."""
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
     from tests.test_runners import _causal
 
-    _causal(folder)
+    _causal(folder, words=words)
     model = transformers.LlamaForCausalLM.from_pretrained(folder)
     run, to, eos = transformers.AutoTokenizer.from_pretrained(folder).convert_tokens_to_ids(["run", "to", "</s>"])
     with torch.no_grad():
@@ -313,7 +389,7 @@ def temp_clone(target: Path) -> Path:
 
 
 def run_page(clone: Path, models: Path, env: dict[str, str]) -> None:
-    """Every bash block of the page in order (installs checked, not run); each must exit 0."""
+    """Every bash block of the two pages in order (installs checked, not run); each must exit 0."""
     env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
     for language, block in blocks():
         if language != "bash":
@@ -324,7 +400,8 @@ def run_page(clone: Path, models: Path, env: dict[str, str]) -> None:
         kept = []
         for line in script.replace("\\\n", " ").splitlines():
             if line.startswith("pip install "):
-                check_install(line)
+                for install in line.split(" && "):
+                    check_install(install)
             else:
                 kept.append(line)
         done = run_process(["bash", "-euo", "pipefail", "-c", "\n".join(kept)], cwd=clone, env=env, timeout=600)
@@ -410,6 +487,85 @@ def test_the_letters_neghub_prompts_writes_are_the_page_s_order(ran_page: Path) 
         rng.shuffle(offered)
         shown = {letter: record[key] for letter, key in zip("ABCD", offered, strict=False)}
         assert _letters(requests[record["index"]]["prompt"]) == shown, record["index"]
+
+
+# --- the trial, as written -------------------------------------------------------------------------------------
+
+# SCN's word lists: 432 verbs (evaluator/benchmarks/scn/release/word_lists/README.md)
+SCN_VERBS = 432
+
+
+@pytest.fixture(scope="module")
+def verb_negator(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The negator with every SCN verb one token: each candidate verb a trial samples is asked."""
+    from neghub.evaluator.benchmarks.scn.words import load_word_lists
+
+    verbs = load_word_lists().verbs
+    assert len(verbs) == SCN_VERBS
+    return _negator(tmp_path_factory.mktemp("verb-negator") / MODEL_FOLDER, verbs)
+
+
+def counting_requests(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """The requests a run asks of the model, by kind, as `neghub prompts` names them (one per prompt, per
+    (context, continuations) pair, per cloze text)."""
+    from neghub.evaluator.runners.backend import Backend
+
+    counted: Counter[str] = Counter()
+    for kind, method in (("generate", "generate"), ("loglikelihood", "loglikelihood_batch"), ("top1", "top1")):
+        real = getattr(Backend, method)
+
+        def counting(self: Any, batch: Any, *args: Any, real: Any = real, kind: str = kind, **kwargs: Any) -> Any:
+            counted[kind] += len(batch)
+            return real(self, batch, *args, **kwargs)
+
+        monkeypatch.setattr(Backend, method, counting)
+    return counted
+
+
+@pytest.mark.models
+def test_the_trial_as_written_asks_a_bounded_number_of_requests_and_says_what_next(
+    verb_negator: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The page's trial with the model folder its only edit. Its requests, worked out from the protocol: one
+    generation and one log-likelihood request per sampled JNLI-Neg item (a sample of whole source pairs, so at
+    most 20 items); 20 NUBench items in each mode; SCN's 20 pairs x 4 variants x 20 candidate verbs = 1,600
+    top-1 requests for the reference pattern CpTp, and 4 more (the other patterns) per triplet kept."""
+    from neghub.evaluator.cli import main
+
+    ran = [c for language, b in blocks(page_text()) if language == "bash" for c in commands(b)]
+    (trial,) = [c for c in ran if "--max-items" in c]
+    words = shlex.split(trial.replace("path/to/model-folder", str(verb_negator)))
+    assert words[:2] == ["neghub", "run"] and words[words.index("--max-items") + 1] == "20"
+    monkeypatch.setenv("NEGHUB_DATA_DIR", str(mirror()))
+    monkeypatch.chdir(tmp_path)
+    counted = counting_requests(monkeypatch)
+    capsys.readouterr()
+    assert main(words[1:]) == 0
+    err = capsys.readouterr().err.splitlines()
+
+    out = tmp_path / "try-my-model"
+    meta = safe_yaml.load((out / "metadata.yaml").read_text()).value
+    files = {(r["task"], r["prompt"], r["mode"]): out / r["file"] for r in meta["runs"]}
+    jnli = len(files[("jnli-neg", "llm-jp-eval", None)].read_text().splitlines())
+    loglikelihood = files[("jnli-neg", "llm-jp-eval-loglikelihood", None)]
+    assert 0 < jnli <= 20 and len(loglikelihood.read_text().splitlines()) == jnli
+    scn_file = files.get(("scn", "causal", None))
+    kept = len(scn_file.read_text().splitlines()) // 5 if scn_file is not None else 0
+    assert counted == {"generate": jnli + 20, "loglikelihood": jnli + 20, "top1": 20 * 4 * 20 + 4 * kept}
+    if scn_file is None:  # the negator keeps only "run" (its top-1 after "to"): the sample may not hold it
+        assert any("predictions/scn/" in line and "the model kept no triplet" in line for line in err)
+    whole = shlex.join(without(words, "--max-items", "20"))
+    assert err[-2:] == [
+        f"next: this was a trial (its runs are partial: validate refuses them); the whole run: {whole}",
+        "then: neghub validate try-my-model, then open a pull request adding the folder under submissions/ (its "
+        "check runs nox -s validate, rescore, site_check and submission_summary)",
+    ]
+
+
+def without(words: list[str], option: str, value: str) -> list[str]:
+    at = words.index(option)
+    assert words[at + 1] == value
+    return words[:at] + words[at + 2 :]
 
 
 @pytest.fixture

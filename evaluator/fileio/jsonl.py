@@ -9,6 +9,7 @@ object per line.
 from __future__ import annotations
 
 import codecs
+import csv
 import functools
 import json
 import math
@@ -119,6 +120,46 @@ def loads_strict(text: str) -> Any:
     return value
 
 
+# what a line of JSON Lines looks like, where a file's own first rows cannot show it
+JSONL_EXAMPLE = '{"id": 12, "prediction": "contradiction"}'
+_SEPARATORS = {",": "CSV (values separated by commas)", "\t": "TSV (values separated by tabs)"}
+_HEADER_CELL = re.compile(r"[A-Za-z_][\w .-]*")
+_MAX_EXAMPLE = 200
+
+
+def tabular_file(text: str) -> str | None:
+    """What to say of a file that is CSV or TSV rather than JSON Lines (one line, with a JSON Lines line to
+    write instead: the file's header and first row as one object, where it has a header), or None. A file is
+    taken for one when its first line is no JSON and its first few lines hold the same number (one or more) of
+    commas, or of tabs: JSON Lines never does both."""
+    lines = [line for line in text[: 64 * 1024].splitlines()[:6] if line.strip()]
+    if not lines or lines[0].lstrip().startswith(("{", "[")):
+        return None
+    for separator, kind in _SEPARATORS.items():
+        counts = {line.count(separator) for line in lines[:5]}
+        if len(counts) == 1 and counts != {0}:
+            return f"is {kind}, not JSON Lines: write one JSON object per line, like {_example(lines, separator)}"
+    return None
+
+
+def _example(lines: list[str], separator: str) -> str:
+    """The file's header and first row as the JSON Lines line they mean, else JSONL_EXAMPLE."""
+    rows = list(csv.reader(lines[:2], delimiter=separator))
+    if len(rows) < 2 or not all(_HEADER_CELL.fullmatch(cell.strip()) for cell in rows[0]):
+        return JSONL_EXAMPLE
+    values: list[Any] = []
+    for cell in rows[1]:
+        cell = cell.strip()
+        if re.fullmatch(PLAIN_INT, cell):
+            values.append(int(cell))
+        elif cell in ("", "null"):
+            values.append(None)
+        else:
+            values.append(cell)
+    example = json.dumps(dict(zip((c.strip() for c in rows[0]), values, strict=False)), ensure_ascii=False)
+    return example if len(example) <= _MAX_EXAMPLE else JSONL_EXAMPLE
+
+
 @dataclass
 class JsonlContent:
     """The objects of a JSON Lines file with their 1-based line numbers, and what was wrong."""
@@ -165,6 +206,8 @@ class JsonlReader:
         self.blank_lines = blank_lines
         self.max_line_bytes = max_line_bytes
         self.line_problems = 0
+        # the file is no JSON Lines at all (CSV, say): one problem says so, and no id is missing for want of a line
+        self.not_json_lines = False
 
     def _problem(self, line: int, message: str) -> None:
         self.line_problems += 1
@@ -182,6 +225,11 @@ class JsonlReader:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             text = None
+        tabular = None if text is None else tabular_file(text)
+        if tabular is not None:
+            self._problem(1, tabular)
+            self.not_json_lines = True
+            return
         if text is not None and "\r" not in text:
             yield from self._clean(text)
         else:

@@ -35,6 +35,8 @@ _FLOAT = re.compile(r"^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$")
 # only 0 and 1), 0o17 (octal 0 to 7), 0x1f; "0b910dd..." (a sha256) is a string in every schema and stays one
 _LEADING_ZERO = re.compile(r"^[-+]?0[0-9_]+(?:\.[0-9]*)?$|^[-+]?0(?:b[01_]+|o[0-7_]+|x[0-9a-fA-F_]+)$")
 _AMBIGUOUS_NUMBER_TAG = "tag:neghub,2025:ambiguous-number"
+# PyYAML's own words for a tab in the indentation ("found character '\t' that cannot start any token") name no fix
+TAB_MESSAGE = "invalid YAML: a tab character in the indentation: indent with spaces (YAML does not allow tabs there)"
 
 
 class SafeYAMLError(ValueError):
@@ -244,6 +246,8 @@ def load(text: str) -> Document:
     except SafeYAMLError:
         raise
     except yaml.MarkedYAMLError as exc:
+        if exc.problem is not None and "character '\\t'" in exc.problem:
+            raise SafeYAMLError(TAB_MESSAGE, _mark_line(exc)) from None
         raise SafeYAMLError(f"invalid YAML: {exc.problem or exc.context}", _mark_line(exc)) from None
     except yaml.YAMLError as exc:
         raise SafeYAMLError(

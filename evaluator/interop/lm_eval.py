@@ -27,6 +27,7 @@ import`, and pins the model from lm-eval's model arguments (or refuses).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import math
 import re
@@ -45,6 +46,7 @@ from ..protocol.lm_eval import NO_SCORE, LmEvalScoring
 from ..protocol.plans import Rows, RunPlan, RunSettings
 from ..protocol.requests import BROKEN_CHARACTER, Answer, Request, dumps
 from ..runners.loading import ModelSource, resolve_source
+from ..runners.options import RUN_OPTIONS, check_run_options
 from ..runners.pinning import is_commit, pinned_model
 from ..submissions.format import HUB_REPO_PATTERN
 from .prompts import (
@@ -53,6 +55,7 @@ from .prompts import (
     item_requests,
     lines_from_answers,
     model_from_args,
+    print_import_next_steps,
     settings_from_args,
     signed_model,
     write_lines,
@@ -143,13 +146,22 @@ def _document(item: Any, request: Request, scoring: LmEvalScoring) -> dict[str, 
 
 
 def _task_yaml(
-    name: str, plan: RunPlan, request: Request, docs_file: Path, scoring: LmEvalScoring, max_pairs: int | None
+    name: str,
+    plan: RunPlan,
+    request: Request,
+    docs_file: Path,
+    scoring: LmEvalScoring,
+    max_pairs: int | None,
+    max_items: int | None,
 ) -> dict[str, Any]:
     config: dict[str, Any] = {
         "task": name,
         "tag": [TAG],
         "dataset_path": "json",
-        "dataset_kwargs": {"data_files": {"test": str(docs_file.resolve())}},
+        # the documents' file by its name: the module's load_documents reads it beside itself, so the exported folder
+        # holds no path of this machine and may be moved or shared
+        "dataset_kwargs": {"data_files": {"test": docs_file.name}},
+        "custom_dataset": "!function utils.load_documents",
         "test_split": "test",
         "doc_to_text": "!function utils.doc_to_text",
         "doc_to_target": "!function utils.doc_to_target",
@@ -167,6 +179,7 @@ def _task_yaml(
                 "seed": plan.seed,
                 "protocol": plan.protocol,
                 "max_pairs": max_pairs,
+                "max_items": max_items,
             },
         },
     }
@@ -219,14 +232,49 @@ def _tag_functions(value: Any, module: str) -> Any:
     return value
 
 
+# requests per second of lm-eval's HF backend on one-token generations, SmolLM2-135M on a 2-core CPU (README,
+# "lm-evaluation-harness both ways"): what the export's estimate of the time is made with
+LM_EVAL_REQUESTS_PER_SECOND = 26
+# the trial offered (`--max-items`) where lm-eval asks every request of a run that neghub run selects adaptively:
+# smaller than the Submit page's trial of neghub run (20), since lm-eval asks every candidate
+ADAPTIVE_TRIAL_ITEMS = 10
+
+
+def adaptive_export_note(name: str, plan: RunPlan, settings: RunSettings) -> str:
+    """What a run costs in lm-eval where neghub run selects its requests adaptively (the plan's requests_note):
+    lm-eval asks every one, so the note gives their number and an estimate of the time, and, where the export is
+    no trial already, a trial's size that runs in minutes."""
+    requests = sum(len(rs) for _, rs in item_requests(plan))
+    note = (
+        f"note: {name}: {requests:,} requests, every one asked by lm-eval where neghub run selects adaptively; about "
+        f"{_duration(requests / LM_EVAL_REQUESTS_PER_SECOND)} at {LM_EVAL_REQUESTS_PER_SECOND} requests/s (lm-eval, "
+        "SmolLM2-135M, 2 CPU cores)"
+    )
+    if settings.max_items is None:
+        trial_settings = dataclasses.replace(settings, max_items=ADAPTIVE_TRIAL_ITEMS)
+        (trial,) = [p for p in expressible_plans(plan.task, trial_settings, "causal") if p.file == plan.file]
+        asked = sum(len(rs) for _, rs in item_requests(trial))
+        note += (
+            f"; to try a model in minutes, export with --max-items {ADAPTIVE_TRIAL_ITEMS} ({asked:,} requests, about "
+            f"{_duration(asked / LM_EVAL_REQUESTS_PER_SECOND)}; its import is partial, which neghub validate refuses)"
+        )
+    return note
+
+
+def _duration(seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
+
+
 def export_command(args: Any) -> int:
     """`neghub export lm-eval DIR`: task YAMLs, their documents and each task's module."""
     if args.target != "lm-eval":
         raise InputError.single("FORMAT", f"unknown export format {args.target!r} (expected lm-eval)")
     out: Path = args.output
+    names = benchmark_names() if args.tasks == ["all"] else args.tasks
+    check_run_options([n for n in names if get_benchmark(n).plans is not None], args)
     settings = settings_from_args(args)
     settings = RunSettings(**{**settings.__dict__, "chat_template": "off"})
-    names = benchmark_names() if args.tasks == ["all"] else args.tasks
     written: list[str] = []
     for task in names:
         benchmark = get_benchmark(task)
@@ -241,7 +289,7 @@ def export_command(args: Any) -> int:
             continue
         for plan in plans:
             name = task_name(plan)
-            if plan.protocol == "top1" and settings.max_pairs is None:
+            if plan.protocol == "top1" and settings.max_pairs is None and settings.max_items is None:
                 print(f"skipped {name}: give --max-pairs N to export the cloze test's requests", file=sys.stderr)
                 continue
             pairs = [(item, r) for item, rs in item_requests(plan) for r in rs]
@@ -249,13 +297,15 @@ def export_command(args: Any) -> int:
             if why is not None:
                 print(f"skipped {name}: {why}", file=sys.stderr)
                 continue
+            if plan.requests_note:
+                print(adaptive_export_note(name, plan, settings), file=sys.stderr)
             scoring = scoring_of(plan, settings)
             module = utils_source([scoring])  # refused before any of the task's files is written
             out.mkdir(parents=True, exist_ok=True)
             docs_file = out / f"{name}.jsonl"
             write_lines(docs_file, (dumps(_document(item, r, scoring)) + "\n" for item, r in pairs))
             write_lines(out / f"{name}.py", [module])
-            config = _task_yaml(name, plan, pairs[0][1], docs_file, scoring, settings.max_pairs)
+            config = _task_yaml(name, plan, pairs[0][1], docs_file, scoring, settings.max_pairs, settings.max_items)
             text = yaml.dump(
                 _tag_functions(config, name), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000
             )
@@ -367,6 +417,7 @@ def _plan_for(meta: dict[str, Any], args: Any) -> RunPlan:
             "modes": (meta["mode"],) if meta.get("mode") else (),
             "prompt": meta.get("prompt"),
             "max_pairs": meta.get("max_pairs"),
+            "max_items": meta.get("max_items"),
             "chat_template": "off",
         }
     )
@@ -380,6 +431,9 @@ def _plan_for(meta: dict[str, Any], args: Any) -> RunPlan:
 
 def import_command(args: Any) -> int:
     """`neghub import lm-eval RESULTS_DIR`: every exported task found in lm-eval's output, as submission runs."""
+    refuse_run_options(args)
+    for task in [] if args.tasks == ["all"] else args.tasks:
+        get_benchmark(task)  # an unknown name is refused now, with "did you mean"
     tasks: dict[str, tuple[Path, dict[str, Any], dict[str, Any]]] = {}
     for results_file in _results_files(args.answers):
         for name, (meta, results) in _neghub_tasks(results_file).items():
@@ -414,7 +468,9 @@ def import_command(args: Any) -> int:
             "engine": f"lm-evaluation-harness {version}",
             "lm_eval_task": name,
             "lm_eval_task_hash": (results.get("task_hashes") or {}).get(name),
-            "lm_eval_model": str(results.get("model_name") or (results.get("config") or {}).get("model") or ""),
+            # lm-eval's backend (hf, vllm, ...); the weights it loaded are the model entry's (a local path is no
+            # part of a published submission)
+            "lm_eval_model": str((results.get("config") or {}).get("model") or ""),
             "chat_template": bool(chat),
         }
     provenance = {"answers": f"lm-eval --log_samples output, imported by neghub import lm-eval ({len(runs)} tasks)"}
@@ -425,7 +481,24 @@ def import_command(args: Any) -> int:
         print(
             f"note: lm-eval {', '.join(sorted(versions))}; NegHub's interop test runs {LM_EVAL_TESTED}", file=sys.stderr
         )
+    print_import_next_steps(args.output, [plan for plan, _ in runs])
     return 0
+
+
+def refuse_run_options(args: Any) -> None:
+    """An lm-eval import takes each run's settings from the results (the exported task recorded them): a run
+    option given to it would be ignored, so it is refused."""
+    given = [option for option, rule in RUN_OPTIONS.items() if getattr(args, rule.dest, rule.default) != rule.default]
+    if given:
+        raise InputError(
+            Problem(
+                option,
+                None,
+                None,
+                "lm-eval's results record each run's settings (the exported tasks wrote them): leave it out",
+            )
+            for option in given
+        )
 
 
 def _read_samples(path: Path, requests: list[Request]) -> list[Answer]:

@@ -8,7 +8,18 @@ figure `neghub evaluate` gives on the same answers (`nox -s interop` checks that
 file imports nothing from NegHub: lm-eval users need not install it.
 """
 
+import os
 from typing import Any
+
+
+def load_documents(data_files: dict[str, str], **_: Any) -> Any:
+    """A task's documents (lm-eval's `custom_dataset`): its JSON Lines file found beside this utils.py, wherever
+    the exported folder was moved and whatever folder lm-eval runs in (the task YAML names the file alone)."""
+    import datasets  # lm-eval's own dependency
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    files = {split: os.path.join(here, name) for split, name in data_files.items()}
+    return datasets.load_dataset("json", data_files=files)
 
 
 def doc_to_text(doc: dict[str, Any]) -> str:

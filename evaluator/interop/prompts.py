@@ -29,8 +29,9 @@ from ..core.errors import InputError, Problem
 from ..core.registry import get_benchmark
 from ..fileio import safe_yaml
 from ..fileio.files import atomic_write, read_bytes
-from ..protocol.plans import DEFAULT_SEEDS, Rows, RunPlan, RunSettings
+from ..protocol.plans import DEFAULT_SEEDS, PARTIAL_ITEMS, Rows, RunPlan, RunSettings, partial_sample
 from ..protocol.requests import Answer, Request, dumps, request_json
+from ..runners.options import check_run_options
 from ..runners.pinning import add_submitter_options, pinned_model, require_pinned, source_from_args, submitter_from_args
 from ..submissions.format import Metadata, settings_prefix
 from .answers import read_answers
@@ -54,6 +55,7 @@ def settings_from_args(args: Any) -> RunSettings:
         data_dir=getattr(args, "data_dir", None),
         unverified=getattr(args, "unverified", False),
         max_pairs=getattr(args, "max_pairs", None),
+        max_items=getattr(args, "max_items", None),
         sample_seed=seed if seed is not None else 0,
         chat_template=getattr(args, "chat_template", "auto"),
         label_map=parse_label_map(getattr(args, "label_map", None)),
@@ -62,11 +64,15 @@ def settings_from_args(args: Any) -> RunSettings:
 
 
 def expressible_plans(task: str, settings: RunSettings, model_kind: str) -> list[RunPlan]:
-    """The runs of a task for these settings whose items are engine-neutral requests."""
+    """The runs of a task for these settings whose items are engine-neutral requests (a trial's sample of them
+    with `max_items`, as `neghub run --max-items` samples its runs)."""
     benchmark = get_benchmark(task)
     if benchmark.plans is None:
         raise InputError.single("TASK", f"{task} has no runs (submit its predictions instead)")
-    return [plan for plan in benchmark.plans(settings, model_kind) if plan.requests is not None]
+    plans = [plan for plan in benchmark.plans(settings, model_kind) if plan.requests is not None]
+    if settings.max_items is not None:
+        plans = [partial_sample(plan, settings.max_items, settings.sample_seed) for plan in plans]
+    return plans
 
 
 def describe(plan: RunPlan) -> str:
@@ -79,7 +85,9 @@ def describe(plan: RunPlan) -> str:
 
 
 def select_plan(task: str, args: Any) -> RunPlan:
-    """The one run the options name; several (two protocols, two modes) are refused with their options."""
+    """The one run the options name; several (two protocols, two modes) are refused with their options. The
+    options are checked against the task first, before its dataset is read."""
+    check_run_options([task], args)
     plans = expressible_plans(task, settings_from_args(args), args.model_kind)
     if not plans:
         raise InputError.single("TASK", f"{task} has no run these options can express as requests")
@@ -163,7 +171,23 @@ def import_command(args: Any) -> int:
     }
     write_runs(args.output, [(plan, rows)], provenance, model=model, submitter=submitter, args=args)
     print(f"wrote {args.output / plan.file} ({len(rows):,} lines, protocol {plan.protocol})", file=sys.stderr)
+    print_import_next_steps(args.output, [plan])
     return 0
+
+
+# what an import of a trial's answers says next: the requests of the whole runs are written without --max-items
+IMPORTED_TRIAL = (
+    "these runs are a trial's (requests written with --max-items: validate refuses them); the whole runs: write "
+    "the requests again without --max-items, answer them and import the answers"
+)
+
+
+def print_import_next_steps(out: Path, plans: Sequence[RunPlan]) -> None:
+    """`neghub run`'s closing lines (`run.print_next_steps`), for the runs an import wrote."""
+    from ..runners.run import print_next_steps
+
+    trial = any(PARTIAL_ITEMS in plan.settings for plan in plans)
+    print_next_steps(out, IMPORTED_TRIAL if trial else None)
 
 
 # --- the submission folder an import writes into -------------------------------------------------------
@@ -297,8 +321,17 @@ def add_run_options(parser: Any, *, task: bool = True) -> None:
     )
     parser.add_argument("--head-labels", default=None, metavar="L0,L1,...", help="a classifier's labels in order")
     parser.add_argument("--label-map", default=None, metavar="HEAD=LABEL,...")
+    from ..runners.run import positive_int
+
     parser.add_argument(
         "--max-pairs", type=int, default=None, help="the cloze test: a seeded sample of this many name/profession pairs"
+    )
+    parser.add_argument(
+        "--max-items",
+        type=positive_int,
+        default=None,
+        help="a trial: each run's requests for a seeded sample of this many items (the cloze test: pairs, and "
+        "candidate verbs within each), recorded as partial on import, as neghub run --max-items",
     )
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--unverified", action="store_true", help="read dataset files that differ from their pins")

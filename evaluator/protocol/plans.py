@@ -189,6 +189,19 @@ def prompt_lengths(*, special_tokens: bool) -> Callable[[LoadedModel, Sequence[A
 PARTIAL_ITEMS = "partial_items"
 SPLIT_ITEMS = "split_items"
 SAMPLE_SEED = "sample_seed"
+TRIAL_OPTION = "--max-items"
+
+
+def without_trial_option(words: Sequence[str]) -> list[str]:
+    """A command's words without `--max-items N` (or `--max-items=N`): the command of the whole run a trial
+    tried."""
+    kept: list[str] = []
+    for word in words:
+        if kept and kept[-1] == TRIAL_OPTION:
+            kept.pop()  # the option and its value
+        elif not word.startswith(TRIAL_OPTION + "="):
+            kept.append(word)
+    return kept
 
 
 def partial_sample(plan: RunPlan, max_items: int, seed: int) -> RunPlan:

@@ -296,13 +296,14 @@ def convert(task: str, source: Path, output: Path) -> list[Path]:
     return written
 
 
-def found_release(task: str) -> Path:
-    """The folder of `task`'s release as the loader finds it (downloading pinned upstream files if need be)."""
+def found_release(task: str, data_dir: Path | None = None) -> Path:
+    """The folder of `task`'s release as the loader finds it (in `data_dir`, a mirror, where given; else
+    downloading pinned upstream files if need be)."""
     from ..core.registry import get_benchmark
     from .loading import find_release
 
     entry = get_benchmark(task)
-    return find_release(entry.metadata, bundled=entry.bundled_release).materialise()
+    return find_release(entry.metadata, data_dir=data_dir, bundled=entry.bundled_release).materialise()
 
 
 def fetch_releases(tasks: list[str]) -> int:
@@ -359,12 +360,19 @@ def add_parser(sub: Any) -> None:
     pu.add_argument("--dry-run", action="store_true", help="print the operations (path, size, sha256); change nothing")
     co = group.add_parser("convert", help="build the Hub release folder from the upstream files")
     co.add_argument("task")
-    co.add_argument(
+    source = co.add_mutually_exclusive_group()
+    source.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="a mirror folder with one sub-folder per dataset, as the other commands take it: converts DATA_DIR/TASK",
+    )
+    source.add_argument(
         "--source",
         type=Path,
         default=None,
-        help="the release folder, e.g. ../shared/datasets/TASK (default: the release wherever NegHub finds "
-        "it: $NEGHUB_DATA_DIR, the pinned Hub revision, the pinned upstream URLs, or the package)",
+        help="the release folder itself, e.g. ../shared/datasets/TASK (default: the release wherever NegHub "
+        "finds it: $NEGHUB_DATA_DIR, the pinned Hub revision, the pinned upstream URLs, or the package)",
     )
     co.add_argument("-o", "--output", type=Path, required=True)
     pi = group.add_parser(
@@ -404,7 +412,7 @@ def run(args: argparse.Namespace) -> int:
     if args.datasets_command == "fetch":
         return fetch_releases(list(args.tasks))
     if args.datasets_command == "convert":
-        source = args.source if args.source is not None else found_release(args.task)
+        source = args.source if args.source is not None else found_release(args.task, args.data_dir)
         for path in convert(args.task, source, args.output):
             print(f"wrote {path}  sha256 {sha256_file(path)}")
         return 0

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -172,12 +175,41 @@ def find_release(
     )
 
 
-def local_copy_advice(task: str, *, data_dir_option: bool = True) -> str:
+# how the running command can be told where a local copy is (`command_reads`): "data-dir" (it takes --data-dir),
+# "fetch" (`neghub datasets fetch`, whose one source is the upstream host) or "" (only the environment variable);
+# the advice of an error that a release cannot be read names only options that exist on the command that prints it
+_COMMAND_READS: ContextVar[str] = ContextVar("command_reads", default="")
+FETCH = "fetch"
+DATA_DIR_OPTION = "data-dir"
+
+
+@contextmanager
+def command_reads(how: str) -> Iterator[None]:
+    """For the block, how the running command is told where a local copy is (DATA_DIR_OPTION, FETCH or "")."""
+    token = _COMMAND_READS.set(how)
+    try:
+        yield
+    finally:
+        _COMMAND_READS.reset(token)
+
+
+def local_copy_advice(task: str, *, data_dir_option: bool | None = None) -> str:
     """How to let NegHub read a local copy of `task`'s release, true to this environment: `NEGHUB_DATA_DIR`
     unset, or set to a mirror without a folder for the task (it falls through to the other sources then).
-    Without `data_dir_option` (the site's build, which takes no --data-dir) only the variable is named."""
+    `--data-dir DIR` is named where the command takes it (`data_dir_option`, by default as the running command
+    declared with `command_reads`; the site's build takes none), else only the variable; `neghub datasets fetch`
+    is told of a mirror of the upstream host instead, the one source it reads."""
+    how = _COMMAND_READS.get()
+    if how == FETCH and data_dir_option is None:
+        from .upstream import ENDPOINT_ENV
+
+        return (
+            f"set {ENDPOINT_ENV}=http://HOST:PORT, a host that serves the upstream paths (a local copy needs no "
+            f"fetch: the other commands read it where {DATA_DIR_ENV} points)"
+        )
     named = os.environ.get(DATA_DIR_ENV)
-    option = "pass --data-dir DIR" if data_dir_option else ""
+    offered = how == DATA_DIR_OPTION if data_dir_option is None else data_dir_option
+    option = "pass --data-dir DIR" if offered else ""
     if named:
         advice = f"{DATA_DIR_ENV} is set to {named}, which holds no {task}/ folder: add the release there"
         return f"{advice}, or {option}" if option else advice
@@ -200,7 +232,7 @@ def _hub_snapshot(metadata: DatasetMetadata, revision: str) -> Path:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DatasetUnavailable.single(
             f"hf://datasets/{metadata.hub_repo_id}@{revision}",
-            f"cannot get the pinned release from the Hub ({type(exc).__name__}: {first_line}); "
-            f"pass --data-dir DIR to read a local mirror",
+            f"cannot get the pinned release from the Hub ({type(exc).__name__}: {first_line}); to read a local "
+            f"copy instead, {local_copy_advice(metadata.name)}",
         ) from None
     return Path(folder)

@@ -90,7 +90,7 @@ def fetch_release(files: Sequence[PinnedFile], folder: Path) -> Path:
         raise UpstreamUnavailable.single(
             missing.url,
             f"not in the cache ({folder / missing.path}) and offline mode is on ({' or '.join(OFFLINE_ENVS)}): "
-            "run once online, or pass --data-dir DIR with a local copy",
+            f"run once online, or, to read a local copy, {_local_copy(folder.name)}",
         )
     made = [p for p in (folder.parent, *folder.parent.parents) if not p.exists()]
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -102,7 +102,7 @@ def fetch_release(files: Sequence[PinnedFile], folder: Path) -> Path:
             if _verified(folder / pinned.path, pinned.sha256):
                 shutil.copyfile(folder / pinned.path, target)
             else:
-                _download(pinned.url, pinned.sha256, target)
+                _download(pinned.url, pinned.sha256, target, folder.name)
         _move_into_place(staging, folder, files)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -131,8 +131,9 @@ def _move_into_place(staging: Path, folder: Path, files: Sequence[PinnedFile]) -
             shutil.rmtree(old.parent, ignore_errors=True)
 
 
-def _download(url: str, sha256: str, target: Path) -> None:
-    """`url` (through the endpoint, if one is set) into `target`, verified by pooch before it is kept."""
+def _download(url: str, sha256: str, target: Path, task: str) -> None:
+    """`url` (through the endpoint, if one is set) into `target`, verified by pooch before it is kept; `task` is
+    the release's, named in the advice of a failure."""
     source = served_url(url)
     import pooch
     import requests
@@ -149,7 +150,18 @@ def _download(url: str, sha256: str, target: Path) -> None:
             "and was not kept",
         ) from None
     except (requests.RequestException, OSError) as exc:
-        raise UpstreamUnavailable.single(source, f"cannot download the pinned file: {network_reason(exc)}") from None
+        raise UpstreamUnavailable.single(
+            source,
+            f"cannot download the pinned file: {network_reason(exc)}; to read a local copy instead, "
+            f"{_local_copy(task)}",
+        ) from None
+
+
+def _local_copy(task: str) -> str:
+    """How to read a local copy of `task`'s release with the running command (loading.local_copy_advice)."""
+    from .loading import local_copy_advice
+
+    return local_copy_advice(task)
 
 
 def network_reason(exc: BaseException) -> str:

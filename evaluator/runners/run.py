@@ -29,12 +29,13 @@ import yaml
 from ..core.errors import InputError
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import atomic_write, prepare_output_folder
-from ..protocol.plans import DEFAULT_SEEDS, RunPlan, RunSettings, partial_sample
+from ..protocol.plans import DEFAULT_SEEDS, PARTIAL_ITEMS, RunPlan, RunSettings, partial_sample, without_trial_option
 from ..releases.loading import find_release
-from ..submissions.format import Metadata, settings_prefix
+from ..submissions.format import PATH_PLACEHOLDER, Metadata, absolute_path, settings_prefix
 from ..submissions.reproduction import NumericSetting
 from .backend import Backend
 from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source, run_setting
+from .options import check_run_options
 from .pinning import add_submitter_options, pinned_model, signer
 from .setting import ALSO_IN_16_BITS, DEFAULT_BATCH_SIZE, DEFINING, setting_provenance
 
@@ -236,6 +237,7 @@ def run_provenance(plans: Sequence[RunPlan], **extra: Any) -> dict[str, Any]:
 
 def run_command(args: Any, argv: Sequence[str]) -> int:
     out: Path = args.output
+    check_run_options(requested_tasks(args), args)  # before the extra, a release or the model is looked at
     require_models_extra()
     source = resolve_source(args.model, args.revision)
     # who signs it, a release that cannot be read and an unwritable -o are reported before the model is loaded,
@@ -279,19 +281,20 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     prov["gguf_sha256"] = source.gguf_sha256
     prov["python_version"] = platform.python_version()
     prov["machine"] = " ".join(x for x in (platform.machine(), platform.processor(), f"{os.cpu_count()} cores") if x)
-    prov["command"] = "neghub " + shlex.join(list(argv))
+    model_entry = pinned_model(
+        source,
+        name=args.model_name,
+        parameters=int(sum(p.numel() for p in backend.model.parameters())),
+        license_=args.license,
+    )
+    prov["command"] = published_command(argv, args.model, weights_name(model_entry), out)
     prov["chat_template"] = settings.chat_template
     prov.update(run_provenance(plans))
     prov["data_unverified"] = args.unverified
     if settings.max_pairs is not None:
         prov["max_pairs"] = settings.max_pairs
     metadata = {
-        "model": pinned_model(
-            source,
-            name=args.model_name,
-            parameters=int(sum(p.numel() for p in backend.model.parameters())),
-            license_=args.license,
-        ),
+        "model": model_entry,
         "submitter": submitter,
         "date": dt.date.today().isoformat(),
         "description": args.description
@@ -306,7 +309,64 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     print(f"wrote {out / 'metadata.yaml'} ({len(runs)} runs)", file=sys.stderr)
     if signing_note:
         print(signing_note, file=sys.stderr)
+    trial = any(PARTIAL_ITEMS in plan.settings for plan in plans)
+    whole = f"the whole run: neghub {shlex.join(without_trial_option(argv))}"
+    print_next_steps(out, f"this was a trial (its runs are partial: validate refuses them); {whole}" if trial else None)
     return 0
+
+
+def print_next_steps(out: Path, trial: str | None) -> None:
+    """What to do with the folder just written, on stderr: where it holds a trial's runs, `trial` first (what
+    makes the whole runs: a trial's partial runs are refused); then the check and the pull request (the Submit
+    page's steps)."""
+    if trial is not None:
+        print(f"next: {trial}", file=sys.stderr)
+    step = "then" if trial is not None else "next"
+    print(
+        f"{step}: neghub validate {shlex.quote(str(out))}, then open a pull request adding the folder under "
+        "submissions/ (its check runs nox -s validate, rescore, site_check and submission_summary)",
+        file=sys.stderr,
+    )
+
+
+def weights_name(model: dict[str, Any]) -> str:
+    """How a published command names the weights of a model entry: a Hub repo by its id, a package's file by its
+    path in the package, a local folder or file by its name (the entry's sha256 pins what it was)."""
+    return str(model.get("repo_id") or model.get("file") or model.get("name"))
+
+
+# `neghub run`'s options whose value is a path of this machine, and what a published command writes instead
+# (the submission folder by its name; the data mirror as the README's placeholder)
+_PATH_OPTIONS = {"-o": "output", "--output": "output", "--data-dir": PATH_PLACEHOLDER}
+
+
+def published_command(argv: Sequence[str], model: str, weights: str, out: Path) -> str:
+    """`neghub run ...` as metadata.yaml records it: the arguments given, and nothing of this machine (no path,
+    no user name): MODEL as `weights`, the output folder by its name, the data mirror as DATA_DIR, any other
+    absolute path (in a description, say) as PATH."""
+    words = list(argv)
+    takes_value = _options_taking_values()
+    published: list[str] = []
+    model_seen = False
+    for i, word in enumerate(words):
+        option, equals, _ = word.partition("=")
+        previous = words[i - 1] if i else ""
+        if previous in _PATH_OPTIONS:
+            word = out.name if _PATH_OPTIONS[previous] == "output" else _PATH_OPTIONS[previous]
+        elif equals and option in _PATH_OPTIONS:
+            word = f"{option}={out.name if _PATH_OPTIONS[option] == 'output' else _PATH_OPTIONS[option]}"
+        elif i and not model_seen and word == model and previous not in takes_value and not word.startswith("-"):
+            word, model_seen = weights, True
+        elif absolute_path(word) is not None:
+            word = f"{option}=PATH" if equals and option.startswith("-") else "PATH"
+        published.append(word)
+    return "neghub " + shlex.join(published)
+
+
+def _options_taking_values() -> set[str]:
+    """The option strings of `neghub run` that take a value (read from its parser)."""
+    run = add_run_parser(argparse.ArgumentParser().add_subparsers())
+    return {option for action in run._actions if action.nargs != 0 for option in action.option_strings}
 
 
 def add_chat_template_option(parser: Any) -> None:
@@ -364,7 +424,7 @@ def add_setting_options(parser: Any, *, recorded_defaults: bool = False) -> None
     )
 
 
-def add_run_parser(sub: Any) -> None:
+def add_run_parser(sub: Any) -> argparse.ArgumentParser:
     """The `neghub run` sub-command (argparse only: nothing heavy is imported here)."""
     rp = sub.add_parser("run", help="run an open-weight model on the benchmarks and write a submission folder")
     rp.add_argument("model", help="Hub repo id (with --revision), a local model folder, or a local .gguf file")
@@ -432,3 +492,5 @@ def add_run_parser(sub: Any) -> None:
     rp.add_argument("--description", default=None)
     rp.add_argument("--no-progress", action="store_true", help="no progress bar")
     rp.add_argument("-o", "--output", type=Path, required=True, help="the submission folder to write")
+    parser: argparse.ArgumentParser = rp
+    return parser

@@ -127,7 +127,30 @@ def _plain_text(value: str) -> str:
             raise ValueError(f"contains the control character U+{ord(ch):04X}")
     if _MARKUP.search(value):
         raise ValueError("contains markup (<, >, HTML entities, Markdown links or backticks); plain text only")
+    found = absolute_path(value)
+    if found is not None:
+        raise ValueError(
+            f"holds an absolute path, {found[:80]!r}: a submission publishes nothing of the machine that made it "
+            f"(write a path inside the submission relative to it, a model by its identity, any other path as a "
+            f"placeholder such as {PATH_PLACEHOLDER})"
+        )
     return value
+
+
+# a path on the machine that made a submission, in text: /a/b (two parts at least, so that "km /h" is no path),
+# ~/a or ~user/a, C:\a or C:/a; at the start or after a space, quote, "=", ",", ";" or a bracket, never inside a
+# URL ("https://host/a": the slashes follow a word or a ":" then "/")
+_ABSOLUTE_PATH = re.compile(
+    r"""(?:^|(?<=[\s'"=,;(\[]))(?:/[^\s/'"]+/[^\s'"]*|~[\w.-]*/[^\s'"]*|[A-Za-z]:[\\/][^\s'"]*)"""
+)
+# what a path of the maker's machine is written as where the command needs one (a mirror, an output folder)
+PATH_PLACEHOLDER = "DATA_DIR"
+
+
+def absolute_path(text: str) -> str | None:
+    """The first absolute path in `text` (a path of the machine it was written on), or None."""
+    found = _ABSOLUTE_PATH.search(text)
+    return None if found is None else found.group(0)
 
 
 def _one_line(value: str) -> str:

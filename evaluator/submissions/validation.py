@@ -32,7 +32,7 @@ from ..core.results import Result
 from ..core.stats import BootstrapConfig
 from ..fileio import safe_yaml
 from ..fileio.logs import log_safe
-from ..protocol.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS
+from ..protocol.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS, without_trial_option
 from ..releases.loading import DatasetUnavailable
 from .format import (
     PATTERN_EXPECTATIONS,
@@ -505,25 +505,31 @@ def _partial_message(recorded: dict[str, Any], provenance: dict[str, Any], needs
     if ran is None:
         return None
     of = recorded.get(SPLIT_ITEMS)
-    counted = f"{ran} of {of}" if of is not None else f"{ran}"
+    counted = f"{_count(ran)} of {_count(of)}" if of is not None else _count(ran)
     seed = recorded.get(SAMPLE_SEED)
     sampled = f", sampled with seed {seed}" if seed is not None else ""
     try:
         words = shlex.split(str(provenance.get("command") or ""))
     except ValueError:
         words = []
-    kept: list[str] = []
-    for word in words:
-        if kept and kept[-1] == "--max-items":
-            kept.pop()  # the option and its value
-        elif not word.startswith("--max-items="):
-            kept.append(word)
+    kept = without_trial_option(words)
     if words and len(kept) < len(words):
-        whole = f"the same command without --max-items: {shlex.join(kept)}"
+        whole = f"run the same command without --max-items: {shlex.join(kept)}"
+    elif "engine" in provenance or any(str(key).endswith(".engine") for key in provenance):
+        # an import: the requests (neghub prompts) or the lm-eval tasks (neghub export lm-eval) were a trial's
+        return (
+            f"a partial run: {counted} items{sampled} (requests written with --max-items, for trying a model); "
+            f"{needs}: write them again without --max-items, answer them and import the answers"
+        )
     else:
-        whole = "neghub run without --max-items"
+        whole = "run neghub run without --max-items"
     why = "neghub run --max-items, for trying a model"
-    return f"a partial run: {counted} items{sampled} ({why}); {needs}: run {whole}"
+    return f"a partial run: {counted} items{sampled} ({why}); {needs}: {whole}"
+
+
+def _count(value: Any) -> str:
+    """A count as a message writes it: 8,640."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def partial_run_of_file(path: Path) -> str | None:

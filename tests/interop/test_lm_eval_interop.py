@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -127,8 +128,8 @@ def _agreement(ours: Path, theirs: Path, file: str) -> tuple[float, int]:
     return 1 - len(differ) / len(keys), len(keys)
 
 
-def _lm_eval(model: Path, tasks: Path, out: Path) -> str:
-    """Run lm_eval as a user does; its standard output (the table it prints)."""
+def _lm_eval(model: Path, tasks: Path, out: Path, cwd: Path) -> str:
+    """Run lm_eval as a user does, from `cwd`; its standard output (the table it prints)."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     command = [
         sys.executable,
@@ -150,7 +151,7 @@ def _lm_eval(model: Path, tasks: Path, out: Path) -> str:
         "--output_path",
         str(out),
     ]
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=cwd)
     print(done.stdout, done.stderr[-5000:], sep="\n", file=sys.stderr)
     assert done.returncode == 0
     return done.stdout
@@ -180,13 +181,18 @@ def _lm_eval_results(out: Path) -> dict[str, dict[str, Any]]:
 
 
 def test_lm_eval_prints_neghubs_scores_and_agrees_with_neghub_run(tmp_path: Path) -> None:
-    exported = tmp_path / "tasks"
-    _neghub("export", "lm-eval", str(exported), "--tasks", "jnli-neg,nubench,scn", "--max-pairs", SCN_PAIRS)
+    written = tmp_path / "written-here"
+    _neghub("export", "lm-eval", str(written), "--tasks", "jnli-neg,nubench,scn", "--max-pairs", SCN_PAIRS)
     mirror = ["--data-dir", str(FIXTURE_MIRROR), "--unverified"]  # JSTS-Neg has no pinned release yet
-    _neghub("export", "lm-eval", str(exported), "--tasks", "jsts-neg", *mirror)
+    _neghub("export", "lm-eval", str(written), "--tasks", "jsts-neg", *mirror)
+    # the folder moved, and lm-eval run from a third folder: each task finds its documents beside itself
+    (tmp_path / "moved").mkdir()
+    exported = Path(shutil.move(str(written), str(tmp_path / "moved" / "tasks")))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
     model = _tiny_model(tmp_path / "tiny-model", exported)
 
-    table = _lm_eval(model, exported, tmp_path / "lm-eval-results")
+    table = _lm_eval(model, exported, tmp_path / "lm-eval-results", elsewhere)
 
     imported = tmp_path / "imported"
     results = str(tmp_path / "lm-eval-results")

@@ -19,10 +19,13 @@ HIGHER_IS_BETTER = {"negation_contrast": True, "drop_CpTn": True, "drop_CnTp": T
 
 def lm_eval_scoring(plan: RunPlan, settings: RunSettings) -> LmEvalScoring:
     verb_index = {verb: i for i, verb in enumerate(load_word_lists().verbs)}
+    # the task's documents (every pair asks as many): what the aggregation compares with those --limit ran
+    assert plan.requests is not None
+    documents = len(plan.items) * len(plan.requests(plan.items[0])) if plan.items else 0
 
     def fields(item: Any, request: Request) -> dict[str, Any]:
         triplet = str(request.id).split("|")  # NAME|PROF|variant|verb|pattern (protocol.request_id)
-        return {"triplet": triplet, "verb_index": verb_index[triplet[3]], "seed": plan.seed}
+        return {"triplet": triplet, "verb_index": verb_index[triplet[3]], "seed": plan.seed, "documents": documents}
 
     aggregate = "!function utils.scn_aggregate"
     metrics = [

@@ -5,6 +5,7 @@ over the whole task (an aggregation). It imports nothing from NegHub (lm-eval us
 its names are its own in utils.py."""
 
 import random
+import sys
 from typing import Any
 
 SCN_REFERENCE = "CpTp"
@@ -14,9 +15,10 @@ SCN_METRICS = ("negation_contrast", "drop_CpTn", "drop_CnTp", "drop_CnTn", "drop
 
 
 def process_scn(doc: dict[str, Any], results: list[str]) -> dict[str, list[Any]]:
-    """Every metric gets the document's answer; the aggregation makes the selection over all of them."""
+    """Every metric gets the document's answer (and the task's document count, to say what --limit left out);
+    the aggregation makes the selection over all of them."""
     top1 = results[0].rstrip("\ufffd").strip()
-    answer = [*doc["triplet"], doc["verb_index"], doc["seed"], top1]
+    answer = [*doc["triplet"], doc["verb_index"], doc["seed"], top1, doc.get("documents")]
     return {metric: [metric, *answer] for metric in SCN_METRICS}
 
 
@@ -25,7 +27,7 @@ def scn_selected(items: list[list[Any]]) -> dict[tuple[str, str, str, str], bool
     in the pronoun variant: per name/profession pair, the verbs whose CpTp top-1 is the verb, in the word
     list's order, at most SCN_MAX_VERBS of them sampled as NegHub samples them."""
     answers: dict[tuple[str, str, int], dict[tuple[int, str, str], str]] = {}
-    for _, name, profession, variant, verb, pattern, verb_index, seed, top1 in items:
+    for _, name, profession, variant, verb, pattern, verb_index, seed, top1, _documents in items:
         if variant == SCN_VARIANT:
             answers.setdefault((name, profession, seed), {})[(verb_index, verb, pattern)] = top1
     rows: dict[tuple[str, str, str, str], bool] = {}
@@ -50,6 +52,8 @@ def scn_aggregate(items: list[list[Any]]) -> float | int:
     if metric == "triplets":
         return triplets
     if not triplets:
+        if metric == SCN_METRICS[0]:  # said once per task, not once per metric
+            print(f"neghub: {scn_why_no_triplet(items)}", file=sys.stderr)
         return float("nan")
     drops: dict[str, float] = {}
     for pattern in ("CpTn", "CnTp", "CnTn", "CpTv"):
@@ -58,3 +62,19 @@ def scn_aggregate(items: list[list[Any]]) -> float | int:
     if metric == "negation_contrast":
         return min(drops["CpTn"], drops["CnTp"]) - max(drops["CnTn"], drops["CpTv"])
     return drops[metric.removeprefix("drop_")]
+
+
+def scn_why_no_triplet(items: list[list[Any]]) -> str:
+    """Why SCN's figures are NaN: no pronoun-variant triplet was kept, in the documents lm-eval ran."""
+    documents = items[0][-1]
+    pronoun = sum(1 for item in items if item[3] == SCN_VARIANT and item[5] == SCN_REFERENCE)
+    if isinstance(documents, int) and len(items) < documents:
+        return (
+            f"SCN's figures are NaN: lm-eval ran {len(items):,} of the task's {documents:,} documents (--limit), "
+            f"{pronoun:,} of them the pronoun variant's CpTp, and no CpTp top-1 among those was its verb (no triplet "
+            "kept); run without --limit, or a trial from neghub export lm-eval --max-items"
+        )
+    return (
+        f"SCN's figures are NaN: no pronoun-variant CpTp top-1 was its verb in {pronoun:,} CpTp documents (no "
+        "triplet kept), so the model shows no cloze to negate"
+    )

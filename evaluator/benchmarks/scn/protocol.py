@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...protocol.plans import Rows, RunPlan, RunSettings, batches
+from ...protocol.plans import PARTIAL_ITEMS, SAMPLE_SEED, SPLIT_ITEMS, Rows, RunPlan, RunSettings, batches
 from ...protocol.requests import MASK_PLACEHOLDER, Answer, Request
 from .generator import instantiate
 from .metadata import PATTERNS, REFERENCE, VARIANTS
@@ -32,7 +32,7 @@ _SEPARATOR = "|"  # request ids: NAME|PROF|variant|verb|pattern (the word lists 
 
 
 def plans(settings: RunSettings, backend_kind: str) -> list[RunPlan]:
-    return [scn_plan(backend_kind, settings.sample_seed, settings.max_pairs, settings.batch_size)]
+    return [scn_plan(backend_kind, settings.sample_seed, settings.max_pairs, settings.batch_size, settings.max_items)]
 
 
 def request_id(name: str, profession: str, variant: str, verb: str, pattern: str) -> str:
@@ -65,13 +65,45 @@ def select_rows(
     return rows
 
 
-def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: int) -> RunPlan:
+def trial_sample(pairs: list[Any], verbs: Sequence[str], max_items: int, seed: int) -> tuple[list[Any], list[str]]:
+    """A trial's pairs and candidate verbs (`--max-items N`): at most N pairs and, within each, at most N of the
+    verbs, each a seeded sample kept in its list's order. The verbs are sampled from the whole list, before a
+    model's tokenizer leaves out those it cannot write as one token, so that `neghub run` and an engine answering
+    `neghub prompts` ask the same candidates."""
+    if max_items < len(pairs):
+        chosen = set(random.Random(f"{seed}\x1fpairs").sample(range(len(pairs)), max_items))
+        pairs = [pair for i, pair in enumerate(pairs) if i in chosen]
+    if max_items < len(verbs):
+        kept = set(random.Random(f"{seed}\x1fverbs").sample(list(verbs), max_items))
+        verbs = [verb for verb in verbs if verb in kept]
+    return pairs, list(verbs)
+
+
+def scn_plan(
+    backend_kind: str, seed: int, max_pairs: int | None, batch_size: int, max_items: int | None = None
+) -> RunPlan:
     """Items are (NAME, PROF) pairs (all of them, or `max_pairs` sampled with `seed`); one item selects the
-    triplets of every variant (CpTp top-1 == verb, at most 20 verbs, seeded) and predicts their patterns."""
+    triplets of every variant (CpTp top-1 == verb, at most 20 verbs, seeded) and predicts their patterns.
+
+    A trial (`max_items`, `neghub run --max-items`) bounds both the pairs and each pair's candidate verbs
+    (`trial_sample`) and is recorded as partial, its items counted as candidate triplets (pair, verb): a pair asks
+    every verb of the list in four variants, so bounding the pairs alone leaves a trial minutes per pair long."""
     lists = load_word_lists()
     pairs = [(n, p) for n in (*lists.female_names, *lists.male_names) for p in lists.professions]
     if max_pairs is not None and max_pairs < len(pairs):
         pairs = random.Random(seed).sample(pairs, max_pairs)
+    complete = len(pairs) * len(lists.verbs)
+    candidates = list(lists.verbs)
+    if max_items is not None:
+        pairs, candidates = trial_sample(pairs, lists.verbs, max_items, seed)
+    trial: dict[str, Any] = {}
+    if len(pairs) * len(candidates) < complete:
+        trial = {
+            "scn_candidate_verbs": len(candidates),
+            PARTIAL_ITEMS: len(pairs) * len(candidates),
+            SPLIT_ITEMS: complete,
+            SAMPLE_SEED: seed,
+        }
     masked = backend_kind == "masked"
 
     def texts(name: str, profession: str, variant: str, verb: str, mask: str | None) -> dict[str, str]:
@@ -80,7 +112,7 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
     def process(backend: LoadedModel, batch: Sequence[Any]) -> list[Rows]:
         tok = backend.tokenizer
         mask = tok.mask_token if masked else None
-        verbs = [v for v in lists.verbs if _one_token(backend, v)]
+        verbs = [v for v in candidates if _one_token(backend, v)]
         out: list[Rows] = []
         for name, profession in batch:
             rows: Rows = []
@@ -103,7 +135,7 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
         return [
             Request(id=request_id(name, profession, variant, verb, pattern), kind="top1", prompt=text, mask=mask)
             for variant in VARIANTS
-            for verb in lists.verbs
+            for verb in candidates
             for pattern, text in texts(name, profession, variant, verb, mask).items()
         ]
 
@@ -112,13 +144,13 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
         top = iter(answers)
         rows: Rows = []
         for variant in VARIANTS:
-            table = {(verb, pattern): str(next(top)).strip() for verb in lists.verbs for pattern in PATTERNS}
-            cptp = [table[(v, REFERENCE)] for v in lists.verbs]
+            table = {(verb, pattern): str(next(top)).strip() for verb in candidates for pattern in PATTERNS}
+            cptp = [table[(v, REFERENCE)] for v in candidates]
 
             def answered(kept: list[str], table: dict[tuple[str, str], str] = table) -> dict[tuple[str, str], str]:
                 return table  # every pattern of every verb was asked
 
-            rows += select_rows(name, profession, variant, lists.verbs, cptp, answered, seed)
+            rows += select_rows(name, profession, variant, candidates, cptp, answered, seed)
         return rows
 
     return RunPlan(
@@ -140,6 +172,7 @@ def scn_plan(backend_kind: str, seed: int, max_pairs: int | None, batch_size: in
             "scn_seed": seed,
             "scn_max_verbs": SCN_MAX_VERBS,
             "verbs": "one token after a space; top-1 decoded and stripped",
+            **trial,
         },
         protocol="top1",
         requests=requests,
