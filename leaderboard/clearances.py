@@ -5,6 +5,8 @@ submission, the kinds of hold it lifts, the maintainer's GitHub account (`by`), 
 landed on main (evidence.py): the pull-request check refuses a pull request that changes this file unless its
 author is a member of the repository (author_association OWNER, MEMBER or COLLABORATOR) and every entry it adds or
 changes names that author as `by`; the site prints who cleared from that record, never from a name typed freely.
+A clearance counts for the submission as the maintainer reviewed it: it lifts nothing once any file of the
+submission's folder changed after it landed (new answers need a new review).
 A custom prompt is accepted for a task by its name and the sha256 its runs record. The file is read with a safe
 loader and a closed model.
 """
@@ -82,8 +84,10 @@ def load_clearances(path: Path, history: History) -> tuple[list[Clearance], set[
     landed = _entry_landings(history, path)
     clearances = []
     for entry in parsed.clearances:
-        who = clearance_words(history, landed.get(_key(entry)), entry.by)
-        if who is not None:
+        landing = landed.get(_key(entry))
+        who = clearance_words(history, landing, entry.by)
+        changed = history.last_change_under(f"{history.prefix}{entry.submission}/")
+        if who is not None and landing is not None and (changed is None or landing.position > changed.position):
             clearances.append(Clearance(entry.submission, tuple(entry.holds), who, entry.date, entry.why))
     prompts = {
         (p.task, prompt_style(p.task, p.prompt, p.sha256))

@@ -631,7 +631,7 @@ def _with_evidence(
     record: RecordFacts | None = None
     if found is not None:
         files = {str(p["file"]): str(p["predictions_sha256"]) for p in row.provenance}
-        record = record_facts(history, found[0], found[1], metadata, files)
+        record = record_facts(history, found[0], found[1], metadata, files, sid)
     return dataclasses.replace(
         row,
         account=account,

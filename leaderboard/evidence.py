@@ -9,7 +9,8 @@
   this repository's `gpu-eval/` branch (the gpu-eval workflow's) that changed that submission's folder alone and
   whose `submitter.github` is the workflow's account.
 - **A reproduction record** counts only where it landed by a direct push or by a pull request from this
-  repository's `reproduce/` branch (the gpu-reproduce workflow's) that changed that record alone, and only for
+  repository's `reproduce/` branch (the gpu-reproduce workflow's) that changed that record alone, after the
+  submission it reproduced landed (a folder withdrawn and landed again, by anyone, lands anew), and only for
   the files and metadata it names: every prediction file's sha256 and the sha256 of the metadata fields the row
   shows or the re-run used (evaluator.submissions.reproduction.metadata_sha256).
 - **A clearance** counts only where it landed (a direct push, or a pull request whose check held its `by:` equal
@@ -82,11 +83,11 @@ def maintainers_run(history: History, sid: str, account: Account) -> bool:
 
 
 def record_facts(
-    history: History, path: Path, record: Reproduction, metadata: Metadata, files: dict[str, str]
+    history: History, path: Path, record: Reproduction, metadata: Metadata, files: dict[str, str], sid: str
 ) -> RecordFacts:
-    """What a reproduction record of a row counts for: `files` is each of the row's prediction files (as
-    metadata.yaml lists it) with its sha256."""
-    why_not = _record_landing(history, path)
+    """What a reproduction record of submission `sid`'s row counts for: `files` is each of the row's prediction
+    files (as metadata.yaml lists it) with its sha256."""
+    why_not = _record_landing(history, path, history.submissions.get(sid) if history.recorded else None)
     if why_not is None:
         why_not = _record_binding(record, metadata, files)
     if why_not is not None:
@@ -106,12 +107,14 @@ def record_facts(
     return RecordFacts(True, words, checked, agreeing, unexpected, record.date, record.weights_sha256)
 
 
-def _record_landing(history: History, path: Path) -> str | None:
+def _record_landing(history: History, path: Path, submission: Landing | None) -> str | None:
     if not history.recorded:
         return "this build has no history of main, so nothing shows how the record landed"
     landing = history.landing_of_file(path)
     if landing is None:
         return "the record has not landed on main"
+    if submission is not None and landing.position <= submission.position:
+        return f"it landed before the submission it would vouch for ({submission.words})"
     if landing.pull_request is None:
         return None
     relative = path.resolve().relative_to(history.root).as_posix() if history.root is not None else path.name

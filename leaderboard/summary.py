@@ -8,9 +8,12 @@ and accounts, history.py), and the pull request's new and changed submissions la
 merge commit, by the account that opened it (the event's `pull_request.user.login`: the pull-request check holds
 `submitter.github` equal to it). The verdicts are read from the leaderboard file `verdicts.decide` returns for that
 merged state, with the base branch's reproduction records and clearances; so the summary and the merged site agree
-on every row. It also compares the pull request's rows with those of every open pull request opened before it (a
-lower number): a copy of one says "a near-copy of open pull request #N: merge #N first". Cells are escaped: model
-names come from the pull request and are untrusted text; no cell is cut.
+on every row. It also compares the pull request's rows with those of every other open pull request, opened before
+or after it: two rows that answer alike beyond chance are named together, neither as the copy (a pull request's
+number says when it was opened, not when its answers were pushed: a placeholder opened first can take a copy of a
+later one's answers by a force-push), and whichever lands later is held as the copy on the site; the maintainers
+read which answers were pushed first in the two pull requests' timelines. Cells are escaped: model names come
+from the pull request and are untrusted text; no cell is cut.
 """
 
 from __future__ import annotations
@@ -143,10 +146,10 @@ def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_di
         )
     for note in (n for n in merged.notes if n.submission in ids):
         lines += ["", f"**{cell(note.submission)}** {note.level}: " + "; ".join(cell(m) for m in note.messages[:10])]
-    earlier = open_copies([r for r in merged.facts if r.submission_id in ids], event, base, data_dir)
-    if earlier:
-        lines += ["", "### Open pull requests opened before this one", ""]
-        lines += [f"- {cell(words)}" for words in earlier]
+    alike = open_copies([r for r in merged.facts if r.submission_id in ids], event, base, data_dir)
+    if alike:
+        lines += ["", "### Other open pull requests", ""]
+        lines += [f"- {cell(words)}" for words in alike]
     return "\n".join(lines) + "\n"
 
 
@@ -163,7 +166,7 @@ def _api_get(url: str) -> Any:
 
 
 def open_pull_requests(event: dict[str, Any]) -> list[tuple[int, str]]:
-    """(number, head sha) of every open pull request of the repository opened before this one (a lower number)."""
+    """(number, head sha) of every other open pull request of the repository."""
     pull = event.get("pull_request") or {}
     number = int(pull.get("number") or 0)
     repo = ((pull.get("base") or {}).get("repo") or {}).get("full_name")
@@ -175,7 +178,7 @@ def open_pull_requests(event: dict[str, Any]) -> list[tuple[int, str]]:
         batch = _api_get(f"{api}/repos/{repo}/pulls?state=open&per_page=100&page={page}")
         if not batch:
             break
-        found += [(int(p["number"]), str(p["head"]["sha"])) for p in batch if int(p["number"]) < number]
+        found += [(int(p["number"]), str(p["head"]["sha"])) for p in batch if int(p["number"]) != number]
     return sorted(found)
 
 
@@ -207,7 +210,8 @@ def _their_submissions(root: Path, number: int, sha: str, base_sha: str, into: P
 
 
 def open_copies(rows: list[RowFacts], event: dict[str, Any], base: Path, data_dir: Path | None) -> list[str]:
-    """One line per row of this pull request that copies a row of an earlier open pull request."""
+    """One line per row of this pull request that answers alike beyond chance with a row of another open pull
+    request (see the module docstring)."""
     if not rows or not event:
         return []
     try:
@@ -242,8 +246,10 @@ def _copies_of(mine: RowFacts, theirs: list[RowFacts], number: int) -> list[str]
         found = agreement(first, second)
         if is_copy(found):
             found_lines.append(
-                f"{mine.submission_id} ({mine.model}) is a near-copy of open pull request #{number} "
-                f"({other.submission_id}, {other.model}): {found.words}. Merge #{number} first"
+                f"{mine.submission_id} ({mine.model}) and {other.submission_id} ({other.model}) of open pull request "
+                f"#{number} answer alike beyond chance: {found.words}. Whichever lands later is held as a copy of the "
+                f"other: merge first the pull request whose answers were pushed first (its timeline's commits and "
+                "force-pushes; its number says only when it was opened)"
             )
     return found_lines
 

@@ -104,7 +104,10 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "comparable paper rows; a board orders its rows by the benchmark's verdict first where it has one (the "
         "cloze test: passes, partially passes, fails; inconclusive is not ranked); a row that answers both items of "
         "minimal pairs alike beyond chance is marked as ignoring negation; a paper's error analysis is a board of "
-        "its own.",
+        "its own; a later row of another account pinning a model already landed waits for a reproduction, the "
+        "earlier one stands; a clearance lifts nothing once the submission changed after it, a record counts only "
+        "after the submission it reproduced landed; the rows NegHub ran own their names; the leader is decided "
+        "among the rows NegHub ran or reproduced alone.",
     ),
 )
 
@@ -290,9 +293,11 @@ def _reproduction_words(row: RowFacts) -> str | None:
 
 
 def _name_rule(verified: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
-    """A row whose model name reads as the name of an earlier row of another account and another model is held."""
+    """A row whose model name reads as the name of an earlier row of another account and another model is held.
+    The rows NegHub ran come first, whenever they landed: the maintainers name the model they ran, and a name
+    landed before them by another account cannot hold them."""
     owners: list[RowFacts] = []
-    for row in verified:
+    for row in sorted(verified, key=lambda r: not r.maintainers_run):  # stable: landing order within each
         owner = next(
             (
                 o
@@ -403,47 +408,67 @@ def _setting_of(row: RowFacts) -> object:
     return recorded_setting(dict(row.setting_fields))
 
 
+def _other_setting(first: RowFacts, second: RowFacts) -> bool:
+    """Whether two rows ran in numeric settings that change answers (runners/setting.py: the device type and dtype,
+    in 16 bits the attention kernel and the batches too), both recorded."""
+    mine, theirs = dict(first.setting_fields), dict(second.setting_fields)
+    return bool(differences_between(mine, theirs) and recorded_setting(mine).dtype and recorded_setting(theirs).dtype)
+
+
 def _other_answers(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
-    """One pinned model, other answers: in one numeric setting the rows NegHub ran or reproduced stand and the others
-    are held (all of them where none is); in settings that change answers (runners/setting.py: the device type and
-    dtype, in 16 bits the attention kernel and the batches too) each row names its difference and none is held for
-    it. The hold names every difference NegHub knows of, compared or not."""
-    for row in rows:
+    """One pinned model on one board, other answers (rows with identical answers are one row already). A row NegHub
+    ran or reproduced stands, and a row in its numeric setting with other answers is held. Else the first landing
+    stands and a later row is held until NegHub reproduces the model: one in the same numeric setting as an earlier
+    row (their answers should agree), or one of another account than an earlier row's (a claim on a model that
+    another account landed first, in whatever setting: a copy of its answers would otherwise pass as the same
+    model). Rows of one account in settings that change answers are marked with their difference, not held; the
+    earlier row is marked with the later one that disagrees. The reasons name every difference NegHub knows of."""
+    ordered = sorted(rows, key=landing_order)
+    for index, row in enumerate(ordered):
         mine = dict(row.setting_fields)
-        same_setting = []
-        for other in rows:
-            if other is row:
-                continue
-            theirs = dict(other.setting_fields)
-            differences = differences_between(mine, theirs)
-            if differences and recorded_setting(mine).dtype and recorded_setting(theirs).dtype:
+        for other in ordered:
+            if other is not row and _other_setting(row, other):
+                theirs = dict(other.setting_fields)
                 drafts[row.id].marks.append(
                     f"the same model as {other.submission_id} in another numeric setting: {setting_in_words(mine)} "
-                    f"here, {setting_in_words(theirs)} there ({'; '.join(differences)}); answers may differ"
+                    f"here, {setting_in_words(theirs)} there ({'; '.join(differences_between(mine, theirs))}); "
+                    "answers may differ"
                 )
-            else:
-                same_setting.append(other)
-        if not same_setting or row.trusted:
+        if row.trusted:
             continue
-        standing = [o for o in same_setting if o.trusted]
-        other = (standing or same_setting)[0]
-        differ = _differing(row, other)
+        standing = [o for o in ordered if o is not row and o.trusted and not _other_setting(row, o)]
+        earlier = ordered[:index]
+        same = next((o for o in earlier if not _other_setting(row, o)), None)
+        first_of_another = next((o for o in earlier if _account_key(o) != _account_key(row)), None)
+        other = standing[0] if standing else same or first_of_another
+        if other is None:
+            continue
+        theirs = dict(other.setting_fields)
         settings = (
-            f"; this row ran in {setting_in_words(mine)}, that one in {setting_in_words(dict(other.setting_fields))}"
-            if setting_in_words(mine) != setting_in_words(dict(other.setting_fields))
+            f"; this row ran in {setting_in_words(mine)}, that one in {setting_in_words(theirs)}"
+            if setting_in_words(mine) != setting_in_words(theirs)
             else ""
         )
+        differ = _differing(row, other)
         if standing:
             reason = (
-                f"this pinned model ({row.identity_words}) gave other answers here than in {_who(standing[0])}, "
+                f"this pinned model ({row.identity_words}) gave other answers here than in {_who(other)}, "
                 f"which NegHub ran or reproduced in the same numeric setting: {differ}{settings}"
             )
-        else:
-            others = ", ".join(_who(o) for o in same_setting)
+        elif other is same:
             reason = (
-                f"this pinned model ({row.identity_words}) gave other answers in {others} in the same numeric setting "
-                f"({differ}{settings}) and NegHub has reproduced none of them: the model is listed for the "
-                "reproduction workflow"
+                f"this pinned model ({row.identity_words}) gave other answers in {_who(other)}, landed earlier in the "
+                f"same numeric setting ({differ}{settings}), and NegHub has reproduced neither: the model is listed "
+                "for the reproduction workflow"
+            )
+            drafts[other.id].marks.append(
+                f"{_who(row)}, landed later, gave other answers for this pinned model in the same numeric setting "
+                f"({differ}): held until NegHub reproduces the model"
+            )
+        else:
+            reason = (
+                f"{_who(other)} landed this pinned model ({row.identity_words}) earlier ({differ}{settings}): a row "
+                "of it from another account ranks once NegHub reproduces it"
             )
         drafts[row.id].hold("other-answers-same-model", reason)
 
@@ -931,21 +956,36 @@ def _leader(
             context=context,
             unreproduced_above=above,
         )
-    first = [e for e in ranked if e.rank == (1, 1)]
-    if not first or first[0].trust not in ("reproduced", "neghub-run"):
-        tied = sorted((e for e in ranked if e.rank is not None and e.rank[0] == 1), key=lambda e: e.model)
-        names = ", ".join(e.model for e in tied)
-        text = f"no leader: rank 1 is shared by {names} on the primary board ({primary.title}){claim_words}"
+    # the leader is decided among the rows NegHub ran or reproduced alone: a claim neither vetoes it nor is it
+    # (a claim above them is held as a new best; one that the paired test cannot tell from the leader is said)
+    vouched = [facts[e.row] for e in ranked if e.trust in ("reproduced", "neghub-run")]
+    leading, tied_rows = _first_of(vouched)
+    if leading is None:
+        names = ", ".join(sorted(r.model for r in tied_rows))
+        text = (
+            f"no leader: rank 1 among the rows NegHub ran or reproduced is shared by {names} on the primary board "
+            f"({primary.title}){claim_words}"
+            if tied_rows
+            else f"no leader: no ranked row on the primary board ({primary.title}) was run or reproduced by NegHub"
+            f"{claim_words}"
+        )
         return LeaderEntry(
             task=task,
             board=primary.board,
             text=text,
-            short=f"tied: {names}",
+            short=f"tied: {names}" if tied_rows else "none yet: no ranked row NegHub ran or reproduced",
             context=context,
             unreproduced_above=above,
         )
-    top = first[0]
+    (top,) = [e for e in ranked if e.row == leading.id]
     sign = _sign(task)
+    close = sorted(
+        e.model for e in ranked if e.trust == "re-scored" and e is not top and not _beats(leading, facts[e.row], sign)
+    )
+    if close:
+        claim_words += (
+            f"; {', '.join(close)} (not reproduced) {'is' if len(close) == 1 else 'are'} not significantly below it"
+        )
     runner = max((e for e in ranked if e is not top), key=lambda e: sign * (e.headline or -math.inf))
     scale, words = _scale(task)
     margin = (top.headline or 0.0) - (runner.headline or 0.0)
@@ -969,6 +1009,21 @@ def _leader(
         context=context,
         unreproduced_above=above,
     )
+
+
+def _first_of(rows: Sequence[RowFacts]) -> tuple[RowFacts | None, list[RowFacts]]:
+    """The row ranked first alone among `rows` (by verdict, then the paired test, as a board ranks), or None and
+    the rows that share rank 1."""
+    groups = _verdict_groups(list(rows))
+    if not groups:
+        return None, []
+    group = groups[0]
+    sign = _sign(group[0].task)
+    ranges = rank_ranges([_candidate(i, r, sign) for i, r in enumerate(group)])
+    first = [row for i, row in enumerate(group) if ranges[i] == (1, 1)]
+    if first:
+        return first[0], []
+    return None, [row for i, row in enumerate(group) if ranges[i][0] == 1]
 
 
 def _context(task: str, facts: Mapping[str, RowFacts], primary: BoardEntry, papers: Sequence[RowFacts]) -> str:
@@ -998,8 +1053,9 @@ def rules_in_words(task: str) -> list[str]:
         "zero width",
         "its headline beats the board's floor (the best rule row NegHub computed on the same items) under the "
         "paired test",
-        "it is not held: one pinned model with other answers in one numeric setting (unless NegHub ran or "
-        "reproduced it), a copy of an earlier row of another account (its error consistency's 95 % interval from "
+        "it is not held: a later row of a pinned model with other answers than an earlier row in its numeric "
+        "setting or of another account's (unless NegHub ran or reproduced it), a copy of an earlier row of another "
+        "account (its error consistency's 95 % interval from "
         f"{COPY_KAPPA:.2f} or more), a result above the best comparable published one, a new best on its board "
         "that NegHub has neither run nor reproduced, a reproduction that disagrees, a custom prompt, or a name that "
         "reads as another account's model",

@@ -82,7 +82,9 @@ def test_a_tie_is_said_and_never_broken_by_a_name(tmp_path: Path, split: tuple[l
     site = build(main.root)
     rows = primary(site)
     assert rows["Zeta"].startswith("1–2") and rows["!!! Aardvark"].startswith("1–2")
-    assert site.leader("JNLI-Neg").startswith("no leader: rank 1 is shared by !!! Aardvark, Zeta")
+    assert site.leader("JNLI-Neg").startswith(
+        "no leader: rank 1 among the rows NegHub ran or reproduced is shared by !!! Aardvark, Zeta"
+    )
 
 
 def test_one_ranked_row_alone_is_no_leader(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
@@ -162,10 +164,29 @@ def test_runs_of_one_model_in_settings_that_change_answers_are_told_apart(
     site = build(main.root)
     rows = primary(site)
     carol = rows["Pinned #2"]
-    assert "held" not in carol.split(" why ")[0]
     assert "in another numeric setting: bfloat16 on cuda, eager attention, batches of 8 items here" in carol
     assert "attention: eager, sdpa; batch size: 8, 64" in carol
     assert "sdpa attention, batches of 64 items" in site.text("models/p-sdpa.md")
+    # another account's row of a model NegHub landed first waits for a reproduction: a copy of NegHub's answers
+    # claimed in another setting would otherwise pass as the model run otherwise
+    assert carol.startswith("held") and "landed this pinned model (org/pinned" in carol, carol
+    assert "a row of it from another account ranks once NegHub reproduces it" in carol
+
+
+def test_one_accounts_runs_of_a_model_in_settings_that_change_answers_are_not_held(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    main = Main.create(tmp_path / "repo")
+    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.7, 1))]))
+    pin = hub_model("Pinned", "org/pinned", "f" * 40)
+    bf16 = {"dtype": "bfloat16", "device": "cuda", "attn_implementation": "sdpa", "batch_size": 64}
+    fp32 = {"dtype": "float32", "device": "cuda", "batch_size": 8}
+    main.merge(1, "carol", submission("p-bf16", pin, "carol", [jnli_run(model(split, 0.55, 30))], provenance=bf16))
+    main.merge(2, "carol", submission("p-fp32", pin, "carol", [jnli_run(model(split, 0.54, 31))], provenance=fp32))
+    rows = primary(build(main.root))
+    second = rows["Pinned #2"]
+    assert not second.startswith("held"), second
+    assert "the same model as p-bf16 in another numeric setting: float32 on cuda" in second, second
 
 
 def test_a_float32_run_of_one_model_with_other_answers_is_held_naming_both_settings(
