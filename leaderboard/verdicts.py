@@ -104,8 +104,8 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "comparable paper rows; a board orders its rows by the benchmark's verdict first where it has one (the "
         "cloze test: passes, partially passes, fails; inconclusive is not ranked); a row that answers both items of "
         "minimal pairs alike beyond chance is marked as ignoring negation; a paper's error analysis is a board of "
-        "its own; a later row of another account pinning a model already landed waits for a reproduction, the "
-        "earlier one stands; a clearance lifts nothing once the submission changed after it, a record counts only "
+        "its own; the copy rule compares rows of one pinned model claimed in settings that change answers; a "
+        "clearance lifts nothing once the submission changed after it, a record counts only "
         "after the submission it reproduced landed; the rows NegHub ran own their names; the leader is decided "
         "among the rows NegHub ran or reproduced alone.",
     ),
@@ -416,59 +416,49 @@ def _other_setting(first: RowFacts, second: RowFacts) -> bool:
 
 
 def _other_answers(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
-    """One pinned model on one board, other answers (rows with identical answers are one row already). A row NegHub
-    ran or reproduced stands, and a row in its numeric setting with other answers is held. Else the first landing
-    stands and a later row is held until NegHub reproduces the model: one in the same numeric setting as an earlier
-    row (their answers should agree), or one of another account than an earlier row's (a claim on a model that
-    another account landed first, in whatever setting: a copy of its answers would otherwise pass as the same
-    model). Rows of one account in settings that change answers are marked with their difference, not held; the
-    earlier row is marked with the later one that disagrees. The reasons name every difference NegHub knows of."""
-    ordered = sorted(rows, key=landing_order)
-    for index, row in enumerate(ordered):
+    """One pinned model on one board, other answers (rows with identical answers are one row already). In one
+    numeric setting the rows NegHub ran or reproduced stand and the others are held; where NegHub reproduced none,
+    all of them are held and the model is listed for the reproduction workflow: landing first proves nothing of a
+    claim on a pinned model (the first may be the fabrication), a reproduction does. In settings that change answers
+    (runners/setting.py: the device type and dtype, in 16 bits the attention kernel and the batches too) each row
+    names its difference and none is held for it (another account's answers passed off as the model run in another
+    setting are the copy rule's: it compares such rows). The hold names every difference NegHub knows of."""
+    for row in rows:
         mine = dict(row.setting_fields)
-        for other in ordered:
-            if other is not row and _other_setting(row, other):
-                theirs = dict(other.setting_fields)
+        same_setting = []
+        for other in rows:
+            if other is row:
+                continue
+            theirs = dict(other.setting_fields)
+            if _other_setting(row, other):
                 drafts[row.id].marks.append(
                     f"the same model as {other.submission_id} in another numeric setting: {setting_in_words(mine)} "
                     f"here, {setting_in_words(theirs)} there ({'; '.join(differences_between(mine, theirs))}); "
                     "answers may differ"
                 )
-        if row.trusted:
+            else:
+                same_setting.append(other)
+        if not same_setting or row.trusted:
             continue
-        standing = [o for o in ordered if o is not row and o.trusted and not _other_setting(row, o)]
-        earlier = ordered[:index]
-        same = next((o for o in earlier if not _other_setting(row, o)), None)
-        first_of_another = next((o for o in earlier if _account_key(o) != _account_key(row)), None)
-        other = standing[0] if standing else same or first_of_another
-        if other is None:
-            continue
-        theirs = dict(other.setting_fields)
+        standing = [o for o in same_setting if o.trusted]
+        other = (standing or same_setting)[0]
+        differ = _differing(row, other)
         settings = (
-            f"; this row ran in {setting_in_words(mine)}, that one in {setting_in_words(theirs)}"
-            if setting_in_words(mine) != setting_in_words(theirs)
+            f"; this row ran in {setting_in_words(mine)}, that one in {setting_in_words(dict(other.setting_fields))}"
+            if setting_in_words(mine) != setting_in_words(dict(other.setting_fields))
             else ""
         )
-        differ = _differing(row, other)
         if standing:
             reason = (
-                f"this pinned model ({row.identity_words}) gave other answers here than in {_who(other)}, "
+                f"this pinned model ({row.identity_words}) gave other answers here than in {_who(standing[0])}, "
                 f"which NegHub ran or reproduced in the same numeric setting: {differ}{settings}"
             )
-        elif other is same:
-            reason = (
-                f"this pinned model ({row.identity_words}) gave other answers in {_who(other)}, landed earlier in the "
-                f"same numeric setting ({differ}{settings}), and NegHub has reproduced neither: the model is listed "
-                "for the reproduction workflow"
-            )
-            drafts[other.id].marks.append(
-                f"{_who(row)}, landed later, gave other answers for this pinned model in the same numeric setting "
-                f"({differ}): held until NegHub reproduces the model"
-            )
         else:
+            others = ", ".join(_who(o) for o in same_setting)
             reason = (
-                f"{_who(other)} landed this pinned model ({row.identity_words}) earlier ({differ}{settings}): a row "
-                "of it from another account ranks once NegHub reproduces it"
+                f"this pinned model ({row.identity_words}) gave other answers in {others} in the same numeric setting "
+                f"({differ}{settings}) and NegHub has reproduced none of them: every such row waits, and the model "
+                "is listed for the reproduction workflow"
             )
         drafts[row.id].hold("other-answers-same-model", reason)
 
@@ -499,7 +489,9 @@ def _parsed_codes(answers: object) -> NDArray[np.int32]:
 
 
 def _copy_rule(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
-    """Each row against every earlier row of another account on the release (rows in landing order)."""
+    """Each row against every earlier row of another account on the release (rows in landing order), the same
+    pinned model's included where the two rows claim settings that change answers: such rows agree closely, and a
+    copy claimed as the model run in another setting must not pass for one."""
     answered = [answered_of(r) for r in rows]
     matrix = _matrix(answered)
     for i, row in enumerate(rows):
@@ -507,8 +499,10 @@ def _copy_rule(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
             continue
         for j in range(len(rows)):
             other = rows[j]
-            if j == i or answered[j] is None or _account_key(other) == _account_key(row) or _same_model(row, other):
+            if j == i or answered[j] is None or _account_key(other) == _account_key(row):
                 continue
+            if _same_model(row, other) and not _other_setting(row, other):
+                continue  # one model in one setting: the one-model rule's (identical answers, or other answers)
             earlier = landing_order(other) < landing_order(row)
             together = row.landing is not None and other.landing == row.landing
             if not (earlier or together):
@@ -1053,9 +1047,9 @@ def rules_in_words(task: str) -> list[str]:
         "zero width",
         "its headline beats the board's floor (the best rule row NegHub computed on the same items) under the "
         "paired test",
-        "it is not held: a later row of a pinned model with other answers than an earlier row in its numeric "
-        "setting or of another account's (unless NegHub ran or reproduced it), a copy of an earlier row of another "
-        "account (its error consistency's 95 % interval from "
+        "it is not held: one pinned model with other answers in one numeric setting (unless NegHub ran or "
+        "reproduced it), a copy of an earlier row of another account (the same pinned model's too where the two "
+        "claim other settings) (its error consistency's 95 % interval from "
         f"{COPY_KAPPA:.2f} or more), a result above the best comparable published one, a new best on its board "
         "that NegHub has neither run nor reproduced, a reproduction that disagrees, a custom prompt, or a name that "
         "reads as another account's model",

@@ -326,17 +326,25 @@ def test_a_copy_that_claims_its_sources_pin_in_another_numeric_setting_is_held(t
     assert "held" in held and "alice-55" in held and "claimed rank" not in held, held
 
 
-def test_claiming_another_accounts_pin_with_other_answers_does_not_hold_the_earlier_row(
+def test_claiming_another_accounts_pin_with_other_answers_gains_nothing_and_lists_the_model_for_reproduction(
     tmp_path: Path, split: Split
 ) -> None:
-    """Mallory submits Alice's pinned model (org/alice at 2…2) with answers of her own. The one-model rule holds every
-    row of the model where NegHub reproduced none: Alice's row, landed first, is held by a later claim anyone can
-    make (README: "all of them"). Documented; listed because it buys a hold on another account's row."""
+    """Mallory submits Alice's pinned model (org/alice at 2…2) with answers of her own. Landing first proves nothing
+    of a claim on a pinned model (a fabrication can land first: issue 26's squatted pin), so the one-model rule holds
+    both rows until NegHub reproduces the model (issue 26 item 4): Mallory buys a wait for Alice, never a rank, and
+    the reader sees why on both rows. Once NegHub reproduces Alice's row it stands and Mallory's stays held."""
     main, _ = honest_main(tmp_path, split)
     main.merge(2, "mallory", submission("grief", ALICE, "mallory", [jnli_run(model(split, 0.5, 95))]))
     site = build(main.root)
-    alice = entry(site, "alice-55")
-    assert alice["status"] != "held", alice["holds"]
+    alice, grief = entry(site, "alice-55"), entry(site, "grief")
+    assert grief["status"] == "held" and alice["status"] == "held", (alice, grief)
+    for row in (alice, grief):
+        (reason,) = [h["reason"] for h in row["holds"] if h["kind"] == "other-answers-same-model"]
+        assert "listed for the reproduction workflow" in reason, reason
+    main.merge(3, "neghub", {"reproductions/alice-55.json": record(main, "alice-55")}, branch="reproduce/alice-55")
+    site = build(main.root)
+    assert entry(site, "alice-55")["status"] == "ranked"
+    assert entry(site, "grief")["status"] == "held"
 
 
 # --- 6. clearances and records keyed by a submission id --------------------------------------------------------------
