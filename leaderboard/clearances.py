@@ -5,8 +5,8 @@ submission, the kinds of hold it lifts, the maintainer's GitHub account (`by`), 
 landed on main (evidence.py): the pull-request check refuses a pull request that changes this file unless its
 author is a member of the repository (author_association OWNER, MEMBER or COLLABORATOR) and every entry it adds or
 changes names that author as `by`; the site prints who cleared from that record, never from a name typed freely.
-A clearance counts for the submission as the maintainer reviewed it: it lifts nothing once any file of the
-submission's folder changed after it landed (new answers need a new review).
+A clearance counts for the submission as the maintainer reviewed it: it lifts nothing once the submission landed
+again after it (history.py: its prediction files or what its row shows changed; a description's typo does not).
 A custom prompt is accepted for a task by its name and the sha256 its runs record. The file is read with a safe
 loader and a closed model.
 """
@@ -86,7 +86,7 @@ def load_clearances(path: Path, history: History) -> tuple[list[Clearance], set[
     for entry in parsed.clearances:
         landing = landed.get(_key(entry))
         who = clearance_words(history, landing, entry.by)
-        changed = history.last_change_under(f"{history.prefix}{entry.submission}/")
+        changed = history.submissions.get(entry.submission)
         if who is not None and landing is not None and (changed is None or landing.position > changed.position):
             clearances.append(Clearance(entry.submission, tuple(entry.holds), who, entry.date, entry.why))
     prompts = {

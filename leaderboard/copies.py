@@ -170,3 +170,14 @@ def error_consistency_matrix(
         kappa = (observed - expected) / (1.0 - expected)
     kappa[(n == 0) | (expected >= 1.0 - 1e-12)] = np.nan
     return kappa, n.astype(np.int64), observed, expected
+
+
+def flips(first: Answered, second: Answered) -> tuple[int, int] | None:
+    """On the items both rows answered: how many `first` gets right where `second` is wrong, and how many the
+    other way round (None where the items have no right answer)."""
+    if first.correct is None or second.correct is None:
+        return None
+    a, b = aligned(first, second)
+    both = (first.codes[a] >= 0) & (second.codes[b] >= 0)
+    right_a, right_b = first.correct[a][both], second.correct[b][both]
+    return int((right_a & ~right_b).sum()), int((~right_a & right_b).sum())

@@ -1,20 +1,22 @@
 """What the rules may trust of a submission, a reproduction record and a clearance: the facts GitHub recorded.
 
-- **Account.** A submission landed by a pull request is its author's: the pull-request check (pull_request.py)
-  refuses a pull request unless each submission it adds has `submitter.github` equal to the event's
-  `pull_request.user.login`, and refuses a change to a folder another account landed (maintainers excepted), so
-  the field of a landed submission names the account that landed it. A submission pushed to main directly is the
-  maintainers' (only they can push to main).
-- **The maintainers' run.** A submission pushed to main by the maintainers, or landed by a pull request from
-  this repository's `gpu-eval/` branch (the gpu-eval workflow's) that changed that submission's folder alone and
-  whose `submitter.github` is the workflow's account.
+- **Account.** A submission is the account's that added its folder (history.py's `added`: a maintainer's later
+  fix of its files leaves it the submitter's). A folder added by a pull request is its author's: the pull-request
+  check (pull_request.py) refuses a pull request unless each submission it adds has `submitter.github` equal to
+  the event's `pull_request.user.login`, and refuses a change to a folder another account landed (maintainers
+  excepted), so the field of a landed submission names the account that landed it. A folder pushed to main
+  directly is the maintainers' (only they can push to main).
+- **The maintainers' run.** A submission whose folder the maintainers pushed to main, or that a pull request from
+  this repository's `gpu-eval/` branch (the gpu-eval workflow's) added, changing that submission's folder alone,
+  with the workflow's account as its `submitter.github`.
 - **A reproduction record** counts only where it landed by a direct push or by a pull request from this
   repository's `reproduce/` branch (the gpu-reproduce workflow's) that changed that record alone, after the
   submission it reproduced landed (a folder withdrawn and landed again, by anyone, lands anew), and only for
   the files and metadata it names: every prediction file's sha256 and the sha256 of the metadata fields the row
   shows or the re-run used (evaluator.submissions.reproduction.metadata_sha256).
 - **A clearance** counts only where it landed (a direct push, or a pull request whose check held its `by:` equal
-  to the pull request's author, a member of the repository).
+  to the pull request's author, a member of the repository), after the submission's landing (new answers or a new
+  model entry need a new review; a description's typo does not).
 
 Where the build has no record (history.py), no account is known, nothing is the maintainers' run and no record or
 clearance counts: a verdict never rests on a file alone.
@@ -58,7 +60,7 @@ def account_of(history: History, sid: str, metadata: Metadata) -> Account:
     """Who landed submission `sid` (see the module docstring)."""
     if not history.recorded:
         return Account(f"unrecorded:{sid}", "not on record (this build has no history of main)")
-    landing = history.submissions.get(sid)
+    landing = history.added.get(sid)
     if landing is None:
         return Account(f"unrecorded:{sid}", "not on record (the folder has not landed on main)")
     if landing.pull_request is None:
@@ -69,7 +71,7 @@ def account_of(history: History, sid: str, metadata: Metadata) -> Account:
 
 def maintainers_run(history: History, sid: str, account: Account) -> bool:
     """Whether submission `sid` is the maintainers' run (see the module docstring)."""
-    landing = history.submissions.get(sid) if history.recorded else None
+    landing = history.added.get(sid) if history.recorded else None
     if landing is None:
         return False
     if landing.pull_request is None:
@@ -87,9 +89,11 @@ def record_facts(
 ) -> RecordFacts:
     """What a reproduction record of submission `sid`'s row counts for: `files` is each of the row's prediction
     files (as metadata.yaml lists it) with its sha256."""
-    why_not = _record_landing(history, path, history.submissions.get(sid) if history.recorded else None)
+    why_not = _record_landing(history, path)
     if why_not is None:
         why_not = _record_binding(record, metadata, files)
+    if why_not is None:
+        why_not = _record_after(history, path, sid)
     if why_not is not None:
         return RecordFacts(False, f"not reproduced: NegHub's record does not count ({why_not})")
     by_file = {run.file: run for run in record.runs}
@@ -107,14 +111,21 @@ def record_facts(
     return RecordFacts(True, words, checked, agreeing, unexpected, record.date, record.weights_sha256)
 
 
-def _record_landing(history: History, path: Path, submission: Landing | None) -> str | None:
+def _record_after(history: History, path: Path, sid: str) -> str | None:
+    """Why a record that names the submission's files does not count for it: it landed before the submission did
+    (a folder withdrawn and landed again with the same files, by anyone), or None."""
+    landing, submission = history.landing_of_file(path), history.submissions.get(sid)
+    if landing is not None and submission is not None and landing.position <= submission.position:
+        return f"it landed before the submission it would vouch for ({submission.words})"
+    return None
+
+
+def _record_landing(history: History, path: Path) -> str | None:
     if not history.recorded:
         return "this build has no history of main, so nothing shows how the record landed"
     landing = history.landing_of_file(path)
     if landing is None:
         return "the record has not landed on main"
-    if submission is not None and landing.position <= submission.position:
-        return f"it landed before the submission it would vouch for ({submission.words})"
     if landing.pull_request is None:
         return None
     relative = path.resolve().relative_to(history.root).as_posix() if history.root is not None else path.name

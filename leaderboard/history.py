@@ -6,8 +6,11 @@ A verdict may rest on a landing because nobody who opens a pull request can writ
 Any other commit on main's first-parent history was pushed there by someone allowed to push to main: the
 maintainers. Dates are never read (a commit's date is whatever its author typed), nor the author or committer.
 
-A submission lands with the commit that added its folder or changed its prediction files (a merge commit compared
-with its first parent); a change to `metadata.yaml` alone keeps its landing. Any other file (a reproduction record,
+A submission lands with the commit that added its folder, changed its prediction files or changed what its row
+shows in `metadata.yaml` (the model's name, size and pin, the runs, the numeric setting, the prompts: the fields
+`metadata_sha256` covers), a merge commit compared with its first parent; a change to the rest of `metadata.yaml`
+(a description, a contact) keeps its landing. Its account is the one that added the folder (`added`): a
+maintainer's later fix does not make a submitter's row the maintainers'. Any other file (a reproduction record,
 clearances.yaml) lands with the last commit that changed it. A change is one of content: a commit that changes a
 file's mode alone (its executable bit, which the pull-request check refuses anyway) moves no landing.
 
@@ -17,12 +20,15 @@ and says why: the leaderboard then orders rows by submission id and takes every 
 
 from __future__ import annotations
 
+import hashlib
 import re
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
+
+import yaml
 
 # GitHub's subject for the merge commit of a pull request, and the suffix of a squashed one ("Title (#12)")
 MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>[0-9]+) from (?P<branch>\S+)$")
@@ -57,6 +63,7 @@ class History:
     landings: tuple[Landing, ...] = ()
     prefix: str = ""  # the submissions folder's path from the repository's root, with a trailing '/'
     submissions: Mapping[str, Landing] = field(default_factory=dict)  # submission id -> its landing
+    added: Mapping[str, Landing] = field(default_factory=dict)  # submission id -> the landing that added its folder
     last_change: Mapping[str, Landing] = field(default_factory=dict)  # path from the root -> last landing changing it
     root: Path | None = None  # the repository's root on this machine (never published)
 
@@ -69,11 +76,6 @@ class History:
         except ValueError:
             return None
         return self.last_change.get(relative)
-
-    def last_change_under(self, folder: str) -> Landing | None:
-        """The last landing that changed a file under `folder` (a path from the root ending in '/'), or None."""
-        found = [landing for path, landing in self.last_change.items() if path.startswith(folder)]
-        return max(found, key=lambda landing: landing.position, default=None)
 
     def file_at(self, landing: Landing, path: Path) -> bytes | None:
         """`path` as it was in `landing`'s commit (None where it did not exist)."""
@@ -130,9 +132,10 @@ def read_history(submissions: Path) -> History:
         return History(False, "this build has no git history (no commit on HEAD)")
     landings = _landings(log)
     submissions_landed: dict[str, Landing] = {}
+    added_by: dict[str, Landing] = {}
     last_change: dict[str, Landing] = {}
     for landing, statuses in landings:
-        for status, path in statuses:
+        for status, path, before, after in statuses:
             if status == "=":
                 continue  # its mode alone changed: the same bytes
             last_change[path] = landing
@@ -142,24 +145,48 @@ def read_history(submissions: Path) -> History:
             if len(parts) < 2:
                 continue
             sid = parts[0]
-            added = parts[1] == "metadata.yaml" and len(parts) == 2 and status == "A"
-            if added or parts[1] == "predictions":
+            metadata = parts[1] == "metadata.yaml" and len(parts) == 2
+            if metadata and status == "A":
+                added_by[sid] = submissions_landed[sid] = landing
+            elif parts[1] == "predictions" or (
+                metadata and status == "M" and _shown(root, before) != _shown(root, after)
+            ):
                 submissions_landed[sid] = landing
     return History(
         True,
         None,
         tuple(landing for landing, _ in landings),
         prefix,
-        submissions_landed,
-        last_change,
-        root,
+        submissions=submissions_landed,
+        added=added_by,
+        last_change=last_change,
+        root=root,
     )
 
 
-def _landings(log: str) -> list[tuple[Landing, list[tuple[str, str]]]]:
+def _shown(root: Path, blob: str) -> str:
+    done = _git(root, "cat-file", "blob", blob)
+    return shown_of(b"" if done is None or done.returncode != 0 else done.stdout)
+
+
+def shown_of(text: bytes) -> str:
+    """What a row shows of a version of `metadata.yaml` (its `metadata_sha256`), or the sha256 of its bytes where
+    that version does not read as metadata."""
+    from pydantic import ValidationError
+
+    from ..evaluator.submissions.format import Metadata
+    from ..evaluator.submissions.reproduction import metadata_sha256
+
+    try:
+        return metadata_sha256(Metadata.model_validate(yaml.safe_load(text.decode("utf-8"))))
+    except (UnicodeDecodeError, yaml.YAMLError, ValidationError, ValueError, TypeError, AttributeError):
+        return hashlib.sha256(text).hexdigest()
+
+
+def _landings(log: str) -> list[tuple[Landing, list[tuple[str, str, str, str]]]]:
     """Parse `git log --format=%x00%H%x00%P%x00%ct%x00%s --raw --no-abbrev`: each changed path with its status
-    letter, or "=" where only its mode changed (the same blob before and after)."""
-    out: list[tuple[Landing, list[tuple[str, str]]]] = []
+    letter, or "=" where only its mode changed (the same blob before and after), and its blobs before and after."""
+    out: list[tuple[Landing, list[tuple[str, str, str, str]]]] = []
     records = log.split("\x00")
     # records: "", H, P, T, "S\n\nstatus lines", H, P, T, ...
     index = 1
@@ -177,7 +204,7 @@ def _landings(log: str) -> list[tuple[Landing, list[tuple[str, str]]]]:
             if line.startswith(":") and "\t" in line:
                 fields, path = line.split("\t", 1)
                 _, _, before, after, status = fields[1:].split(" ", 4)
-                statuses.append(("=" if before == after else status[:1], path))
+                statuses.append(("=" if before == after else status[:1], path, before, after))
         pull_request, branch = None, None
         merged = MERGE_SUBJECT.match(subject)
         squashed = SQUASH_SUBJECT.search(subject)
@@ -186,6 +213,6 @@ def _landings(log: str) -> list[tuple[Landing, list[tuple[str, str]]]]:
         elif len(parents) == 1 and squashed:
             pull_request = int(squashed.group("number"))
         date = datetime.fromtimestamp(int(stamp), tz=UTC).isoformat() if stamp.isdigit() else ""
-        landing = Landing(len(out) + 1, commit, pull_request, branch, frozenset(path for _, path in statuses), date)
+        landing = Landing(len(out) + 1, commit, pull_request, branch, frozenset(s[1] for s in statuses), date)
         out.append((landing, statuses))
     return out

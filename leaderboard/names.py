@@ -94,3 +94,13 @@ def read_alike(first: str, second: str) -> bool:
     """Whether a reader could take one name for the other (see the module's docstring)."""
     a, b = name_keys(first), name_keys(second)
     return a[0] == b[0] or a[1] == b[1]
+
+
+NEGHUB = "NegHub"
+
+
+def holds_neghubs_name(name: str) -> bool:
+    """Whether a model name holds NegHub's own name, as a reader reads it (the keys above: in any letter case,
+    through spaces, punctuation and look-alike letters)."""
+    mine, ours = name_keys(name), name_keys(NEGHUB)
+    return ours[0] in mine[0] or ours[1] in mine[1]

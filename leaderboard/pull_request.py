@@ -91,7 +91,7 @@ def changed_ids(head: Path, base: Path, changes: list[tuple[str, str, str]] | No
         sorted(p for p in head.iterdir() if p.is_dir() and not p.name.startswith(".")) if head.is_dir() else []
     ):
         other = base / folder.name
-        if folder.name in recorded or not other.is_dir() or _differs(folder, other):
+        if folder.name in recorded or not other.is_dir() or folders_differ(folder, other):
             ids.append(folder.name)
     return ids
 
@@ -103,7 +103,7 @@ def removed_ids(head: Path, base: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if p.is_dir() and not (head / p.name).is_dir())
 
 
-def _differs(a: Path, b: Path) -> bool:
+def folders_differ(a: Path, b: Path) -> bool:
     cmp = filecmp.dircmp(a, b, ignore=[], hide=[])  # by default dircmp skips CVS, RCS, tags, __pycache__, ...
     if cmp.left_only or cmp.right_only or cmp.funny_files:
         return True
@@ -112,7 +112,7 @@ def _differs(a: Path, b: Path) -> bool:
         return True
     if any(_executable(a / name) != _executable(b / name) for name in cmp.common_files):
         return True
-    return any(_differs(a / d, b / d) for d in cmp.common_dirs)
+    return any(folders_differ(a / d, b / d) for d in cmp.common_dirs)
 
 
 def _executable(path: Path) -> bool:

@@ -34,13 +34,14 @@ from .board_file import LeaderboardFile, RowEntry
 from .collect import collect, collect_submission
 from .copies import agreement, is_copy
 from .facts import RowFacts
-from .history import History, Landing, read_history
-from .pull_request import changed_ids
+from .history import History, Landing, read_history, shown_of
+from .pull_request import changed_ids, folders_differ
 from .verdicts import answered_of, shown
 
 API_ENV = "GITHUB_API_URL"
 TOKEN_ENV = "GITHUB_TOKEN"
 DEFAULT_API = "https://api.github.com"
+CHANGED_SHOWN = 30  # rows of other submissions listed, then a count: a summary stays readable on a full board
 
 
 def cell(text: object) -> str:
@@ -48,8 +49,12 @@ def cell(text: object) -> str:
     return re.sub(r"[\\`*_{}\[\]<>()#+!|~-]", lambda m: "\\" + m.group(0), str(text).replace("\n", " "))
 
 
-def merged_history(base: History, ids: list[str], event: dict[str, Any]) -> History:
-    """`base` with the pull request's submissions landing after everything, as its merge commit would."""
+def merged_history(
+    base: History, ids: list[str], event: dict[str, Any], head_dir: Path | None = None, base_dir: Path | None = None
+) -> History:
+    """`base` with the pull request's merge commit after everything, as history.py will read it: a new folder lands
+    there, and a changed one where its prediction files or what its row shows changed (a description's typo keeps
+    its landing); every other changed folder keeps its own."""
     if not base.recorded:
         return base
     pull = event.get("pull_request") or {}
@@ -61,11 +66,35 @@ def merged_history(base: History, ids: list[str], event: dict[str, Any]) -> Hist
     landing = Landing(len(base.landings) + 1, "the-pull-request's-merge", number or 0, branch, paths, "")
     if number is None:  # no event: a pull request all the same, by an account the summary cannot name
         landing = dataclasses.replace(landing, pull_request=0)
+    new = [sid for sid in ids if sid not in base.added or base_dir is None or not (base_dir / sid).is_dir()]
+    moved = new + [
+        sid
+        for sid in ids
+        if sid not in new
+        and head_dir is not None
+        and base_dir is not None
+        and _lands_anew(head_dir / sid, base_dir / sid)
+    ]
     return dataclasses.replace(
         base,
         landings=(*base.landings, landing),
-        submissions={**base.submissions, **dict.fromkeys(ids, landing)},
+        submissions={**base.submissions, **dict.fromkeys(moved, landing)},
+        added={**base.added, **dict.fromkeys(new, landing)},
     )
+
+
+def _lands_anew(mine: Path, theirs: Path) -> bool:
+    """Whether a changed folder lands with the merge (history.py's rule): its predictions or what its row shows."""
+    predictions = mine / "predictions", theirs / "predictions"
+    if predictions[0].is_dir() != predictions[1].is_dir():
+        return True
+    if predictions[0].is_dir() and folders_differ(*predictions):
+        return True
+    texts = [
+        (folder / "metadata.yaml").read_bytes() if (folder / "metadata.yaml").is_file() else b""
+        for folder in (mine, theirs)
+    ]
+    return shown_of(texts[0]) != shown_of(texts[1])
 
 
 def _best_ranked(file: LeaderboardFile, excluded: set[str]) -> dict[str, RowEntry]:
@@ -79,6 +108,20 @@ def _best_ranked(file: LeaderboardFile, excluded: set[str]) -> dict[str, RowEntr
         if current is None or sign * entry.headline > sign * (current.headline or 0.0):
             best[entry.board] = entry
     return best
+
+
+def _changed_elsewhere(before: LeaderboardFile, after: LeaderboardFile, ids: set[str]) -> list[str]:
+    """What the merge changes in the verdicts of rows outside the pull request: one line per row, before and after."""
+    was = {e.row: e for e in before.rows if e.kind == "verified"}
+    lines = []
+    for entry in after.rows:
+        old = was.get(entry.row)
+        if old is None or entry.submission in ids:
+            continue
+        then, now = verdict_words(old, before), verdict_words(entry, after)
+        if then != now:
+            lines.append(f"{entry.submission} ({entry.model}, {entry.board}): now {then}; once merged {now}")
+    return lines
 
 
 def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
@@ -115,15 +158,11 @@ def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_di
         return "## NegHub submissions\n\nNo submission is new or changed.\n"
     event = event or {}
     repository = Path(os.path.abspath(base)).parent
-    history = merged_history(read_history(base), ids, event)
-    merged = collect(
-        head,
-        data_dir=data_dir,
-        reproductions_dir=repository / "reproductions",
-        clearances_file=repository / "clearances.yaml",
-        history=history,
-    )
-    current = collect(base, data_dir=data_dir, reported=False) if base.is_dir() else None
+    base_history = read_history(base)
+    history = merged_history(base_history, ids, event, head, base)
+    evidence = {"reproductions_dir": repository / "reproductions", "clearances_file": repository / "clearances.yaml"}
+    merged = collect(head, data_dir=data_dir, history=history, **evidence)
+    current = collect(base, data_dir=data_dir, history=base_history, **evidence) if base.is_dir() else None
     best = {} if current is None else _best_ranked(current.file, set(ids))
     lines = ["## NegHub submissions", ""]
     if not history.recorded:
@@ -144,6 +183,12 @@ def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_di
             f"| {cell(entry.submission)} | {cell(entry.model)} | {cell(row.key.title)} | {row.n_runs} | {value} "
             f"| {cell(top_words)} | {cell(verdict_words(entry, merged.file))} |"
         )
+    changed = [] if current is None else _changed_elsewhere(current.file, merged.file, set(ids))
+    if changed:
+        lines += ["", "### Rows of other submissions whose verdict this merge changes", ""]
+        lines += [f"- {cell(words)}" for words in changed[:CHANGED_SHOWN]]
+        if len(changed) > CHANGED_SHOWN:
+            lines.append(f"- … and {len(changed) - CHANGED_SHOWN} more rows")
     for note in (n for n in merged.notes if n.submission in ids):
         lines += ["", f"**{cell(note.submission)}** {note.level}: " + "; ".join(cell(m) for m in note.messages[:10])]
     alike = open_copies([r for r in merged.facts if r.submission_id in ids], event, base, data_dir)

@@ -44,6 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..evaluator.core.registry import benchmark_names, get_benchmark
+from ..evaluator.core.stats import mcnemar_exact_p
 from ..evaluator.runners.setting import differences_between, recorded_setting, setting_in_words
 from .board_file import (
     BoardEntry,
@@ -57,9 +58,9 @@ from .board_file import (
     Trust,
 )
 from .boards import Board, primary_board
-from .copies import Agreement, Answered, agreement, error_consistency_matrix, is_copy
+from .copies import Agreement, Answered, agreement, error_consistency_matrix, flips, is_copy
 from .facts import RowFacts
-from .names import read_alike
+from .names import holds_neghubs_name, read_alike
 from .ranking import Candidate, paired_difference_ci, rank_ranges, significantly_better
 
 # --- the thresholds, each with why (the Ranking rules page states them from here) ---------------------------
@@ -104,10 +105,11 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "comparable paper rows; a board orders its rows by the benchmark's verdict first where it has one (the "
         "cloze test: passes, partially passes, fails; inconclusive is not ranked); a row that answers both items of "
         "minimal pairs alike beyond chance is marked as ignoring negation; a paper's error analysis is a board of "
-        "its own; the copy rule compares rows of one pinned model claimed in settings that change answers; a "
-        "clearance lifts nothing once the submission changed after it, a record counts only "
-        "after the submission it reproduced landed; the rows NegHub ran own their names; the leader is decided "
-        "among the rows NegHub ran or reproduced alone.",
+        "its own; a row of one pinned model claimed in another setting is a copy where its differing answers lean to "
+        "the right ones beyond chance; a change of what a row shows lands it anew; a clearance lifts nothing once "
+        "the submission landed again after it, a record counts only after the submission it reproduced landed; the "
+        "rows NegHub ran, then those it reproduced, own their names, and no other row's name holds NegHub's; the "
+        "leader is decided among the rows NegHub ran or reproduced alone.",
     ),
 )
 
@@ -115,6 +117,7 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
 CLEARED_BY_REPRODUCTION: frozenset[HoldKind] = frozenset(
     {"other-answers-same-model", "near-copy", "above-published-best", "unreproduced-best"}
 )
+SETTING_MARKS_SHOWN = 3  # a row names this many rows of its model in other settings, then a count
 UNRECORDED_POSITION = 10**9  # a row with no landing on record comes after every one that has one
 STATUS_ORDER = {"ranked": 0, "held": 1, "unranked": 1, "duplicate": 1, "reference": 2, "reported": 3}
 
@@ -293,11 +296,21 @@ def _reproduction_words(row: RowFacts) -> str | None:
 
 
 def _name_rule(verified: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
-    """A row whose model name reads as the name of an earlier row of another account and another model is held.
-    The rows NegHub ran come first, whenever they landed: the maintainers name the model they ran, and a name
-    landed before them by another account cannot hold them."""
+    """A row whose model name reads as the name of an earlier row of another account and another model is held, and
+    so is one whose name holds NegHub's own name (the site's word for the rows NegHub ran or reproduced). The rows
+    NegHub ran own their names first (the maintainers name the model they ran), then the rows it reproduced (the
+    weights behind the name were re-run), then the others, each in landing order; a row NegHub ran or reproduced is
+    never held for its name."""
     owners: list[RowFacts] = []
-    for row in sorted(verified, key=lambda r: not r.maintainers_run):  # stable: landing order within each
+    order = sorted(verified, key=lambda r: (not r.maintainers_run, not r.trusted))  # stable: landing order within
+    for row in order:
+        if not row.maintainers_run and holds_neghubs_name(row.model):
+            drafts[row.id].hold(
+                "name-of-another",
+                f"its model name {row.model!r} holds NegHub's name, the site's word for the rows NegHub ran or "
+                "reproduced: a submission's name is the model's",
+            )
+            continue
         owner = next(
             (
                 o
@@ -309,7 +322,7 @@ def _name_rule(verified: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> No
             ),
             None,
         )
-        if owner is not None:
+        if owner is not None and not row.trusted:
             drafts[row.id].hold(
                 "name-of-another",
                 f"its model name {row.model!r} reads as {owner.model!r}, the name of {_who(owner)}'s row of another "
@@ -426,18 +439,26 @@ def _other_answers(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> No
     for row in rows:
         mine = dict(row.setting_fields)
         same_setting = []
+        marks = []
         for other in rows:
             if other is row:
                 continue
             theirs = dict(other.setting_fields)
-            if _other_setting(row, other):
-                drafts[row.id].marks.append(
+            if not _other_setting(row, other):
+                same_setting.append(other)
+            elif other.trusted or _account_key(other) == _account_key(row):
+                # a row is told of another setting by a row NegHub vouches for or by its own account's; a claim of
+                # another account names the difference on its own row only (it writes nothing on others' rows)
+                marks.append(
                     f"the same model as {other.submission_id} in another numeric setting: {setting_in_words(mine)} "
                     f"here, {setting_in_words(theirs)} there ({'; '.join(differences_between(mine, theirs))}); "
                     "answers may differ"
                 )
-            else:
-                same_setting.append(other)
+        drafts[row.id].marks += marks[:SETTING_MARKS_SHOWN]
+        if len(marks) > SETTING_MARKS_SHOWN:
+            drafts[row.id].marks.append(
+                f"and {len(marks) - SETTING_MARKS_SHOWN} more rows of this model in other numeric settings"
+            )
         if not same_setting or row.trusted:
             continue
         standing = [o for o in same_setting if o.trusted]
@@ -503,6 +524,7 @@ def _copy_rule(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
                 continue
             if _same_model(row, other) and not _other_setting(row, other):
                 continue  # one model in one setting: the one-model rule's (identical answers, or other answers)
+            towards = _same_model(row, other) and _other_setting(row, other)
             earlier = landing_order(other) < landing_order(row)
             together = row.landing is not None and other.landing == row.landing
             if not (earlier or together):
@@ -511,12 +533,43 @@ def _copy_rule(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
             if not is_copy(found):
                 continue
             when = "landed in the same commit as" if together else "landed after"
+            if towards:
+                moved = _moved_towards_gold(answered[i], answered[j])
+                if moved is None:
+                    continue  # the same model in another setting answers alike: no copy without a direction
+                drafts[row.id].hold(
+                    "near-copy",
+                    f"its answers copy those of {_who(other)}, which it {when}, claimed as the same model in another "
+                    f"numeric setting: {found.words}; of the answers that differ, {moved}: a setting's rounding has "
+                    "no preference for the right answer (exact sign test, p below 0.001)",
+                )
+                break
             drafts[row.id].hold(
                 "near-copy",
                 f"its answers copy those of {_who(other)}, which it {when}: {found.words}; a copy keeps which items "
                 "its source gets right, independent models do not (the rule's cut-off and why: Ranking rules)",
             )
             break
+
+
+# a row of one pinned model claimed in another numeric setting is held as a copy only where, of the items the two
+# rows answer differently, it gets right significantly more than it gets wrong: two settings' rounding moves answers
+# with no preference for the gold label, so under that null the exact sign test holds an honest pair at most 0.1 %
+# of the time, while a copy with 5 % of JNLI-Neg's 1,363 answers moved towards gold (68 of 68) has p near 1e-20
+TOWARDS_GOLD_P = 0.001
+
+
+def _moved_towards_gold(mine: Answered | None, source: Answered | None) -> str | None:
+    """Words for a row's answers moved towards the right ones beyond chance against its source, or None."""
+    if mine is None or source is None:
+        return None
+    found = flips(mine, source)
+    if found is None:
+        return None
+    up, down = found
+    if up <= down or mcnemar_exact_p(down, up) >= TOWARDS_GOLD_P:
+        return None
+    return f"{up} are right here and wrong there, {down} the other way round"
 
 
 def _matrix(answered: Sequence[Answered | None]) -> tuple[NDArray[Any], ...] | None:
@@ -986,7 +1039,8 @@ def _leader(
     ci = difference_ci(facts[top.row], facts[runner.row])
     interval = "" if ci is None else f", paired 95 % interval [{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"
     trust = "run by NegHub" if top.trust == "neghub-run" else "reproduced by NegHub"
-    marks = "".join(f"; {mark}" for mark in top.marks)
+    # the leader's line carries what NegHub computed of the row itself (its negation mark), no other row's words
+    marks = "".join(f"; {mark}" for mark in _ignored_words(leading))
     text = (
         f"{top.model} ({trust}): {label} {shown(top.headline, task)}, {scale * margin:+.2f} {words} over "
         f"{runner.model}{interval} ({primary.title}){marks}{claim_words}"

@@ -97,6 +97,19 @@ def nubench_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return model, out
 
 
+def test_without_seed_the_sample_is_one_nobody_knew_and_the_record_keeps_its_seed(
+    nubench_run: tuple[Path, Path], tmp_path: Path
+) -> None:
+    # the workflow gives no --seed: a fixed default would let a submitter answer truly on the sampled items alone
+    model, sub = nubench_run
+    seeds = []
+    for attempt in range(2):
+        records = tmp_path / f"records-{attempt}"
+        assert main(["reproduce", str(sub), "--model", str(model), "--items", "4", "-o", str(records)]) == 0
+        seeds.append(_record(records, "tiny-model").sample_seed)
+    assert seeds[0] != seeds[1]  # two draws of 2**31 seeds agree once in two billion
+
+
 def test_an_honest_run_reproduces_on_its_sample(nubench_run: tuple[Path, Path], tmp_path: Path) -> None:
     model, sub = nubench_run
     records = tmp_path / "records"

@@ -471,6 +471,22 @@ def test_an_absolute_path_in_metadata_is_refused_on_its_line_and_the_placeholder
     assert validate_submission(folder) == []
 
 
+def test_a_numeric_settings_name_is_a_name_and_the_recorded_one_fixes_it(tmp_path: Path) -> None:
+    # the site shows a setting's names in sentences of its own (runners/setting.py): a sentence written there would
+    # read as NegHub's words beside another account's row
+    folder = shutil.copytree(CATALOGUE / "provenance-absolute-path", tmp_path / "setting")
+    metadata = folder / METADATA_FILE
+    text = metadata.read_text(encoding="utf-8").replace("/home/someone/models/example-7b", "DATA_DIR")
+    told = "Notice from the NegHub maintainers: this model is verified"
+    metadata.write_text(text + f"  dtype: bfloat16\n  attn_implementation: '{told}'\n", encoding="utf-8")
+    (problem,) = validate_submission(folder)
+    assert problem.field == "provenance"
+    assert problem.message.startswith("attn_implementation: expected a name of at most 40 letters, digits and")
+    assert "such as bfloat16, cuda or sdpa" in problem.message
+    metadata.write_text(text + "  dtype: bfloat16\n  attn_implementation: sdpa\n", encoding="utf-8")  # the fix
+    assert validate_submission(folder) == []
+
+
 @pytest.mark.parametrize(
     "text",
     ["/home/bob/models/m", "~/models/m", "~bob/m", "C:\\Users\\bob\\m", "C:/Users/bob", "pretrained=/srv/m/x"],

@@ -31,6 +31,7 @@ import math
 import os
 import platform
 import random
+import secrets
 import statistics
 import sys
 from collections.abc import Callable, Hashable, Sequence
@@ -254,6 +255,11 @@ def read_lines(path: Path) -> list[Line]:
     """A validated prediction file's lines (the validator has read it already: no check is repeated)."""
     with open(path, encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
+
+
+def draw_seed() -> int:
+    """A sample's seed nobody knows before the re-run (the operating system's randomness); the record keeps it."""
+    return secrets.randbelow(2**31)
 
 
 def sample_batches(batches: Sequence[Sequence[Any]], sample: int, rng: random.Random) -> list[Sequence[Any]]:
@@ -557,7 +563,14 @@ def add_reproduce_parser(sub: Any) -> None:
     )
     rp.add_argument("submission", type=Path, help="the submission folder (submissions/<id>)")
     rp.add_argument("--items", type=int, default=DEFAULT_ITEMS, help=f"items per run (default {DEFAULT_ITEMS})")
-    rp.add_argument("--seed", type=int, default=0, help="seed of the sample of items")
+    rp.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the sample of items (default: a fresh one from the operating system, written into the record "
+        "so that anyone can draw the same sample; a fixed default would let a submitter know the sample in advance "
+        "and answer truly on those items alone)",
+    )
     rp.add_argument(
         "--tasks", type=lambda s: s.split(","), default=None, help="comma-separated: reproduce these tasks' runs only"
     )
@@ -595,7 +608,7 @@ def reproduce_command(args: Any) -> int:
     record = reproduce(
         args.submission,
         items=args.items,
-        seed=args.seed,
+        seed=draw_seed() if args.seed is None else args.seed,
         tolerance=args.tolerance,
         model_path=args.model,
         device=args.device,

@@ -21,6 +21,7 @@ from pydantic import (
     PlainValidator,
     StringConstraints,
     WithJsonSchema,
+    field_validator,
 )
 from pydantic_core import PydanticKnownError
 
@@ -335,6 +336,11 @@ class Run(BaseModel):
     )
 
 
+# the provenance keys whose values name a numeric setting (runners/setting.py shows and compares them)
+SETTING_NAME_KEYS = ("device", "dtype", "attn_implementation")
+SETTING_NAME = re.compile(r"[A-Za-z0-9_.:+-]{1,40}")
+
+
 class Metadata(BaseModel):
     """`metadata.yaml` of a submission."""
 
@@ -349,6 +355,19 @@ class Metadata(BaseModel):
         default=None,
         description="what the runner records: model revision, dtype, device, library versions, command line",
     )
+
+    @field_validator("provenance")
+    @classmethod
+    def _setting_names(cls, provenance: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The numeric setting's names are shown and compared (runners/setting.py): a name, never a sentence."""
+        for key in SETTING_NAME_KEYS:
+            value = (provenance or {}).get(key)
+            if isinstance(value, str) and not SETTING_NAME.fullmatch(value):
+                raise ValueError(
+                    f"{key}: expected a name of at most 40 letters, digits and _ . : + - (such as bfloat16, cuda or "
+                    f"sdpa), as neghub run records it; got {value[:40]!r}"
+                )
+        return provenance
 
     def recorded_settings(self, run: Run) -> dict[str, Any]:
         """The protocol settings the provenance records for one run, by name (`recorded_settings`)."""
