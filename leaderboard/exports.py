@@ -378,6 +378,6 @@ def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str |
         records = [record(r) for r in own]
         out[f"data/{key.slug}.csv"] = board_csv(own, records)
         out[f"data/{key.slug}.json"] = board_json(own, records)
-    own = {key: [r for r in rows if r.key == key] for key, rows in tables.items()}
-    out["data/results-long.parquet"] = long_parquet(long_table(own))
+    own_rows = {key: [r for r in rows if r.key == key] for key, rows in tables.items()}
+    out["data/results-long.parquet"] = long_parquet(long_table(own_rows))
     return out

@@ -160,9 +160,13 @@ def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_di
     repository = Path(os.path.abspath(base)).parent
     base_history = read_history(base)
     history = merged_history(base_history, ids, event, head, base)
-    evidence = {"reproductions_dir": repository / "reproductions", "clearances_file": repository / "clearances.yaml"}
-    merged = collect(head, data_dir=data_dir, history=history, **evidence)
-    current = collect(base, data_dir=data_dir, history=base_history, **evidence) if base.is_dir() else None
+    records, clearances = repository / "reproductions", repository / "clearances.yaml"
+    merged = collect(head, data_dir=data_dir, history=history, reproductions_dir=records, clearances_file=clearances)
+    current = (
+        collect(base, data_dir=data_dir, history=base_history, reproductions_dir=records, clearances_file=clearances)
+        if base.is_dir()
+        else None
+    )
     best = {} if current is None else _best_ranked(current.file, set(ids))
     lines = ["## NegHub submissions", ""]
     if not history.recorded:
