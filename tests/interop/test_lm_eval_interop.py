@@ -269,7 +269,7 @@ def test_lm_eval_prints_the_score_a_plugin_benchmark_declares(tmp_path: Path) ->
     tiny_llama(tok, hidden_size=32).eval().save_pretrained(model)
     tok.save_pretrained(model)
 
-    table = _lm_eval(model, exported, tmp_path / "lm-eval-results")
+    table = _lm_eval(model, exported, tmp_path / "lm-eval-results", tmp_path)
     imported = tmp_path / "imported"
     _neghub("import", "lm-eval", str(tmp_path / "lm-eval-results"), "--tasks", PLUGIN, *SIGNED, "-o", str(imported))
     _neghub("validate", str(imported))
