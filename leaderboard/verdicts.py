@@ -666,8 +666,8 @@ def _clear(
 def _unreproduced_best(
     rows: Sequence[RowFacts], drafts: Mapping[str, _Draft], cleared_by: Mapping[str, Sequence[Clearance]]
 ) -> None:
-    """No row that NegHub neither ran nor reproduced is first: each is held unless a row NegHub ran or reproduced
-    (and that is not held) has a higher headline. Held rows count for no other row here."""
+    """No row that NegHub neither ran nor reproduced is first: each that could rank is held unless a row NegHub ran
+    or reproduced (and that is not held) has a higher headline. Held rows count for no other row here."""
     if not rows:
         return
     sign = _sign(rows[0].task)
@@ -677,7 +677,9 @@ def _unreproduced_best(
     for row in rows:
         draft = drafts[row.id]
         value = headline(row)
-        if row.trusted or draft.holds or value is None:
+        # a row that could not rank anyway (too few answers parsed, too wide an interval) is no new best: holding it
+        # "until a reproduction" would promise what a reproduction cannot give it, and hide why it is not ranked
+        if row.trusted or draft.holds or value is None or _eligibility(row) is not None:
             continue
         if best_row is not None and merit(row) < merit(best_row):
             continue

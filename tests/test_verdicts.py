@@ -65,6 +65,22 @@ def test_a_row_under_the_parse_share_is_not_ranked(tmp_path: Path, split: tuple[
     )
 
 
+def test_a_row_that_cannot_rank_is_told_why_not_held_for_a_reproduction(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    # a board NegHub has run nothing on: a row that could rank would wait for a reproduction, but a reproduction
+    # cannot rank a row whose answers did not parse, so the reader is told that instead (as an sdist's build, which
+    # has no history and so counts no record, showed: the SmolLM2 row read "held" there and "not ranked" here)
+    main = Main.create(tmp_path / "repo")
+    ids, gold = split
+    # unparsed where the line number is 0, 1 or 2 mod 5, as in the test above: parsed 544 of 1,363 (39.9 %)
+    terse = {i: (None if n % 5 < 3 else g) for n, (i, g) in enumerate(zip(ids, gold, strict=True))}
+    main.merge(2, "carol", submission("terse", hub_model("Terse", "carol/terse", "8" * 40), "carol", [jnli_run(terse)]))
+    row = primary(build(main.root))["Terse"]
+    assert row.startswith("not ranked") and "only 40 % of its answers parsed (ranked from 50 %)" in row, row
+    assert "needs a reproduction" not in row
+
+
 def test_a_tie_is_said_and_never_broken_by_a_name(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
     # two runs of NegHub right on the same instances; where one is wrong the other picks the other wrong label:
     # the same score on every pair, other answers (no duplicate), and the second's name sorts first
