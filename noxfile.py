@@ -27,6 +27,11 @@ nox.options.error_on_missing_interpreters = True
 
 ROOT = Path(__file__).parent
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
+# The test suite's workers (pytest-xdist): one per core, four at most (each builds its own module fixtures). On the
+# 2-core machines CI uses, `nox -s tests` took 11 min 28 s in one process and 7 min 55 s with `-n 2` (1451 passed
+# either way; 2026-11-27, load 1.1 before the runs): .ci/run runs the suite four times (tests, lowest, the sdist's,
+# the newcomer's), and in one process it ran past its 45 minutes. `-- -n 0` runs it in one process again.
+PARALLEL = ("-n", "auto", "--maxprocesses", "4")
 # torch: the exact version whose CPU wheel is available offline; any other specifier pulls CUDA builds.
 TORCH = "torch==2.13.0"
 # The GPU job's locks (`nox -s lock`) and the environment gpu_install builds from them alone; gpu_download and
@@ -130,7 +135,7 @@ def tests(session: nox.Session) -> None:
     session.install(TORCH)  # first, so the `models` extra finds torch satisfied and pulls no CUDA build
     # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
     install_project(session, "test,site,models")
-    session.run("pytest", *session.posargs, env=_test_data_env(session))
+    session.run("pytest", *PARALLEL, *session.posargs, env=_test_data_env(session))
 
 
 @nox.session
@@ -206,10 +211,10 @@ def _lowest(session: nox.Session, folder: Path) -> None:
     ignored = [f"--ignore={path}" for paths in NOT_AT_THE_FLOORS.values() for path in paths]
     install_project(session, "site", constraints=constraints["base-site"], also=test_tools)
     env = _test_data_env(session)
-    session.run("pytest", "-m", f"({default[1]}) and not models", *ignored, *session.posargs, env=env)
+    session.run("pytest", *PARALLEL, "-m", f"({default[1]}) and not models", *ignored, *session.posargs, env=env)
     session.install(TORCH)  # first, as in `tests`: the CPU wheel, then the extra pulls no CUDA build
     install_project(session, "site,models", constraints=constraints["models"])
-    session.run("pytest", "-m", f"({default[1]}) and models", *ignored, *session.posargs, env=env)
+    session.run("pytest", *PARALLEL, "-m", f"({default[1]}) and models", *ignored, *session.posargs, env=env)
 
 
 @nox.session
@@ -265,7 +270,8 @@ def wheel(session: nox.Session) -> None:
         session.run(*pip, f"{sdist_file}[test,site,models]", external=True)
         (source,) = (p for p in unpacked.iterdir() if p.is_dir() and p.name != "shared")
         with session.chdir(source):
-            session.run(str(full / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", external=True, env=_data_env())
+            pytest = (str(full / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", *PARALLEL)
+            session.run(*pytest, external=True, env=_data_env())
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
