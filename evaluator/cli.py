@@ -13,7 +13,6 @@ Its conventions (README, "Command-line conventions"):
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -268,7 +267,9 @@ def _failed(code: int, problems: Sequence[Problem], as_json: bool) -> int:
         record = {
             "error": kind,
             "exit_code": code,
-            "problems": [{k: v for k, v in dataclasses.asdict(p).items() if k != "summary"} for p in problems],
+            "problems": [
+                {"file": p.file, "line": p.line, "field": p.field, "message": p.full_message} for p in problems
+            ],
         }
         print(json.dumps(record, ensure_ascii=False, indent=2))
     return code

@@ -285,9 +285,10 @@ def collect_submission(sub_dir: Path, data_dir: Path | None, known_tasks: Iterab
     skipped = [
         f"{r.file}: no scorer for task {r.task} yet; run not shown" for r in metadata.runs if r.task not in known
     ]
-    # one short line per run (how to show it is said once per build, by the MkDocs hook)
+    # one short line per run (how to show it is said once per build, by the MkDocs hook: not in each line)
     skipped += [
-        f"{rel}: left out: this build could not read the {run_task[rel]} release ({'; '.join(map(str, found))})"
+        f"{rel}: left out: this build could not read the {run_task[rel]} release "
+        f"({'; '.join(p.without_advice() for p in found)})"
         for rel, found in checked.unavailable_reasons.items()
     ]
     unreadable = tuple(run_task[rel] for rel in checked.unavailable_reasons)

@@ -319,6 +319,25 @@ def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submissi
     assert board.rows == [] and [n.level for n in board.notes] == ["refused"]
 
 
+def test_a_failed_download_is_one_line_per_run_left_out_without_the_advice_the_build_says_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    subs = tmp_path / "submissions"
+    shutil.copytree(rule_submission("random"), subs / "baseline-random")
+    # then no mirror, an empty cache, and the upstream host refusing (conftest points it at a closed port)
+    monkeypatch.delenv("NEGHUB_DATA_DIR", raising=False)
+    monkeypatch.setenv("NEGHUB_CACHE", str(tmp_path / "cache"))
+    (note,) = collect(subs, data_dir=None, reported=False).notes
+    (line,) = note.messages
+    assert line.startswith("predictions/jnli-neg/valid.jsonl: left out: this build could not read the jnli-neg ")
+    # the download's URL and the system's reason once; how to read a local copy is the MkDocs hook's line, once
+    # per build (a newcomer's offline build printed it again in each run's line, each over 400 characters)
+    assert line.count("http") == 1 and "cannot download the pinned file" in line
+    assert "local copy" not in line and "NEGHUB_DATA_DIR" not in line
+
+
 @pytest.mark.parametrize("task", ["jnli-neg", "jsts-neg", "nubench", "scn"])
 def test_dataset_pages_render_every_field_definition_and_code_as_written(task: str) -> None:
     """Rendered with the site's Markdown extensions (mkdocs.yml, plus MkDocs' own tables and fenced code)."""

@@ -7,7 +7,7 @@ a dataset release that cannot be reached here); nothing else about bad input may
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 
 EXIT_BAD_INPUT = 2
@@ -32,14 +32,26 @@ class Problem:
     message: str
     # a line about other problems ("… and 30 more problems in FILE"), printed as its message alone
     summary: bool = dataclass_field(default=False, compare=False)
+    # how to get on where the fix is the user's to choose (read a local copy instead): printed after the message
+    # by a command; a build that says it once for all its problems prints `without_advice()`
+    advice: str | None = dataclass_field(default=None, compare=False)
 
     def __str__(self) -> str:
         if self.summary:
             return self.message
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         if self.field:
-            return f"{where}: {self.field}: {self.message}"
-        return f"{where}: {self.message}"
+            return f"{where}: {self.field}: {self.full_message}"
+        return f"{where}: {self.full_message}"
+
+    @property
+    def full_message(self) -> str:
+        """The message with its advice, as a command prints it after the problem's place."""
+        return self.message if self.advice is None else f"{self.message}; {self.advice}"
+
+    def without_advice(self) -> str:
+        """The problem without its advice."""
+        return str(replace(self, advice=None))
 
 
 class InputError(Exception):
@@ -52,8 +64,10 @@ class InputError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
     @classmethod
-    def single(cls, file: str, message: str, *, line: int | None = None, field: str | None = None) -> InputError:
-        return cls(Problem(file, line, field, message))
+    def single(
+        cls, file: str, message: str, *, line: int | None = None, field: str | None = None, advice: str | None = None
+    ) -> InputError:
+        return cls(Problem(file, line, field, message, advice=advice))
 
 
 class SourceUnavailable(InputError):

@@ -285,7 +285,7 @@ def export_command(args: Any) -> int:
         except InputError as exc:
             if args.tasks != ["all"]:
                 raise
-            print(f"skipped {task}: {exc.problems[0].message}", file=sys.stderr)
+            print(f"skipped {task}: {exc.problems[0].full_message}", file=sys.stderr)
             continue
         for plan in plans:
             name = task_name(plan)

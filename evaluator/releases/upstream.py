@@ -152,8 +152,8 @@ def _download(url: str, sha256: str, target: Path, task: str) -> None:
     except (requests.RequestException, OSError) as exc:
         raise UpstreamUnavailable.single(
             source,
-            f"cannot download the pinned file: {network_reason(exc)}; to read a local copy instead, "
-            f"{_local_copy(task)}",
+            f"cannot download the pinned file: {network_reason(exc)}",
+            advice=f"to read a local copy instead, {_local_copy(task)}",
         ) from None
 
 

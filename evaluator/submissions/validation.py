@@ -311,7 +311,7 @@ def check_submission(
     problems = _problems(folder, data_dir, limits or Limits(), checked, bootstrap)
 
     def escaped(p: Problem) -> Problem:
-        return Problem(p.file, p.line, _escape_controls(p.field), _escape_controls(p.message) or "")
+        return Problem(p.file, p.line, _escape_controls(p.field), _escape_controls(p.message) or "", advice=p.advice)
 
     checked.problems = bounded(escaped(p) for p in problems)
     checked.unavailable = {rel: [escaped(p) for p in found] for rel, found in checked.unavailable.items()}
@@ -614,7 +614,8 @@ def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: boo
                     "path": str(folder),
                     "valid": not found.problems,
                     "problems": [
-                        {"file": p.file, "line": p.line, "field": p.field, "message": p.message} for p in found.problems
+                        {"file": p.file, "line": p.line, "field": p.field, "message": p.full_message}
+                        for p in found.problems
                     ],
                     **_identity_fields(found.metadata),
                 }
