@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from ..rule_submissions import rule_submission
 from ..upstream_server import UpstreamServer, build_site
 
 pytestmark = pytest.mark.flows
@@ -43,14 +44,14 @@ def nox(clone: Path, env: dict[str, str], *args: str) -> subprocess.CompletedPro
 
 
 def pull_request(clone: Path, work: Path) -> Path:
-    """The pull request's `submissions/` as submission.yml checks it out: the base's, plus one new folder
-    (the JNLI-Neg majority baseline under another id and model name) and one broken folder."""
+    """The pull request's `submissions/` as submission.yml checks it out: the base's, plus one new folder (the
+    JNLI-Neg predictions of `neghub baseline`'s majority rule, under another id and model name)."""
     head = work / "pull-request" / "submissions"
     shutil.copytree(clone / "submissions", head)
     new = head / NEW_ID
-    shutil.copytree(clone / "submissions" / "baseline-majority", new)
+    shutil.copytree(rule_submission("majority"), new)
     meta = new / "metadata.yaml"
-    meta.write_text(meta.read_text(encoding="utf-8").replace("name: 'Baseline: majority'", f"name: {NEW_NAME}"))
+    meta.write_text(meta.read_text(encoding="utf-8").replace("name: 'Rule: majority'", f"name: {NEW_NAME}"))
     assert NEW_NAME in meta.read_text(encoding="utf-8")
     return head
 
@@ -86,7 +87,7 @@ def test_pull_request_and_pages_flows_without_shared(shared_datasets: Path, tmp_
         assert f"{NEW_ID}: 1 runs re-scored twice" in rescored.stdout
         assert any("jnli-neg" in r for r in server.requests)  # the data came from the upstream server
 
-        # pages.yml: the site ranks the verified JNLI-Neg rows
+        # pages.yml: the site shows the committed JNLI-Neg runs re-scored, beside the rule rows it computed
         built = nox(clone, env, "-s", "site")
         assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
         assert_jnli_neg_rows(clone / "public")
@@ -101,20 +102,19 @@ def test_pull_request_and_pages_flows_without_shared(shared_datasets: Path, tmp_
 
 def assert_jnli_neg_rows(public: Path) -> None:
     page = (public / "benchmarks" / "jnli-neg.html").read_text(encoding="utf-8")
-    # the committed baselines with a JNLI-Neg run, re-scored and shown as the reference rows (never ranked)
-    for name in ("Baseline: majority", "Baseline: random"):
-        assert re.search(
-            r'<tr class="neghub-row-reference[^"]*">\s*<td data-value="">reference</td>\s*'
-            r'<td class="neghub-model-col"[^>]*><a [^>]*>' + re.escape(name),
-            page,
-        ), name
-    # a ranked row's first cell is its rank range, sorted by its first rank (zero-padded): SmolLM2's re-scored
-    # run above the floor the baselines set
-    ranked = re.findall(r'<tr class="neghub-row-verified neghub-status-ranked">\s*<td data-value="0*(\d+)">', page)
-    assert ranked and ranked[0] == "1"
+    rows = re.findall(r'<tr class="neghub-row-(\w+)[^"]*">(.*?)</tr>', page, flags=re.S)
+    # the rule rows NegHub computes from the release the build fetched: always 'contradiction' is the gold label
+    # of 357 of the 787 M_i treatments (45.36 %), on each of the committed runs' two boards
+    contradiction = [
+        row for kind, row in rows if kind == "reference" and 'data-value="rule: always &#39;contradiction&#39;"' in row
+    ]
+    assert len(contradiction) == 2 and all("<strong>45.36</strong>" in row for row in contradiction), contradiction
+    # SmolLM2's two committed JNLI-Neg runs, re-scored from the fetched release: shown, not left out
+    assert len([row for kind, row in rows if kind == "verified" and ">SmolLM2-135M-Instruct</a>" in row]) == 2
     report = (public / "maintainers.html").read_text(encoding="utf-8")
     assert "could not read the jnli-neg release" not in report
     home = (public / "index.html").read_text(encoding="utf-8")
+    assert "Rows are missing" not in home
     assert "NEGHUB_DATA_DIR" not in home and "--data-dir" not in home  # no internal message for readers
 
 
