@@ -147,7 +147,8 @@ def github_flows(session: nox.Session) -> None:
     (tests/flows/)."""
     install_project(session, "test")
     session.install("nox")
-    session.run("pytest", "-m", "flows", "tests/flows", *session.posargs, env=_test_data_env(session))
+    # in parallel: the newcomer's clone runs its suite while the other flows install and build
+    session.run("pytest", *PARALLEL, "-m", "flows", "tests/flows", *session.posargs, env=_test_data_env(session))
 
 
 # What the `lowest` session leaves out of the test extra, and why: datasets 3 needs pyarrow 15, above the site
@@ -205,16 +206,23 @@ def _lowest(session: nox.Session, folder: Path) -> None:
         session.log(f"floors ({step}): " + ", ".join(constraints[step].read_text(encoding="utf-8").split()))
     test_extra = _pyproject()["project"]["optional-dependencies"]["test"]
     test_tools = [r for r in test_extra if Requirement(r).name not in NOT_AT_THE_FLOORS]
-    default = re.search(r"-m '([^']+)'", _pyproject()["tool"]["pytest"]["ini_options"]["addopts"])
-    if default is None:
-        session.error("pyproject.toml's addopts no longer selects the default tests with -m '...'")
+    default = _default_tests(session)
     ignored = [f"--ignore={path}" for paths in NOT_AT_THE_FLOORS.values() for path in paths]
     install_project(session, "site", constraints=constraints["base-site"], also=test_tools)
     env = _test_data_env(session)
-    session.run("pytest", *PARALLEL, "-m", f"({default[1]}) and not models", *ignored, *session.posargs, env=env)
+    session.run("pytest", *PARALLEL, "-m", f"({default}) and not models", *ignored, *session.posargs, env=env)
     session.install(TORCH)  # first, as in `tests`: the CPU wheel, then the extra pulls no CUDA build
     install_project(session, "site,models", constraints=constraints["models"])
-    session.run("pytest", *PARALLEL, "-m", f"({default[1]}) and models", *ignored, *session.posargs, env=env)
+    session.run("pytest", *PARALLEL, "-m", f"({default}) and models", *ignored, *session.posargs, env=env)
+
+
+def _default_tests(session: nox.Session) -> str:
+    """The marker expression of the tests `pytest` runs by default (pyproject.toml's addopts): a session that
+    narrows them with its own -m, which replaces the default's, starts from it."""
+    default = re.search(r"-m '([^']+)'", _pyproject()["tool"]["pytest"]["ini_options"]["addopts"])
+    if default is None:
+        session.error("pyproject.toml's addopts no longer selects the default tests with -m '...'")
+    return default[1]
 
 
 @nox.session
@@ -233,8 +241,11 @@ def wheel(session: nox.Session) -> None:
     2. tests/deployed: both carry LICENSE and every tracked file of evaluator/ and leaderboard/, the wheel as
        neghub/... and nothing else at its top level; the wheel, installed into a fresh environment with no
        extras, runs every `neghub` subcommand on the committed submissions from a temporary folder;
-    3. the sdist, installed with the test,site,models extras into another fresh environment, passes its own
-       test suite run from its unpacked folder (with ../shared beside it, as a CI clone has).
+    3. the sdist, installed with the test,site extras into another fresh environment, passes its own test
+       suite run from its unpacked folder, with ../shared beside it as a CI clone has, and without git: a tree
+       with no history, as an archive gives it. Left out there: the `models` tests (tiny torch models through
+       the runners: the same installed modules `tests` and `lowest` run, and torch the largest install) and the
+       `browser` tests (the site's layout in Chromium, which packaging does not change); .ci/run has 45 minutes.
     Arguments after -- go to the tests/deployed pytest run.
     """
     session.install("build", "pytest", "PyYAML")
@@ -265,12 +276,13 @@ def wheel(session: nox.Session) -> None:
             (unpacked / "shared").symlink_to(SHARED_DATASETS.parent, target_is_directory=True)
         full = work / "venv-sdist"
         session.run("python", "-m", "venv", str(full))
-        pip = (str(full / "bin" / "python"), "-m", "pip", "install", "-q")
-        session.run(*pip, TORCH, external=True)  # first, as in `tests`: the models extra then pulls no CUDA build
-        session.run(*pip, f"{sdist_file}[test,site,models]", external=True)
+        session.run(
+            str(full / "bin" / "python"), "-m", "pip", "install", "-q", f"{sdist_file}[test,site]", external=True
+        )
         (source,) = (p for p in unpacked.iterdir() if p.is_dir() and p.name != "shared")
+        marks = f"({_default_tests(session)}) and not models and not browser"
         with session.chdir(source):
-            pytest = (str(full / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", *PARALLEL)
+            pytest = (str(full / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", *PARALLEL, "-m", marks)
             session.run(*pytest, external=True, env=_data_env())
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -118,6 +118,8 @@ from neghub.leaderboard.charts import MAX_SERIES  # noqa: E402
 from neghub.leaderboard.exports import LONG_COLUMNS  # noqa: E402
 from neghub.leaderboard.site import ROWS_IN_PAGE  # noqa: E402
 
+pytestmark = pytest.mark.browser
+
 CROWD = ROWS_IN_PAGE + 3  # submissions on one board beyond what its page carries
 
 
