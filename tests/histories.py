@@ -189,6 +189,19 @@ def submission(
 # --- the site, as a reader reads it --------------------------------------------------------------------------
 
 
+def clearances_yaml(submission: str, holds: list[str], by: str, date: str, why: str) -> str:
+    """clearances.yaml with one entry, as a maintainer writes it (the strings quoted: JSON's are YAML's too)."""
+    return (
+        "clearances:\n"
+        f"  - submission: {submission}\n"
+        f"    holds: [{', '.join(holds)}]\n"
+        f"    by: {by}\n"
+        f"    date: {json.dumps(date)}\n"
+        f"    why: {json.dumps(why)}\n"
+        "accepted_prompts: []\n"
+    )
+
+
 def text_of(page: str) -> str:
     """A page as a reader reads it: no markup, no scripts, entities decoded, white space folded."""
     page = re.sub(r"<script.*?</script>", " ", page, flags=re.DOTALL)

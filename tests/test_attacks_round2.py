@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.histories import Main, Site, build, git, hub_model, jnli_run, submission
+from tests.histories import Main, Site, build, clearances_yaml, git, hub_model, jnli_run, submission
 from tests.test_evidence_attacks import ALICE, MAINTAINED, changed, honest_main, model, primary, record
 
 REPOSITORY = "neghub/neghub"
@@ -357,14 +357,12 @@ def test_a_clearance_does_not_cover_predictions_changed_after_it(tmp_path: Path,
     main, _ = honest_main(tmp_path, split)
     api = hub_model("API Model", "mallory/api", "9" * 40)
     main.merge(2, "mallory", submission("api-model", api, "mallory", [jnli_run(model(split, 0.75, 96))]))
-    clearance = (
-        "clearances:\n"
-        "  - submission: api-model\n"
-        "    holds: [above-published-best, unreproduced-best]\n"
-        "    by: neghub-maint\n"
-        '    date: "2026-11-28"\n'
-        '    why: "API model; the provider\'s logs and a re-run of 200 items agree"\n'
-        "accepted_prompts: []\n"
+    clearance = clearances_yaml(
+        "api-model",
+        ["above-published-best", "unreproduced-best"],
+        "neghub-maint",
+        "2026-11-28",
+        "API model; the provider's logs and a re-run of 200 items agree",
     )
     main.push("Clear api-model", {"clearances.yaml": clearance})
     fabricated = model(split, 0.97, 97)

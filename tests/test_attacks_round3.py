@@ -41,7 +41,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.histories import Main, Site, build, hub_model, jnli_run, submission
+from tests.histories import Main, Site, build, clearances_yaml, hub_model, jnli_run, submission
 from tests.test_attacks_round2 import PullRequest, entries, entry, hold_kinds, land, open_pull_request, stage
 from tests.test_evidence_attacks import ALICE, MAINTAINED, changed, honest_main, model, primary, record
 
@@ -405,14 +405,8 @@ def test_honest_description_typo_fixed_after_a_clearance_keeps_the_clearance(tmp
     main, _ = honest_main(tmp_path, split)
     api = hub_model("API Model", "bob/api", "9" * 40)
     main.merge(2, "bob", submission("api-model", api, "bob", [jnli_run(model(split, 0.66, 96))]))
-    clearance = (
-        "clearances:\n"
-        "  - submission: api-model\n"
-        "    holds: [above-published-best]\n"
-        "    by: neghub-maint\n"
-        '    date: "2026-11-28"\n'
-        '    why: "a re-run of 200 items agrees"\n'
-        "accepted_prompts: []\n"
+    clearance = clearances_yaml(
+        "api-model", ["above-published-best"], "neghub-maint", "2026-11-28", "a re-run of 200 items agrees"
     )
     main.push("Clear api-model", {"clearances.yaml": clearance})
     assert entry(build(main.root), "api-model")["status"] == "ranked"  # the set-up: cleared
