@@ -522,9 +522,10 @@ def _copy_rule(rows: Sequence[RowFacts], drafts: Mapping[str, _Draft]) -> None:
             other = rows[j]
             if j == i or answered[j] is None or _account_key(other) == _account_key(row):
                 continue
-            if _same_model(row, other) and not _other_setting(row, other):
+            # the same model claimed in another setting is a copy only where its answers moved towards gold
+            towards = _same_model(row, other)
+            if towards and not _other_setting(row, other):
                 continue  # one model in one setting: the one-model rule's (identical answers, or other answers)
-            towards = _same_model(row, other) and _other_setting(row, other)
             earlier = landing_order(other) < landing_order(row)
             together = row.landing is not None and other.landing == row.landing
             if not (earlier or together):
