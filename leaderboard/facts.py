@@ -85,6 +85,9 @@ class RowFacts:
     account: Account | None = None  # who landed it (history.py, evidence.py)
     landing: int | None = None  # its position on main's first-parent history (None: not on record)
     landing_words: str | None = None
+    # the position on main's first-parent history of the commit the pull request that landed it branched from
+    # (history.py: the merge base of its merge commit's parents); None for a push or where nothing is on record
+    forked_at: int | None = None
     maintainers_run: bool = False  # landed by the maintainers (a direct push, or their gpu-eval workflow)
     record: RecordFacts | None = None
     identity: str | None = None  # evaluator.submissions.identity's key
