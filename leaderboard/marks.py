@@ -7,6 +7,11 @@ answers drawn from the row's own answers to the pairs' first and second items (�
 takes it); the row is marked where the lower end of the 95 % Wilson interval of its share answered alike is above
 that. A row that answers one label everywhere is alike on every pair by chance too (its expected share is 1): it is
 not marked, and the floor unranks it. Pairs with an answer that did not parse are left out.
+
+The mark is NegHub's statistic, and says so: the papers state no such test. What a paper says of models ignoring
+negation is a hedge (JNLI-Neg, section 4.3, line 214: 可能性が示唆される, "may be"; JSTS-Neg, section 4.3, line
+190, the same words) about the models it ran; the benchmark's display (`Display.ignored_negation`) quotes it whole,
+as a hedge, after the mark's figures, and never as the paper's reading of this row.
 """
 
 from __future__ import annotations
@@ -36,11 +41,12 @@ class IgnoredNegation:
         interval = wilson_interval(self.alike, self.pairs)
         return interval is not None and interval[0] > self.expected
 
-    def words(self, source: str) -> str:
+    def words(self, hedge: str) -> str:
+        """The mark as a reader reads it: NegHub's figures first, then the paper's hedge (the display's words)."""
         return (
-            f"ignores negation in {100 * self.share:.0f} % of pairs ({source}): it answers both items of {self.alike} "
-            f"of {self.pairs} M_i pairs alike, where its own answers would be alike on {100 * self.expected:.0f} % by "
-            "chance"
+            f"ignores negation in {100 * self.share:.0f} % of pairs (NegHub's statistic, not the paper's): it answers "
+            f"both items of {self.alike} of {self.pairs} M_i pairs (those whose gold changes) alike, where its own "
+            f"answers would be alike on {100 * self.expected:.0f} % by chance; {hedge}"
         )
 
 

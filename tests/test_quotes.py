@@ -36,12 +36,16 @@ def collapse(text: str) -> str:
 
 
 @functools.cache
-def paper_text(name: str) -> PaperText:
+def paper_text(name: str, skipped: tuple[int, int] | None = None) -> PaperText:
+    """The paper as a reader reads it; `skipped` (first, last) leaves out those lines (a table a passage runs
+    across, read as the reader reads the passage)."""
     chars: list[str] = []
     line_of: list[int] = []
     opens: list[bool] = []
     previous_blank = True
     for number, raw in enumerate((PAPERS / name).read_text(encoding="utf-8").split("\n"), start=1):
+        if skipped is not None and skipped[0] <= number <= skipped[1]:
+            continue
         line = collapse(raw)
         if not line:
             previous_blank = True
@@ -82,7 +86,7 @@ def test_each_passage_is_stored_once() -> None:
 @pytest.mark.parametrize("key", list(quotes()))
 def test_each_quote_stands_whole_in_its_paper_on_its_line(key: str) -> None:
     stored = quote(key)
-    paper = paper_text(stored.paper)
+    paper = paper_text(stored.paper, _interruption(stored))
     wanted = collapse(stored.text)
     starts = [m.start() for m in re.finditer(re.escape(wanted), paper.text)]
     assert len(starts) == 1, f"{key}: found {len(starts)} times in {stored.paper}"
@@ -93,6 +97,34 @@ def test_each_quote_stands_whole_in_its_paper_on_its_line(key: str) -> None:
     assert paper.opens_paragraph[start] or before[-1:] in SENTENCE_END, f"{key}: begins inside a sentence"
     assert wanted[-1] in SENTENCE_END or wanted.endswith((".)", "。」")), f"{key}: does not end a sentence"
     assert paper.text[end : end + 1] in ("", " "), f"{key}: the sentence goes on after the quote"
+    if stored.resumes_at_line is not None:
+        # the passage does go on there: its words stand on both sides of the table
+        assert stored.resumes_at_line in paper.line_of[start:end], f"{key}: does not resume on its line"
+
+
+def _interruption(stored: Quote) -> tuple[int, int] | None:
+    """The lines a passage runs across: from the end of the paragraph it begins in to the line it resumes on. They
+    must hold a table (its caption), and the passage must end its line before them."""
+    if stored.resumes_at_line is None:
+        return None
+    lines = (PAPERS / stored.paper).read_text(encoding="utf-8").split("\n")
+    first = next(n for n in range(stored.line + 1, stored.resumes_at_line) if not lines[n - 1].strip())
+    assert any(line.startswith("Table ") for line in lines[first : stored.resumes_at_line - 1]), stored.key
+    return first, stored.resumes_at_line - 1
+
+
+@needs_papers
+def test_the_scn_passage_across_table_6_is_one_quote() -> None:
+    # self-contained-neg-test.txt, section 4: line 270 ends "... while retaining" above Tables 6 and 7, and the
+    # sentence resumes on line 287, "large drops in the Coref column, ..."; stored as one passage
+    stored = quote("scn.noncoref-small")
+    assert (stored.line, stored.resumes_at_line) == (270, 287)
+    assert "while retaining large drops in the Coref column" in stored.text
+    assert stored.citation() == (
+        "self-contained-neg-test.txt, section 4 Additional controls: forcing non-coreference, lines 270 and 287"
+    )
+    # read without the table's lines, it is not in the paper: the test above does read across the table
+    assert collapse(stored.text) not in paper_text(stored.paper).text
 
 
 def _reported_verdicts() -> list[object]:
@@ -128,8 +160,17 @@ def test_every_verdict_rule_quotes_its_passages_whole() -> None:
             assert display.verdict_rule is not None and quote(key).text in display.verdict_rule, (benchmark.name, key)
 
 
+def _quoted_in(words: str | None) -> set[str]:
+    return {key for key, q in quotes().items() if words is not None and f"“{q.text}”" in words}
+
+
 def test_every_stored_quote_is_shown_somewhere() -> None:
     used = {key for benchmark in benchmarks() for key in benchmark.display.verdict_quotes}
+    for benchmark in benchmarks():
+        # the negation-ignored mark's hedge and the board notes (SCN's limitation, NUBench's one seed) quote too
+        used |= _quoted_in(benchmark.display.ignored_negation)
+        for note in benchmark.display.board_notes:
+            used |= _quoted_in(note.words)
     by_words = {(q.text, q.line): key for key, q in quotes().items()}
     for _, table in load_reported():
         for row in table.rows:

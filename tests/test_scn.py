@@ -287,7 +287,14 @@ def test_hand_computed_drops_through_the_command_line(tmp_path: Path, neghub: An
     assert out["verdict_comparisons"]["pronoun"]["CnTp"]["above_CnTn"]["difference_ci95"][0] == pytest.approx(
         0.085, abs=1e-3
     )
-    assert out["verdict_parts"] == {"base": "inconclusive", "coref": "inconclusive", "noncoref": "not run"}
+    # the parts: the base test's CnTp is strong and its CpTn (3 of 4 against CnTn's 1 of 4) undecided, so the base
+    # part is inconclusive; the CpTv control is the undecided veto
+    assert out["verdict_parts"] == {
+        "base": "inconclusive",
+        "cptv": "inconclusive",
+        "coref": "inconclusive",
+        "noncoref": "not run",
+    }
     absent = out["variants"]["noncoref_same"]
     assert absent["n_triplets"] == 0 and absent["patterns"]["CpTn"]["drop"] is None
     # drops are proportions of triplets: Wilson intervals. CpTv, 4 of 4 repeating: repetition [4 / (4 + z^2), 1],
@@ -310,7 +317,10 @@ def test_the_text_report_prints_percent(tmp_path: Path, neghub: Any) -> None:
     assert "negation contrast min(CpTn, CnTp) - max(CnTn, CpTv): 50.00 points [" in result.out
     assert "verdict: inconclusive (NegHub's reading of the paper's criterion, sections 3.5 and 4)" in result.out
     assert "  because the base test's veto is undecided: pronoun CpTv drop 0.0 [0.0, 49.0]" in result.out
-    assert "  base test (pronoun): inconclusive; coref control: inconclusive; noncoref controls: not run" in result.out
+    assert (
+        "  base test (pronoun): inconclusive; CpTv control: inconclusive; coref control: inconclusive; noncoref "
+        "controls: not run" in result.out
+    )
     assert "noncoref_same: no triplets" in result.out
 
 

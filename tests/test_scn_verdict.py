@@ -64,33 +64,60 @@ PAPER_TRIPLETS: dict[str, dict[str, int]] = {
     "roberta-base": {"pronoun": 362_027, "coref": 118_700, "noncoref_same": 39_600, "noncoref_other": 44_700},
     "roberta-large": {"pronoun": 107_856, "coref": 60_800, "noncoref_same": 4_400, "noncoref_other": 5_100},
 }
-# What the paper's conclusion says of each (section 5 and the introduction), as NegHub's verdict and its parts.
+# What the paper's conclusion says of each (section 5 and the introduction), as NegHub's verdict and its parts: the
+# base test (its negated drops), then its three controls, the CpTv veto, the coref variant and the non-coreference
+# variants. A non-coreference drop is small when its interval's upper end is under the 20-point minimum and it is
+# below the base (pronoun) drop of its pattern, unpaired (lines 262 and 270/287).
 #
-# bert-base-cased: no veto (CpTv 25.5, Wilson +-0.2 at 364,000, +-1.9 at 2,000: under 35); CpTn 3.6 and CnTp 1.2
-#   are under the 20-point minimum (upper bounds 3.7 / 4.5 and 1.3 / 1.8): no strong base drop -> fails. Coref:
-#   CpTn 2.0 under the minimum -> not confirmed. Non-coref: coref CpTn 2.0 is not above same-gender 3.4 (Newcombe
-#   upper bound -1.4 + sqrt(0.2^2 + 0.4^2) = -1.0 at the paper's counts; at 2,000 each, -1.4 + sqrt(0.72^2 +
-#   0.71^2) = -0.4) -> not confirmed.
-# bert-large-cased: CpTv 42.9 [42.7, 43.1] (at 2,000: [40.7, 45.1]) is above the veto of 35 -> fails. Coref CpTv
-#   38.5 [38.1, 38.9] (at 2,000: [36.4, 40.7]) is above it too -> not confirmed; coref CpTn 41.1 is not above
-#   same-gender 47.9 (difference -6.8 +- 1.0, +- 3.1 at 2,000) -> not confirmed.
-# roberta-base: CpTv 23.3 is under the veto. CnTp 66.9 is far above CpTv 23.3 and CnTn 12.1 and the minimum;
-#   CpTn 27.7 is above the minimum ([27.6, 27.9]; at 2,000 [25.8, 29.7]), above CnTn 12.1 by 15.6, and above
-#   CpTv 23.3 by 4.4 +- 0.2 (at 2,000 +- 1.96 sqrt((0.277 x 0.723 + 0.233 x 0.767) / 2000) = +- 2.7: [1.7, 7.1]):
-#   both base drops strong. Coref CpTn 3.9 is under the minimum (and under coref CpTv 8.7), CnTp 12.6 too ([12.4,
-#   12.8]; at 2,000 [11.2, 14.1]) -> not confirmed ("scn.roberta-base-controls"); coref CpTn 3.9 is not above
-#   same-gender 7.5 -> not confirmed. Both base drops strong, the controls unconfirmed -> partially passes.
+# bert-base-cased: no veto (CpTv 25.5, Wilson +-0.2 at 364,000, +-1.9 at 2,000: under 35) -> CpTv control
+#   confirmed; CpTn 3.6 and CnTp 1.2 are under the 20-point minimum (upper bounds 3.7 / 4.5 and 1.3 / 1.8): no
+#   strong base drop -> base fails -> fails. Coref: CpTn 2.0 under the minimum -> not confirmed. Non-coref:
+#   same-gender CnTp 2.3 is not below the base CnTp 1.2 (the difference 1.2 - 2.3 = -1.1 has Newcombe upper bound
+#   -1.1 + 0.4 = -0.7 at the paper's counts, -1.1 + sqrt(0.6^2 + 0.6^2) = -0.3 at 2,000) -> not confirmed.
+# bert-large-cased: CpTv 42.9 [42.7, 43.1] (at 2,000: [40.7, 45.1]) is above the veto of 35 -> CpTv control not
+#   confirmed -> fails. Base drops: CpTn 44.7 is above the minimum, above CnTn 9.7, and above CpTv 42.9 by 1.8, at
+#   363,922 paired triplets +- 1.96 sqrt((0.447 x 0.553 + 0.429 x 0.571) / 363922) = +- 0.23 at most: [1.6, 2.0],
+#   strong; CnTp 16.5 [16.4, 16.6] is under the minimum: one strong drop -> base partially passes. At 2,000 the
+#   same difference is 1.8 +- 3.1: [-1.3, 4.9] straddles, CpTn may or may not be strong -> base inconclusive.
+#   Coref CpTv 38.5 [38.1, 38.9] (at 2,000: [36.4, 40.7]) is above the veto -> not confirmed. Non-coref:
+#   same-gender CpTn 47.9 is far above the minimum (lower bound 47.1 at 14,300; 45.7 at 2,000) -> not confirmed.
+#   The base test passed in part and no control confirmed: line 72's "do pass our baseline test, but don't pass
+#   the control tests at all" ("scn.intro-bert-large").
+# roberta-base: CpTv 23.3 is under the veto -> CpTv control confirmed. CnTp 66.9 is far above CpTv 23.3 and CnTn
+#   12.1 and the minimum; CpTn 27.7 is above the minimum ([27.6, 27.9]; at 2,000 [25.8, 29.7]), above CnTn 12.1 by
+#   15.6, and above CpTv 23.3 by 4.4 +- 0.2 (at 2,000 +- 1.96 sqrt((0.277 x 0.723 + 0.233 x 0.767) / 2000) = +-
+#   2.7: [1.7, 7.1]): both base drops strong. Coref CpTn 3.9 is under the minimum (and under coref CpTv 8.7), CnTp
+#   12.6 too ([12.4, 12.8]; at 2,000 [11.2, 14.1]) -> not confirmed ("scn.roberta-base-controls"). Non-coref:
+#   7.5 / 3.3 (same gender, 39,600: upper bounds 7.8 / 3.5; at 2,000: 8.7 / 4.2) and 6.9 / 3.4 (other gender) are
+#   all under the minimum and far below the base drops 27.7 / 66.9 (by 19.5 points or more, half-widths under 2
+#   at 2,000) -> confirmed. Both base drops strong, the coref control unconfirmed -> partially passes.
 # roberta-large: CpTv 26.0 is under the veto ([25.7, 26.3]; at 2,000 [24.1, 28.0]); CpTn 64.7 and CnTp 82.8 are
 #   above CnTn 43.5 (by 21.2 and 39.3, +- 3.0 at most at 2,000) and CpTv 26.0: both strong. Coref: CpTv 17.3
 #   under the veto; CpTn 28.9 above the minimum ([28.5, 29.3]; at 2,000 [27.0, 30.9]), above CpTv 17.3 by 11.6
-#   (+- 2.6 at 2,000) and CnTn 14.3 by 14.6; CnTp 64.1 far above all: confirmed. Non-coref: every drop (11.7,
-#   1.9; 12.1, 10.8) is below the coref one of its pattern (28.9; 64.1) by 16.8 points or more, with half-widths
-#   under 2.5 points at 2,000 and under 1.1 at the paper's counts -> confirmed -> passes.
-EXPECTED: dict[str, tuple[str, dict[str, str]]] = {
-    "bert-base-cased": ("fails", {"base": "fails", "coref": "not confirmed", "noncoref": "not confirmed"}),
-    "bert-large-cased": ("fails", {"base": "fails", "coref": "not confirmed", "noncoref": "not confirmed"}),
-    "roberta-base": ("partially passes", {"base": "passes", "coref": "not confirmed", "noncoref": "not confirmed"}),
-    "roberta-large": ("passes", {"base": "passes", "coref": "confirmed", "noncoref": "confirmed"}),
+#   (+- 2.6 at 2,000) and CnTn 14.3 by 14.6; CnTp 64.1 far above all: confirmed. Non-coref: 11.7 / 1.9 (4,400:
+#   upper bounds 12.7 / 2.4) and 12.1 / 10.8 (5,100: 13.0 / 11.7; at 2,000 at most 13.6) are under the minimum and
+#   below the base drops 64.7 / 82.8 by 52 points or more -> confirmed -> passes.
+Parts = dict[str, str]
+EXPECTED: dict[str, tuple[str, Parts]] = {
+    "bert-base-cased": (
+        "fails",
+        {"base": "fails", "cptv": "confirmed", "coref": "not confirmed", "noncoref": "not confirmed"},
+    ),
+    "bert-large-cased": (
+        "fails",
+        {"base": "partially passes", "cptv": "not confirmed", "coref": "not confirmed", "noncoref": "not confirmed"},
+    ),
+    "roberta-base": (
+        "partially passes",
+        {"base": "passes", "cptv": "confirmed", "coref": "not confirmed", "noncoref": "confirmed"},
+    ),
+    "roberta-large": ("passes", {"base": "passes", "cptv": "confirmed", "coref": "confirmed", "noncoref": "confirmed"}),
+}
+# At a NegHub run's 2,000 triplets per variant, only bert-large's base part differs: its CpTn 44.7 against its CpTv
+# 42.9 is undecided there (above).
+EXPECTED_AT_2000: dict[str, tuple[str, Parts]] = {
+    **EXPECTED,
+    "bert-large-cased": ("fails", {**EXPECTED["bert-large-cased"][1], "base": "inconclusive"}),
 }
 
 
@@ -165,7 +192,7 @@ def test_the_papers_four_models_at_its_own_triplet_counts(model: str) -> None:
 def test_files_built_to_the_papers_four_models_get_its_verdicts(tmp_path: Path, neghub: Any, model: str) -> None:
     # 2,000 triplets per variant: a NegHub run of 100 (NAME, PROF) pairs at 20 verbs each
     out = evaluate(tmp_path, neghub, PAPER[model], 2_000)
-    verdict, parts = EXPECTED[model]
+    verdict, parts = EXPECTED_AT_2000[model]
     assert (out["verdict"], out["verdict_parts"]) == (verdict, parts)
 
 
@@ -261,22 +288,97 @@ def test_small_coreference_drops_do_not_confirm() -> None:
     )
 
 
-def test_a_non_coreference_drop_near_the_coref_one_is_undecided() -> None:
-    # noncoref_same CpTn 29.0 of 200 triplets against coref CpTn 28.9 of 60,800: difference 0.1 with Wilson
-    # half-widths 6.3 and 0.4: straddles 0. Everything else is roberta-large's: the verdict waits on it.
-    drops = {**LARGE, "noncoref_same": (0.29, 0.019, 0.062, 0.094)}
-    judged = judge(model_counts(drops, {**PAPER_TRIPLETS["roberta-large"], "noncoref_same": 200}))
-    assert (judged["verdict"], judged["verdict_parts"]["noncoref"]) == ("inconclusive", "inconclusive")
+def test_bert_large_reads_as_the_introduction_reads_it() -> None:
+    # self-contained-neg-test.txt, line 72: models like bert-large "do pass our baseline test, but don't pass the
+    # control tests at all". At Table 5's 363,922 triplets its base test passes in part (CpTn 44.7 strong, above
+    # CpTv 42.9 by [1.6, 2.0]), and none of its three controls confirms: the veto (CpTv 42.9), the coref variant
+    # (its CpTv 38.5 vetoes it too), the non-coreference variants (CpTn 47.9 and 44.7, above the minimum)
+    judged = judge(model_counts(PAPER["bert-large-cased"], PAPER_TRIPLETS["bert-large-cased"]))
+    parts = judged["verdict_parts"]
+    assert parts["base"] == "partially passes"
+    assert parts["base"] != "fails"
+    assert (parts["cptv"], parts["coref"], parts["noncoref"]) == ("not confirmed",) * 3
+    assert judged["verdict"] == "fails"
+    assert judged["verdict_reason"].startswith("the base test's veto: pronoun CpTv drop 42.9 [42.7, 43.1] is above")
+
+
+# --- the non-coreference control (lines 262 and 270/287): small is under the minimum and below the base drop ----
+
+
+def test_non_coreference_drops_just_under_the_coref_ones_are_not_small() -> None:
+    # The issue's first construction: roberta-large's figures with non-coref CpTn / CnTp drops of 27.0 / 60.0
+    # against its coref 28.9 / 64.1. Below coref, but the paper calls 28.9 large (line 315), and 27.0 of 4,400 has
+    # Wilson [25.7, 28.3] (centre (0.27 + 1.96^2/8800) / (1 + 1.96^2/4400) = 0.2702, half 1.96 sqrt(0.27 x 0.73 /
+    # 4400 + 1.96^2/(4 x 4400^2)) / 1.000873 = 0.0131): its lower end is above the 20-point minimum. Not small:
+    # the non-coreference control does not confirm, and the model only partially passes (its base and coref pass).
+    construction = (0.27, 0.60, 0.062, 0.094)
+    drops = {**LARGE, "noncoref_same": construction, "noncoref_other": construction}
+    judged = judge(model_counts(drops, PAPER_TRIPLETS["roberta-large"]))
+    assert judged["verdict"] == "partially passes"
+    assert judged["verdict_parts"] == {
+        "base": "passes",
+        "cptv": "confirmed",
+        "coref": "confirmed",
+        "noncoref": "not confirmed",
+    }
     assert (
-        "a non-coreference drop may not be smaller than the coref one: coref CpTn drop 28.9 is undecided against "
-        "noncoref_same CpTn drop 29.0" in judged["verdict_reason"]
+        "a non-coreference drop is not small: noncoref_same CpTn drop 27.0 [25.7, 28.3] is above the strong-drop "
+        "minimum (20.0)" in judged["verdict_reason"]
+    )
+
+
+def test_non_coreference_drops_equal_to_the_base_drops_are_not_small() -> None:
+    # The issue's second construction: non-coref drops equal to roberta-large's base drops (64.7 / 82.8): far above
+    # the minimum, and not below the base drops (difference 0, unpaired: an interval around 0 at best). Line 262
+    # asks for "a much smaller drop" than the base one: not small, partially passes.
+    drops = {**LARGE, "noncoref_same": LARGE["pronoun"], "noncoref_other": LARGE["pronoun"]}
+    judged = judge(model_counts(drops, PAPER_TRIPLETS["roberta-large"]))
+    assert (judged["verdict"], judged["verdict_parts"]["noncoref"]) == ("partially passes", "not confirmed")
+    below = judged["verdict_comparisons"]["noncoref_same"]["CpTn"]["below_base"]
+    assert below["holds"] is not True  # 64.7 against 64.7: the base drop is not known to be above it
+    assert below["difference_ci95"][0] < 0 < below["difference_ci95"][1]
+
+
+def test_a_non_coreference_drop_under_the_minimum_must_still_be_below_the_base_drop() -> None:
+    # A base CpTn of 10.0 (not strong; CnTp 82.8 is) and non-coref CpTn drops of 10.0 (2,000 triplets each): under
+    # the minimum (Wilson upper bound 11.4), but the base drop is not known to be above them (difference 0.0 +-
+    # about 1.9, unpaired): "a much smaller drop" (line 262) is not shown, and the control is undecided. The
+    # verdict is partially passes either way (only CnTp is strong).
+    drops = {
+        **LARGE,
+        "pronoun": (0.10, 0.828, 0.05, 0.05),
+        "noncoref_same": (0.10, 0.019, 0.062, 0.094),
+        "noncoref_other": (0.10, 0.108, 0.071, 0.115),
+    }
+    judged = judge(model_counts(drops, dict.fromkeys(scn.VARIANTS, 2_000)))
+    assert judged["verdict"] == "partially passes"
+    assert judged["verdict_parts"]["noncoref"] == "inconclusive"
+    comparisons = judged["verdict_comparisons"]["noncoref_same"]["CpTn"]
+    assert comparisons["above_minimum"]["holds"] is False
+    assert comparisons["below_base"]["holds"] is None
+    # at 13.0 against the base's 10.0 the base drop is known not to be above (upper bound -3.0 + about 2.0 < 0)
+    drops = {**drops, "noncoref_same": (0.13, 0.019, 0.062, 0.094)}
+    judged = judge(model_counts(drops, dict.fromkeys(scn.VARIANTS, 2_000)))
+    assert judged["verdict_parts"]["noncoref"] == "not confirmed"
+    assert judged["verdict_comparisons"]["noncoref_same"]["CpTn"]["below_base"]["holds"] is False
+
+
+def test_a_non_coreference_drop_at_the_minimum_is_undecided() -> None:
+    # noncoref_same CpTn 20.0 of 1,000 triplets: Wilson [17.6, 22.6] straddles the 20-point minimum; everything
+    # else is roberta-large's, which passes: the verdict waits on it
+    drops = {**LARGE, "noncoref_same": (0.20, 0.019, 0.062, 0.094)}
+    judged = judge(model_counts(drops, {**PAPER_TRIPLETS["roberta-large"], "noncoref_same": 1_000}))
+    assert (judged["verdict"], judged["verdict_parts"]["noncoref"]) == ("inconclusive", "inconclusive")
+    assert judged["verdict_reason"] == (
+        "a non-coreference drop may not be small: noncoref_same CpTn drop 20.0 [17.6, 22.6] is undecided against "
+        "the strong-drop minimum (20.0)"
     )
 
 
 def test_without_the_controls_a_model_at_most_partially_passes() -> None:
     judged = judge(model_counts({"pronoun": LARGE["pronoun"]}, PAPER_TRIPLETS["roberta-large"]))
     assert judged["verdict"] == "partially passes"
-    assert judged["verdict_parts"] == {"base": "passes", "coref": "not run", "noncoref": "not run"}
+    assert judged["verdict_parts"] == {"base": "passes", "cptv": "confirmed", "coref": "not run", "noncoref": "not run"}
     assert "the coreference controls were not run" in judged["verdict_reason"]
     # with coref but no non-coreference variant, the same
     judged = judge(model_counts({v: LARGE[v] for v in ("pronoun", "coref")}, PAPER_TRIPLETS["roberta-large"]))
@@ -303,13 +405,19 @@ def test_a_file_that_fails_the_controls_as_the_paper_defines_failure_does_not_pa
     }
     out = evaluate(tmp_path, neghub, drops, 100)
     assert out["verdict"] == "partially passes"
-    assert out["verdict_parts"] == {"base": "passes", "coref": "not confirmed", "noncoref": "not confirmed"}
+    assert out["verdict_parts"] == {
+        "base": "passes",
+        "cptv": "confirmed",
+        "coref": "not confirmed",
+        "noncoref": "not confirmed",
+    }
     result = neghub("evaluate", "scn", tmp_path / "p.jsonl")
     assert result.code == 0
     assert "verdict: partially passes (NegHub's reading of the paper's criterion, sections 3.5 and 4)" in result.out
     assert "verdict: passes" not in result.out
-    assert "  base test (pronoun): passes; coref control: not confirmed; noncoref controls: not confirmed" in (
-        result.out
+    assert (
+        "  base test (pronoun): passes; CpTv control: confirmed; coref control: not confirmed; noncoref controls: "
+        "not confirmed" in result.out
     )
     # every comparison is printed with its figures and interval
     assert "    coref CpTn drop 3.0 [1.0, 8.5] is not above the strong-drop minimum (20.0)" in result.out

@@ -115,6 +115,20 @@ class PrimaryBoard(BaseModel):
         return " · ".join(p for p in parts if p)
 
 
+class BoardNote(BaseModel):
+    """A sentence a page shows with every board of one test or prompt style (and with each row of one, where a
+    row is shown alone): what the paper says of those figures that their table does not (SCN's limitation where
+    a causal model is judged; NUBench's one fixed seed of its error analyses)."""
+
+    model_config = _CLOSED
+    test: str | None = Field(default=None, description="the boards of this test (None: any)")
+    prompt: str | None = Field(default=None, description="the boards of this prompt style (None: any)")
+    words: str = Field(min_length=1, description="the sentence, quoting the paper whole where it quotes it")
+
+    def applies(self, test: str | None, prompt: str | None) -> bool:
+        return (self.test is None or self.test == test) and (self.prompt is None or self.prompt == prompt)
+
+
 class Display(BaseModel):
     """How the leaderboard shows a benchmark (its pages, tables, charts and downloads)."""
 
@@ -165,6 +179,13 @@ class Display(BaseModel):
         description="the papers' passages the verdict rule quotes, by key of evaluator.papers.quotes (the rule "
         "holds each whole; a page cites each with its section and line)",
     )
+    board_notes: tuple[BoardNote, ...] = Field(
+        default=(), description="sentences shown with the boards of one test or prompt style (BoardNote)"
+    )
+
+    def notes_for(self, test: str | None, prompt: str | None) -> tuple[str, ...]:
+        """The board notes a board of this test and prompt style shows, in order."""
+        return tuple(note.words for note in self.board_notes if note.applies(test, prompt))
 
     @model_validator(mode="after")
     def _verdicts_named_once(self) -> Display:

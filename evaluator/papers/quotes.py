@@ -4,7 +4,8 @@ A page, a benchmark's verdict rule or a transcribed paper row that shows a paper
 (`quote(key)`), so that every quote on the site is one of these and says where it stands: the paper's plain-text
 file, its section and the line of that file where the passage begins. A passage is one or more whole sentences,
 as the text file gives them, less its emphasis markers (`*`, `**`, the text file's rendering of italics and bold);
-tests/test_quotes.py finds each in its paper.
+a passage that a table interrupts (section 4 of the SCN paper, lines 270 and 287) is stored whole, with the line it
+resumes on; tests/test_quotes.py finds each in its paper.
 
 The file is JSON, not YAML like the transcribed tables: display blocks read it when a benchmark is imported, and
 the command line does not import PyYAML at its start.
@@ -33,12 +34,19 @@ class Quote(BaseModel):
         str, Field(min_length=1, description="the section as the paper numbers and titles it (glossed in English)")
     ]
     line: Annotated[int, Field(ge=1, description="1-based line of the paper's text file where the passage begins")]
+    resumes_at_line: int | None = Field(
+        default=None,
+        ge=1,
+        description="where a passage that a table interrupts goes on (the 1-based line after the table): the "
+        "passage is stored whole, as one, and read across the table",
+    )
     text: Annotated[str, Field(min_length=1, description="the whole sentences, in the paper's words")]
     english: str | None = Field(default=None, description="an English rendering, for a paper not in English")
 
     def citation(self) -> str:
         """Where the passage stands, for a reader: "self-contained-neg-test.txt, section 3.5, line 246"."""
-        return f"{self.paper}, section {self.section}, line {self.line}"
+        lines = f"line {self.line}" if self.resumes_at_line is None else f"lines {self.line} and {self.resumes_at_line}"
+        return f"{self.paper}, section {self.section}, {lines}"
 
 
 @cache
@@ -55,3 +63,17 @@ def quote(key: str) -> Quote:
     if key not in stored:
         raise KeyError(f"no quote {key!r} in {QUOTES_FILE.name} (stored: {', '.join(stored)})")
     return stored[key]
+
+
+def hedge(key: str, paper: str, phrase: str) -> str:
+    """A paper's hedged finding, quoted as a hedge, for a mark of NegHub's own that points the same way (the
+    negation-ignored mark): "<paper> only suggests it, of the models it ran (<phrase>, "may be"): “<the sentence>”
+    (in English: …; section, line)". `phrase` is the hedge's own words, and must stand in the quote."""
+    stored = quote(key)
+    if phrase not in stored.text:
+        raise ValueError(f"quote {key!r} does not hold the hedge {phrase!r}")
+    english = "" if stored.english is None else f" (in English: {stored.english})"
+    return (
+        f"{paper} only suggests it, of the models it ran ({phrase}, may be): “{stored.text}”{english}, "
+        f"section {stored.section}, line {stored.line}"
+    )

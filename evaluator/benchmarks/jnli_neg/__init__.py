@@ -17,6 +17,7 @@ from ...families.minimal_pairs import (
     minimal_pair_display,
     prediction_line_model,
 )
+from ...papers.quotes import hedge
 from . import protocol
 from .metadata import LABELS, METADATA, RECORD, UPSTREAM_BASE, UPSTREAM_COMMIT
 
@@ -64,7 +65,7 @@ BENCHMARK = minimal_pair_benchmark(
         "JNLI-Neg",
         "Japanese natural language inference on negation minimal pairs: does adding one negation cue change the "
         "model's answer when (and only when) it changes the gold label?",
-        ignored_negation="the JNLI-Neg paper's reading: 否定を無視して推論 (inferring while ignoring negation)",
+        ignored_negation=hedge("jnli-neg.d-jnli-mlms-ignore-negation", "the JNLI-Neg paper", "可能性が示唆される"),
         primary_board=PrimaryBoard(
             split="valid",
             shots=0,

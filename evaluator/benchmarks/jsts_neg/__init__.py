@@ -27,6 +27,7 @@ from ...families.minimal_pairs import (
     minimal_pair_display,
     prediction_line_model,
 )
+from ...papers.quotes import hedge
 from . import protocol
 from .metadata import METADATA, RECORD
 
@@ -89,7 +90,7 @@ BENCHMARK = minimal_pair_benchmark(
             MetricDisplay(path="correlations.pearson", label="Pearson", unit="correlation"),
             MetricDisplay(path="correlations.spearman", label="Spearman", unit="correlation"),
         ),
-        ignored_negation="the JNLI-Neg paper's reading: 否定を無視して推論 (inferring while ignoring negation)",
+        ignored_negation=hedge("jsts-neg.many-shot-models-ignore-negation", "the JSTS-Neg paper", "可能性が示唆される"),
         primary_board=PrimaryBoard(
             split="test",
             shots=0,

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from ...core.benchmark import (
     BaselineRun,
+    BoardNote,
     ChartSeries,
     ChartSpec,
     Display,
@@ -48,6 +49,7 @@ from ...families.multiple_choice import (
     read_release_file,
     validation_problem,
 )
+from ...papers.quotes import quote
 from . import protocol
 from .metadata import METADATA, MULTIPLE_CHOICE, SENTENCE_NEGATION
 
@@ -218,6 +220,13 @@ def baseline_choices(kind: str, dataset: MultipleChoiceSplit, seed: int) -> NDAr
     return family.baseline_choices(SPEC, kind, dataset, seed)
 
 
+# The paper's error analyses (Tables 16 to 24) are of one run each: said on every board of theirs, so that a
+# reader does not take a NegHub row's mean over seeds and the paper's one seed for the same kind of figure.
+ERROR_ANALYSIS_NOTE = (
+    "One run, seed 1234 (the paper's, line 1631): the paper's error analyses are of one fixed seed, not a mean "
+    f"over seeds (appendix R: “{quote('nubench.error-analysis-seed').text}”)"
+)
+
 DISPLAY = Display(
     name="NUBench",
     summary="English multiple choice: pick the standard negation of a sentence among a local negation, a "
@@ -270,6 +279,7 @@ DISPLAY = Display(
         why="The paper's first setting (its Table 12): zero-shot, the simple prompt, each option scored by its "
         "log-likelihood (completion), which asks nothing of the answer's format.",
     ),
+    board_notes=(BoardNote(test="error analysis", words=ERROR_ANALYSIS_NOTE),),
 )
 
 BENCHMARK = multiple_choice_benchmark(

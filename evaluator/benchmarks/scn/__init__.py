@@ -56,7 +56,9 @@ NAME = "scn"
 # 2: Wilson intervals for repetition and drop; the paper's three-way verdict
 # 3: one verdict of the base test and the coreference controls together (passes, partially passes, fails,
 #    inconclusive), each comparison paired or unpaired with its interval: NegHub's reading of sections 3.5 and 4
-TASK_VERSION = "3"
+# 4: a non-coreference drop is small under the strong-drop minimum and below the base drop (lines 262, 270/287),
+#    not merely below the coref drop; the CpTv veto is a part of its own (the parts as line 72 reads bert-large)
+TASK_VERSION = "4"
 
 
 def evaluate(path: Path, options: EvalOptions) -> Result:

@@ -11,9 +11,18 @@ evaluator/papers/quotes.json), read with the intervals its tables lack:
   larger than for the CnTn and CpTv controls").
 - A CpTv drop above CPTV_VETO vetoes the variant's drops ("scn.cptv-control", section 3.3: "it would prevent any
   positive interpretation of a drop for this model"); in the base test the veto fails the model.
-- In the forced non-coreference variants a drop is small when it is smaller than the coref variant's drop of the
-  same pattern, under an UNPAIRED comparison (each variant selects its own triplets: Newcombe's unpaired interval)
-  ("scn.noncoref-expectation", section 4).
+- In the forced non-coreference variants a negated drop is small when its 95 % interval's upper end is below
+  MIN_STRONG_DROP (a drop the paper would call large is not small: it calls coref's 28.9 large, "scn.roberta-
+  large-controls") AND it is below the base test's (pronoun) drop of the same pattern, under an UNPAIRED
+  comparison (each variant selects its own triplets: Newcombe's unpaired interval). Section 4 asks for "a much
+  smaller drop for examples with forced non-coreference" than in the base examples ("scn.noncoref-expectation",
+  line 262) and "small drops for the Non-Coref columns" ("scn.noncoref-small", lines 270 and 287, across Table
+  6). Being below the coref drop is not asked: roberta-large's non-coreference drops pass because they are small,
+  and roberta-base's (7.5 against a coref 3.9) are small too; its coref drops are what fail it.
+- The parts, as the introduction reads bert-large ("scn.intro-bert-large", line 72: "do pass our baseline test,
+  but don't pass the control tests at all"): the base test is its negated drops (each strong or not); the
+  controls are the CpTv veto (section 3.3's non-negative adverb, one of the control tests of line 70), the coref
+  variant and the non-coreference variants, each confirmed or not.
 - passes: both base drops strong, both coref drops strong, every non-coreference drop small ("scn.conclusion-
   roberta-large": "for both base and control patterns"); partially passes: no veto and at least one strong base
   drop, the rest not all confirmed ("scn.conclusion-roberta-base"); fails: the veto, or no strong base drop. A
@@ -59,6 +68,8 @@ VERDICT_ORDER: tuple[Verdict, ...] = ("passes", "partially passes", "fails")
 UNDECIDED: Verdict = "inconclusive"
 Part = Literal["passes", "partially passes", "fails", "inconclusive", "confirmed", "not confirmed", "not run"]
 Holds = bool | None
+# the parts of a verdict, in the order a reader is told them: the base test, then its three controls
+PARTS = ("base", "cptv", "coref", "noncoref")
 
 
 def points(value: float) -> str:
@@ -246,6 +257,35 @@ class StrongDrops:
         return min((c for checks in self.checks.values() for c in checks), key=lambda c: c.interval[0])
 
 
+@dataclass(frozen=True)
+class SmallDrop:
+    """One negated pattern's drop in a non-coreference variant and the two comparisons that make it small: its
+    interval's upper end below the strong-drop minimum (`minimum` must not hold) and the base test's drop of the
+    same pattern above it (`below_base` must hold, unpaired)."""
+
+    minimum: Comparison
+    below_base: Comparison
+
+    @classmethod
+    def of(cls, variant: Variant, pattern: str, base: Variant) -> SmallDrop:
+        return cls(
+            minimum=variant.above_threshold(pattern, MIN_STRONG_DROP, "the strong-drop minimum"),
+            below_base=base.above_variant(pattern, variant),
+        )
+
+    def small(self) -> Holds:
+        return all_of((negated(self.minimum.holds), self.below_base.holds))
+
+    def supports(self) -> tuple[tuple[Comparison, float], ...]:
+        """Each comparison with its margin towards "small" (the interval's nearest end past its threshold)."""
+        return ((self.minimum, -self.minimum.interval[1]), (self.below_base, self.below_base.interval[0]))
+
+    def why_not(self) -> Comparison:
+        """The comparison that keeps the drop from being small: the first that fails, else one undecided."""
+        held = ((self.minimum, negated(self.minimum.holds)), (self.below_base, self.below_base.holds))
+        return next(c for c, h in (*((c, h) for c, h in held if h is False), *((c, h) for c, h in held if h is None)))
+
+
 def judge(outcome_counts: Mapping[str, NDArray[np.int64]]) -> dict[str, Any]:
     """The verdict, its reason in words, each part's outcome and every comparison, for the result's metrics."""
     variants = {name: Variant(name, counts) for name, counts in outcome_counts.items()}
@@ -256,14 +296,14 @@ def judge(outcome_counts: Mapping[str, NDArray[np.int64]]) -> dict[str, Any]:
         "verdict_comparisons": comparisons,
     }
     if BASE not in present:
-        out["verdict_parts"] = {"base": "not run", "coref": "not run", "noncoref": "not run"}
+        out["verdict_parts"] = dict.fromkeys(PARTS, "not run")
         return {**out, "verdict": UNDECIDED, "verdict_reason": "the base test (pronoun variant) has no triplets"}
 
     base = StrongDrops.of(variants[BASE])
     coref = StrongDrops.of(variants[COREF]) if COREF in present else None
     small = (
-        {v: {p: variants[COREF].above_variant(p, variants[v]) for p in NEGATED} for v in NONCOREF}
-        if coref is not None and all(v in present for v in NONCOREF)
+        {v: {p: SmallDrop.of(variants[v], p, variants[BASE]) for p in NEGATED} for v in NONCOREF}
+        if all(v in present for v in NONCOREF)
         else None
     )
     for name, drops in ((BASE, base), (COREF, coref)):
@@ -276,7 +316,10 @@ def judge(outcome_counts: Mapping[str, NDArray[np.int64]]) -> dict[str, Any]:
                     "above_CnTn": above_cntn.metrics(),
                 }
     for v, by_pattern in (small or {}).items():
-        comparisons[v] = {p: {"below_coref": c.metrics()} for p, c in by_pattern.items()}
+        comparisons[v] = {
+            p: {"above_minimum": c.minimum.metrics(), "below_base": c.below_base.metrics()}
+            for p, c in by_pattern.items()
+        }
 
     coref_confirms = coref.confirmed() if coref is not None else False
     noncoref_confirms = _small(small)
@@ -291,7 +334,8 @@ def judge(outcome_counts: Mapping[str, NDArray[np.int64]]) -> dict[str, Any]:
     else:
         verdict = "passes" if passes else "partially passes"
     out["verdict_parts"] = {
-        "base": _base_part(base.veto.holds, strong),
+        "base": _base_part(strong),
+        "cptv": _control_part(negated(base.veto.holds)),
         "coref": "not run" if coref is None else _control_part(coref_confirms),
         "noncoref": "not run" if small is None else _control_part(noncoref_confirms),
     }
@@ -299,10 +343,13 @@ def judge(outcome_counts: Mapping[str, NDArray[np.int64]]) -> dict[str, Any]:
     return {**out, "verdict": verdict, "verdict_reason": reason}
 
 
-def _base_part(veto: Holds, strong: dict[str, Holds]) -> Part:
-    fails = any_of((veto, negated(any_of(strong.values()))))
-    if fails is not False:
-        return "fails" if fails else "inconclusive"
+def _base_part(strong: dict[str, Holds]) -> Part:
+    """The base test's negated drops alone: both strong passes, one partially passes, none fails. The CpTv veto is
+    a control of its own (the "cptv" part), so that a model like bert-large reads as line 72 reads it: the base
+    test passed (in part: its CpTn 44.7 is strong, its CnTp 16.5 is not), the controls not."""
+    some = any_of(strong.values())
+    if some is not True:
+        return "inconclusive" if some is None else "fails"
     both = all_of(strong.values())
     return "inconclusive" if both is None else ("passes" if both else "partially passes")
 
@@ -315,7 +362,7 @@ def _reason(
     verdict: Verdict,
     base: StrongDrops,
     coref: StrongDrops | None,
-    small: dict[str, dict[str, Comparison]] | None,
+    small: dict[str, dict[str, SmallDrop]] | None,
 ) -> str:
     """The verdict's reason in words: the comparisons that decided it (or that could not be decided), each with
     its figures and interval."""
@@ -345,8 +392,8 @@ def _reason(
     return "; ".join([parts[0][1], *(words for holds, words in parts[1:] if holds is False)])
 
 
-def _small(small: dict[str, dict[str, Comparison]] | None) -> Holds:
-    return False if small is None else all_of(c.holds for by in small.values() for c in by.values())
+def _small(small: dict[str, dict[str, SmallDrop]] | None) -> Holds:
+    return False if small is None else all_of(c.small() for by in small.values() for c in by.values())
 
 
 def _base_words(base: StrongDrops) -> str:
@@ -375,13 +422,18 @@ def _coref_words(coref: StrongDrops | None) -> str:
     return f"the coref variant {said} the base drops: {coref.why_not(pattern).words()}"
 
 
-def _noncoref_words(small: dict[str, dict[str, Comparison]] | None) -> str:
+def _noncoref_words(small: dict[str, dict[str, SmallDrop]] | None) -> str:
     if small is None:
         return "the non-coreference controls were not run (a full verdict needs noncoref_same and noncoref_other)"
     every = [c for by in small.values() for c in by.values()]
     confirms = _small(small)
     if confirms is True:
-        closest = min(every, key=lambda c: c.interval[0])
-        return f"every non-coreference drop is smaller than the coref one (the closest: {closest.words()})"
+        closest = min((pair for c in every for pair in c.supports()), key=lambda pair: pair[1])
+        return f"every non-coreference drop is small (the closest comparison: {closest[0].words()})"
     said = "is not" if confirms is False else "may not be"
-    return f"a non-coreference drop {said} smaller than the coref one: {deciding(every).words()}"
+    first = (
+        next(c for c in every if c.small() is False)
+        if confirms is False
+        else next(c for c in every if c.small() is None)
+    )
+    return f"a non-coreference drop {said} small: {first.why_not().words()}"

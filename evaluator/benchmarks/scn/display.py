@@ -3,7 +3,7 @@ NegHub's reading of the paper's criterion (criterion.py), with the paper's sente
 
 from __future__ import annotations
 
-from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, MetricDisplay, PrimaryBoard
+from ...core.benchmark import BoardNote, ChartSeries, ChartSpec, Display, Headline, MetricDisplay, PrimaryBoard
 from ...papers.quotes import quote
 from .criterion import CPTV_VETO, MIN_STRONG_DROP, UNDECIDED, VERDICT_ORDER
 from .metadata import PATTERNS, REFERENCE, VARIANTS
@@ -18,13 +18,29 @@ VERDICT_QUOTES = (
     "scn.roberta-base-significant",
     "scn.bert-large",
     "scn.noncoref-expectation",
+    "scn.noncoref-small",
+    "scn.intro-bert-large",
     "scn.conclusion-roberta-large",
     "scn.conclusion-roberta-base",
+    "scn.limitation",
 )
 
 
 def quoted(key: str) -> str:
     return f"“{quote(key).text}”"
+
+
+# The paper's own limitation (section 6, line 331), said wherever a causal language model is judged: NegHub's
+# verdict of a causal model is NegHub's extension of a test the paper designed for masked models only.
+CAUSAL_LIMITATION = (
+    "A causal (generative) language model is judged on a board of its own, by NegHub's extension of the test: the "
+    f"paper's test is for masked language models, section 6: {quoted('scn.limitation')}"
+)
+
+
+def limitation(prompt_style: str | None) -> str | None:
+    """The paper's limitation where a board or row of this prompt style is judged (a causal model's), else None."""
+    return CAUSAL_LIMITATION if prompt_style == "causal" else None
 
 
 VERDICT_RULE = (
@@ -39,16 +55,20 @@ VERDICT_RULE = (
     f"drops, and in the base test fails the model (section 3.3: {quoted('scn.cptv-control')}): the paper accepts "
     f"CpTv drops of 26.0, {quoted('scn.roberta-large')}, and 21.3, {quoted('scn.roberta-base-significant')}, and "
     f"refuses 42.9, {quoted('scn.bert-large')} In the forced non-coreference variants (noncoref_same, "
-    "noncoref_other) a drop is small when it is below the coref variant's drop of the same pattern, by an unpaired "
-    "comparison (each variant selects its own triplets; Newcombe's interval), section 4: "
-    f"{quoted('scn.noncoref-expectation')} Passes: both base drops strong, both coref drops strong, every "
+    "noncoref_other) a negated drop is small when the upper end of its 95 % interval is below the "
+    f"{100 * MIN_STRONG_DROP:.0f}-point minimum of a strong drop and it is below the base test's (pronoun) drop of "
+    "the same pattern, by an unpaired comparison (each variant selects its own triplets; Newcombe's interval), "
+    f"section 4: {quoted('scn.noncoref-expectation')} and, across Table 6, {quoted('scn.noncoref-small')} The "
+    "verdict's parts are the base test (its negated drops) and its three controls, the CpTv veto, the coref variant "
+    "and the non-coreference variants, as the introduction reads bert-large: "
+    f"{quoted('scn.intro-bert-large')} Passes: both base drops strong, both coref drops strong, every "
     f"non-coreference drop small (section 5: {quoted('scn.conclusion-roberta-large')}); partially passes: no veto "
     "and at least one strong base drop, the rest not all confirmed (section 5: "
     f"{quoted('scn.conclusion-roberta-base')}); fails: the veto, or no strong base drop. A file without the coref "
     "and noncoref variants is at most partially passes. A comparison whose 95 % interval straddles it is "
     "undecided, and a verdict an undecided comparison could change is inconclusive (not ranked). The negation "
     "contrast, min(CpTn, CnTp) − max(CnTn, CpTv), is NegHub's statistic; on paper rows NegHub computes it from "
-    "the paper's drops"
+    f"the paper's drops. {CAUSAL_LIMITATION}"
 )
 
 DISPLAY = Display(
@@ -111,4 +131,5 @@ DISPLAY = Display(
     verdict_order=VERDICT_ORDER,
     verdict_unranked=(UNDECIDED,),
     verdict_quotes=VERDICT_QUOTES,
+    board_notes=(BoardNote(prompt="causal", words=CAUSAL_LIMITATION),),
 )

@@ -1,6 +1,6 @@
 """The text report of an SCN result (`neghub evaluate scn` without --json): repetition and drop per pattern and
 the negation contrast, per variant; then the verdict with its reason, the outcome of each part (the base test,
-the coref and noncoref controls) and every comparison it read."""
+the CpTv, coref and noncoref controls) and every comparison it read."""
 
 from __future__ import annotations
 
@@ -35,14 +35,14 @@ def report(full: Result) -> str:
         "",
         f"verdict: {result['verdict']} (NegHub's reading of the paper's criterion, sections 3.5 and 4)",
         f"  because {result['verdict_reason']}",
-        f"  base test (pronoun): {parts['base']}; coref control: {parts['coref']}; noncoref controls: "
-        f"{parts['noncoref']}",
+        f"  base test (pronoun): {parts['base']}; CpTv control: {parts['cptv']}; coref control: {parts['coref']}; "
+        f"noncoref controls: {parts['noncoref']}",
         "  comparisons (points; 95% intervals):",
         *(f"    {c.words()}" for c in _comparisons(result)),
         "",
         "A strong drop: above the minimum and above its variant's CpTv and CnTn drops (paired over the same "
-        "triplets); a non-coreference drop is small below the coref drop (unpaired). A full verdict needs all "
-        "four variants.",
+        "triplets); a non-coreference drop is small below the minimum and below the base test's drop (unpaired). A "
+        "full verdict needs all four variants.",
     ]
     return "\n".join(lines)
 
