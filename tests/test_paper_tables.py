@@ -18,6 +18,7 @@ from typing import Literal
 import pytest
 from pydantic import ValidationError
 
+from neghub.evaluator.core.errors import InputError
 from neghub.evaluator.papers.quotes import quote
 from neghub.leaderboard.paper_results import ReportedRow, ReportedTable, load_reported
 
@@ -742,3 +743,46 @@ def test_a_verdict_with_its_source_loads(tmp_path: Path) -> None:
     [(_, table)] = load_reported(tmp_path)
     source = table.rows[0].verdict_source
     assert table.rows[0].verdict == "fails" and source is not None and (source.file, source.line) == ("p.txt", 3)
+
+
+_TABLE = (
+    "task: scn\npaper: {{title: T, authors: A, venue: null, year: null, file: p.txt}}\ntable: Table 1\n"
+    "caption: c\nrows:\n  - model: {model}\n    metrics: {{acc: 0.5}}\n"
+)
+
+
+def test_each_table_file_is_parsed_once_per_process(tmp_path: Path) -> None:
+    # issue 32 item 9: a build reads the tables several times; the second read parses nothing (the same frozen
+    # table objects come back), and the C loader parses where PyYAML has it
+    import yaml
+
+    from neghub.leaderboard import paper_results
+
+    (tmp_path / "table-1.yaml").write_text(_TABLE.format(model="m"), encoding="utf-8")
+    [(_, first)] = load_reported(tmp_path)
+    before = paper_results._parse_table.cache_info()
+    [(_, again)] = load_reported(tmp_path)
+    after = paper_results._parse_table.cache_info()
+    assert again is first
+    assert (after.hits - before.hits, after.misses - before.misses) == (1, 0)
+    if getattr(yaml, "__with_libyaml__", False):
+        assert paper_results._SafeLoader is yaml.CSafeLoader
+
+
+def test_a_table_changed_on_disk_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "table-1.yaml"
+    path.write_text(_TABLE.format(model="m"), encoding="utf-8")
+    [(_, first)] = load_reported(tmp_path)
+    path.write_text(_TABLE.format(model="another"), encoding="utf-8")  # another size: another cache key
+    [(_, second)] = load_reported(tmp_path)
+    assert (first.rows[0].model, second.rows[0].model) == ("m", "another")
+
+
+def test_a_broken_table_is_reported_on_every_read_with_its_line(tmp_path: Path) -> None:
+    # the C loader names the line as the Python one does; a cached problem is reported again, not swallowed
+    (tmp_path / "table-1.yaml").write_text("task: scn\nrows: [\n  - model: m\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(InputError) as raised:
+            load_reported(tmp_path)
+        (problem,) = raised.value.problems
+        assert problem.line is not None and problem.message.startswith("invalid YAML: ")
