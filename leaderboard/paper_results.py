@@ -13,6 +13,7 @@ again.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Annotated
@@ -165,3 +166,25 @@ def _parse_table(path: Path, mtime_ns: int, size: int) -> ReportedTable | tuple[
             Problem(str(path), None, ".".join(str(part) for part in err["loc"]) or None, err["msg"])
             for err in exc.errors()
         )
+
+
+# the flag of a paper row's figure that NegHub derived (SCN's negation contrast, from the paper's drops): every page
+# that shows the figure (the benchmark's board, the profile's cell) says so in these words
+COMPUTED_WORDS = "computed by NegHub from the paper's figures, not printed in the paper"
+
+
+def computed_paths(task: str, metrics: Mapping[str, float]) -> frozenset[str]:
+    """The figures of a paper row that NegHub derived (the benchmark's derive_metrics), not the paper's."""
+    from ..evaluator.core.registry import get_benchmark
+
+    derive = get_benchmark(task).derive_metrics
+    return frozenset(derive(dict(metrics))) if derive is not None else frozenset()
+
+
+def computed_flag(task: str, metrics: Mapping[str, float], path: str, label: str | None = None) -> str | None:
+    """ "<label> computed by NegHub from the paper's figures, not printed in the paper" (without a label where the
+    cell names its figure already) where a paper row's figure at `path` is NegHub's; None where the paper printed
+    it."""
+    if path not in computed_paths(task, metrics):
+        return None
+    return COMPUTED_WORDS if label is None else f"{label} {COMPUTED_WORDS}"

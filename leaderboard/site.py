@@ -28,6 +28,7 @@ from .answers import view_path
 from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
+from .paper_results import computed_flag
 from .ranking import interval_method
 from .rules_page import rules_page
 from .verdicts import PARSED_SHARE_MIN, RULES_VERSION, headline, primary_protocol, rules_in_words
@@ -121,8 +122,9 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     flags: list[str] = []
     if row.kind == "verified" and parsed is not None and parsed < PARSED_SHARE_MIN:
         flags.append(f"only {100 * parsed:.0f}% of its answers parsed: its scores say little about the model")
-    if row.kind == "reported" and display.headline.path in _derived_paths(row):
-        flags.append(f"{display.headline.label} computed by NegHub from the paper's figures, not printed in the paper")
+    computed = computed_flag(row.task, row.metrics, display.headline.path, display.headline.label)
+    if row.kind == "reported" and computed is not None:
+        flags.append(computed)
     sd = row.sd.get(display.headline.path) if row.n_runs > 1 or row.kind == "reported" else None
     sd_words = None
     if sd is not None:
@@ -164,12 +166,6 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "note": row.note,
         "kind": row.kind,
     }
-
-
-def _derived_paths(row: Row) -> set[str]:
-    """The figures of a paper row that NegHub derived (the benchmark's derive_metrics), not the paper's."""
-    derive = get_benchmark(row.task).derive_metrics
-    return set(derive(dict(row.metrics))) if derive is not None else set()
 
 
 def _unit_of(display: Display, path: str) -> str:
@@ -278,6 +274,8 @@ def benchmark_page(
                 "has_models": any(r.kind == "verified" for r in rows),
                 "downloads": any(r.key == key for r in rows),
                 "primary": key.slug in primary,
+                # what the paper says of this kind of board that its table does not (Display.board_notes)
+                "notes": list(display.notes_for(key.test, key.prompt)),
             }
         )
     papers = list(
@@ -528,6 +526,12 @@ def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, s
                     "tags": row.tags,
                     "board": row.key.protocol,
                     "other_board": row.key != column["default"],
+                    # a paper row's figure NegHub computed says so here too, as on its benchmark's page
+                    "flags": [
+                        flag
+                        for flag in [computed_flag(row.task, row.metrics, display.headline.path)]
+                        if flag is not None and row.kind == "reported"
+                    ],
                 }
             )
         entry["size"] = size_text(parameters)

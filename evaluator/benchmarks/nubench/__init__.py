@@ -223,8 +223,9 @@ def baseline_choices(kind: str, dataset: MultipleChoiceSplit, seed: int) -> NDAr
 # The paper's error analyses (Tables 16 to 24) are of one run each: said on every board of theirs, so that a
 # reader does not take a NegHub row's mean over seeds and the paper's one seed for the same kind of figure.
 ERROR_ANALYSIS_NOTE = (
-    "One run, seed 1234 (the paper's, line 1631): the paper's error analyses are of one fixed seed, not a mean "
-    f"over seeds (appendix R: “{quote('nubench.error-analysis-seed').text}”)"
+    "One run, seed 1234 (the paper's, line 1631): the paper's error analyses are single runs, not means over "
+    "seeds, their few-shot examples drawn with that one seed (appendix R: "
+    f"“{quote('nubench.error-analysis-seed').text}”)"
 )
 
 DISPLAY = Display(

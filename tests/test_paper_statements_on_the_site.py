@@ -1,0 +1,78 @@
+"""Issue 33 item 4, read on a site built of the committed submissions and every transcribed paper table, as a
+reader reads its pages: each statement the site makes of a paper's figures says what the paper says of them.
+
+- SCN (self-contained-neg-test.txt, section 6, line 331): the test is for masked language models; where a causal
+  model is judged (the committed SmolLM2 run, on the "prompt causal" board) the board quotes that limitation.
+- SCN: the negation contrast of a paper row is computed by NegHub from the paper's drops (the paper prints no such
+  figure): the SCN page and the profile both say so, cell by cell.
+- NUBench (nubench.txt, appendix R, line 1631): the paper's error analyses are of one run, seed 1234: every
+  error-analysis board says so.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from neghub.evaluator.benchmarks.nubench import ERROR_ANALYSIS_NOTE
+from neghub.evaluator.benchmarks.scn.display import CAUSAL_LIMITATION
+from neghub.evaluator.papers.quotes import quote
+from neghub.leaderboard.collect import collect
+from neghub.leaderboard.paper_results import COMPUTED_WORDS
+from neghub.leaderboard.site import build_pages
+from tests.conftest import ROOT
+from tests.histories import text_of
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict[str, str]:
+    board = collect(ROOT / "submissions")
+    return {path: _normal(text_of(page)) for path, page in build_pages(board).items() if isinstance(page, str)}
+
+
+def test_a_causal_model_judged_on_scn_is_shown_with_the_papers_limitation(pages: dict[str, str]) -> None:
+    limitation = quote("scn.limitation")
+    assert (limitation.line, limitation.section) == (331, "6 Limitations")
+    assert "only works on a Masked language modeling task" in limitation.text
+    scn = pages["benchmarks/scn.md"]
+    # the causal board holds a row (the committed SmolLM2 run) and, with it, the limitation quoted whole
+    causal = scn.index("prompt causal scn neghub-1 0 ranked of 1 rows")
+    assert scn.index(_normal(CAUSAL_LIMITATION), causal) > causal
+    assert f"“{_normal(limitation.text)}”" in scn
+    # the masked boards (the paper's) do not carry it
+    assert scn.count(_normal(limitation.text)) == 1
+
+
+def test_the_scn_papers_negation_contrast_is_flagged_as_neghubs_on_the_page_and_the_profile(
+    pages: dict[str, str],
+) -> None:
+    # Tables 6, 8 and 9 print drops, not the contrast min(CpTn, CnTp) - max(CnTn, CpTv): each of Table 6's four
+    # models, shown with its contrast, says NegHub computed it, on the SCN page and in its profile cell
+    assert pages["benchmarks/scn.md"].count(f"negation contrast {COMPUTED_WORDS}") >= 4
+    profile = pages["profile.md"]
+    for model in ("bert-base-cased", "bert-large-cased", "roberta-base", "roberta-large"):
+        # the model's profile row: from its name to the next row's "paper:" (each SCN paper row is one)
+        row = re.search(
+            rf"{model} paper: The Self-Contained Negation Test Set (.*?)(?: \S+ paper: | The first )", profile
+        )
+        assert row is not None, model
+        assert row.group(1).endswith(f"reported · paper row {COMPUTED_WORDS}"), (model, row.group(1))
+
+
+def test_nubench_error_analysis_boards_say_one_run_seed_1234(pages: dict[str, str]) -> None:
+    seed = quote("nubench.error-analysis-seed")
+    assert (seed.paper, seed.line) == ("nubench.txt", 1631)
+    assert ERROR_ANALYSIS_NOTE.startswith("One run, seed 1234 (the paper's, line 1631)")
+    nubench = pages["benchmarks/nubench.md"]
+    # every error-analysis board, under its heading, says it; no other board does
+    headings = re.findall(
+        r"error analysis · [^—:]*? as reported: the paper's data \d+ ranked of \d+ rows (.{50})", nubench
+    )
+    assert len(headings) >= 9  # Tables 16 to 24, at least one board each
+    assert all(after.startswith("One run, seed 1234 (the paper's, line 1631)") for after in headings)
+    assert nubench.count(_normal(ERROR_ANALYSIS_NOTE)) == len(headings)
