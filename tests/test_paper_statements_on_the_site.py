@@ -76,3 +76,13 @@ def test_nubench_error_analysis_boards_say_one_run_seed_1234(pages: dict[str, st
     assert len(headings) >= 9  # Tables 16 to 24, at least one board each
     assert all(after.startswith("One run, seed 1234 (the paper's, line 1631)") for after in headings)
     assert nubench.count(_normal(ERROR_ANALYSIS_NOTE)) == len(headings)
+
+
+def test_board_notes_apply_to_their_test_and_prompt_style_only() -> None:
+    from neghub.evaluator.core.registry import get_benchmark
+
+    scn, nubench = get_benchmark("scn").display, get_benchmark("nubench").display
+    assert scn.notes_for("base", "causal") == (CAUSAL_LIMITATION,)
+    assert scn.notes_for("base", "masked") == () and scn.notes_for("co-reference controls", "paper") == ()
+    assert nubench.notes_for("error analysis", "simple") == (ERROR_ANALYSIS_NOTE,)
+    assert nubench.notes_for("base", "simple") == ()

@@ -30,17 +30,13 @@ def quoted(key: str) -> str:
     return f"“{quote(key).text}”"
 
 
-# The paper's own limitation (section 6, line 331), said wherever a causal language model is judged: NegHub's
-# verdict of a causal model is NegHub's extension of a test the paper designed for masked models only.
+# The paper's own limitation (section 6, line 331), said wherever a causal language model is judged (a board note
+# of the "causal" prompt style, Display.board_notes, and the verdict rule): NegHub's verdict of a causal model is
+# NegHub's extension of a test the paper designed for masked models only.
 CAUSAL_LIMITATION = (
     "A causal (generative) language model is judged on a board of its own, by NegHub's extension of the test: the "
     f"paper's test is for masked language models, section 6: {quoted('scn.limitation')}"
 )
-
-
-def limitation(prompt_style: str | None) -> str | None:
-    """The paper's limitation where a board or row of this prompt style is judged (a causal model's), else None."""
-    return CAUSAL_LIMITATION if prompt_style == "causal" else None
 
 
 VERDICT_RULE = (
