@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Protocol
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -181,10 +181,20 @@ def computed_paths(task: str, metrics: Mapping[str, float]) -> frozenset[str]:
     return frozenset(derive(dict(metrics))) if derive is not None else frozenset()
 
 
-def computed_flag(task: str, metrics: Mapping[str, float], path: str, label: str | None = None) -> str | None:
-    """ "<label> computed by NegHub from the paper's figures, not printed in the paper" (without a label where the
-    cell names its figure already) where a paper row's figure at `path` is NegHub's; None where the paper printed
-    it."""
-    if path not in computed_paths(task, metrics):
-        return None
-    return COMPUTED_WORDS if label is None else f"{label} {COMPUTED_WORDS}"
+class _Shown(Protocol):
+    """A row as a page shows it (facts.RowFacts, facts.Row): its kind, benchmark and figures."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def task(self) -> str: ...
+    @property
+    def metrics(self) -> Mapping[str, float]: ...
+
+
+def computed_flags(row: _Shown, path: str, label: str | None = None) -> list[str]:
+    """["<label> computed by NegHub from the paper's figures, not printed in the paper"] (without a label where the
+    cell names its figure already) where `row` is a paper's and its figure at `path` is NegHub's; else []."""
+    if row.kind != "reported" or path not in computed_paths(row.task, row.metrics):
+        return []
+    return [COMPUTED_WORDS if label is None else f"{label} {COMPUTED_WORDS}"]

@@ -28,7 +28,7 @@ from .answers import view_path
 from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
-from .paper_results import computed_flag
+from .paper_results import computed_flags
 from .ranking import interval_method
 from .rules_page import rules_page
 from .verdicts import PARSED_SHARE_MIN, RULES_VERSION, headline, primary_protocol, rules_in_words
@@ -122,9 +122,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     flags: list[str] = []
     if row.kind == "verified" and parsed is not None and parsed < PARSED_SHARE_MIN:
         flags.append(f"only {100 * parsed:.0f}% of its answers parsed: its scores say little about the model")
-    computed = computed_flag(row.task, row.metrics, display.headline.path, display.headline.label)
-    if row.kind == "reported" and computed is not None:
-        flags.append(computed)
+    flags += computed_flags(row, display.headline.path, display.headline.label)
     sd = row.sd.get(display.headline.path) if row.n_runs > 1 or row.kind == "reported" else None
     sd_words = None
     if sd is not None:
@@ -526,12 +524,7 @@ def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, s
                     "tags": row.tags,
                     "board": row.key.protocol,
                     "other_board": row.key != column["default"],
-                    # a paper row's figure NegHub computed says so here too, as on its benchmark's page
-                    "flags": [
-                        flag
-                        for flag in [computed_flag(row.task, row.metrics, display.headline.path)]
-                        if flag is not None and row.kind == "reported"
-                    ],
+                    "flags": computed_flags(row, display.headline.path),  # as its benchmark's page says
                 }
             )
         entry["size"] = size_text(parameters)
