@@ -20,12 +20,14 @@ import importlib
 import importlib.metadata
 import pkgutil
 import sys
+import warnings
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from ..protocol.deprecation import NegHubDeprecationWarning
 from ..protocol.metadata import TaskName
 from .benchmark import Benchmark
 from .errors import InputError
@@ -141,7 +143,10 @@ def _load_builtin(name: str, folder: str) -> Benchmark:
 
 def _load_plugin(name: str, plugin: _Plugin) -> Benchmark | None:
     try:
-        loaded = plugin.entry.load()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", NegHubDeprecationWarning)
+            loaded = plugin.entry.load()
+        _pass_on(name, plugin, caught)
         benchmark = loaded() if callable(loaded) and not isinstance(loaded, Benchmark) else loaded
         if not isinstance(benchmark, Benchmark):
             raise InvalidBenchmark(f"{plugin.entry.value} is a {type(benchmark).__name__}, not a neghub Benchmark")
@@ -154,6 +159,18 @@ def _load_plugin(name: str, plugin: _Plugin) -> Benchmark | None:
     return register(benchmark, f"the plugin {plugin.entry.value}")
 
 
+def _pass_on(name: str, plugin: _Plugin, caught: list[warnings.WarningMessage]) -> None:
+    """The warnings a plugin's import raised: a retired NegHub import path said on stderr with the plugin's name
+    (Python's default filters would hide it: its author learns of the removal before it breaks), every other
+    warning handed back to Python's own filters."""
+    for warning in caught:
+        if issubclass(warning.category, NegHubDeprecationWarning):
+            message = f"warning: the plugin benchmark {name!r} ({plugin.where}) uses a deprecated import: "
+            _say_once(message + str(warning.message))
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+
+
 def _leave_out(name: str, why: str) -> None:
     """Leave the plugin benchmark `name` out, saying why."""
     _LEFT_OUT[name] = why
@@ -162,7 +179,10 @@ def _leave_out(name: str, why: str) -> None:
 
 def _warn(name: str, why: str) -> None:
     """Say once per process, on stderr, that a plugin's benchmark is left out and why."""
-    message = f"warning: the plugin benchmark {name!r} is left out: {why}"
+    _say_once(f"warning: the plugin benchmark {name!r} is left out: {why}")
+
+
+def _say_once(message: str) -> None:
     if message not in _WARNED:
         _WARNED.add(message)
         print(message, file=sys.stderr)
