@@ -4,8 +4,9 @@ tests/fixtures/plugin_0_1/ is the worked plugin as commit e607791^ wrote it (REA
 that time), renamed `korean-negation-legacy`: it imports `neghub.evaluator.releases.metadata` and
 `neghub.evaluator.runners.plans`, the paths e607791 moved to `neghub.evaluator.protocol`. Installed as a third
 party's distribution (tests/plugins.py), it runs through `neghub tasks`, `evaluate`, `validate` and a site build
-with no error, each command naming the public import once on stderr. One test covers the four: the site build is
-slow, and the plugin is installed once.
+with no error, each command naming the public import once on stderr: for the two moved paths (they warn when
+imported) and for the two internal modules the plugin imports (read from its source). One test covers the four
+commands: the site build is slow, and the plugin is installed once.
 """
 
 from __future__ import annotations
@@ -24,15 +25,31 @@ from tests.plugins import Installed, complaints, pip_install
 
 NAME = "korean-negation-legacy"
 WHERE = "korean_negation_legacy:BENCHMARK of korean-negation-legacy 0.1"
-# the two retired paths the plugin imports, each said once per command, with the import that replaces it
+PREFIX = f"warning: the plugin benchmark {NAME!r} ({WHERE}) uses a deprecated import: "
+# what each command says, once: the two retired paths the plugin imports (each warns when imported), then the two
+# internal modules it imports (read from its source, with the line), each with the import that replaces it
 DEPRECATIONS = [
-    f"warning: the plugin benchmark {NAME!r} ({WHERE}) uses a deprecated import: neghub.evaluator.{old} is "
-    "deprecated since NegHub 0.2.0 and will be removed in 0.3.0: import from neghub.evaluator.plugin instead "
-    f"(from neghub.evaluator.plugin import {names})"
-    for old, names in (
-        ("releases.metadata", "DatasetMetadata, ReleaseFile, LicenseFile, RecordField, ..."),
-        ("runners.plans", "RunPlan, RunSettings, Rows"),
-    )
+    *(
+        f"{PREFIX}neghub.evaluator.{old} is deprecated since NegHub 0.2.0 and will be removed in 0.3.0: import from "
+        f"neghub.evaluator.plugin instead (from neghub.evaluator.plugin import {names})"
+        for old, names in (
+            ("releases.metadata", "DatasetMetadata, ReleaseFile, LicenseFile, RecordField, ..."),
+            ("runners.plans", "RunPlan, RunSettings, Rows"),
+        )
+    ),
+    *(
+        f"{PREFIX}neghub.evaluator.{internal} (korean_negation_legacy/__init__.py, line {line}) is internal to "
+        "NegHub: deprecated for plugins since NegHub 0.2.0, it may move without notice from 0.3.0 on; import from "
+        f"neghub.evaluator.plugin instead (from neghub.evaluator.plugin import {names})"
+        for internal, line, names in (
+            ("core.benchmark", 18, "ChartSeries, ChartSpec, Display, Headline, MetricDisplay"),
+            (
+                "families.multiple_choice",
+                19,
+                "MultipleChoiceSpec, Prompts, multiple_choice_benchmark, multiple_choice_plans, shuffle_each_item",
+            ),
+        )
+    ),
 ]
 # the answer of items 0..9 of the release (the worked plugin's, read off release/test.jsonl by eye): b is the
 # answer of items 0, 3, 6 and 9

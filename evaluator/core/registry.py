@@ -18,16 +18,18 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.metadata
+import importlib.util
 import pkgutil
 import sys
 import warnings
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from ..protocol.deprecation import NegHubDeprecationWarning
+from ..protocol.deprecation import NegHubDeprecationWarning, internal_imports
 from ..protocol.metadata import TaskName
 from .benchmark import Benchmark
 from .errors import InputError
@@ -156,7 +158,31 @@ def _load_plugin(name: str, plugin: _Plugin) -> Benchmark | None:
         return None
     if plugin.entry.dist is not None:
         _DISTRIBUTIONS[name] = (plugin.entry.dist.name, plugin.entry.dist.version)
+    for message in _internal_imports(plugin):
+        _say_once(f"warning: the plugin benchmark {name!r} ({plugin.where}) uses a deprecated import: {message}")
     return register(benchmark, f"the plugin {plugin.entry.value}")
+
+
+def _internal_imports(plugin: _Plugin) -> list[str]:
+    """What the sources of the plugin's top-level package (or module) import of NegHub's internal modules."""
+    top = plugin.entry.module.split(".")[0]
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return []
+    if spec is None or spec.origin is None:
+        return []
+    folders = [Path(folder) for folder in spec.submodule_search_locations or ()]
+    files = sorted(path for folder in folders for path in folder.rglob("*.py")) if folders else [Path(spec.origin)]
+    base = folders[0].parent if folders else Path(spec.origin).parent
+    found: list[str] = []
+    for path in files:
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        found += internal_imports(source, path.relative_to(base).as_posix() if path.is_relative_to(base) else path.name)
+    return found
 
 
 def _pass_on(name: str, plugin: _Plugin, caught: list[warnings.WarningMessage]) -> None:

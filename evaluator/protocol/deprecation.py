@@ -9,9 +9,21 @@ Python's default filters would hide it (they show a `DeprecationWarning` only to
 
 from __future__ import annotations
 
+import ast
 import warnings
 
 PUBLIC_MODULE = "neghub.evaluator.plugin"  # the one module plugins import from (evaluator/plugin.py)
+# the import paths 0.2.0 retired, each a module that re-exports what it held and warns itself (`warn_moved`)
+RETIRED_PATHS = frozenset(
+    {
+        "neghub.evaluator.releases.metadata",
+        "neghub.evaluator.releases.licenses",
+        "neghub.evaluator.runners.plans",
+        "neghub.evaluator.runners.requests",
+    }
+)
+# what a plugin may import besides the public module: the packages themselves (`neghub.evaluator.__version__`)
+_PACKAGES = frozenset({"neghub", "neghub.evaluator"})
 
 
 class NegHubDeprecationWarning(DeprecationWarning):
@@ -29,3 +41,33 @@ def warn_moved(old: str, names: tuple[str, ...], *, since: str, removal: str, pu
         NegHubDeprecationWarning,
         stacklevel=3,
     )
+
+
+def internal_imports(source: str, shown_as: str) -> list[str]:
+    """What a plugin's source file (`shown_as`: its path inside the plugin) imports of NegHub's internal modules,
+    one sentence each naming the public import instead. The worked plugin of 0.1.0 imported internal modules that
+    0.2.0 did not move (`neghub.evaluator.core.benchmark`, `neghub.evaluator.families.multiple_choice`): they keep
+    working, but are deprecated for plugins and may move without a deprecation from 0.3.0 on. Read from the
+    source, not the import: those modules are NegHub's own, imported by NegHub everywhere, and cannot warn
+    themselves. A file that does not parse is the import's business, not this one's (nothing is said)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules = [(node.module, [alias.name for alias in node.names])]
+        elif isinstance(node, ast.Import):
+            modules = [(alias.name, []) for alias in node.names]
+        else:
+            continue
+        for module, names in modules:
+            if module.split(".")[0] != "neghub" or module in _PACKAGES | RETIRED_PATHS | {PUBLIC_MODULE}:
+                continue
+            shown = f" (from {PUBLIC_MODULE} import {', '.join(names)})" if names else ""
+            found.append(
+                f"{module} ({shown_as}, line {node.lineno}) is internal to NegHub: deprecated for plugins since "
+                f"NegHub 0.2.0, it may move without notice from 0.3.0 on; import from {PUBLIC_MODULE} instead{shown}"
+            )
+    return found
