@@ -164,16 +164,16 @@ def test_a_plugins_internal_imports_are_named_with_the_public_import() -> None:
         "from neghub.evaluator.plugin import Display\n"  # the public module
         "from neghub.evaluator import __version__\n"  # the package's version
         "from neghub.evaluator.releases.metadata import CardText\n"  # retired: the module warns itself
-        "from neghub.evaluator.core.benchmark import Display, Headline\n"
+        "from neghub.evaluator.core.benchmark import Display, Headline, Benchmark, TaskName\n"
         "import neghub.evaluator.families.minimal_pairs\n"
         "from . import sibling\n"  # the plugin's own
     )
-    assert internal_imports(source, "p/__init__.py") == [
+    assert internal_imports(source, "p/__init__.py", frozenset(plugin.__all__)) == [
         "neghub.evaluator.core.benchmark (p/__init__.py, line 5) is internal to NegHub: deprecated for plugins since "
         "NegHub 0.2.0, it may move without notice from 0.3.0 on; import from neghub.evaluator.plugin instead "
-        "(from neghub.evaluator.plugin import Display, Headline)",
+        "(from neghub.evaluator.plugin import Display, Headline, Benchmark); TaskName: not in the plugin API",
         "neghub.evaluator.families.minimal_pairs (p/__init__.py, line 6) is internal to NegHub: deprecated for "
         "plugins since NegHub 0.2.0, it may move without notice from 0.3.0 on; import from neghub.evaluator.plugin "
         "instead",
     ]
-    assert internal_imports("def broken(:\n", "p/x.py") == []  # the import says what is wrong with it
+    assert internal_imports("def broken(:\n", "p/x.py", frozenset()) == []  # the import says what is wrong with it

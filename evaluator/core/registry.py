@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from ..protocol.deprecation import NegHubDeprecationWarning, internal_imports
+from ..protocol.deprecation import PUBLIC_MODULE, NegHubDeprecationWarning, internal_imports
 from ..protocol.metadata import TaskName
 from .benchmark import Benchmark
 from .errors import InputError
@@ -175,13 +175,16 @@ def _internal_imports(plugin: _Plugin) -> list[str]:
     folders = [Path(folder) for folder in spec.submodule_search_locations or ()]
     files = sorted(path for folder in folders for path in folder.rglob("*.py")) if folders else [Path(spec.origin)]
     base = folders[0].parent if folders else Path(spec.origin).parent
+    # the public module's names, imported by name as the benchmark folders are: it re-exports from layers above
+    public = frozenset(getattr(importlib.import_module(PUBLIC_MODULE), "__all__", ()))
     found: list[str] = []
     for path in files:
         try:
             source = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        found += internal_imports(source, path.relative_to(base).as_posix() if path.is_relative_to(base) else path.name)
+        shown = path.relative_to(base).as_posix() if path.is_relative_to(base) else path.name
+        found += internal_imports(source, shown, public)
     return found
 
 

@@ -43,12 +43,13 @@ def warn_moved(old: str, names: tuple[str, ...], *, since: str, removal: str, pu
     )
 
 
-def internal_imports(source: str, shown_as: str) -> list[str]:
+def internal_imports(source: str, shown_as: str, public: frozenset[str]) -> list[str]:
     """What a plugin's source file (`shown_as`: its path inside the plugin) imports of NegHub's internal modules,
-    one sentence each naming the public import instead. The worked plugin of 0.1.0 imported internal modules that
-    0.2.0 did not move (`neghub.evaluator.core.benchmark`, `neghub.evaluator.families.multiple_choice`): they keep
-    working, but are deprecated for plugins and may move without a deprecation from 0.3.0 on. Read from the
-    source, not the import: those modules are NegHub's own, imported by NegHub everywhere, and cannot warn
+    one sentence each naming the public import instead (of the imported names, those `public`, the public
+    module's names, holds; the others are no plugin's to import). The worked plugin of 0.1.0 imported internal
+    modules that 0.2.0 did not move (`neghub.evaluator.core.benchmark`, `neghub.evaluator.families.multiple_choice`):
+    they keep working, but are deprecated for plugins and may move without a deprecation from 0.3.0 on. Read from
+    the source, not the import: those modules are NegHub's own, imported by NegHub everywhere, and cannot warn
     themselves. A file that does not parse is the import's business, not this one's (nothing is said)."""
     try:
         tree = ast.parse(source)
@@ -65,7 +66,11 @@ def internal_imports(source: str, shown_as: str) -> list[str]:
         for module, names in modules:
             if module.split(".")[0] != "neghub" or module in _PACKAGES | RETIRED_PATHS | {PUBLIC_MODULE}:
                 continue
-            shown = f" (from {PUBLIC_MODULE} import {', '.join(names)})" if names else ""
+            held = [name for name in names if name in public]
+            shown = f" (from {PUBLIC_MODULE} import {', '.join(held)})" if held else ""
+            others = [name for name in names if name not in public]
+            if others:
+                shown += f"; {', '.join(others)}: not in the plugin API"
             found.append(
                 f"{module} ({shown_as}, line {node.lineno}) is internal to NegHub: deprecated for plugins since "
                 f"NegHub 0.2.0, it may move without notice from 0.3.0 on; import from {PUBLIC_MODULE} instead{shown}"
