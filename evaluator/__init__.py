@@ -4,4 +4,4 @@ Importing this package is cheap on purpose (no torch, no pandas): `neghub valida
 `neghub evaluate` must start fast.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -138,3 +138,27 @@ def test_looking_up_one_builtin_imports_that_one_alone(broken: Installed) -> Non
     )
     done = broken.run([sys.executable, "-c", script])
     assert (done.returncode, done.stdout, done.stderr) == (0, "['neghub.evaluator.benchmarks.scn']\n", "")
+
+
+def test_a_plugins_own_warnings_stay_pythons_and_its_internal_imports_are_named(tmp_path: Path) -> None:
+    # the registry hears the warnings a plugin's import raises to tell NegHub's deprecations apart: any other
+    # warning goes on to Python's filters as if no one had listened (a UserWarning is shown once, by default)
+    code = (
+        "import dataclasses\nimport warnings\n\n"
+        'warnings.warn("the plugin\'s own warning", UserWarning)\n'
+        "from neghub.evaluator.benchmarks.nubench import BENCHMARK as NUBENCH\n\n"
+        'BENCHMARK = dataclasses.replace(NUBENCH, name="own-warning")\n'
+    )
+    write_distribution(
+        tmp_path / "site", "neghub-own-warning", "0.5", {"own-warning": "neghub_own_warning:BENCHMARK"}, code
+    )
+    done = Installed((tmp_path / "site",)).neghub("tasks")
+    assert done.returncode == 0, done.stderr
+    assert "own-warning" in [line.split("\t")[0] for line in done.stdout.splitlines()]
+    assert "UserWarning: the plugin's own warning" in done.stderr
+    assert (
+        "warning: the plugin benchmark 'own-warning' (neghub_own_warning:BENCHMARK of neghub-own-warning 0.5) uses a "
+        "deprecated import: neghub.evaluator.benchmarks.nubench (neghub_own_warning/__init__.py, line 5) is internal "
+        "to NegHub: deprecated for plugins since NegHub 0.2.0, it may move without notice from 0.3.0 on; import from "
+        "neghub.evaluator.plugin instead; BENCHMARK: not in the plugin API"
+    ) in done.stderr.splitlines()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -235,3 +236,170 @@ def test_an_import_without_metadata_needs_the_model(tmp_path: Path, capsys: pyte
     assert main([*argv, "--engine", "another engine 1.0", "-o", str(tmp_path / "sub")]) == 0
     meta = safe_yaml.load((tmp_path / "sub" / "metadata.yaml").read_text()).value
     assert len(meta["runs"]) == 1 and meta["provenance"]["jsts-neg.llm-jp-eval.default.engine"] == "another engine 1.0"
+
+
+# --- an lm-eval user's row and a `neghub run` row of one model: one board, one row --------------------------
+
+RUN_BY = ["--submitter-name", "Alice", "--submitter-contact", "alice@example.org", "--submitter-github", "alice"]
+IMPORTED_BY = ["--submitter-name", "Bob", "--submitter-contact", "bob@example.org", "--submitter-github", "bob"]
+
+
+def _lm_eval_log(
+    tasks: Path,
+    scores_of: Callable[[dict[str, Any]], list[float]],
+    folder: Path,
+    out: Path,
+    *,
+    parameters: int = 1000,
+    chat_template: str | None = None,
+    limit: int | None = None,
+) -> None:
+    """lm-eval 0.4.13's output for the exported tasks in `tasks`, each document's choices answered with
+    `scores_of(document)`: results_<time>.json (each task's config, with the NegHub run it names; the model lm-eval
+    loaded, `pretrained=folder`; the chat template it applied, if any) and samples_<task>_<time>.jsonl, a sample per
+    document (the first `limit` only, as lm-eval's --limit), a response per choice as lm-eval writes it
+    ([[log-likelihood, is-greedy]], strings)."""
+    import yaml
+
+    from tests.test_lm_eval_files import FunctionLoader, write_lm_eval_results
+
+    configs: dict[str, dict[str, Any]] = {}
+    samples: dict[str, list[dict[str, Any]]] = {}
+    for task_file in sorted(tasks.glob("*.yaml")):
+        config = yaml.load(task_file.read_text(encoding="utf-8"), Loader=FunctionLoader)
+        name = config["task"]
+        configs[name] = {"task": name, "metadata": config["metadata"]}
+        docs = [json.loads(line) for line in task_file.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()]
+        samples[name] = []
+        for number, doc in enumerate(docs[:limit]):
+            scores = scores_of(doc)
+            assert len(scores) == len(doc["choices"])
+            resps = [[[str(score), "False"]] for score in scores]
+            sample = {"doc_id": number, "doc": doc, "resps": resps, "filtered_resps": [r[0] for r in resps]}
+            samples[name].append(sample)
+    write_lm_eval_results(out, configs, samples, {"pretrained": str(folder), "dtype": "float32"})
+    (results_file,) = out.rglob("results_*.json")
+    results = json.loads(results_file.read_text(encoding="utf-8"))
+    results["config"]["model_num_parameters"] = parameters
+    results["chat_template"] = chat_template
+    results_file.write_text(json.dumps(results), encoding="utf-8")
+
+
+def _first_best(doc: dict[str, Any]) -> list[float]:
+    """Log-likelihoods that pick each document's first choice."""
+    return [-1.0 - i for i in range(len(doc["choices"]))]
+
+
+def test_an_lm_eval_import_and_a_neghub_run_of_one_model_are_one_row_on_one_board(
+    models: dict[str, Path], tmp_path: Path
+) -> None:
+    from neghub.leaderboard.collect import collect
+
+    folder = models["causal"]
+    submissions = tmp_path / "submissions"
+    ran = submissions / "tiny-run"
+    argv = ["run", str(folder), "--tasks", "nubench", "--mode", "completion", *RUN_BY, "--license", "apache-2.0"]
+    assert main([*argv, "-o", str(ran), "--no-progress"]) == 0
+    ran_meta = safe_yaml.load((ran / "metadata.yaml").read_text()).value
+    (run,) = ran_meta["runs"]
+
+    tasks = tmp_path / "tasks"
+    assert main(["export", "lm-eval", str(tasks), "--tasks", "nubench", "--mode", "completion"]) == 0
+    results = tmp_path / "lm-eval-output"
+    by_id = {line["id"]: line for line in _rows(ran / run["file"])}
+
+    def run_answers(doc: dict[str, Any]) -> list[float]:
+        # the run's line holds each offered option's log-likelihood, in the order the options are offered (the
+        # document's choices); an option not offered is null
+        return [value for value in by_id[doc["neghub_id"]]["loglikelihoods"].values() if value is not None]
+
+    _lm_eval_log(tasks, run_answers, folder, results, parameters=ran_meta["model"]["parameters"])
+    imported = submissions / "tiny-lm-eval"
+    assert main(["import", "lm-eval", str(results), *IMPORTED_BY, "--license", "apache-2.0", "-o", str(imported)]) == 0
+    meta = safe_yaml.load((imported / "metadata.yaml").read_text()).value
+
+    # the same setting fields: the run as metadata lists it, and the settings provenance records for it (a
+    # completion run's log-likelihoods go through no chat template: neither records one)
+    (imported_run,) = meta["runs"]
+    assert imported_run == run
+    prefix = f"nubench.{run['prompt']}.{run['mode']}."
+    settings = {k.removeprefix(prefix): v for k, v in meta["provenance"].items() if k.startswith(prefix)}
+    ran_settings = {k.removeprefix(prefix): v for k, v in ran_meta["provenance"].items() if k.startswith(prefix)}
+    assert "chat_template" not in settings and "chat_template" not in ran_settings
+    assert {k: settings[k] for k in ("protocol", "scoring")} == {k: ran_settings[k] for k in ("protocol", "scoring")}
+    assert meta["model"]["sha256"] == ran_meta["model"]["sha256"]  # the folder lm-eval loaded, pinned as run pins it
+    assert _rows(imported / run["file"]) == _rows(ran / run["file"])
+
+    # the leaderboard: one board, and on it one row of the model, the other account's submission its confirmation
+    board_file = collect(submissions, reported=False, reproductions_dir=None).file
+    rows = [entry for entry in board_file.rows if entry.kind == "verified"]
+    assert {entry.submission for entry in rows} == {"tiny-run", "tiny-lm-eval"}
+    assert len({entry.board for entry in rows}) == 1
+    (shown,) = [entry for entry in rows if entry.status != "duplicate"]
+    (duplicate,) = [entry for entry in rows if entry.status == "duplicate"]
+    assert duplicate.duplicate_of == shown.row
+    # "also submitted by" the other submission (its account where the build has main's history, as CI's has)
+    (other,) = {"tiny-run", "tiny-lm-eval"} - {shown.submission}
+    assert len(shown.also_submitted_by) == 1 and shown.also_submitted_by[0].endswith(f"({other})")
+
+
+def test_a_limit_import_is_refused_naming_the_export_that_tries_a_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.test_lm_eval_files import SIGNED, model_folder
+
+    folder = model_folder(tmp_path / "tiny")
+    prompt = ["--prompt", "llm-jp-eval-loglikelihood"]
+    tasks, results = tmp_path / "tasks", tmp_path / "limited"
+    assert main(["export", "lm-eval", str(tasks), "--tasks", "jsts-neg", *prompt, *UNVERIFIED_JSTS]) == 0
+    _lm_eval_log(tasks, _first_best, folder, results, limit=10)  # lm_eval --limit 10: 10 of the 40 items
+    (samples,) = results.rglob("samples_*.jsonl")
+    capsys.readouterr()
+    argv = ["import", "lm-eval", str(results), *UNVERIFIED_JSTS, *SIGNED]
+    assert main([*argv, "-o", str(tmp_path / "sub")]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {samples}: no sample for 30 of 40 requests (was --limit used? an import needs every request "
+        "answered; to try a model on a few items, export them: neghub export lm-eval DIR --tasks jsts-neg "
+        "--max-items N, and run lm-eval on that task without --limit)\n"
+    )
+    assert not (tmp_path / "sub").exists()
+
+    # the way it names: a sample exported, every request of it answered, imported
+    tasks, results = tmp_path / "trial-tasks", tmp_path / "trial"
+    trial = ["--tasks", "jsts-neg", *prompt, "--max-items", "10", *UNVERIFIED_JSTS]
+    assert main(["export", "lm-eval", str(tasks), *trial]) == 0
+    _lm_eval_log(tasks, _first_best, folder, results)
+    assert main(["import", "lm-eval", str(results), *UNVERIFIED_JSTS, *SIGNED, "-o", str(tmp_path / "sub")]) == 0
+    (run,) = safe_yaml.load((tmp_path / "sub" / "metadata.yaml").read_text()).value["runs"]
+    (docs,) = tasks.glob("*.jsonl")
+    sample = {json.loads(line)["neghub_id"] for line in docs.read_text().splitlines()}
+    assert 0 < len(sample) < 40  # a sample (whole pairs of it), every item of it imported
+    assert {row["id"] for row in _rows(tmp_path / "sub" / run["file"])} == sample
+
+
+@pytest.mark.parametrize(
+    ("task", "options", "recorded"),
+    [
+        # a JSTS-Neg run's prompts go through a chat template where the model has one: `neghub run` records its use
+        ("jsts-neg", ["--prompt", "llm-jp-eval-loglikelihood", *UNVERIFIED_JSTS], {None: False, "{{ x }}": True}),
+        # NUBench's log-likelihoods never do (`neghub run` records none); lm-eval's --apply_chat_template is said
+        ("nubench", ["--mode", "completion"], {None: "absent", "{{ x }}": True}),
+    ],
+)
+def test_an_import_records_the_chat_template_as_neghub_run_records_it(
+    tmp_path: Path, task: str, options: list[str], recorded: dict[str | None, object]
+) -> None:
+    from tests.test_lm_eval_files import SIGNED, model_folder
+
+    folder = model_folder(tmp_path / "tiny")
+    tasks = tmp_path / "tasks"
+    assert main(["export", "lm-eval", str(tasks), "--tasks", task, *options]) == 0
+    for template, expected in recorded.items():
+        results, out = tmp_path / f"results-{expected}", tmp_path / f"sub-{expected}"
+        _lm_eval_log(tasks, _first_best, folder, results, chat_template=template)
+        data = [o for o in options if o in UNVERIFIED_JSTS]
+        assert main(["import", "lm-eval", str(results), *data, *SIGNED, "-o", str(out)]) == 0
+        meta = safe_yaml.load((out / "metadata.yaml").read_text()).value
+        (run,) = meta["runs"]
+        key = f"{task}.{run['prompt']}.{run['mode'] or 'default'}.chat_template"
+        assert meta["provenance"].get(key, "absent") == expected, template

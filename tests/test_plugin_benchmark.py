@@ -99,6 +99,8 @@ def test_tasks_lists_the_plugin_beside_the_builtins(installed: Installed) -> Non
     names = [line.split("\t")[0] for line in done.stdout.splitlines()]
     # the test environment's benchmarks (the four built-ins, and any plugin installed there) and the plugin
     assert names == sorted({*benchmark_names(), NAME})
+    # the worked plugin imports the public plugin API only: nothing of it is deprecated
+    assert f"the plugin benchmark {NAME!r}" not in done.stderr
     assert (
         f"{NAME}\tKorean Negation MC\tversion 1\t"
         "한국어 부정문 선택: pick the standard negation of a Korean sentence among three options."

@@ -18,14 +18,18 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.metadata
+import importlib.util
 import pkgutil
 import sys
+import warnings
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from ..protocol.deprecation import PUBLIC_MODULE, NegHubDeprecationWarning, internal_imports
 from ..protocol.metadata import TaskName
 from .benchmark import Benchmark
 from .errors import InputError
@@ -141,7 +145,10 @@ def _load_builtin(name: str, folder: str) -> Benchmark:
 
 def _load_plugin(name: str, plugin: _Plugin) -> Benchmark | None:
     try:
-        loaded = plugin.entry.load()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", NegHubDeprecationWarning)
+            loaded = plugin.entry.load()
+        _pass_on(name, plugin, caught)
         benchmark = loaded() if callable(loaded) and not isinstance(loaded, Benchmark) else loaded
         if not isinstance(benchmark, Benchmark):
             raise InvalidBenchmark(f"{plugin.entry.value} is a {type(benchmark).__name__}, not a neghub Benchmark")
@@ -151,7 +158,46 @@ def _load_plugin(name: str, plugin: _Plugin) -> Benchmark | None:
         return None
     if plugin.entry.dist is not None:
         _DISTRIBUTIONS[name] = (plugin.entry.dist.name, plugin.entry.dist.version)
+    for message in _internal_imports(plugin):
+        _say_once(f"warning: the plugin benchmark {name!r} ({plugin.where}) uses a deprecated import: {message}")
     return register(benchmark, f"the plugin {plugin.entry.value}")
+
+
+def _internal_imports(plugin: _Plugin) -> list[str]:
+    """What the sources of the plugin's top-level package (or module) import of NegHub's internal modules."""
+    top = plugin.entry.module.split(".")[0]
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return []
+    if spec is None or spec.origin is None:
+        return []
+    folders = [Path(folder) for folder in spec.submodule_search_locations or ()]
+    files = sorted(path for folder in folders for path in folder.rglob("*.py")) if folders else [Path(spec.origin)]
+    base = folders[0].parent if folders else Path(spec.origin).parent
+    # the public module's names, imported by name as the benchmark folders are: it re-exports from layers above
+    public = frozenset(getattr(importlib.import_module(PUBLIC_MODULE), "__all__", ()))
+    found: list[str] = []
+    for path in files:
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        shown = path.relative_to(base).as_posix() if path.is_relative_to(base) else path.name
+        found += internal_imports(source, shown, public)
+    return found
+
+
+def _pass_on(name: str, plugin: _Plugin, caught: list[warnings.WarningMessage]) -> None:
+    """The warnings a plugin's import raised: a retired NegHub import path said on stderr with the plugin's name
+    (Python's default filters would hide it: its author learns of the removal before it breaks), every other
+    warning handed back to Python's own filters."""
+    for warning in caught:
+        if issubclass(warning.category, NegHubDeprecationWarning):
+            message = f"warning: the plugin benchmark {name!r} ({plugin.where}) uses a deprecated import: "
+            _say_once(message + str(warning.message))
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
 
 
 def _leave_out(name: str, why: str) -> None:
@@ -162,7 +208,10 @@ def _leave_out(name: str, why: str) -> None:
 
 def _warn(name: str, why: str) -> None:
     """Say once per process, on stderr, that a plugin's benchmark is left out and why."""
-    message = f"warning: the plugin benchmark {name!r} is left out: {why}"
+    _say_once(f"warning: the plugin benchmark {name!r} is left out: {why}")
+
+
+def _say_once(message: str) -> None:
     if message not in _WARNED:
         _WARNED.add(message)
         print(message, file=sys.stderr)

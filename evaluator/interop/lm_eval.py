@@ -405,7 +405,10 @@ def _samples_file(results_file: Path, name: str) -> Path:
     return path
 
 
-def _plan_for(meta: dict[str, Any], args: Any) -> RunPlan:
+def _plan_for(meta: dict[str, Any], args: Any, *, chat: bool) -> RunPlan:
+    """The run the exported task `meta` describes, as `neghub run` makes it with the chat-template use lm-eval
+    recorded (`--apply_chat_template`): a run whose prompts can go through a chat template then records it as
+    `neghub run` does, and one no template touches (a multiple-choice log-likelihood run) records none."""
     settings = settings_from_args(args)
     settings = RunSettings(
         **{
@@ -418,7 +421,7 @@ def _plan_for(meta: dict[str, Any], args: Any) -> RunPlan:
             "prompt": meta.get("prompt"),
             "max_pairs": meta.get("max_pairs"),
             "max_items": meta.get("max_items"),
-            "chat_template": "off",
+            "chat_template": "on" if chat else "off",
         }
     )
     plans = [p for p in expressible_plans(str(meta.get("task")), settings, "causal") if p.file == meta.get("file")]
@@ -454,16 +457,16 @@ def import_command(args: Any) -> int:
     versions: set[str] = set()
     for name in sorted(tasks):
         results_file, meta, results = tasks[name]
-        plan = _plan_for(meta, args)
+        chat = bool(results.get("chat_template"))  # lm-eval records the template it applied, else null
+        plan = _plan_for(meta, args, chat=chat)
         requests = [r for _, rs in item_requests(plan) for r in rs]
         samples_path = _samples_file(results_file, name)
-        answers = _read_samples(samples_path, requests)
+        answers = _read_samples(samples_path, requests, plan.task)
         rows = lines_from_answers(plan, answers)
         check_lines(plan, rows, str(samples_path))
         runs.append((plan, rows))
         version = str(results.get("lm_eval_version") or "unknown")
         versions.add(version)
-        chat = results.get("chat_template")
         per_run[plan.file] = {
             "engine": f"lm-evaluation-harness {version}",
             "lm_eval_task": name,
@@ -471,8 +474,11 @@ def import_command(args: Any) -> int:
             # lm-eval's backend (hf, vllm, ...); the weights it loaded are the model entry's (a local path is no
             # part of a published submission)
             "lm_eval_model": str((results.get("config") or {}).get("model") or ""),
-            "chat_template": bool(chat),
         }
+        if chat and "chat_template" not in plan.settings:
+            # lm-eval put prompts through a template where `neghub run` never does: said, so that these answers
+            # land on a board of their own rather than beside `neghub run`'s
+            per_run[plan.file]["chat_template"] = True
     provenance = {"answers": f"lm-eval --log_samples output, imported by neghub import lm-eval ({len(runs)} tasks)"}
     write_runs(args.output, runs, provenance, model=model, submitter=submitter, args=args, run_provenance=per_run)
     for plan, rows in runs:
@@ -501,7 +507,7 @@ def refuse_run_options(args: Any) -> None:
         )
 
 
-def _read_samples(path: Path, requests: list[Request]) -> list[Answer]:
+def _read_samples(path: Path, requests: list[Request], task: str) -> list[Answer]:
     problems: list[Problem] = []
     index = {str(r.id): i for i, r in enumerate(requests)}
     answers: list[Answer | None] = [None] * len(requests)
@@ -522,7 +528,14 @@ def _read_samples(path: Path, requests: list[Request]) -> list[Answer]:
     missing = sum(a is None for a in answers)
     if missing and not problems:
         problems.append(
-            Problem(name, None, None, f"no sample for {missing:,} of {len(requests):,} requests (was --limit used?)")
+            Problem(
+                name,
+                None,
+                None,
+                f"no sample for {missing:,} of {len(requests):,} requests (was --limit used? an import needs every "
+                f"request answered; to try a model on a few items, export them: neghub export lm-eval DIR --tasks "
+                f"{task} --max-items N, and run lm-eval on that task without --limit)",
+            )
         )
     if problems:
         raise InputError(problems)
