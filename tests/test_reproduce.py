@@ -8,6 +8,7 @@ real SmolLM2-135M-Instruct (the committed submission, its GGUF from the PyPI pac
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -61,6 +62,114 @@ def test_agreement_is_reflexive_symmetric_and_order_free(lines: list[dict[str, A
     assert lines_agree(lines, shuffled, 0.0)
     other = data.draw(st.lists(st.dictionaries(st.text(max_size=5), json_values, max_size=4), max_size=5))
     assert lines_agree(lines, other, 0.1) == lines_agree(other, lines, 0.1)
+
+
+# --- the attack: a run doctored on the batches a sample is unlikely to draw ----------------------------------
+#
+# issue 32: a reproduction used to re-run about 50 items drawn as whole batches of the batch size the submitter
+# recorded. A submitter who writes the gold label on every wrong answer of the 4 batches (of 22) richest in wrong
+# answers passes such a sample whenever it draws another batch (0.68-0.80 of the time, by the issue's figures).
+
+DOCTORED_BATCH = 64
+DOCTORED_BATCHES = 4
+
+
+def _doctored_run() -> tuple[dict[int, str], dict[int, str], int]:
+    """What the pinned model answers (gold 'entailment' on a seeded 51 % of 22 batches of 64 items, 'neutral'
+    elsewhere), what the submitter wrote (gold on every wrong answer of the 4 batches richest in wrong answers), and
+    how many answers were doctored (counted here, from the answers, not by the code under test)."""
+    rng = random.Random(11)
+    items = 22 * DOCTORED_BATCH
+    honest = {i: "entailment" if rng.random() < 0.51 else "neutral" for i in range(items)}
+    batches = [range(b * DOCTORED_BATCH, (b + 1) * DOCTORED_BATCH) for b in range(22)]
+    richest = sorted(batches, key=lambda batch: -sum(honest[i] == "neutral" for i in batch))[:DOCTORED_BATCHES]
+    doctored = {i for batch in richest for i in batch if honest[i] == "neutral"}
+    submitted = {i: "entailment" if i in doctored else answer for i, answer in honest.items()}
+    return honest, submitted, len(doctored)
+
+
+def _landed_record(tmp_path: Path, submitted: dict[int, str], record: dict[str, Any]) -> Any:
+    """The facts the leaderboard reads of `record` (a reproduction of the maintainers' pushed submission
+    "doctored" whose one run answers `submitted`), landed as the gpu-reproduce workflow lands it."""
+    import hashlib
+
+    from neghub.evaluator.submissions.format import Metadata
+    from neghub.evaluator.submissions.reproduction import metadata_sha256
+    from neghub.leaderboard.evidence import record_facts
+    from neghub.leaderboard.history import read_history
+    from tests.histories import Main, hub_model, jnli_run, submission
+
+    main = Main.create(tmp_path / "repo")
+    files = submission("doctored", hub_model("Doctored 7B", "org/doctored", "d" * 40), "carol", [jnli_run(submitted)])
+    main.merge(1, "carol", files)
+    folder = main.root / "submissions" / "doctored"
+    metadata = Metadata.model_validate(yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8")))
+    sha = {run.file: hashlib.sha256((folder / run.file).read_bytes()).hexdigest() for run in metadata.runs}
+    document = {
+        "kind": "same-setting",
+        "submission": "doctored",
+        "date": "2026-11-29",
+        "neghub_version": "0.1.0",
+        "device": "cuda bfloat16",
+        "machine": "x86_64",
+        "library_versions": {},
+        "metadata_sha256": metadata_sha256(metadata),
+        **record,
+    }
+    for run in document["runs"]:
+        run["predictions_sha256"] = sha[run["file"]]
+    main.merge(2, "neghub", {"reproductions/doctored.json": json.dumps(document)}, branch="reproduce/doctored")
+    path = main.root / "reproductions" / "doctored.json"
+    parsed = Reproduction.model_validate_json(path.read_text(encoding="utf-8"))
+    return record_facts(read_history(main.root / "submissions"), path, parsed, metadata, sha, "doctored")
+
+
+def test_a_sampled_record_that_missed_the_doctored_batches_no_longer_counts(tmp_path: Path) -> None:
+    # the record today's sampled workflow wrote when its one batch of 64 was not a doctored one: every item agrees
+    _, submitted, _ = _doctored_run()
+    sampled = {
+        "schema_version": 3,
+        "sample_seed": 1234,
+        "items_per_run": 50,
+        "runs": [
+            {
+                "file": "predictions/jnli-neg/run.jsonl",
+                "items_checked": DOCTORED_BATCH,
+                "items_agreeing": DOCTORED_BATCH,
+                "comparison": "labels exactly",
+            }
+        ],
+    }
+    facts = _landed_record(tmp_path, submitted, sampled)
+    assert not facts.accepted and not facts.agrees
+    assert "does not count: it compared a sample of 64 items, and a record must compare every item" in facts.words
+
+
+def test_a_whole_run_reproduction_finds_every_doctored_answer(tmp_path: Path) -> None:
+    from neghub.evaluator.runners.reproduce import compare_run
+    from neghub.evaluator.submissions.format import Run
+
+    honest, submitted, doctored = _doctored_run()
+    assert 100 < doctored < 200  # the set-up: about the issue's 139 answers (10 % of the run)
+    run = Run(task="jnli-neg", split="valid", file="predictions/jnli-neg/run.jsonl", shots=0, seed=None)
+    ids = sorted(honest)
+    found = compare_run(
+        run,
+        [{"id": i, "prediction": submitted[i]} for i in ids],
+        [ids[b : b + DOCTORED_BATCH] for b in range(0, len(ids), DOCTORED_BATCH)],
+        lambda item: item,
+        lambda line: line["id"],
+        lambda batch: [[{"id": i, "prediction": honest[i]}] for i in batch],
+        tolerance=1e-3,
+        sha256="",
+        comparison="labels exactly",
+    )
+    assert (found.items_in_run, found.items_checked) == (22 * DOCTORED_BATCH, 22 * DOCTORED_BATCH)
+    assert found.items_checked - found.items_agreeing == doctored
+    whole = {"schema_version": 4, "runs": [found.model_dump(mode="json")]}
+    facts = _landed_record(tmp_path, submitted, whole)
+    assert facts.accepted and not facts.agrees
+    assert f"disagrees on {doctored} of {22 * DOCTORED_BATCH} items" in facts.words
 
 
 def _record(folder: Path, sid: str) -> Reproduction:
