@@ -1,10 +1,12 @@
 """What GitHub recorded of each landing on main: its position, whether a pull request landed it, what it changed.
 
 A verdict may rest on a landing because nobody who opens a pull request can write one: the position of a commit on
-`git log --first-parent` of main, and the merge commit GitHub writes when it merges a pull request, with its subject
-`Merge pull request #N from OWNER/BRANCH` (the repository allows merge commits only: README, "Repository settings").
-Any other commit on main's first-parent history was pushed there by someone allowed to push to main: the
-maintainers. Dates are never read (a commit's date is whatever its author typed), nor the author or committer.
+`git log --first-parent` of main, and the merge commit GitHub writes when it merges a pull request: two parents and
+the subject `Merge pull request #N from OWNER/BRANCH` (the repository allows merge commits only: README,
+"Repository settings"). Any other commit on main's first-parent history was pushed there by someone allowed to push
+to main, the maintainers, whatever its subject says: a single-parent commit whose subject ends "(#7)", as a squash
+merge's would, is a push (the row says "pushed", never "merge commit"). Dates are never read (a commit's date is
+whatever its author typed), nor the author or committer.
 
 A submission lands with the commit that added its folder, changed its prediction files or changed what its row
 shows in `metadata.yaml` (the model's name, size and pin, the runs, the numeric setting, the prompts: the fields
@@ -30,9 +32,9 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
-# GitHub's subject for the merge commit of a pull request, and the suffix of a squashed one ("Title (#12)")
+# GitHub's subject for the merge commit of a pull request (squash and rebase merging are off: a single-parent
+# commit is a push, whatever its subject)
 MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>[0-9]+) from (?P<branch>\S+)$")
-SQUASH_SUBJECT = re.compile(r"\(#(?P<number>[0-9]+)\)$")
 GIT_TIMEOUT = 120
 
 
@@ -43,7 +45,7 @@ class Landing:
     position: int  # 1 for main's first commit; a later landing has a larger one
     commit: str
     pull_request: int | None  # the pull request GitHub merged; None: pushed to main directly (the maintainers)
-    branch: str | None  # OWNER/BRANCH as GitHub's merge commit names the merged branch (None: a push or a squash)
+    branch: str | None  # OWNER/BRANCH as GitHub's merge commit names the merged branch (None: a push)
     paths: frozenset[str]  # every path the commit changed, from the repository's root
     date: str = ""  # the commit's committer date, UTC (shown; never ordered by: GitHub writes a merge's, not others')
 
@@ -207,11 +209,8 @@ def _landings(log: str) -> list[tuple[Landing, list[tuple[str, str, str, str]]]]
                 statuses.append(("=" if before == after else status[:1], path, before, after))
         pull_request, branch = None, None
         merged = MERGE_SUBJECT.match(subject)
-        squashed = SQUASH_SUBJECT.search(subject)
-        if len(parents) > 1 and merged:
+        if len(parents) == 2 and merged:
             pull_request, branch = int(merged.group("number")), merged.group("branch")
-        elif len(parents) == 1 and squashed:
-            pull_request = int(squashed.group("number"))
         date = datetime.fromtimestamp(int(stamp), tz=UTC).isoformat() if stamp.isdigit() else ""
         landing = Landing(len(out) + 1, commit, pull_request, branch, frozenset(s[1] for s in statuses), date)
         out.append((landing, statuses))
