@@ -213,8 +213,8 @@ def _fork_points(root: Path, landings: Sequence[tuple[Landing, Sequence[str]]]) 
         return {}
     parents_of: dict[str, list[str]] = {}
     for line in listing.splitlines():
-        commit, *parents = line.split()
-        parents_of[commit] = parents
+        commit, *listed = line.split()
+        parents_of[commit] = listed
     landed: dict[str, int] = {}
     forks: dict[str, int] = {}
     for landing, parents in landings:
