@@ -39,7 +39,10 @@ def test_a_merge_commit_with_githubs_subject_is_the_pull_request(tmp_path: Path)
 
 def _positions(main: Main) -> dict[str, tuple[int, int | None]]:
     """Each landing's commit -> (its position, its fork point)."""
-    return {landing.commit: (landing.position, landing.forked_at) for landing in read_history(main.root / "submissions").landings}
+    return {
+        landing.commit: (landing.position, landing.forked_at)
+        for landing in read_history(main.root / "submissions").landings
+    }
 
 
 def test_two_pull_requests_open_at_once_fork_before_either_lands(tmp_path: Path) -> None:
