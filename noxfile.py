@@ -501,23 +501,18 @@ def gpu_reproduce_model(session: nox.Session) -> None:
 
 @nox.session(venv_backend="none")
 def gpu_reproduce(session: nox.Session) -> None:
-    """Re-run a seeded sample of a submission's items on the GPU runner (`neghub reproduce`, in the setting the
-    submission records: GPU_SETTING for gpu_eval's own) and write its record to reproductions/<id>.json;
-    gpu-reproduce.yml. Offline (the model comes from the cache gpu_download filled) and without the Hub token,
-    which it refuses to see. Arguments: SUBMISSION_ID ITEMS."""
-    if len(session.posargs) != 2:
-        session.error("usage: nox -s gpu_reproduce -- SUBMISSION_ID ITEMS")
+    """Re-run every item of a submission's runs on the GPU runner (`neghub reproduce`: each run a verdict could rank,
+    in its recorded order and batches, in the setting the submission records: GPU_SETTING for gpu_eval's own) and
+    write its record to reproductions/<id>.json; gpu-reproduce.yml. Offline (the model comes from the cache
+    gpu_download filled) and without the Hub token, which it refuses to see. Argument: SUBMISSION_ID."""
+    if len(session.posargs) != 1:
+        session.error("usage: nox -s gpu_reproduce -- SUBMISSION_ID")
     _refuse_the_hub_token(session)
     submission_id = _submission_id_argument(session, session.posargs[0])
-    items = session.posargs[1]
-    if not items.isdigit():
-        session.error(f"ITEMS must be a whole number, got {items!r}")
     session.run(
         _gpu_venv_program(session, "neghub"),
         "reproduce",
         str(ROOT / "submissions" / submission_id),
-        "--items",
-        items,
         "-o",
         str(ROOT / "reproductions"),
         env={**_data_env(), "HF_HUB_OFFLINE": "1"},

@@ -638,6 +638,7 @@ def _with_evidence(
         account=account,
         landing=None if landing is None else landing.position,
         landing_words=None if landing is None else landing.words,
+        forked_at=None if landing is None else landing.forked_at,
         maintainers_run=maintainers_run(history, sid, account),
         record=record,
     )

@@ -11,9 +11,11 @@
   with the workflow's account as its `submitter.github`.
 - **A reproduction record** counts only where it landed by a direct push or by a pull request from this
   repository's `reproduce/` branch (the gpu-reproduce workflow's) that changed that record alone, after the
-  submission it reproduced landed (a folder withdrawn and landed again, by anyone, lands anew), and only for
+  submission it reproduced landed (a folder withdrawn and landed again, by anyone, lands anew), only for
   the files and metadata it names: every prediction file's sha256 and the sha256 of the metadata fields the row
-  shows or the re-run used (evaluator.submissions.reproduction.metadata_sha256).
+  shows or the re-run used (evaluator.submissions.reproduction.metadata_sha256), and only where it compared
+  every item of each of the row's runs (schema 4): a record that compared a sample does not count, whatever it
+  found (the submitter chose the batches a sample is drawn in, and can doctor those a sample seldom draws).
 - **A clearance** counts only where it landed (a direct push, or a pull request whose check held its `by:` equal
   to the pull request's author, a member of the repository), after the submission's landing (new answers or a new
   model entry need a new review; a description's typo does not).
@@ -98,15 +100,24 @@ def record_facts(
         return RecordFacts(False, f"not reproduced: NegHub's record does not count ({why_not})")
     by_file = {run.file: run for run in record.runs}
     mine = [by_file[name] for name in files]
+    if not all(run.compared_whole for run in mine):
+        sampled = sum(run.items_checked for run in mine)
+        return RecordFacts(
+            False,
+            f"not reproduced: NegHub's record does not count: it compared a sample of {sampled} items, and a record "
+            "must compare every item",
+        )
     checked = sum(r.items_checked for r in mine)
     agreeing = sum(r.items_agreeing for r in mine)
     unexpected = sum(r.unexpected_items for r in mine)
+    runs = "its run" if len(mine) == 1 else f"its {len(mine)} runs"
     if checked and agreeing == checked and not unexpected:
-        words = f"reproduced: {agreeing}/{checked} sampled items agree ({record.date})"
+        words = f"reproduced: {agreeing}/{checked} items agree, every item of {runs} re-run ({record.date})"
     else:
         extra = f"; {unexpected} items its recorded settings would not run" if unexpected else ""
         words = (
-            f"NegHub's reproduction disagrees on {checked - agreeing} of {checked} sampled items{extra} ({record.date})"
+            f"NegHub's reproduction disagrees on {checked - agreeing} of {checked} items{extra}, every item of {runs} "
+            f"re-run ({record.date})"
         )
     return RecordFacts(True, words, checked, agreeing, unexpected, record.date, record.weights_sha256)
 
@@ -149,8 +160,13 @@ def _record_binding(record: Reproduction, metadata: Metadata, files: dict[str, s
     if record.metadata_sha256 != metadata_sha256(metadata):
         return "the metadata changed since (model, size, identity, setting or prompt)"
     by_file = {run.file: run.predictions_sha256 for run in record.runs}
+    left = {run.file: run.why for run in record.not_rerun}
     for name, sha256 in files.items():
-        if by_file.get(name) != sha256:
+        if name in left:
+            return f"NegHub did not re-run {name}: {left[name]}"
+        if name not in by_file:
+            return f"NegHub did not re-run {name}"
+        if by_file[name] != sha256:
             return f"{name} is not the file it reproduced"
     return None
 

@@ -1,8 +1,12 @@
-"""A reproduction record for the tests that read or summarise one: every field a record needs, with test values,
-and whatever the test gives instead."""
+"""Reproduction records for the tests that read or summarise one: every field a record needs, with test values,
+and whatever the test gives instead (`minimal_record`); and a record of a submission on disk as `neghub reproduce`
+writes it, naming its files' and metadata's sha256 (`landed_record`)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
 from typing import Any
 
 from neghub.evaluator.submissions.reproduction import Reproduction
@@ -23,3 +27,45 @@ def minimal_record(**fields: Any) -> Reproduction:
         "runs": [],
     }
     return Reproduction.model_validate({**values, **fields})
+
+
+def landed_record(root: Path, sid: str, *, differ: int = 0, checked: int | None = None, **extra: Any) -> str:
+    """The text of reproductions/<sid>.json for submissions/<sid>/ under `root`: a same-setting record (schema 4)
+    that re-ran every item of each run (one item a line, as in a JNLI-Neg run), `differ` of them disagreeing; with
+    `checked`, one that compared that many items of each run instead."""
+    import yaml
+
+    from neghub.evaluator.submissions.format import Metadata
+    from neghub.evaluator.submissions.reproduction import metadata_sha256
+
+    folder = root / "submissions" / sid
+    metadata = Metadata.model_validate(yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8")))
+    runs = []
+    for run in metadata.runs:
+        data = (folder / run.file).read_bytes()
+        items = sum(1 for line in data.splitlines() if line.strip())
+        compared = items if checked is None else checked
+        runs.append(
+            {
+                "file": run.file,
+                "predictions_sha256": hashlib.sha256(data).hexdigest(),
+                "items_in_run": items,
+                "items_checked": compared,
+                "items_agreeing": compared - differ,
+                "comparison": "labels exactly",
+            }
+        )
+    document = {
+        "schema_version": 4,
+        "kind": "same-setting",
+        "submission": sid,
+        "date": "2026-11-26",
+        "neghub_version": "0.1.0",
+        "device": "cuda bfloat16",
+        "machine": "x86_64",
+        "library_versions": {},
+        "runs": runs,
+        "metadata_sha256": metadata_sha256(metadata),
+        **extra,
+    }
+    return json.dumps(document, indent=1) + "\n"

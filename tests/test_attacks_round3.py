@@ -16,9 +16,9 @@ The attacks:
    name or pin from her (her row held), a reproduced leader's name too;
 2. the pull-request summary lands every changed folder last (summary.merged_history), a metadata-only edit too: it
    tells the maintainers that Mallory's edit holds her own row, the merged site holds Alice's;
-3. the reproduction workflow's sample is seeded with 0 and the run's file name (gpu_reproduce passes no --seed): a
-   submitter who runs the model on the items the workflow will re-run and writes gold labels elsewhere is
-   "reproduced" and leads;
+3. the reproduction workflow's sample was seeded with 0 and the run's file name (gpu_reproduce passed no --seed): a
+   submitter who ran the model on the items the workflow would re-run and wrote gold labels elsewhere was
+   "reproduced" and led (the workflow now re-runs every item);
 4. the one-model rule marks every row of a model with each row in another numeric setting, in that row's own words
    (its provenance's free text), and the leader line prints the leader's marks: another account writes into
    NegHub's leader line, as often as it submits;
@@ -228,13 +228,11 @@ def test_the_summary_of_a_rename_says_what_the_merged_site_will(tmp_path: Path, 
 
 
 def test_a_row_true_only_on_the_items_the_workflow_will_re_run_is_not_reproduced(tmp_path: Path, split: Split) -> None:
-    """gpu-reproduce.yml runs `nox -s gpu_reproduce -- ID ITEMS`, which runs `neghub reproduce` without --seed: the
-    sample is `random.Random(f"0\\x1f{run.file}")` over the batches of the recorded batch size, all of which the
-    submitter chose. Mallory runs her (55 %) model, keeps its answers on the batches that sample draws, and writes
-    the public gold labels on every other item (96 % M_i Acc'). The workflow re-runs the sample, every item agrees,
-    the record lands from the workflow's branch: her row would be "reproduced" (which lifts the new-best and
-    above-the-published-best holds) and lead."""
-    from neghub.evaluator.runners.reproduce import DEFAULT_ITEMS, compare_run, draw_seed, sample_batches
+    """gpu-reproduce.yml used to re-run a sample of whole batches, seeded with 0 and the run's file name: Mallory
+    ran her (55 %) model, kept its answers on the batches that sample would draw, and wrote the public gold labels
+    on every other item (96 % M_i Acc'). The workflow now re-runs every item of the run (issue 32): no sample is
+    left to predict, and the record names every fabricated answer."""
+    from neghub.evaluator.runners.reproduce import compare_run
     from neghub.evaluator.submissions.format import Run
 
     main, _ = honest_main(tmp_path, split)
@@ -243,9 +241,8 @@ def test_a_row_true_only_on_the_items_the_workflow_will_re_run_is_not_reproduced
     batch_size = 8
     batches = [ids[i : i + batch_size] for i in range(0, len(ids), batch_size)]
     file = "predictions/jnli-neg/run.jsonl"
-    items = int(DEFAULT_ITEMS)  # the workflow's default input is "50", the same
-    # what Mallory computes before she submits: the workflow's own sample, from the public code and seed 0
-    predicted = {i for batch in sample_batches(batches, items, random.Random(f"0\x1f{file}")) for i in batch}
+    # what she kept: the batches a sample seeded as the workflow seeded it would have drawn (the first 7, here)
+    predicted = {i for batch in batches[:7] for i in batch}
     rng = random.Random(5)
     fabricated = {
         i: honest[i] if i in predicted else (g if rng.random() < 0.96 else LABELS[(LABELS.index(g) + 1) % 3])
@@ -268,22 +265,19 @@ def test_a_row_true_only_on_the_items_the_workflow_will_re_run_is_not_reproduced
         lambda item: item,
         lambda line: line["id"],
         lambda batch: [[{"id": i, "prediction": honest[i]}] for i in batch],
-        sample=items,
-        seed=draw_seed(),  # what `neghub reproduce` draws when gpu_reproduce gives no --seed
         tolerance=0.05,
         sha256="",
         comparison="labels exactly",
     )
     agreeing_share = sum(fabricated[i] == honest[i] for i in ids) / len(ids)
     assert agreeing_share < 0.6, agreeing_share  # the set-up: the file is mostly not the model's
+    assert found.items_checked == len(ids) and found.items_checked - found.items_agreeing == sum(
+        fabricated[i] != honest[i] for i in ids
+    )
     main.merge(
         3,
         "neghub",
-        {
-            "reproductions/m7b.json": record(
-                main, "m7b", checked=found.items_checked, differ=found.items_checked - found.items_agreeing
-            )
-        },
+        {"reproductions/m7b.json": record(main, "m7b", differ=found.items_checked - found.items_agreeing)},
         branch="reproduce/m7b",
     )
     site = build(main.root)

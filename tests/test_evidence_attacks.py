@@ -312,42 +312,11 @@ def test_an_unreproduced_row_above_neghubs_run_is_never_named_leader(
 # --- reproductions: bound to content and to the workflow -----------------------------------------------------------
 
 
-def record(main: Main, sid: str, *, differ: int = 0, checked: int = 64, **extra: Any) -> str:
-    import hashlib
+def record(main: Main, sid: str, *, differ: int = 0, checked: int | None = None, **extra: Any) -> str:
+    """A record of every item of submissions/<sid>'s runs, as the gpu-reproduce workflow writes it."""
+    from tests.reproduction_records import landed_record
 
-    import yaml
-
-    from neghub.evaluator.submissions.format import Metadata
-    from neghub.evaluator.submissions.reproduction import metadata_sha256
-
-    folder = main.root / "submissions" / sid
-    metadata = Metadata.model_validate(yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8")))
-    runs = [
-        {
-            "file": run.file,
-            "predictions_sha256": hashlib.sha256((folder / run.file).read_bytes()).hexdigest(),
-            "items_checked": checked,
-            "items_agreeing": checked - differ,
-            "comparison": "labels exactly",
-        }
-        for run in metadata.runs
-    ]
-    document = {
-        "schema_version": 3,
-        "kind": "same-setting",
-        "submission": sid,
-        "date": "2026-11-26",
-        "neghub_version": "0.1.0",
-        "sample_seed": 0,
-        "items_per_run": checked,
-        "device": "cuda bfloat16",
-        "machine": "x86_64",
-        "library_versions": {},
-        "runs": runs,
-        "metadata_sha256": metadata_sha256(metadata),
-        **extra,
-    }
-    return json.dumps(document, indent=1) + "\n"
+    return landed_record(main.root, sid, differ=differ, checked=checked, **extra)
 
 
 def test_a_reproduction_landed_by_the_workflow_makes_a_row_reproduced_and_first(
@@ -359,7 +328,8 @@ def test_a_reproduction_landed_by_the_workflow_makes_a_row_reproduced_and_first(
     main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
     site = build(main.root)
     row = primary(site)["Strong"]
-    assert row.startswith("1 ") and "reproduced: 64/64 sampled items agree" in row
+    items = len(split[0])  # every item of the run: the record re-ran the whole run
+    assert row.startswith("1 ") and f"reproduced: {items}/{items} items agree" in row
     assert site.leader("JNLI-Neg").startswith("Strong (reproduced by NegHub)")
 
 
@@ -380,7 +350,7 @@ def test_a_reproduction_that_disagrees_holds_its_row(tmp_path: Path, split: tupl
     main, _ = honest_main(tmp_path, split)
     main.merge(3, "neghub", {"reproductions/alice-55.json": record(main, "alice-55", differ=52)}, branch="reproduce/a")
     row = primary(build(main.root))["Alice 55"]
-    assert "held" in row and "NegHub's reproduction disagrees on 52 of 64 sampled items" in row
+    assert "held" in row and f"NegHub's reproduction disagrees on 52 of {len(split[0])} items" in row
 
 
 def test_editing_the_reproduced_metadata_withdraws_the_reproduction(
@@ -395,7 +365,7 @@ def test_editing_the_reproduced_metadata_withdraws_the_reproduction(
     main.merge(4, "carol", {"submissions/strong/metadata.yaml": edited})
     site = build(main.root)
     row = primary(site)["Strong 70B"]
-    assert "reproduced: 64/64" not in row and "the metadata changed since" in row and "held" in row
+    assert f"reproduced: {len(split[0])}/" not in row and "the metadata changed since" in row and "held" in row
 
 
 # --- links ----------------------------------------------------------------------------------------------------------

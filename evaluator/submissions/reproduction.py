@@ -1,5 +1,6 @@
-"""The record `neghub reproduce` writes: NegHub re-ran a seeded sample of a submission's items with the model
-pin and settings its metadata records, and compared the answers with the submitted predictions.
+"""The record `neghub reproduce` writes: NegHub re-ran every item of a submission's runs (schema 4; a seeded sample
+of items before it) with the model pin and settings its metadata records, and compared the answers with the
+submitted predictions.
 
 Records live in `reproductions/<submission>.json`. A record is one of two kinds (`kind`):
 - "same-setting": the re-run computed in the numeric setting the submission records (device type and dtype;
@@ -9,9 +10,15 @@ Records live in `reproductions/<submission>.json`. A record is one of two kinds 
   drift report, which says how far answers and log-likelihoods moved and is never a reproduction.
 Records written before settings were recorded (schema_version 1) have no kind (None): not a reproduction
 either. The leaderboard counts a record as a reproduction only when `kind == "same-setting"`, and only for what it
-names (schema_version 3): the sha256 of each prediction file and `metadata_sha256`, the sha256 of the metadata
+names (schema_version 3 on): the sha256 of each prediction file and `metadata_sha256`, the sha256 of the metadata
 fields a row shows or the re-run used (the model entry, the runs, the numeric setting, each run's recorded
 settings). A record that names no metadata hash is no reproduction of today's metadata.
+
+From schema_version 4 a record re-runs whole runs: each run it re-ran says how many items its recorded settings run
+(`items_in_run`) and compares every one of them, and each run it did not re-run is listed with the reason
+(`not_rerun`). Records of schema 1 to 3 compared a sample of items (`items_per_run`, drawn with `sample_seed`):
+the leaderboard no longer counts them (a submitter chooses the batches a sample is drawn in, and can doctor the
+batches a sample is unlikely to draw: issue 32).
 """
 
 from __future__ import annotations
@@ -48,11 +55,18 @@ class NumericSetting(BaseModel):
 
 
 class ReproducedRun(BaseModel):
-    """One run of the submission, re-run on a sample of its items (whole batches, as the run computed them)."""
+    """One run of the submission, re-run in its recorded order and batches (schema 4: every item; schema 1 to 3: a
+    sample of whole batches)."""
 
     model_config = _CLOSED
     file: str = Field(description="the run's prediction file, as metadata.yaml lists it")
     predictions_sha256: str = Field(description="the file that was compared (a changed file is not reproduced)")
+    items_in_run: int | None = Field(
+        default=None,
+        ge=0,
+        description="items the run's recorded settings run, every one of them re-run (schema 4; None: a record of "
+        "schema 1 to 3, which re-ran a sample)",
+    )
     items_checked: int = Field(ge=0, description="items compared")
     items_agreeing: int = Field(ge=0, description="items whose lines agree (numbers within the tolerance)")
     disagreeing_ids: list[str] = Field(default_factory=list, description="the first few items that differ")
@@ -68,13 +82,26 @@ class ReproducedRun(BaseModel):
     )
     median_abs_delta: float | None = Field(default=None, ge=0, description="median |difference| of those numbers")
 
+    @property
+    def compared_whole(self) -> bool:
+        """Whether it compared every item of the run (schema 4), not a sample."""
+        return self.items_in_run is not None and self.items_checked == self.items_in_run
+
+
+class NotRerun(BaseModel):
+    """A run of the submission that NegHub did not re-run, and why."""
+
+    model_config = _CLOSED
+    file: str = Field(description="the run's prediction file, as metadata.yaml lists it")
+    why: str = Field(description="why it was not re-run, in words a row can show")
+
 
 class Reproduction(BaseModel):
     """What `neghub reproduce` found for one submission."""
 
     model_config = _CLOSED
-    # a record that names no version predates version 2 (neghub reproduce writes 3)
-    schema_version: Literal[1, 2, 3] = 1
+    # a record that names no version predates version 2 (neghub reproduce writes 4)
+    schema_version: Literal[1, 2, 3, 4] = 1
     kind: RecordKind | None = Field(
         default=None,
         description="same-setting: a reproduction; across-settings: a drift report (None: a schema 1 record)",
@@ -89,12 +116,15 @@ class Reproduction(BaseModel):
     submission: str
     date: str = Field(description="when it was run (YYYY-MM-DD)")
     neghub_version: str
-    sample_seed: int
-    items_per_run: int
+    sample_seed: int | None = Field(default=None, description="schema 1 to 3: the seed of the sampled items")
+    items_per_run: int | None = Field(default=None, description="schema 1 to 3: the items sampled per run, at least")
     device: str
     machine: str
     library_versions: dict[str, str | None]
     runs: list[ReproducedRun]
+    not_rerun: list[NotRerun] = Field(
+        default_factory=list, description="the runs of the submission it did not re-run, each with the reason"
+    )
     metadata_sha256: str | None = Field(
         default=None, description="metadata_sha256 of the submission's metadata it re-ran (schema 3)"
     )
@@ -110,14 +140,19 @@ class Reproduction(BaseModel):
             raise ValueError("a record with a kind is schema_version 2 or later")
         if self.schema_version >= 3 and self.metadata_sha256 is None:
             raise ValueError("a schema 3 record names the metadata_sha256 of what it re-ran")
+        if self.schema_version >= 4 and any(run.items_in_run is None for run in self.runs):
+            raise ValueError("a schema 4 record says how many items each run it re-ran holds (items_in_run)")
+        if self.schema_version < 4 and (self.not_rerun or any(run.items_in_run is not None for run in self.runs)):
+            raise ValueError("a record that says items_in_run or not_rerun is schema_version 4 or later")
         return self
 
     def agrees(self) -> bool:
-        """A reproduction (same setting) in which every sampled item of every run agrees."""
+        """A reproduction (same setting) that compared every item of each run it re-ran, every one agreeing."""
         return (
             self.kind == "same-setting"
             and bool(self.runs)
-            and all(r.items_agreeing == r.items_checked > 0 and r.unexpected_items == 0 for r in self.runs)
+            and all(r.compared_whole and r.items_agreeing == r.items_checked > 0 for r in self.runs)
+            and all(r.unexpected_items == 0 for r in self.runs)
         )
 
 

@@ -183,7 +183,12 @@ def _message(error: Any) -> str:
         )
         return f"kind {given!r} is not a kind of model (expected one of: {tags}){why}"
     if kind == "too_long" and error["loc"] == ("runs",):
-        return f"expected at most {error['ctx']['max_length']} runs in one submission, got {len(error['input'])}"
+        most = error["ctx"]["max_length"]
+        return (
+            f"expected at most {most} runs in one submission, got {len(error['input'])} (a reproduction re-runs every "
+            f"item of every run: this bounds the GPU time one submission takes); split the runs into submissions of "
+            f"{most} or fewer"
+        )
     if kind == "string_pattern_mismatch":
         pattern = str(error["ctx"]["pattern"])
         expected = PATTERN_EXPECTATIONS.get(pattern, f"text matching {pattern}")
