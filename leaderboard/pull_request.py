@@ -13,15 +13,22 @@ line per problem and exit code 2, when it:
   executable file (mode 100755) among the leaderboard's data (submissions/, reproductions/, clearances.yaml);
 - adds a submission whose `submitter.github` is not the account that opened it (the event's
   `pull_request.user.login`), changes that field of a landed submission, or changes or removes a submission another
-  account landed without being a member of the repository (author_association OWNER, MEMBER or COLLABORATOR). A
-  folder counts as changed where git records any change under it (a file's mode, a submodule entry), not only
-  where the checked-out bytes differ;
+  account landed without being a maintainer. A folder counts as changed where git records any change under it (a
+  file's mode, a submodule entry), not only where the checked-out bytes differ;
+- changes or removes NegHub's run (evidence.maintainers_run on the base branch's history), unless the gpu-eval
+  workflow opened it (this repository's `gpu-eval/` branch, the workflows' account): a maintainer changes NegHub's
+  run by a direct push, which the site reads as theirs, and anyone else's change would make it another row;
 - is opened by the workflows' account (github-actions[bot]) with a submission from anywhere but this repository's
   `gpu-eval/` branch, or with anything beside that one submission folder;
 - changes a reproduction record unless the gpu-reproduce workflow opened it: a branch `reproduce/...` of this
   repository, the workflow's account, that one record and nothing else;
-- changes clearances.yaml without being a member of the repository, or adds or changes an entry whose `by:` is not
-  the pull request's author.
+- changes clearances.yaml without being a maintainer, or adds or changes an entry whose `by:` is not the pull
+  request's author.
+
+A maintainer is an account `.github/MAINTAINERS` lists (one GitHub login a line, `#` comments), read from the base
+branch's checkout (BASE_ROOT), never from the pull request's: a pull request cannot name its own author.
+GitHub's `author_association` is not read: an organisation's member or a collaborator with write access is not
+thereby one of the people who review verdicts. CODEOWNERS names the same accounts (a test holds the two equal).
 
 The site then trusts each of these as landed (evidence.py).
 """
@@ -31,6 +38,7 @@ from __future__ import annotations
 import filecmp
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -38,10 +46,14 @@ from typing import Any
 
 import yaml
 
+from ..evaluator.submissions.format import GITHUB_LOGIN_PATTERN, Metadata
+from .evidence import account_of, maintainers_run
+from .history import read_history
+
 REPRODUCTIONS = "reproductions"
 SUBMISSIONS = "submissions"
 CLEARANCES = "clearances.yaml"
-MEMBERS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
+MAINTAINERS_FILE = ".github/MAINTAINERS"
 DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
 LINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
@@ -168,8 +180,56 @@ def _author(event: dict[str, Any]) -> str:
     return str((_pull(event).get("user") or {}).get("login") or "")
 
 
-def _is_member(event: dict[str, Any]) -> bool:
-    return str(_pull(event).get("author_association") or "") in MEMBERS
+def read_maintainers(base_root: Path) -> frozenset[str]:
+    """The logins (lower case) `.github/MAINTAINERS` of BASE_ROOT lists; none where it is missing or unreadable (a
+    malformed line names nobody: maintainers_problems says which)."""
+    try:
+        text = (base_root / MAINTAINERS_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return frozenset()
+    logins = (line.split("#", 1)[0].strip() for line in text.splitlines())
+    return frozenset(login.lower() for login in logins if re.fullmatch(GITHUB_LOGIN_PATTERN, login))
+
+
+def maintainers_problems(root: Path) -> list[str]:
+    """One line per line of ROOT's `.github/MAINTAINERS` that is not one GitHub login (a comment aside)."""
+    path = root / MAINTAINERS_FILE
+    if not path.is_file():
+        return [f"{MAINTAINERS_FILE}: missing: list the maintainers' GitHub accounts, one a line"]
+    problems = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        login = line.split("#", 1)[0].strip()
+        if login and not re.fullmatch(GITHUB_LOGIN_PATTERN, login):
+            problems.append(
+                f"{MAINTAINERS_FILE}:{number}: expected one GitHub account per line (letters, digits, '-'), got {login!r}"
+            )
+    return problems
+
+
+def _is_maintainer(event: dict[str, Any], base_root: Path) -> bool:
+    author = _author(event).lower()
+    return bool(author) and author in read_maintainers(base_root)
+
+
+def neghub_runs(base_root: Path) -> set[str]:
+    """The submission ids of BASE_ROOT that are NegHub's run, as the site reads them from its history (evidence.py);
+    none where BASE_ROOT has no history (the account rule then still keeps another account's folder its own)."""
+    folder = base_root / SUBMISSIONS
+    if not folder.is_dir():
+        return set()
+    history = read_history(folder)
+    if not history.recorded:
+        return set()
+    runs = set()
+    for sid in history.added:
+        try:
+            data = yaml.safe_load((folder / sid / "metadata.yaml").read_text(encoding="utf-8"))
+            metadata = Metadata.model_validate(data)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError):
+            continue
+        if maintainers_run(history, sid, account_of(history, sid, metadata)):
+            runs.add(sid)
+    return runs
 
 
 def _from_own_branch(event: dict[str, Any], prefix: str) -> bool:
@@ -202,7 +262,9 @@ def submission_problems(
     """Why the pull request may not add, change or remove these submissions (see the module docstring)."""
     head, base = head_root / SUBMISSIONS, base_root / SUBMISSIONS
     author = _author(event)
-    member = _is_member(event)
+    maintainer = _is_maintainer(event, base_root)
+    workflow = author == bot and _from_own_branch(event, "gpu-eval/")
+    ours = neghub_runs(base_root)
     problems = []
     changed = changed_ids(head, base, changes)
     for sid in changed:
@@ -217,15 +279,23 @@ def submission_problems(
                 )
             continue
         landed_by = _github_of(base / sid)
-        if claimed != landed_by:
+        if sid in ours and not workflow:
+            problems.append(
+                f"{SUBMISSIONS}/{sid}: NegHub's run: only the gpu-eval workflow's pull request or the maintainers' "
+                "direct push changes it (anyone else's change would make it another row): open a new submission "
+                "folder instead"
+            )
+        elif claimed != landed_by:
             problems.append(f"{where}: a landed submission keeps the account that landed it ({landed_by or 'none'})")
-        elif (landed_by or "").lower() != author.lower() and not member:
+        elif (landed_by or "").lower() != author.lower() and not maintainer and not (workflow and sid in ours):
             problems.append(
                 f"{SUBMISSIONS}/{sid}: landed by {landed_by or 'another account'}; only that account or a maintainer "
                 "may change it: open a new submission folder instead"
             )
     for sid in removed_ids(head, base):
-        if (_github_of(base / sid) or "").lower() != author.lower() and not member:
+        if sid in ours:
+            problems.append(f"{SUBMISSIONS}/{sid}: NegHub's run: only the maintainers' direct push removes it")
+        elif (_github_of(base / sid) or "").lower() != author.lower() and not maintainer:
             problems.append(f"{SUBMISSIONS}/{sid}: landed by another account; only a maintainer may remove it")
     if author == bot and changed:
         changed_files = _pull(event).get("changed_files")
@@ -292,10 +362,10 @@ def clearance_problems(
     if same and not recorded:
         return []
     author = _author(event)
-    if not _is_member(event):
+    if not _is_maintainer(event, base_root):
         return [
-            f"{CLEARANCES}: only a member of the repository (owner, member or collaborator) changes the maintainers' "
-            f"clearances; this pull request is {author or 'an unknown author'}'s"
+            f"{CLEARANCES}: only a maintainer ({MAINTAINERS_FILE} on the base branch) changes the clearances; this "
+            f"pull request is {author or 'an unknown author'}'s"
         ]
     before = _entries(theirs)
     problems = []

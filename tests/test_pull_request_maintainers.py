@@ -177,4 +177,3 @@ def test_a_malformed_maintainers_line_is_named(tmp_path: Path) -> None:
     assert maintainers_problems(tmp_path) == [
         ".github/MAINTAINERS:3: expected one GitHub account per line (letters, digits, '-'), got 'not a login!'"
     ]
-
