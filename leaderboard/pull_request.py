@@ -201,7 +201,8 @@ def maintainers_problems(root: Path) -> list[str]:
         login = line.split("#", 1)[0].strip()
         if login and not re.fullmatch(GITHUB_LOGIN_PATTERN, login):
             problems.append(
-                f"{MAINTAINERS_FILE}:{number}: expected one GitHub account per line (letters, digits, '-'), got {login!r}"
+                f"{MAINTAINERS_FILE}:{number}: expected one GitHub account per line (letters, digits, '-'), "
+                f"got {login!r}"
             )
     return problems
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.histories import build, clearances_yaml, jnli_run, submission
+from tests.histories import build, clearances_yaml, jnli_run
 from tests.test_attacks_round2 import entry, land, open_pull_request, write
 from tests.test_evidence_attacks import honest_main, model
 
