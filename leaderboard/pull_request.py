@@ -22,6 +22,12 @@ line per problem and exit code 2, when it:
   `gpu-eval/` branch, or with anything beside that one submission folder;
 - changes a reproduction record unless the gpu-reproduce workflow opened it: a branch `reproduce/...` of this
   repository, the workflow's account, that one record and nothing else;
+- adds or changes a submission and anything outside that one folder, `submissions/<id>/` (unless a maintainer opens
+  it): a submission's pull request is data the checks read; anything else (a root `.gitattributes` re-encoding
+  `mkdocs.yml`, `site/overrides/`, `mkdocs.yml`, a second submission folder) reaches main's next build unread, so
+  such a pull request is a code change, which this check refuses to pass as a submission, one line per path; and
+  adds or changes a `.gitattributes` anywhere (unless a maintainer opens it): it changes how git checks out and
+  diffs other files, so the checked-out bytes the checks read are no longer what git records;
 - changes clearances.yaml without being a maintainer, or adds or changes an entry whose `by:` is not the pull
   request's author.
 
@@ -41,7 +47,7 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -169,6 +175,63 @@ def changed_links(head_root: Path, base_root: Path, event: dict[str, Any]) -> li
                 if not other.is_symlink() or os.readlink(other) != os.readlink(path):
                     links.append(relative.as_posix())
     return sorted(links)
+
+
+def changed_paths(head_root: Path, base_root: Path, event: dict[str, Any]) -> list[str]:
+    """Every path the pull request adds, changes or removes: from `git diff BASE...HEAD` in HEAD_ROOT where it is a
+    checkout holding both commits, else every file of the two trees (.git aside) that one lacks or holds otherwise."""
+    changes = git_changes(head_root, event)
+    if changes is not None:
+        return sorted({path for _, _, path in changes})
+    files: dict[str, list[Path]] = {}
+    for root in (head_root, base_root):
+        for folder, dirs, names in os.walk(root, followlinks=False):
+            dirs[:] = [d for d in dirs if d != ".git"]
+            for name in names:
+                path = Path(folder) / name
+                files.setdefault(path.relative_to(root).as_posix(), []).append(path)
+    differ = []
+    for relative, found in files.items():
+        if len(found) != 2 or not filecmp.cmp(found[0], found[1], shallow=False):
+            differ.append(relative)
+    return sorted(differ)
+
+
+def scope_problems(
+    event: dict[str, Any], head_root: Path, base_root: Path, paths: list[str] | None = None
+) -> list[str]:
+    """Why a submission's pull request is a code change (see the module docstring): one line per path."""
+    if _is_maintainer(event, base_root):
+        return []
+    paths = changed_paths(head_root, base_root, event) if paths is None else paths
+    problems = [
+        f"{path}: a .gitattributes changes how git checks out and diffs other files (their encoding, line ends, "
+        "filters), so what the checks read is not what git records: it makes this pull request a code change, "
+        "which only a maintainer opens"
+        for path in paths
+        if PurePosixPath(path).name == ".gitattributes"
+    ]
+    folders = sorted({path.split("/")[1] for path in paths if path.startswith(f"{SUBMISSIONS}/") and path.count("/")})
+    if not folders:
+        return problems
+    if len(folders) > 1:
+        shown = ", ".join(f"{SUBMISSIONS}/{sid}/" for sid in folders)
+        problems.append(
+            f"{shown}: a pull request adds or changes one submission folder: open one pull request for each (one "
+            "submission's review cannot hold or clear another's)"
+        )
+        return problems
+    (folder,) = folders
+    for path in paths:
+        if path.startswith(f"{SUBMISSIONS}/{folder}/") or PurePosixPath(path).name == ".gitattributes":
+            continue
+        where = "the build" if not path.startswith(DATA) else "the leaderboard's data"
+        problems.append(
+            f"{path}: outside the submission's folder ({SUBMISSIONS}/{folder}/): it changes {where}, which makes "
+            "this pull request a code change, not a submission; move the change to a pull request of its own "
+            "(a maintainer reviews it) and keep this one to the folder"
+        )
+    return problems
 
 
 def _pull(event: dict[str, Any]) -> dict[str, Any]:
@@ -403,6 +466,10 @@ def all_problems(event: dict[str, Any], head_root: Path, base_root: Path, bot: s
     links = changed_links(head_root, base_root, event)
     problems = [f"{path}: a symbolic link: a pull request adds or changes none (copy the file in)" for path in links]
     problems += mode_problems(changes)
+    scope = scope_problems(event, head_root, base_root)
+    problems += scope
+    if any(".gitattributes: " in p for p in scope):
+        return problems  # the checked-out files are not what git records: no reading of them would be honest
     problems += submission_problems(event, head_root, base_root, bot, changes)
     problems += record_problems(event, changed_records(head_root, base_root, changes), bot)
     problems += clearance_problems(event, head_root, base_root, changes)

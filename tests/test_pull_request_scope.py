@@ -139,10 +139,7 @@ def _owners_of(rules: list[tuple[str, list[str]]], path: str) -> list[str]:
     """GitHub's reading: the last matching rule wins (patterns here: `*`, /file, /folder/)."""
     found: list[str] = []
     for pattern, owners in rules:
-        if pattern == "*":
-            found = owners
-        elif pattern.endswith("/") and ("/" + path).startswith(pattern):
-            found = owners
-        elif "/" + path == pattern:
+        folder = pattern.endswith("/") and ("/" + path).startswith(pattern)
+        if pattern == "*" or folder or "/" + path == pattern:
             found = owners
     return found
