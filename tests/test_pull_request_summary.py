@@ -185,3 +185,39 @@ def test_rows_of_two_open_pull_requests_that_answer_alike_are_named_together(
         text
     )
     assert "Whichever lands later is held as a copy of the other" in text
+
+
+# --- the summary is the merged site (issue 32 item 1) -------------------------------------------------------------
+
+
+def test_a_folder_of_the_maintainers_rows_reads_also_submitted_by_in_the_summary_and_on_the_merged_site(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    """Alice submits NegHub's run's model with the same answers (her own run of it, as the Submit page shows),
+    and one run of her own on another board: the merged site folds the first into NegHub's row ("also submitted
+    by @alice"); the summary must print, row for row, the words the merged site's leaderboard file gives."""
+    from neghub.leaderboard.board_file import LeaderboardFile
+    from neghub.leaderboard.summary import cell, verdict_words
+    from tests.test_evidence_attacks import MAINTAINED
+
+    main, answers = honest_main(tmp_path, split)
+    own = model(split, 0.52, 21)
+    files = submission(
+        "alice-maintained",
+        MAINTAINED,
+        "alice",
+        [jnli_run(answers["maintained"]), jnli_run(own, file="one-shot.jsonl", shots=1)],
+    )
+    tree = pull_request_tree(main, 6, "alice", files)
+    text = summary(tree / "submissions", main.root / "submissions", pull_event(6, "alice"))
+    merge_branch(main, 6, "alice")
+    site = LeaderboardFile.model_validate(build(main.root).file())
+    mine = [e for e in site.rows if e.submission == "alice-maintained"]
+    assert len(mine) == 2
+    lines = [line for line in text.splitlines() if line.startswith("| alice\\-maintained |")]
+    assert len(lines) == len(mine), text
+    for entry in mine:
+        words = verdict_words(entry, site)
+        assert any(line.endswith(f"| {cell(words)} |") for line in lines), (words, lines)
+    folded = next(e for e in mine if e.status == "duplicate")
+    assert "also submitted by @alice (alice-maintained)" in verdict_words(folded, site)
