@@ -133,8 +133,12 @@ def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
         rank = str(low) if low == high else f"{low}–{high}"
         parts.append(f"claimed rank {rank}, not reproduced" if entry.claimed else f"ranked {rank}")
     elif entry.status == "duplicate" and entry.duplicate_of is not None:
+        standing = entries[entry.duplicate_of]
+        # the site shows the row once, as the standing row, which names this submission among "also submitted by"
+        also = [who for who in standing.also_submitted_by if who.endswith(f"({entry.submission})")]
         parts.append(
-            f"shown once, as {entries[entry.duplicate_of].submission}'s row (the same model, the same answers)"
+            f"shown once, as {standing.submission}'s row (the same model, the same answers)"
+            + "".join(f", which reads: also submitted by {who}" for who in also[:1])
         )
     else:
         parts.append({"held": "held", "unranked": "not ranked"}.get(entry.status, entry.status))
