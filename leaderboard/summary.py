@@ -8,17 +8,26 @@ and accounts, history.py), and the pull request's new and changed submissions la
 merge commit, by the account that opened it (the event's `pull_request.user.login`: the pull-request check holds
 `submitter.github` equal to it). The verdicts are read from the leaderboard file `verdicts.decide` returns for that
 merged state, with the base branch's reproduction records and clearances; so the summary and the merged site agree
-on every row. It also compares the pull request's rows with those of every other open pull request, opened before
-or after it: two rows that answer alike beyond chance are named together, neither as the copy (a pull request's
-number says when it was opened, not when its answers were pushed: a placeholder opened first can take a copy of a
-later one's answers by a force-push), and whichever lands later is held as the copy on the site; the maintainers
-read which answers were pushed first in the two pull requests' timelines. Cells are escaped: model names come
-from the pull request and are untrusted text; no cell is cut.
+on every row; it prints them in the site's words (a row folded into another reads as that row's "also submitted
+by").
+
+It also compares the pull request's rows with those of every other open pull request, the way the site would were
+both merged: `verdicts.decide` (the rules' one function, no rule of the summary's own) on the merged state with the
+other pull requests' rows landed after this one's, every row of either branched from the base branch before the
+other landed (`RowFacts.forked_at`), so the copy rule treats them as open at once, as they are (which lands first
+is the maintainers' choice, and a pull request's number says only when it was opened). It prints each verdict of a
+row of either side that names a row of the other. Files first: a prediction file of another pull request byte for
+byte one of this one's (git's blob id, which git already holds for every fetched head) is named as the same answers
+without re-scoring. Then within a budget: at most `OPEN_RUNS_BUDGET` runs of other pull requests are re-scored, the
+oldest pull request first, and the summary names every open pull request it did not compare; the copy rule at
+landing compares every row whatever the summary compared. A metadata-only change of another pull request (a rename)
+is not compared. Cells are escaped: model names come from the pull request and are untrusted text; no cell is cut.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import re
@@ -29,19 +38,24 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..evaluator.core.registry import get_benchmark
-from .board_file import LeaderboardFile, RowEntry
+from ..evaluator.core.registry import benchmark_names, get_benchmark
+from .board_file import HistoryEntry, LeaderboardFile, RowEntry
 from .collect import collect, collect_submission
-from .copies import agreement, is_copy
-from .facts import RowFacts
+from .facts import Account, RowFacts
 from .history import History, Landing, read_history, shown_of
 from .pull_request import changed_ids, folders_differ
-from .verdicts import answered_of, shown
+from .verdicts import Context, decide, shown
 
 API_ENV = "GITHUB_API_URL"
 TOKEN_ENV = "GITHUB_TOKEN"
 DEFAULT_API = "https://api.github.com"
+PER_PAGE = 100  # GitHub's most per page
 CHANGED_SHOWN = 30  # rows of other submissions listed, then a count: a summary stays readable on a full board
+# The runs of other open pull requests the summary re-scores and compares, at most (oldest pull request first; files
+# identical by hash to this pull request's cost nothing): the comparison is advice to the reviewer, the copy rule at
+# landing is the backstop, and a flood of open pull requests must not make every other one's check slow. See
+# OPEN_RUNS_WHY for the figure.
+OPEN_RUNS_BUDGET = 200
 
 
 def cell(text: object) -> str:
@@ -199,7 +213,8 @@ def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_di
             lines.append(f"- … and {len(changed) - CHANGED_SHOWN} more rows")
     for note in (n for n in merged.notes if n.submission in ids):
         lines += ["", f"**{cell(note.submission)}** {note.level}: " + "; ".join(cell(m) for m in note.messages[:10])]
-    alike = open_copies([r for r in merged.facts if r.submission_id in ids], event, base, data_dir)
+    mine = [r for r in merged.facts if r.submission_id in ids]
+    alike = open_copies(mine, event, base, data_dir, others=list(merged.facts), head=head)
     if alike:
         lines += ["", "### Other open pull requests", ""]
         lines += [f"- {cell(words)}" for words in alike]
@@ -218,93 +233,234 @@ def _api_get(url: str) -> Any:
         return json.loads(response.read().decode("utf-8"))
 
 
-def open_pull_requests(event: dict[str, Any]) -> list[tuple[int, str]]:
-    """(number, head sha) of every other open pull request of the repository."""
+@dataclasses.dataclass(frozen=True)
+class OpenPull:
+    """Another open pull request, as GitHub's API lists it."""
+
+    number: int
+    sha: str
+    author: str  # its user.login ("" where the API did not say)
+
+
+def open_pull_requests(event: dict[str, Any]) -> list[OpenPull]:
+    """Every other open pull request of the repository, by number."""
     pull = event.get("pull_request") or {}
     number = int(pull.get("number") or 0)
     repo = ((pull.get("base") or {}).get("repo") or {}).get("full_name")
     if not number or not repo:
         return []
     api = os.environ.get(API_ENV) or DEFAULT_API
-    found = []
+    found: dict[int, OpenPull] = {}
     for page in range(1, 51):
-        batch = _api_get(f"{api}/repos/{repo}/pulls?state=open&per_page=100&page={page}")
+        batch = _api_get(f"{api}/repos/{repo}/pulls?state=open&per_page={PER_PAGE}&page={page}")
         if not batch:
             break
-        found += [(int(p["number"]), str(p["head"]["sha"])) for p in batch if int(p["number"]) != number]
-    return sorted(found)
+        for p in batch:
+            if int(p["number"]) != number:
+                found[int(p["number"])] = OpenPull(
+                    int(p["number"]), str(p["head"]["sha"]), str((p.get("user") or {}).get("login") or "")
+                )
+        if len(batch) < PER_PAGE:
+            break  # the last page
+    return [found[n] for n in sorted(found)]
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=300, check=False)
 
 
-def _their_submissions(root: Path, number: int, sha: str, base_sha: str, into: Path) -> list[Path]:
-    """The submission folders open pull request #number adds or changes, extracted into `into` (data only)."""
-    fetched = _git(root, "fetch", "--no-tags", "origin", f"+refs/pull/{number}/head:refs/neghub/pull/{number}")
-    if fetched.returncode != 0:
-        return []
-    names = _git(root, "diff", "--name-only", "--diff-filter=AM", base_sha, sha, "--", "submissions/")
-    if names.returncode != 0:
-        return []
-    ids = sorted({line.split("/")[1] for line in names.stdout.decode().splitlines() if line.count("/") >= 2})
-    folders = []
-    for sid in ids:
-        archive = _git(root, "archive", "--format=tar", sha, f"submissions/{sid}")
-        if archive.returncode != 0:
+def blob_id(data: bytes) -> str:
+    """git's object id of a file's bytes (what `git diff --raw` prints of it): a file hash git already holds for
+    every open pull request's files, so comparing needs neither a checkout nor a re-score."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def _fetch(root: Path, pulls: list[OpenPull]) -> None:
+    """Every open pull request's head, in as few `git fetch` calls as the command line allows."""
+    for start in range(0, len(pulls), 200):
+        refspecs = [f"+refs/pull/{p.number}/head:refs/neghub/pull/{p.number}" for p in pulls[start : start + 200]]
+        _git(root, "fetch", "--no-tags", "--quiet", "origin", *refspecs)
+
+
+def _their_files(root: Path, pull: OpenPull, base_sha: str) -> dict[str, dict[str, str]]:
+    """Submission id -> {path in its folder: blob id} of each file open pull request `pull` adds or changes under
+    submissions/ (against where it forked from the base branch: `BASE...HEAD`)."""
+    done = _git(
+        root, "diff", "--raw", "--no-abbrev", "--no-renames", "-z", f"{base_sha}...{pull.sha}", "--", "submissions/"
+    )
+    if done.returncode != 0:
+        return {}
+    fields = done.stdout.decode("utf-8", "replace").split("\0")
+    found: dict[str, dict[str, str]] = {}
+    for meta, path in zip(fields[::2], fields[1::2], strict=False):
+        parts = meta.lstrip(":").split(" ")
+        if len(parts) < 5 or parts[4][:1] not in ("A", "M") or path.count("/") < 2:
             continue
-        target = into / str(number)
-        target.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=False, timeout=300)
-        folder = target / "submissions" / sid
-        if folder.is_dir() and not any(p.is_symlink() for p in folder.rglob("*")):
-            folders.append(folder)
-    return folders
+        _, sid, rest = path.split("/", 2)
+        found.setdefault(sid, {})[rest] = parts[3]
+    return found
 
 
-def open_copies(rows: list[RowFacts], event: dict[str, Any], base: Path, data_dir: Path | None) -> list[str]:
-    """One line per row of this pull request that answers alike beyond chance with a row of another open pull
-    request (see the module docstring)."""
+def _runs_in(root: Path, pull: OpenPull, sid: str) -> int:
+    """How many prediction files re-scoring the pull request's folder `sid` reads (each is re-scored)."""
+    listed = _git(root, "ls-tree", "-r", "--name-only", pull.sha, "--", f"submissions/{sid}/predictions/")
+    return max(1, len(listed.stdout.splitlines())) if listed.returncode == 0 else 1
+
+
+def _extract(root: Path, pull: OpenPull, sid: str, into: Path) -> Path | None:
+    """submissions/<sid> of the pull request's head, extracted as data (never run), or None."""
+    archive = _git(root, "archive", "--format=tar", pull.sha, f"submissions/{sid}")
+    if archive.returncode != 0:
+        return None
+    target = into / str(pull.number)
+    target.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=False, timeout=300)
+    folder = target / "submissions" / sid
+    if not folder.is_dir() or any(p.is_symlink() for p in folder.rglob("*")):
+        return None
+    return folder
+
+
+def open_copies(
+    rows: list[RowFacts],
+    event: dict[str, Any],
+    base: Path,
+    data_dir: Path | None,
+    others: list[RowFacts] | None = None,
+    head: Path | None = None,
+) -> list[str]:
+    """What the site would say of this pull request's rows (`rows`) and another open pull request's, were both
+    merged: one line per verdict of either that names the other (see the module docstring). `others` are the
+    base branch's rows (the merged state's), `head` the pull request's submissions folder (its files' hashes)."""
     if not rows or not event:
         return []
     try:
-        others = open_pull_requests(event)
+        pulls = open_pull_requests(event)
     except (OSError, ValueError, KeyError):
         return ["the open pull requests could not be read from GitHub's API: not compared with them"]
+    if not pulls:
+        return []
     base_sha = str(((event.get("pull_request") or {}).get("base") or {}).get("sha") or "HEAD")
     root = Path(os.path.abspath(base)).parent
-    lines = []
-    from ..evaluator.core.registry import benchmark_names
+    _fetch(root, pulls)
+    mine = _my_files(rows, head)
+    lines: list[str] = []
+    chosen: list[tuple[OpenPull, list[str]]] = []
+    skipped: list[int] = []
+    spent = 0
+    for pull in pulls:
+        changed = _their_files(root, pull, base_sha)
+        to_score = []
+        for sid, files in sorted(changed.items()):
+            same = [(path, mine[blob]) for path, blob in sorted(files.items()) if blob in mine]
+            lines += [
+                f"#{pull.number}'s {sid}/{path} is byte for byte this pull request's {where}: the same answers "
+                "(compared by hash, not re-scored)"
+                for path, where in same
+            ]
+            if any(path.startswith("predictions/") and blob not in mine for path, blob in files.items()):
+                to_score.append((sid, _runs_in(root, pull, sid)))
+        cost = sum(n for _, n in to_score)
+        if not to_score:
+            continue
+        if spent + cost > OPEN_RUNS_BUDGET:
+            skipped.append(pull.number)
+            continue
+        spent += cost
+        chosen.append((pull, [sid for sid, _ in to_score]))
+    lines += _decided_with(rows, others or [], chosen, root, data_dir)
+    if skipped:
+        lines.append(
+            f"not compared (the summary re-scores at most {OPEN_RUNS_BUDGET} runs of other open pull requests; the "
+            f"copy rule applies to every row when it lands): " + ", ".join(f"#{n}" for n in skipped)
+        )
+    return list(dict.fromkeys(lines))
 
+
+def _my_files(rows: list[RowFacts], head: Path | None) -> dict[str, str]:
+    """blob id -> `sid/path` of each of this pull request's prediction files."""
+    found: dict[str, str] = {}
+    for row in rows:
+        for run in row.provenance:
+            name = f"{row.submission_id}/{run.get('file')}"
+            path = None if head is None else head / name
+            if path is not None and path.is_file():
+                found.setdefault(blob_id(path.read_bytes()), name)
+    return found
+
+
+def _decided_with(
+    rows: list[RowFacts],
+    base_rows: list[RowFacts],
+    chosen: list[tuple[OpenPull, list[str]]],
+    root: Path,
+    data_dir: Path | None,
+) -> list[str]:
+    """`decide` on the merged state with the chosen open pull requests' rows landed after this one's, each branched
+    from the base branch before this one lands (`forked_at`): the copy rule treats them as open at once, as they
+    are. The lines are every verdict of a row of either side that names a row of the other."""
+    if not chosen:
+        return []
+    landed = max((r.landing or 0 for r in base_rows), default=0)
+    here = landed + 1
+    ours = [
+        dataclasses.replace(
+            row, submission_id=f"this pull request's {row.submission_id}", landing=here, forked_at=landed
+        )
+        for row in rows
+    ]
+    theirs: list[RowFacts] = []
+    owners: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="neghub-open-") as folder:
-        for number, sha in others:
-            for sub_dir in _their_submissions(root, number, sha, base_sha, Path(folder)):
-                theirs = collect_submission(sub_dir, data_dir, benchmark_names()).rows
-                for mine in rows:
-                    lines += _copies_of(mine, theirs, number)
+        for k, (pull, sids) in enumerate(chosen, 1):
+            login = pull.author or f"the author of #{pull.number}"
+            account = Account(f"github:{login.lower()}", f"@{login}")
+            for sid in sids:
+                extracted = _extract(root, pull, sid, Path(folder))
+                if extracted is None:
+                    continue
+                for row in collect_submission(extracted, data_dir, benchmark_names()).rows:
+                    name = f"#{pull.number}'s {sid}"
+                    owners[name] = pull.number
+                    theirs.append(
+                        dataclasses.replace(
+                            row,
+                            id=f"open/{pull.number}/{row.id}",
+                            submission_id=name,
+                            account=account,
+                            landing=here + k,
+                            landing_words=f"open pull request #{pull.number}",
+                            forked_at=landed,
+                            maintainers_run=False,
+                            record=None,
+                        )
+                    )
+    mine_ids = {row.id for row in rows}
+    kept = [r for r in base_rows if r.id not in mine_ids]
+    file = decide([*kept, *ours, *theirs], Context(HistoryEntry(recorded=True, words="")))
+    our_names = {row.submission_id or "" for row in ours}
+    lines = []
+    for entry in file.rows:
+        name = entry.submission or ""
+        if name in our_names:
+            other_names = list(owners)
+        elif name in owners:
+            other_names = list(our_names)
+        else:
+            continue
+        for words in _verdict_texts(entry):
+            if any(other in words for other in other_names):
+                lines.append(f"were both merged, the site would say of {name} ({entry.model}): {words}")
     return lines
 
 
-def _copies_of(mine: RowFacts, theirs: list[RowFacts], number: int) -> list[str]:
-    found_lines = []
-    first = answered_of(mine)
-    if first is None or mine.kind != "verified":
-        return []
-    for other in theirs:
-        if other.kind != "verified" or other.key.release_key() != mine.key.release_key():
-            continue
-        second = answered_of(other)
-        if second is None:
-            continue
-        found = agreement(first, second)
-        if is_copy(found):
-            found_lines.append(
-                f"{mine.submission_id} ({mine.model}) and {other.submission_id} ({other.model}) of open pull request "
-                f"#{number} answer alike beyond chance: {found.words}. Whichever lands later is held as a copy of the "
-                f"other: merge first the pull request whose answers were pushed first (its timeline's commits and "
-                "force-pushes; its number says only when it was opened)"
-            )
-    return found_lines
+def _verdict_texts(entry: RowEntry) -> list[str]:
+    texts = [f"held: {hold.reason}" for hold in entry.holds]
+    if entry.why and not any(hold.reason in entry.why for hold in entry.holds):
+        texts.append(f"{'shown once' if entry.status == 'duplicate' else 'not ranked'}: {entry.why}")
+    texts += [f"also submitted by {who}" for who in entry.also_submitted_by]
+    texts += list(entry.marks)
+    return texts
 
 
 def main(argv: list[str]) -> int:
