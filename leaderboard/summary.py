@@ -433,6 +433,10 @@ def _decided_with(
                             forked_at=landed,
                             maintainers_run=False,
                             record=None,
+                            # their rows are compared, not ranked: the paired test against each board's floor is
+                            # the cost of a row (about 0.4 s), and the words of interest are those naming this
+                            # pull request's rows (holds, marks), which are decided before ranking
+                            not_rankable="another open pull request's row, compared here, ranked on its own summary",
                         )
                     )
     mine_ids = {row.id for row in rows}
