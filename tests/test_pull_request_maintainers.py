@@ -144,8 +144,9 @@ def test_a_listed_maintainer_may_change_another_accounts_folder_a_member_may_not
 
 
 def test_the_maintainers_file_names_exactly_codeowners_owners() -> None:
-    from neghub.leaderboard.pull_request import MAINTAINERS_FILE, read_maintainers
+    from neghub.leaderboard.pull_request import MAINTAINERS_FILE, maintainers_problems, read_maintainers
 
+    assert maintainers_problems(ROOT) == []
     listed = read_maintainers(ROOT)
     assert listed, "the maintainers file names no account"
     owners = set()
