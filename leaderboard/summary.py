@@ -414,7 +414,9 @@ def _decided_with(
     are. The lines are every verdict of a row of either side that names a row of the other."""
     if not chosen:
         return []
-    landed = max((r.landing or 0 for r in base_rows), default=0)
+    mine_ids = {row.id for row in rows}
+    kept = [r for r in base_rows if r.id not in mine_ids]
+    landed = max((r.landing or 0 for r in kept), default=0)
     here = landed + 1
     ours = [
         dataclasses.replace(
@@ -435,6 +437,10 @@ def _decided_with(
                 for row in collect_submission(extracted, data_dir, benchmark_names()).rows:
                     name = f"#{pull.number}'s {sid}"
                     owners[name] = pull.number
+                    if row.kind != "verified":  # a rule row computed on its row's own items (SCN's triplets)
+                        own = None if row.reference_for is None else f"open/{pull.number}/{row.reference_for}"
+                        theirs.append(dataclasses.replace(row, id=f"open/{pull.number}/{row.id}", reference_for=own))
+                        continue
                     theirs.append(
                         dataclasses.replace(
                             row,
@@ -452,8 +458,6 @@ def _decided_with(
                             not_rankable="another open pull request's row, compared here, ranked on its own summary",
                         )
                     )
-    mine_ids = {row.id for row in rows}
-    kept = [r for r in base_rows if r.id not in mine_ids]
     file = decide([*kept, *ours, *theirs], Context(HistoryEntry(recorded=True, words="")))
     our_names = {row.submission_id or "" for row in ours}
     lines = []
