@@ -102,23 +102,29 @@ def _under(changes: list[tuple[str, str, str]] | None, folder: str) -> set[str]:
 
 
 def changed_ids(head: Path, base: Path, changes: list[tuple[str, str, str]] | None = None) -> list[str]:
-    """Submission ids whose folder is new in HEAD or differs from BASE, or under which git records a change."""
-    recorded = _under(changes, SUBMISSIONS)
-    ids = []
-    for folder in (
-        sorted(p for p in head.iterdir() if p.is_dir() and not p.name.startswith(".")) if head.is_dir() else []
-    ):
-        other = base / folder.name
-        if folder.name in recorded or not other.is_dir() or folders_differ(folder, other):
-            ids.append(folder.name)
-    return ids
+    """Submission ids HEAD holds that the pull request adds or changes: where git's record of it is here
+    (`changes`: `git diff --raw BASE...HEAD`, every path it changes against where it forked, a file's mode and a
+    submodule entry included), the folders it names; else the folders new in HEAD or differing from BASE byte for
+    byte. A folder main changed after the branch forked is not the pull request's change (GitHub's merge keeps
+    main's), so an honest branch behind main is not read as changing another account's folder."""
+    folders = sorted(p for p in head.iterdir() if p.is_dir() and not p.name.startswith(".")) if head.is_dir() else []
+    if changes is not None:
+        recorded = _under(changes, SUBMISSIONS)
+        return [folder.name for folder in folders if folder.name in recorded]
+    return [
+        folder.name
+        for folder in folders
+        if not (base / folder.name).is_dir() or folders_differ(folder, base / folder.name)
+    ]
 
 
-def removed_ids(head: Path, base: Path) -> list[str]:
-    """Submission ids BASE holds and HEAD does not."""
+def removed_ids(head: Path, base: Path, changes: list[tuple[str, str, str]] | None = None) -> list[str]:
+    """Submission ids BASE holds that the pull request removes: from git's record where it is here (a folder main
+    added after the branch forked is not removed by the merge), else every one HEAD does not hold."""
     if not base.is_dir():
         return []
-    return sorted(p.name for p in base.iterdir() if p.is_dir() and not (head / p.name).is_dir())
+    gone = sorted(p.name for p in base.iterdir() if p.is_dir() and not (head / p.name).is_dir())
+    return gone if changes is None else [sid for sid in gone if sid in _under(changes, SUBMISSIONS)]
 
 
 def folders_differ(a: Path, b: Path) -> bool:
@@ -356,7 +362,7 @@ def submission_problems(
                 f"{SUBMISSIONS}/{sid}: landed by {landed_by or 'another account'}; only that account or a maintainer "
                 "may change it: open a new submission folder instead"
             )
-    for sid in removed_ids(head, base):
+    for sid in removed_ids(head, base, changes):
         if sid in ours:
             problems.append(f"{SUBMISSIONS}/{sid}: NegHub's run: only the maintainers' direct push removes it")
         elif (_github_of(base / sid) or "").lower() != author.lower() and not maintainer:

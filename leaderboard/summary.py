@@ -31,6 +31,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,10 +41,10 @@ from typing import Any
 
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from .board_file import HistoryEntry, LeaderboardFile, RowEntry
-from .collect import collect, collect_submission
+from .collect import Leaderboard, collect, collect_submission
 from .facts import Account, RowFacts
 from .history import History, Landing, read_history, shown_of
-from .pull_request import changed_ids, folders_differ
+from .pull_request import changed_ids, folders_differ, removed_ids
 from .verdicts import Context, decide, shown
 
 API_ENV = "GITHUB_API_URL"
@@ -68,6 +69,47 @@ def cell(text: object) -> str:
     return re.sub(r"[\\`*_{}\[\]<>()#+!|~-]", lambda m: "\\" + m.group(0), str(text).replace("\n", " "))
 
 
+def _changes_since_fork(head: Path, base: Path) -> list[tuple[str, str, str]] | None:
+    """What the pull request changes under submissions/ as GitHub's merge applies it: `git diff --raw` from the merge
+    base of its head (HEAD of HEAD's checkout) and the base branch (HEAD of BASE's) to its head, paths from the
+    repository's root; None where git cannot say (no checkout: the folders are then compared byte for byte)."""
+    base_head = _git(base, "rev-parse", "HEAD")
+    if base_head.returncode != 0:
+        return None
+    merge_base = _git(head, "merge-base", "HEAD", base_head.stdout.decode().strip())
+    prefix = _git(head, "rev-parse", "--show-prefix")
+    if merge_base.returncode != 0 or prefix.returncode != 0:
+        return None
+    done = _git(head, "diff", "--raw", "--no-renames", "-z", merge_base.stdout.decode().strip(), "HEAD", "--", ".")
+    if done.returncode != 0:
+        return None
+    # paths as the pull-request check reads them: submissions/<id>/... whatever the folder's place in the checkout
+    inside = prefix.stdout.decode().strip()
+    fields = done.stdout.decode("utf-8", "replace").split("\0")
+    changes = []
+    for meta, path in zip(fields[::2], fields[1::2], strict=False):
+        modes = meta.lstrip(":").split(" ")
+        if len(modes) > 1 and path.startswith(inside):
+            changes.append((modes[0], modes[1], f"submissions/{path[len(inside) :]}"))
+    return changes
+
+
+def _merged_folder(head: Path, base: Path, ids: list[str], removed: list[str], into: Path) -> Path:
+    """The submissions folder GitHub's merge will leave: BASE's, with the folders the pull request adds or changes
+    as HEAD holds them and those it removes gone (a folder main changed after the branch forked stays main's)."""
+    merged = into / "submissions"
+    if base.is_dir():
+        shutil.copytree(base, merged, symlinks=True)
+    else:
+        merged.mkdir(parents=True)
+    for sid in [*ids, *removed]:
+        if (merged / sid).is_dir():
+            shutil.rmtree(merged / sid)
+    for sid in ids:
+        shutil.copytree(head / sid, merged / sid, symlinks=True)
+    return merged
+
+
 def merged_history(
     base: History, ids: list[str], event: dict[str, Any], head_dir: Path | None = None, base_dir: Path | None = None
 ) -> History:
@@ -85,6 +127,11 @@ def merged_history(
     landing = Landing(len(base.landings) + 1, "the-pull-request's-merge", number or 0, branch, paths, "")
     if number is None:  # no event: a pull request all the same, by an account the summary cannot name
         landing = dataclasses.replace(landing, pull_request=0)
+    fork = _fork_position(head_dir, base_dir)
+    if fork is not None and "forked_at" in {f.name for f in dataclasses.fields(Landing)}:
+        # where the branch forked from main, as history.py reads it of the merge commit (Landing.forked_at): the copy
+        # rule tells rows of two pull requests open at once by it, so the summary lands the pull request with it
+        landing = dataclasses.replace(landing, **{"forked_at": fork})
     new = [sid for sid in ids if sid not in base.added or base_dir is None or not (base_dir / sid).is_dir()]
     moved = new + [
         sid
@@ -100,6 +147,23 @@ def merged_history(
         submissions={**base.submissions, **dict.fromkeys(moved, landing)},
         added={**base.added, **dict.fromkeys(new, landing)},
     )
+
+
+def _fork_position(head_dir: Path | None, base_dir: Path | None) -> int | None:
+    """The first-parent position on the base branch of the merge base of the pull request's head (HEAD of the
+    checkout holding `head_dir`) and the base branch (HEAD of the one holding `base_dir`), or None where git cannot
+    say (no checkout, a shallow one)."""
+    if head_dir is None or base_dir is None:
+        return None
+    base_head = _git(base_dir, "rev-parse", "HEAD")
+    if base_head.returncode != 0:
+        return None
+    merge_base = _git(head_dir, "merge-base", "HEAD", base_head.stdout.decode().strip())
+    if merge_base.returncode != 0:
+        return None
+    count = _git(base_dir, "rev-list", "--first-parent", "--count", merge_base.stdout.decode().strip())
+    text = count.stdout.decode().strip()
+    return int(text) if count.returncode == 0 and text.isdigit() else None
 
 
 def _lands_anew(mine: Path, theirs: Path) -> bool:
@@ -175,16 +239,34 @@ def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
     return "; ".join(parts)
 
 
-def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_dir: Path | None = None) -> str:
-    ids = changed_ids(head, base)
-    if not ids:
-        return "## NegHub submissions\n\nNo submission is new or changed.\n"
-    event = event or {}
+def merged_board(
+    head: Path, base: Path, event: dict[str, Any], data_dir: Path | None = None
+) -> tuple[list[str], Leaderboard, History]:
+    """The pull request's new and changed submission ids, the leaderboard of the state GitHub's merge will leave
+    (every verdict decided as the merged build will: see the module docstring) and the base branch's history."""
+    changes = _changes_since_fork(head, base)
+    ids = changed_ids(head, base, changes)
+    removed = removed_ids(head, base, changes)
     repository = Path(os.path.abspath(base)).parent
     base_history = read_history(base)
     history = merged_history(base_history, ids, event, head, base)
     records, clearances = repository / "reproductions", repository / "clearances.yaml"
-    merged = collect(head, data_dir=data_dir, history=history, reproductions_dir=records, clearances_file=clearances)
+    with tempfile.TemporaryDirectory(prefix="neghub-merged-") as folder:
+        state = head if changes is None else _merged_folder(head, base, ids, removed, Path(folder))
+        merged = collect(
+            state, data_dir=data_dir, history=history, reproductions_dir=records, clearances_file=clearances
+        )
+    return ids, merged, base_history
+
+
+def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_dir: Path | None = None) -> str:
+    event = event or {}
+    if not changed_ids(head, base, _changes_since_fork(head, base)):
+        return "## NegHub submissions\n\nNo submission is new or changed.\n"
+    ids, merged, base_history = merged_board(head, base, event, data_dir)
+    repository = Path(os.path.abspath(base)).parent
+    records, clearances = repository / "reproductions", repository / "clearances.yaml"
+    history = merged_history(base_history, ids, event, head, base)
     current = (
         collect(base, data_dir=data_dir, history=base_history, reproductions_dir=records, clearances_file=clearances)
         if base.is_dir()

@@ -143,3 +143,36 @@ def _owners_of(rules: list[tuple[str, list[str]]], path: str) -> list[str]:
         if pattern == "*" or folder or "/" + path == pattern:
             found = owners
     return found
+
+
+def test_an_honest_branch_behind_main_is_not_read_as_changing_what_main_landed_since(
+    tmp_path: Path, split: Split
+) -> None:
+    """Mallory's branch forked before Alice's row landed: her checkout lacks Alice's folder. GitHub's merge keeps
+    it; the check reads what the pull request changes from git (BASE...HEAD), not from the two checkouts' difference,
+    so it does not refuse her for "removing" Alice's folder."""
+    from neghub.leaderboard.pull_request import all_problems
+    from tests.histories import git
+
+    main, _ = honest_main(tmp_path, split)
+    before_alice = git(main.root, "rev-parse", "HEAD^1").strip()
+    git(main.root, "checkout", "-q", "-b", "behind", before_alice)
+    write(own(split))(main.root)
+    git(main.root, "commit", "-q", "-m", "mallory's submission")
+    head = git(main.root, "rev-parse", "HEAD").strip()
+    git(main.root, "checkout", "-q", "main")
+    base_root, head_root = tmp_path / "base", tmp_path / "head"
+    subprocess.run(["git", "clone", "-q", str(main.root), str(base_root)], check=True, timeout=120)
+    subprocess.run(["git", "clone", "-q", str(main.root), str(head_root)], check=True, timeout=120)
+    git(head_root, "checkout", "-q", head)
+    event = {
+        "pull_request": {
+            "number": 2,
+            "user": {"login": "mallory"},
+            "changed_files": 2,
+            "head": {"sha": head, "ref": "behind", "repo": {"full_name": "mallory/neghub"}},
+            "base": {"sha": main.head(), "ref": "main", "repo": {"full_name": "neghub/neghub"}},
+        }
+    }
+    assert not (head_root / "submissions" / "alice-55").exists()  # the set-up: her checkout lacks Alice's folder
+    assert all_problems(event, head_root, base_root) == []

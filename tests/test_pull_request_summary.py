@@ -74,19 +74,9 @@ def verdicts(entries: list[dict[str, Any]], ids: set[str]) -> dict[str, tuple[An
 
 def summary_file(head: Path, base: Path, event: dict[str, Any]) -> dict[str, Any]:
     """The leaderboard file the summary computes (what it prints is read from it)."""
-    from neghub.leaderboard.collect import collect
-    from neghub.leaderboard.history import read_history
-    from neghub.leaderboard.pull_request import changed_ids
-    from neghub.leaderboard.summary import merged_history
+    from neghub.leaderboard.summary import merged_board
 
-    ids = changed_ids(head / "submissions", base / "submissions")
-    history = merged_history(read_history(base / "submissions"), ids, event)
-    board = collect(
-        head / "submissions",
-        reproductions_dir=base / "reproductions",
-        clearances_file=base / "clearances.yaml",
-        history=history,
-    )
+    _, board, _ = merged_board(head / "submissions", base / "submissions", event)
     return json.loads(board.file.model_dump_json())
 
 
@@ -121,6 +111,26 @@ def test_the_summary_and_the_merged_build_agree_on_every_row(
     after = build(main.root).file()
     ids = {e["submission"] for e in after["rows"] if e["submission"]}
     assert verdicts(before["rows"], ids) == verdicts(after["rows"], ids)
+
+
+def test_a_pull_request_branched_before_the_row_it_copies_landed_reads_as_the_merged_site(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    """Mallory's branch forked from main before Alice's row landed (the two pull requests open at once): the copy
+    rule reads where each branch forked (history.py: the merge base of the merge commit's parents), so the summary
+    lands the pull request with the same fork point, and its verdicts are the merged site's."""
+    main, answers = honest_main(tmp_path, split)
+    before_alice = git(main.root, "rev-parse", "HEAD^1").strip()  # main's first parent: NegHub's run alone
+    copy = changed(answers["alice"], split, 0.03, towards_gold=False)
+    files = submission("aaa-copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [jnli_run(copy)])
+    tree = pull_request_tree(main, 5, "mallory", files, base=before_alice)
+    event = pull_event(5, "mallory")
+    before = summary_file(tree, main.root, event)
+    merge_branch(main, 5, "mallory")
+    after = build(main.root).file()
+    ids = {e["submission"] for e in after["rows"] if e["submission"]}
+    assert verdicts(before["rows"], ids) == verdicts(after["rows"], ids)
+    assert {e["submission"] for e in before["rows"] if e["submission"]} >= {"aaa-copy", "alice-55"}
 
 
 class _Pulls(http.server.BaseHTTPRequestHandler):
