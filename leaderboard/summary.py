@@ -131,7 +131,8 @@ def merged_history(
     if fork is not None and "forked_at" in {f.name for f in dataclasses.fields(Landing)}:
         # where the branch forked from main, as history.py reads it of the merge commit (Landing.forked_at): the copy
         # rule tells rows of two pull requests open at once by it, so the summary lands the pull request with it
-        landing = dataclasses.replace(landing, **{"forked_at": fork})
+        fork_field: dict[str, Any] = {"forked_at": fork}
+        landing = dataclasses.replace(landing, **fork_field)
     new = [sid for sid in ids if sid not in base.added or base_dir is None or not (base_dir / sid).is_dir()]
     moved = new + [
         sid
