@@ -3,6 +3,7 @@
 `python -m neghub.leaderboard.pull_request HEAD_SUBMISSIONS BASE_SUBMISSIONS` prints the folders of HEAD
 (the pull request's `submissions/`) that are new or differ from BASE (the base branch's), one per line.
 Folders are compared byte for byte and mode for mode, every name included (none is skipped as a VCS file).
+(The trust check below reads git's record instead where it has one.)
 
 `python -m neghub.leaderboard.pull_request trust EVENT_JSON HEAD_ROOT BASE_ROOT` refuses the pull request, one
 line per problem and exit code 2, when it:
@@ -13,8 +14,10 @@ line per problem and exit code 2, when it:
   executable file (mode 100755) among the leaderboard's data (submissions/, reproductions/, clearances.yaml);
 - adds a submission whose `submitter.github` is not the account that opened it (the event's
   `pull_request.user.login`), changes that field of a landed submission, or changes or removes a submission another
-  account landed without being a maintainer. A folder counts as changed where git records any change under it (a
-  file's mode, a submodule entry), not only where the checked-out bytes differ;
+  account landed without being a maintainer. What the pull request changes is what git records of it
+  (`git diff --raw BASE...HEAD` from where its branch forked: a file's mode and a submodule entry included, a
+  folder main changed or added since the fork not, as GitHub's merge keeps main's); where HEAD_ROOT is no git
+  checkout, every folder whose bytes or modes differ;
 - changes or removes NegHub's run (evidence.maintainers_run on the base branch's history), unless the gpu-eval
   workflow opened it (this repository's `gpu-eval/` branch, the workflows' account): a maintainer changes NegHub's
   run by a direct push, which the site reads as theirs, and anyone else's change would make it another row;
