@@ -3,8 +3,9 @@
 A held row (verdicts.py) is ranked again only when a reproduction or a maintainer clears it. A clearance names the
 submission, the kinds of hold it lifts, the maintainer's GitHub account (`by`), when and why. It counts only as it
 landed on main (evidence.py): the pull-request check refuses a pull request that changes this file unless its
-author is a member of the repository (author_association OWNER, MEMBER or COLLABORATOR) and every entry it adds or
-changes names that author as `by`; the site prints who cleared from that record, never from a name typed freely.
+author is a maintainer (an account .github/MAINTAINERS lists on the base branch; GitHub's author_association decides
+nothing) and every entry it adds or changes names that author as `by`; the site prints who cleared from that
+record, never from a name typed freely.
 A clearance counts for the submission as the maintainer reviewed it: it lifts nothing once the submission landed
 again after it (history.py: its prediction files or what its row shows changed; a description's typo does not).
 A custom prompt is accepted for a task by its name and the sha256 its runs record. The file is read with a safe

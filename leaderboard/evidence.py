@@ -8,7 +8,11 @@
   directly is the maintainers' (only they can push to main).
 - **The maintainers' run.** A submission whose folder the maintainers pushed to main, or that a pull request from
   this repository's `gpu-eval/` branch (the gpu-eval workflow's) added, changing that submission's folder alone,
-  with the workflow's account as its `submitter.github`.
+  with the workflow's account as its `submitter.github`; and whose prediction files and the metadata its row shows
+  (`metadata_sha256`) were last changed the same way (history.py's `submissions`). The trust is bound to the
+  answers as the maintainers or the workflow landed them: a later change by anyone else's pull request (an
+  organisation member's too) makes it another row, until the maintainers land the files again. The pull-request
+  check refuses such a pull request (pull_request.py) besides.
 - **A reproduction record** counts only where it landed by a direct push or by a pull request from this
   repository's `reproduce/` branch (the gpu-reproduce workflow's) that changed that record alone, after the
   submission it reproduced landed (a folder withdrawn and landed again, by anyone, lands anew), only for
@@ -17,8 +21,8 @@
   every item of each of the row's runs (schema 4): a record that compared a sample does not count, whatever it
   found (the submitter chose the batches a sample is drawn in, and can doctor those a sample seldom draws).
 - **A clearance** counts only where it landed (a direct push, or a pull request whose check held its `by:` equal
-  to the pull request's author, a member of the repository), after the submission's landing (new answers or a new
-  model entry need a new review; a description's typo does not).
+  to the pull request's author, an account .github/MAINTAINERS lists on the base branch), after the submission's
+  landing (new answers or a new model entry need a new review; a description's typo does not).
 
 Where the build has no record (history.py), no account is known, nothing is the maintainers' run and no record or
 clearance counts: a verdict never rests on a file alone.
@@ -72,18 +76,28 @@ def account_of(history: History, sid: str, metadata: Metadata) -> Account:
 
 
 def maintainers_run(history: History, sid: str, account: Account) -> bool:
-    """Whether submission `sid` is the maintainers' run (see the module docstring)."""
-    landing = history.added.get(sid) if history.recorded else None
-    if landing is None:
+    """Whether submission `sid` is the maintainers' run (see the module docstring): both the landing that added its
+    folder and the one that last changed its prediction files or what its row shows are the maintainers' (a direct
+    push) or the gpu-eval workflow's; so the trust is bound to the files and the row as they landed them, and a later
+    change by anyone else (an organisation member's pull request included) makes it another row."""
+    if not history.recorded:
         return False
+    added, current = history.added.get(sid), history.submissions.get(sid)
+    if added is None or current is None:
+        return False
+    folder = f"{history.prefix}{sid}/"
+    if not _maintainers_landing(added, folder) or not _maintainers_landing(current, folder):
+        return False
+    # a folder the workflow added is its run only where it names the workflow's account (the check holds that field
+    # equal to the pull request's author, and nobody else can push a branch of this repository)
+    return added.pull_request is None or account.key == f"github:{workflow_account().lower()}"
+
+
+def _maintainers_landing(landing: Landing, folder: str) -> bool:
+    """A direct push to main, or a merge of this repository's gpu-eval/ branch that changed `folder` alone."""
     if landing.pull_request is None:
         return True
-    folder = f"{history.prefix}{sid}/"
-    return (
-        _from_own_branch(landing, SUBMISSION_BRANCH)
-        and account.key == f"github:{workflow_account().lower()}"
-        and all(path.startswith(folder) for path in landing.paths)
-    )
+    return _from_own_branch(landing, SUBMISSION_BRANCH) and all(path.startswith(folder) for path in landing.paths)
 
 
 def record_facts(

@@ -3,6 +3,7 @@
 `python -m neghub.leaderboard.pull_request HEAD_SUBMISSIONS BASE_SUBMISSIONS` prints the folders of HEAD
 (the pull request's `submissions/`) that are new or differ from BASE (the base branch's), one per line.
 Folders are compared byte for byte and mode for mode, every name included (none is skipped as a VCS file).
+(The trust check below reads git's record instead where it has one.)
 
 `python -m neghub.leaderboard.pull_request trust EVENT_JSON HEAD_ROOT BASE_ROOT` refuses the pull request, one
 line per problem and exit code 2, when it:
@@ -13,15 +14,30 @@ line per problem and exit code 2, when it:
   executable file (mode 100755) among the leaderboard's data (submissions/, reproductions/, clearances.yaml);
 - adds a submission whose `submitter.github` is not the account that opened it (the event's
   `pull_request.user.login`), changes that field of a landed submission, or changes or removes a submission another
-  account landed without being a member of the repository (author_association OWNER, MEMBER or COLLABORATOR). A
-  folder counts as changed where git records any change under it (a file's mode, a submodule entry), not only
-  where the checked-out bytes differ;
+  account landed without being a maintainer. What the pull request changes is what git records of it
+  (`git diff --raw BASE...HEAD` from where its branch forked: a file's mode and a submodule entry included, a
+  folder main changed or added since the fork not, as GitHub's merge keeps main's); where HEAD_ROOT is no git
+  checkout, every folder whose bytes or modes differ;
+- changes or removes NegHub's run (evidence.maintainers_run on the base branch's history), unless the gpu-eval
+  workflow opened it (this repository's `gpu-eval/` branch, the workflows' account): a maintainer changes NegHub's
+  run by a direct push, which the site reads as theirs, and anyone else's change would make it another row;
 - is opened by the workflows' account (github-actions[bot]) with a submission from anywhere but this repository's
   `gpu-eval/` branch, or with anything beside that one submission folder;
 - changes a reproduction record unless the gpu-reproduce workflow opened it: a branch `reproduce/...` of this
   repository, the workflow's account, that one record and nothing else;
-- changes clearances.yaml without being a member of the repository, or adds or changes an entry whose `by:` is not
-  the pull request's author.
+- adds or changes a submission and anything outside that one folder, `submissions/<id>/` (unless a maintainer opens
+  it): a submission's pull request is data the checks read; anything else (a root `.gitattributes` re-encoding
+  `mkdocs.yml`, `site/overrides/`, `mkdocs.yml`, a second submission folder) reaches main's next build unread, so
+  such a pull request is a code change, which this check refuses to pass as a submission, one line per path; and
+  adds or changes a `.gitattributes` anywhere (unless a maintainer opens it): it changes how git checks out and
+  diffs other files, so the checked-out bytes the checks read are no longer what git records;
+- changes clearances.yaml without being a maintainer, or adds or changes an entry whose `by:` is not the pull
+  request's author.
+
+A maintainer is an account `.github/MAINTAINERS` lists (one GitHub login a line, `#` comments), read from the base
+branch's checkout (BASE_ROOT), never from the pull request's: a pull request cannot name its own author.
+GitHub's `author_association` is not read: an organisation's member or a collaborator with write access is not
+thereby one of the people who review verdicts. CODEOWNERS names the same accounts (a test holds the two equal).
 
 The site then trusts each of these as landed (evidence.py).
 """
@@ -31,17 +47,22 @@ from __future__ import annotations
 import filecmp
 import json
 import os
+import re
 import subprocess
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
 
+from ..evaluator.submissions.format import GITHUB_LOGIN_PATTERN, Metadata
+from .evidence import account_of, maintainers_run
+from .history import read_history
+
 REPRODUCTIONS = "reproductions"
 SUBMISSIONS = "submissions"
 CLEARANCES = "clearances.yaml"
-MEMBERS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
+MAINTAINERS_FILE = ".github/MAINTAINERS"
 DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
 LINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
@@ -84,23 +105,29 @@ def _under(changes: list[tuple[str, str, str]] | None, folder: str) -> set[str]:
 
 
 def changed_ids(head: Path, base: Path, changes: list[tuple[str, str, str]] | None = None) -> list[str]:
-    """Submission ids whose folder is new in HEAD or differs from BASE, or under which git records a change."""
-    recorded = _under(changes, SUBMISSIONS)
-    ids = []
-    for folder in (
-        sorted(p for p in head.iterdir() if p.is_dir() and not p.name.startswith(".")) if head.is_dir() else []
-    ):
-        other = base / folder.name
-        if folder.name in recorded or not other.is_dir() or folders_differ(folder, other):
-            ids.append(folder.name)
-    return ids
+    """Submission ids HEAD holds that the pull request adds or changes: where git's record of it is here
+    (`changes`: `git diff --raw BASE...HEAD`, every path it changes against where it forked, a file's mode and a
+    submodule entry included), the folders it names; else the folders new in HEAD or differing from BASE byte for
+    byte. A folder main changed after the branch forked is not the pull request's change (GitHub's merge keeps
+    main's), so an honest branch behind main is not read as changing another account's folder."""
+    folders = sorted(p for p in head.iterdir() if p.is_dir() and not p.name.startswith(".")) if head.is_dir() else []
+    if changes is not None:
+        recorded = _under(changes, SUBMISSIONS)
+        return [folder.name for folder in folders if folder.name in recorded]
+    return [
+        folder.name
+        for folder in folders
+        if not (base / folder.name).is_dir() or folders_differ(folder, base / folder.name)
+    ]
 
 
-def removed_ids(head: Path, base: Path) -> list[str]:
-    """Submission ids BASE holds and HEAD does not."""
+def removed_ids(head: Path, base: Path, changes: list[tuple[str, str, str]] | None = None) -> list[str]:
+    """Submission ids BASE holds that the pull request removes: from git's record where it is here (a folder main
+    added after the branch forked is not removed by the merge), else every one HEAD does not hold."""
     if not base.is_dir():
         return []
-    return sorted(p.name for p in base.iterdir() if p.is_dir() and not (head / p.name).is_dir())
+    gone = sorted(p.name for p in base.iterdir() if p.is_dir() and not (head / p.name).is_dir())
+    return gone if changes is None else [sid for sid in gone if sid in _under(changes, SUBMISSIONS)]
 
 
 def folders_differ(a: Path, b: Path) -> bool:
@@ -159,6 +186,63 @@ def changed_links(head_root: Path, base_root: Path, event: dict[str, Any]) -> li
     return sorted(links)
 
 
+def changed_paths(head_root: Path, base_root: Path, event: dict[str, Any]) -> list[str]:
+    """Every path the pull request adds, changes or removes: from `git diff BASE...HEAD` in HEAD_ROOT where it is a
+    checkout holding both commits, else every file of the two trees (.git aside) that one lacks or holds otherwise."""
+    changes = git_changes(head_root, event)
+    if changes is not None:
+        return sorted({path for _, _, path in changes})
+    files: dict[str, list[Path]] = {}
+    for root in (head_root, base_root):
+        for folder, dirs, names in os.walk(root, followlinks=False):
+            dirs[:] = [d for d in dirs if d != ".git"]
+            for name in names:
+                path = Path(folder) / name
+                files.setdefault(path.relative_to(root).as_posix(), []).append(path)
+    differ = []
+    for relative, found in files.items():
+        if len(found) != 2 or not filecmp.cmp(found[0], found[1], shallow=False):
+            differ.append(relative)
+    return sorted(differ)
+
+
+def scope_problems(
+    event: dict[str, Any], head_root: Path, base_root: Path, paths: list[str] | None = None
+) -> list[str]:
+    """Why a submission's pull request is a code change (see the module docstring): one line per path."""
+    if _is_maintainer(event, base_root):
+        return []
+    paths = changed_paths(head_root, base_root, event) if paths is None else paths
+    problems = [
+        f"{path}: a .gitattributes changes how git checks out and diffs other files (their encoding, line ends, "
+        "filters), so what the checks read is not what git records: it makes this pull request a code change, "
+        "which only a maintainer opens"
+        for path in paths
+        if PurePosixPath(path).name == ".gitattributes"
+    ]
+    folders = sorted({path.split("/")[1] for path in paths if path.startswith(f"{SUBMISSIONS}/") and path.count("/")})
+    if not folders:
+        return problems
+    if len(folders) > 1:
+        shown = ", ".join(f"{SUBMISSIONS}/{sid}/" for sid in folders)
+        problems.append(
+            f"{shown}: a pull request adds or changes one submission folder: open one pull request for each (one "
+            "submission's review cannot hold or clear another's)"
+        )
+        return problems
+    (folder,) = folders
+    for path in paths:
+        if path.startswith(f"{SUBMISSIONS}/{folder}/") or PurePosixPath(path).name == ".gitattributes":
+            continue
+        where = "the build" if not path.startswith(DATA) else "the leaderboard's data"
+        problems.append(
+            f"{path}: outside the submission's folder ({SUBMISSIONS}/{folder}/): it changes {where}, which makes "
+            "this pull request a code change, not a submission; move the change to a pull request of its own "
+            "(a maintainer reviews it) and keep this one to the folder"
+        )
+    return problems
+
+
 def _pull(event: dict[str, Any]) -> dict[str, Any]:
     pull = event.get("pull_request") or {}
     return pull if isinstance(pull, dict) else {}
@@ -168,8 +252,57 @@ def _author(event: dict[str, Any]) -> str:
     return str((_pull(event).get("user") or {}).get("login") or "")
 
 
-def _is_member(event: dict[str, Any]) -> bool:
-    return str(_pull(event).get("author_association") or "") in MEMBERS
+def read_maintainers(base_root: Path) -> frozenset[str]:
+    """The logins (lower case) `.github/MAINTAINERS` of BASE_ROOT lists; none where it is missing or unreadable (a
+    malformed line names nobody: maintainers_problems says which)."""
+    try:
+        text = (base_root / MAINTAINERS_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return frozenset()
+    logins = (line.split("#", 1)[0].strip() for line in text.splitlines())
+    return frozenset(login.lower() for login in logins if re.fullmatch(GITHUB_LOGIN_PATTERN, login))
+
+
+def maintainers_problems(root: Path) -> list[str]:
+    """One line per line of ROOT's `.github/MAINTAINERS` that is not one GitHub login (a comment aside)."""
+    path = root / MAINTAINERS_FILE
+    if not path.is_file():
+        return [f"{MAINTAINERS_FILE}: missing: list the maintainers' GitHub accounts, one a line"]
+    problems = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        login = line.split("#", 1)[0].strip()
+        if login and not re.fullmatch(GITHUB_LOGIN_PATTERN, login):
+            problems.append(
+                f"{MAINTAINERS_FILE}:{number}: expected one GitHub account per line (letters, digits, '-'), "
+                f"got {login!r}"
+            )
+    return problems
+
+
+def _is_maintainer(event: dict[str, Any], base_root: Path) -> bool:
+    author = _author(event).lower()
+    return bool(author) and author in read_maintainers(base_root)
+
+
+def neghub_runs(base_root: Path) -> set[str]:
+    """The submission ids of BASE_ROOT that are NegHub's run, as the site reads them from its history (evidence.py);
+    none where BASE_ROOT has no history (the account rule then still keeps another account's folder its own)."""
+    folder = base_root / SUBMISSIONS
+    if not folder.is_dir():
+        return set()
+    history = read_history(folder)
+    if not history.recorded:
+        return set()
+    runs = set()
+    for sid in history.added:
+        try:
+            data = yaml.safe_load((folder / sid / "metadata.yaml").read_text(encoding="utf-8"))
+            metadata = Metadata.model_validate(data)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError):
+            continue
+        if maintainers_run(history, sid, account_of(history, sid, metadata)):
+            runs.add(sid)
+    return runs
 
 
 def _from_own_branch(event: dict[str, Any], prefix: str) -> bool:
@@ -202,7 +335,9 @@ def submission_problems(
     """Why the pull request may not add, change or remove these submissions (see the module docstring)."""
     head, base = head_root / SUBMISSIONS, base_root / SUBMISSIONS
     author = _author(event)
-    member = _is_member(event)
+    maintainer = _is_maintainer(event, base_root)
+    workflow = author == bot and _from_own_branch(event, "gpu-eval/")
+    ours = neghub_runs(base_root)
     problems = []
     changed = changed_ids(head, base, changes)
     for sid in changed:
@@ -217,15 +352,23 @@ def submission_problems(
                 )
             continue
         landed_by = _github_of(base / sid)
-        if claimed != landed_by:
+        if sid in ours and not workflow:
+            problems.append(
+                f"{SUBMISSIONS}/{sid}: NegHub's run: only the gpu-eval workflow's pull request or the maintainers' "
+                "direct push changes it (anyone else's change would make it another row): open a new submission "
+                "folder instead"
+            )
+        elif claimed != landed_by:
             problems.append(f"{where}: a landed submission keeps the account that landed it ({landed_by or 'none'})")
-        elif (landed_by or "").lower() != author.lower() and not member:
+        elif (landed_by or "").lower() != author.lower() and not maintainer and not (workflow and sid in ours):
             problems.append(
                 f"{SUBMISSIONS}/{sid}: landed by {landed_by or 'another account'}; only that account or a maintainer "
                 "may change it: open a new submission folder instead"
             )
-    for sid in removed_ids(head, base):
-        if (_github_of(base / sid) or "").lower() != author.lower() and not member:
+    for sid in removed_ids(head, base, changes):
+        if sid in ours:
+            problems.append(f"{SUBMISSIONS}/{sid}: NegHub's run: only the maintainers' direct push removes it")
+        elif (_github_of(base / sid) or "").lower() != author.lower() and not maintainer:
             problems.append(f"{SUBMISSIONS}/{sid}: landed by another account; only a maintainer may remove it")
     if author == bot and changed:
         changed_files = _pull(event).get("changed_files")
@@ -292,10 +435,10 @@ def clearance_problems(
     if same and not recorded:
         return []
     author = _author(event)
-    if not _is_member(event):
+    if not _is_maintainer(event, base_root):
         return [
-            f"{CLEARANCES}: only a member of the repository (owner, member or collaborator) changes the maintainers' "
-            f"clearances; this pull request is {author or 'an unknown author'}'s"
+            f"{CLEARANCES}: only a maintainer ({MAINTAINERS_FILE} on the base branch) changes the clearances; this "
+            f"pull request is {author or 'an unknown author'}'s"
         ]
     before = _entries(theirs)
     problems = []
@@ -332,6 +475,10 @@ def all_problems(event: dict[str, Any], head_root: Path, base_root: Path, bot: s
     links = changed_links(head_root, base_root, event)
     problems = [f"{path}: a symbolic link: a pull request adds or changes none (copy the file in)" for path in links]
     problems += mode_problems(changes)
+    scope = scope_problems(event, head_root, base_root)
+    problems += scope
+    if any(".gitattributes: " in p for p in scope):
+        return problems  # the checked-out files are not what git records: no reading of them would be honest
     problems += submission_problems(event, head_root, base_root, bot, changes)
     problems += record_problems(event, changed_records(head_root, base_root, changes), bot)
     problems += clearance_problems(event, head_root, base_root, changes)

@@ -74,19 +74,9 @@ def verdicts(entries: list[dict[str, Any]], ids: set[str]) -> dict[str, tuple[An
 
 def summary_file(head: Path, base: Path, event: dict[str, Any]) -> dict[str, Any]:
     """The leaderboard file the summary computes (what it prints is read from it)."""
-    from neghub.leaderboard.collect import collect
-    from neghub.leaderboard.history import read_history
-    from neghub.leaderboard.pull_request import changed_ids
-    from neghub.leaderboard.summary import merged_history
+    from neghub.leaderboard.summary import merged_board
 
-    ids = changed_ids(head / "submissions", base / "submissions")
-    history = merged_history(read_history(base / "submissions"), ids, event)
-    board = collect(
-        head / "submissions",
-        reproductions_dir=base / "reproductions",
-        clearances_file=base / "clearances.yaml",
-        history=history,
-    )
+    _, board, _ = merged_board(head / "submissions", base / "submissions", event)
     return json.loads(board.file.model_dump_json())
 
 
@@ -123,6 +113,26 @@ def test_the_summary_and_the_merged_build_agree_on_every_row(
     assert verdicts(before["rows"], ids) == verdicts(after["rows"], ids)
 
 
+def test_a_pull_request_branched_before_the_row_it_copies_landed_reads_as_the_merged_site(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    """Mallory's branch forked from main before Alice's row landed (the two pull requests open at once): the copy
+    rule reads where each branch forked (history.py: the merge base of the merge commit's parents), so the summary
+    lands the pull request with the same fork point, and its verdicts are the merged site's."""
+    main, answers = honest_main(tmp_path, split)
+    before_alice = git(main.root, "rev-parse", "HEAD^1").strip()  # main's first parent: NegHub's run alone
+    copy = changed(answers["alice"], split, 0.03, towards_gold=False)
+    files = submission("aaa-copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [jnli_run(copy)])
+    tree = pull_request_tree(main, 5, "mallory", files, base=before_alice)
+    event = pull_event(5, "mallory")
+    before = summary_file(tree, main.root, event)
+    merge_branch(main, 5, "mallory")
+    after = build(main.root).file()
+    ids = {e["submission"] for e in after["rows"] if e["submission"]}
+    assert verdicts(before["rows"], ids) == verdicts(after["rows"], ids)
+    assert {e["submission"] for e in before["rows"] if e["submission"]} >= {"aaa-copy", "alice-55"}
+
+
 class _Pulls(http.server.BaseHTTPRequestHandler):
     pulls: ClassVar[list[dict[str, Any]]] = []
 
@@ -150,38 +160,146 @@ def github_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[_Pulls]]:
         server.shutdown()
 
 
-def test_rows_of_two_open_pull_requests_that_answer_alike_are_named_together(
-    tmp_path: Path, split: tuple[list[int], list[str]], github_api: type[_Pulls]
-) -> None:
-    main, answers = honest_main(tmp_path, split)
+def open_pulls(
+    tmp_path: Path,
+    main: Main,
+    github_api: type[_Pulls],
+    theirs: dict[int, tuple[str, dict[str, Any]]],
+    mine: tuple[int, str, dict[str, Any]],
+) -> tuple[Path, Path, dict[str, Any]]:
+    """Open pull requests `theirs` (number -> author, files) and this one (`mine`), each branched from main's tip,
+    their heads in the base checkout's origin as GitHub's refs/pull/N/head and listed by GitHub's API (a server on
+    127.0.0.1). Returns this pull request's tree, the base checkout and the event."""
     base_sha = main.head()
-    # Bob's pull request #4 is open; Mallory's #5 copies Bob's answers under another name
-    bob_tree = pull_request_tree(
-        main,
-        4,
-        "bob",
-        submission("bob-57", hub_model("Bob 57", "org/bob", "3" * 40), "bob", [jnli_run(answers["bob"])]),
-    )
-    copy = changed(answers["bob"], split, 0.02, towards_gold=True)
-    tree = pull_request_tree(
-        main, 5, "mallory", submission("front", hub_model("Front", "mallory/f", "9" * 40), "mallory", [jnli_run(copy)])
-    )
-    # the base checkout's origin holds the open pull requests' heads, as GitHub's refs/pull/N/head
+    trees = {n: (author, pull_request_tree(main, n, author, files)) for n, (author, files) in theirs.items()}
+    number, author, files = mine
+    tree = pull_request_tree(main, number, author, files)
+    trees[number] = (author, tree)
     origin = tmp_path / "origin.git"
     git(tmp_path, "clone", "-q", "--bare", str(main.root), str(origin))
-    for number, head in ((4, bob_tree), (5, tree)):
-        git(origin, "fetch", "-q", str(head), f"+HEAD:refs/pull/{number}/head")
+    for n, (_, head) in trees.items():
+        git(origin, "fetch", "-q", str(head), f"+HEAD:refs/pull/{n}/head")
     checkout = tmp_path / "base-checkout"
     git(tmp_path, "clone", "-q", str(origin), str(checkout))
     shutil.rmtree(checkout / "submissions", ignore_errors=True)
     git(checkout, "checkout", "-q", base_sha, "--", ".")
     github_api.pulls = [
-        {"number": 4, "head": {"sha": git(bob_tree, "rev-parse", "HEAD").strip()}},
-        {"number": 5, "head": {"sha": git(tree, "rev-parse", "HEAD").strip()}},
+        {"number": n, "user": {"login": who}, "head": {"sha": git(head, "rev-parse", "HEAD").strip()}}
+        for n, (who, head) in sorted(trees.items())
     ]
-    event = pull_event(5, "mallory", base_sha, git(tree, "rev-parse", "HEAD").strip())
+    return tree, checkout, pull_event(number, author, base_sha, git(tree, "rev-parse", "HEAD").strip())
+
+
+def bob_and_front(split: tuple[list[int], list[str]], answers: dict[str, Any], share: float) -> tuple[Any, Any]:
+    bob = submission("bob-57", hub_model("Bob 57", "org/bob", "3" * 40), "bob", [jnli_run(answers["bob"])])
+    copy = changed(answers["bob"], split, share, towards_gold=True)
+    front = submission("front", hub_model("Front", "mallory/f", "9" * 40), "mallory", [jnli_run(copy)])
+    return bob, front
+
+
+def test_rows_of_two_open_pull_requests_that_answer_alike_are_named_together(
+    tmp_path: Path, split: tuple[list[int], list[str]], github_api: type[_Pulls], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's #4 is open; Mallory's #5 copies Bob's answers under another name. The summary asks `decide` (the rules'
+    one function) what the site would say were both merged, the two pull requests' rows open at once: each row's
+    branch forked from main before the other landed (`forked_at`), whichever lands first."""
+    from neghub.leaderboard import summary as module
+
+    main, answers = honest_main(tmp_path, split)
+    bob, front = bob_and_front(split, answers, 0.02)
+    tree, checkout, event = open_pulls(tmp_path, main, github_api, {4: ("bob", bob)}, (5, "mallory", front))
+    decided: list[list[Any]] = []
+    real = module.decide
+
+    def spy(rows: list[Any], context: Any) -> Any:
+        decided.append(list(rows))
+        return real(rows, context)
+
+    monkeypatch.setattr(module, "decide", spy)
     text = summary(tree / "submissions", checkout / "submissions", event)
-    assert "front \\(Front\\) and bob\\-57 \\(Bob 57\\) of open pull request \\#4 answer alike beyond chance" in text, (
-        text
+    section = text.split("### Other open pull requests", 1)[-1]
+    named = [line for line in section.splitlines() if "\\#4's bob\\-57" in line and "this pull request's front" in line]
+    assert named, text
+    rows = decided[-1]
+    (ours,) = [r for r in rows if r.submission_id == "this pull request's front"]
+    (theirs,) = [r for r in rows if r.submission_id == "#4's bob-57"]
+    assert theirs.forked_at is not None and ours.landing is not None and theirs.forked_at < ours.landing
+    assert ours.forked_at is not None and theirs.landing is not None and ours.forked_at < theirs.landing
+    assert theirs.account is not None and theirs.account.words == "@bob"
+
+
+def test_an_open_pull_requests_identical_file_is_named_by_hash_without_re_scoring(
+    tmp_path: Path, split: tuple[list[int], list[str]], github_api: type[_Pulls], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from neghub.leaderboard import summary as module
+
+    main, answers = honest_main(tmp_path, split)
+    bob, _ = bob_and_front(split, answers, 0.0)
+    same = submission("front", hub_model("Front", "mallory/f", "9" * 40), "mallory", [jnli_run(answers["bob"])])
+    tree, checkout, event = open_pulls(tmp_path, main, github_api, {4: ("bob", bob)}, (5, "mallory", same))
+
+    def refuse(folder: Path, *args: Any) -> Any:
+        raise AssertionError(f"re-scored {folder}: its file is identical by hash")
+
+    real = module.collect_submission
+    monkeypatch.setattr(
+        module, "collect_submission", lambda f, *a: refuse(f) if "neghub-open-" in str(f) else real(f, *a)
     )
-    assert "Whichever lands later is held as a copy of the other" in text
+    text = summary(tree / "submissions", checkout / "submissions", event)
+    assert (
+        "\\#4's bob\\-57/predictions/jnli\\-neg/run.jsonl is byte for byte this pull request's "
+        "front/predictions/jnli\\-neg/run.jsonl" in text
+    ), text
+
+
+def test_open_pull_requests_beyond_the_budget_are_named_as_not_compared(
+    tmp_path: Path, split: tuple[list[int], list[str]], github_api: type[_Pulls], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from neghub.leaderboard import summary as module
+
+    monkeypatch.setattr(module, "OPEN_RUNS_BUDGET", 1)
+    main, answers = honest_main(tmp_path, split)
+    bob, front = bob_and_front(split, answers, 0.02)
+    carol = submission("carol", hub_model("Carol", "org/carol", "c" * 40), "carol", [jnli_run(model(split, 0.5, 31))])
+    dan = submission("dan", hub_model("Dan", "org/dan", "d" * 40), "dan", [jnli_run(model(split, 0.5, 32))])
+    theirs = {3: ("carol", carol), 4: ("bob", bob), 6: ("dan", dan)}
+    tree, checkout, event = open_pulls(tmp_path, main, github_api, theirs, (5, "mallory", front))
+    text = summary(tree / "submissions", checkout / "submissions", event)
+    (line,) = [line for line in text.splitlines() if "not compared" in line]
+    assert line.endswith("\\#4, \\#6"), line  # #3, the oldest, took the one run of the budget
+
+
+# --- the summary is the merged site (issue 32 item 1) -------------------------------------------------------------
+
+
+def test_a_folder_of_the_maintainers_rows_reads_also_submitted_by_in_the_summary_and_on_the_merged_site(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    """Alice submits NegHub's run's model with the same answers (her own run of it, as the Submit page shows),
+    and one run of her own on another board: the merged site folds the first into NegHub's row ("also submitted
+    by @alice"); the summary must print, row for row, the words the merged site's leaderboard file gives."""
+    from neghub.leaderboard.board_file import LeaderboardFile
+    from neghub.leaderboard.summary import cell, verdict_words
+    from tests.test_evidence_attacks import MAINTAINED
+
+    main, answers = honest_main(tmp_path, split)
+    own = model(split, 0.52, 21)
+    files = submission(
+        "alice-maintained",
+        MAINTAINED,
+        "alice",
+        [jnli_run(answers["maintained"]), jnli_run(own, file="one-shot.jsonl", shots=1)],
+    )
+    tree = pull_request_tree(main, 6, "alice", files)
+    text = summary(tree / "submissions", main.root / "submissions", pull_event(6, "alice"))
+    merge_branch(main, 6, "alice")
+    site = LeaderboardFile.model_validate(build(main.root).file())
+    mine = [e for e in site.rows if e.submission == "alice-maintained"]
+    assert len(mine) == 2
+    lines = [line for line in text.splitlines() if line.startswith("| alice\\-maintained |")]
+    assert len(lines) == len(mine), text
+    for entry in mine:
+        words = verdict_words(entry, site)
+        assert any(line.endswith(f"| {cell(words)} |") for line in lines), (words, lines)
+    folded = next(e for e in mine if e.status == "duplicate")
+    assert "also submitted by @alice (alice-maintained)" in verdict_words(folded, site)

@@ -5,9 +5,10 @@ Tried offline with pull_request event payloads, as GitHub writes them to $GITHUB
   reproduce/ branch of the repository, its bot account, one record) passes; a hand-written record from a fork, from
   a maintainer's branch, or beside a submission is refused, one line per reason, exit 2;
 - a submission's `submitter.github` is the account that opens the pull request, and a landed submission is changed
-  only by that account or a maintainer;
+  only by that account or a maintainer (an account the base branch's .github/MAINTAINERS lists; GitHub's
+  author_association decides nothing);
 - no pull request adds or changes a symbolic link (git diff --raw BASE...HEAD, mode 120000);
-- clearances.yaml is changed only by a member of the repository, each new entry naming its author.
+- clearances.yaml is changed only by a maintainer, each new entry naming its author.
 """
 
 from __future__ import annotations
@@ -170,6 +171,8 @@ def submission_trees(tmp_path: Path, base_github: str | None, head_github: str |
     base, head = tmp_path / "base", tmp_path / "head"
     for root, login in ((base, base_github), (head, head_github)):
         (root / "submissions").mkdir(parents=True)
+        (root / ".github").mkdir()
+        (root / ".github" / "MAINTAINERS").write_text("a-maintainer\n", encoding="utf-8")
         if login is None:
             continue
         folder = root / "submissions" / "x"
@@ -191,7 +194,8 @@ def submission_trees(tmp_path: Path, base_github: str | None, head_github: str |
         (None, None, "mallory", "NONE", None),  # nothing added
         ("alice", "alice", "alice", "NONE", None),  # Alice changes her own
         ("alice", "alice", "mallory", "NONE", "landed by alice; only that account or a maintainer"),
-        ("alice", "alice", "a-maintainer", "MEMBER", None),  # a maintainer changes it, keeping its account
+        ("alice", "alice", "a-maintainer", "NONE", None),  # a maintainer changes it, keeping its account
+        ("alice", "alice", "org-member", "MEMBER", "landed by alice; only that account or a maintainer"),
         ("alice", "mallory", "mallory", "NONE", "keeps the account that landed it (alice)"),
         ("alice", "mallory", "a-maintainer", "OWNER", "keeps the account that landed it (alice)"),
     ],
@@ -281,20 +285,22 @@ ENTRY = (
 @pytest.mark.parametrize(
     ("author", "association", "by", "words"),
     [
-        ("a-maintainer", "MEMBER", "a-maintainer", None),
-        ("a-maintainer", "COLLABORATOR", "another-maintainer", "names its author, a-maintainer"),
-        ("mallory", "NONE", "mallory", "only a member of the repository"),
-        ("mallory", "CONTRIBUTOR", "a-maintainer", "only a member of the repository"),
+        ("a-maintainer", "NONE", "a-maintainer", None),
+        ("a-maintainer", "CONTRIBUTOR", "another-maintainer", "names its author, a-maintainer"),
+        ("mallory", "NONE", "mallory", "only a maintainer"),
+        ("mallory", "MEMBER", "a-maintainer", "only a maintainer"),  # an organisation member is not thereby one
+        ("mallory", "OWNER", "mallory", "only a maintainer"),
     ],
 )
-def test_clearances_change_only_by_a_member_naming_themselves(
+def test_clearances_change_only_by_a_listed_maintainer_naming_themselves(
     tmp_path: Path, author: str, association: str, by: str, words: str | None
 ) -> None:
     from neghub.leaderboard.pull_request import clearance_problems
 
     head, base = tmp_path / "head", tmp_path / "base"
     head.mkdir()
-    base.mkdir()
+    (base / ".github").mkdir(parents=True)
+    (base / ".github" / "MAINTAINERS").write_text("# the maintainers\na-maintainer\n", encoding="utf-8")
     (base / "clearances.yaml").write_text("clearances: []\naccepted_prompts: []\n", encoding="utf-8")
     (head / "clearances.yaml").write_text(ENTRY.format(by=by), encoding="utf-8")
     problems = clearance_problems(event(f"{author}/neghub", author, 1, association=association), head, base)
