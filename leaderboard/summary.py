@@ -128,11 +128,10 @@ def merged_history(
     if number is None:  # no event: a pull request all the same, by an account the summary cannot name
         landing = dataclasses.replace(landing, pull_request=0)
     fork = _fork_position(head_dir, base_dir)
-    if fork is not None and "forked_at" in {f.name for f in dataclasses.fields(Landing)}:
+    if fork is not None:
         # where the branch forked from main, as history.py reads it of the merge commit (Landing.forked_at): the copy
         # rule tells rows of two pull requests open at once by it, so the summary lands the pull request with it
-        fork_field: dict[str, Any] = {"forked_at": fork}
-        landing = dataclasses.replace(landing, **fork_field)
+        landing = dataclasses.replace(landing, forked_at=fork)
     new = [sid for sid in ids if sid not in base.added or base_dir is None or not (base_dir / sid).is_dir()]
     moved = new + [
         sid
