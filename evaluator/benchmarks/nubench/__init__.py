@@ -30,6 +30,7 @@ from ...core.benchmark import (
     ChartSpec,
     Display,
     Headline,
+    HeadlineBoard,
     MetricDisplay,
     PrimaryBoard,
 )
@@ -269,6 +270,9 @@ DISPLAY = Display(
         prompt="simple",
         why="The paper's first setting (its Table 12): zero-shot, the simple prompt, each option scored by its "
         "log-likelihood (completion), which asks nothing of the answer's format.",
+    ),
+    headline_board=HeadlineBoard(
+        table="Table 12", shots=0, mode="completion", finding="nubench.struggle-to-differentiate"
     ),
 )
 
