@@ -28,6 +28,8 @@ from .answers import view_path
 from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
+from .home import home_page
+from .page_words import GLOSSARY
 from .ranking import interval_method
 from .rules_page import rules_page
 from .verdicts import PARSED_SHARE_MIN, RULES_VERSION, headline, primary_protocol, rules_in_words
@@ -568,52 +570,6 @@ def _preference(row: Row) -> tuple[int, int, float]:
     return (group, row.rank or 0, -sign * value if value is not None else math.inf)
 
 
-def home_page(
-    env: jinja2.Environment, board: Leaderboard, tables: dict[Board, list[Row]], missing: dict[str, str] | None = None
-) -> str:
-    cards = []
-    for task in benchmark_names():
-        display = get_benchmark(task).display
-        task_rows = [r for r in board.rows if r.task == task]
-        leader = board.leaders.get(task)
-        cards.append(
-            {
-                "task": task,
-                "name": display.name,
-                "summary": display.summary,
-                "counts": [
-                    (TRUST_LABELS[t], sum(1 for r in task_rows if r.trust == t and r.kind != "reference"))
-                    for t in ("neghub-run", "reproduced", "re-scored", "reported")
-                ],
-                "leader": leader,
-            }
-        )
-    landings = board.history.submissions if board.history.recorded else {}
-
-    def landing_key(item: tuple[str, Any]) -> tuple[int, str]:
-        landing = landings.get(item[0])
-        return (-1 if landing is None else landing.position, item[0])
-
-    latest = sorted(board.submissions.items(), key=landing_key, reverse=True)[:10]
-    return env.get_template("home.md.j2").render(
-        title="NegHub",
-        cards=cards,
-        latest=[
-            {
-                "sid": sid,
-                "name": meta.model.name,
-                "landed": None if sid not in landings else landings[sid].date,
-                "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
-                "submitter": meta.submitter.name,
-            }
-            for sid, meta in latest
-        ],
-        history=board.history.recorded,
-        missing=list((missing or {}).values()),
-        base="",
-    )
-
-
 def models_index_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, str | bytes]) -> str:
     """Every submission's model page, listed once here (the model pages stay out of the sidebar): the first
     ROWS_IN_PAGE in the page, the rest loaded when asked (or when the list is sorted or filtered)."""
@@ -702,6 +658,11 @@ def _strip_front_matter(text: str) -> str:
     return text
 
 
+def glossary_page(env: jinja2.Environment) -> str:
+    """Every abbreviation of the tables, spelled out and defined, on one page."""
+    return env.get_template("glossary.md.j2").render(title="Glossary", entries=list(GLOSSARY.items()), base="")
+
+
 def build_pages(
     board: Leaderboard,
     cards_dir: Path = Path("datasets_cards"),
@@ -721,6 +682,7 @@ def build_pages(
     files["profile.md"] = profile_page(env, board, files)
     files["maintainers.md"] = maintainers_page(env, board)
     files["rules.md"] = rules_page(env)
+    files["glossary.md"] = glossary_page(env)
     files.update(more_rows_files(env, tables))
     files.update(board.views)
     files.update(exports.files(board, tables))
