@@ -28,37 +28,38 @@ from .answers import view_path
 from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
-from .home import home_page
-from .page_words import GLOSSARY
+from .home import headline_board, home_page
+from .page_words import GLOSSARY, hold_phrase, key_line, with_abbr
 from .ranking import interval_method
 from .rules_page import rules_page
-from .verdicts import PARSED_SHARE_MIN, RULES_VERSION, headline, primary_protocol, rules_in_words
+from .verdicts import PARSED_SHARE_MIN, RULES_VERSION, headline, primary_protocol
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_ANSWERS = 2000  # answers shown per run in the answers view (loaded lazily)
 # rows of a board in its page; the rest load when asked (data/rows/<board>.html), so that a benchmark page stays
-# light however many submissions a board has (at 1,000 rows the whole table alone was 0.5 MB of HTML)
-ROWS_IN_PAGE = 50
+# light however many submissions a board has (at 1,000 rows the whole table alone was 0.5 MB of HTML) and, with its
+# first boards open, at most four screens tall at 1366 px (JSTS-Neg's Table 3 has 26 rows)
+ROWS_IN_PAGE = 20
 LEADERBOARD_FILE = "data/leaderboard.json"  # every verdict of the build (board_file.py), as the pages read them
 TRUST_WORDS = {
     "reported": "printed in a paper; NegHub checked nothing",
     "re-scored": "NegHub re-scored the submitted predictions against the pinned data; it has not re-run the model",
     "reproduced": "NegHub re-ran the model on a sample of the items and got the same answers",
-    "neghub-run": "NegHub's maintainers ran the model (pushed to main, or their gpu-eval workflow)",
-    "rule": "a rule NegHub computed from the data (a trivial model a ranked row must beat)",
+    "neghub-run": "NegHub's maintainers ran the model themselves",
+    "rule": "a baseline NegHub computed from the data (a trivial model a ranked row must beat)",
 }
 TRUST_LABELS = {
     "reported": "reported",
     "re-scored": "re-scored",
     "reproduced": "reproduced",
     "neghub-run": "NegHub's run",
-    "rule": "rule",
+    "rule": "baseline",
 }
 STATUS_WORDS = {
     "ranked": "ranked",
     "unranked": "not ranked",
     "held": "held",
-    "reference": "rule row",
+    "reference": "baseline",
     "reported": "paper row",
     "duplicate": "shown once",
 }
@@ -75,6 +76,8 @@ def environment() -> jinja2.Environment:
     )
     env.filters["json_script"] = json_for_script
     env.filters["fmt"] = fmt
+    env.filters["abbr"] = with_abbr  # a column head with its abbreviations spelled out (page_words.GLOSSARY)
+    env.filters["key_line"] = key_line
     env.globals["missing"] = MISSING  # the one word every page prints for a figure that does not exist
     return env
 
@@ -129,14 +132,17 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     sd_words = None
     if sd is not None:
         sd_words = f"± is the SD over {row.n_runs} seeds" if row.n_runs > 1 else "± is the SD the paper prints"
-    # the rank column: the rank and a mark of a few words; the reasons are in the row's details
-    rank = " · ".join([rank, *row.tags]) if row.entry is not None else rank
+    # the rank column: the rank, each hold's short phrase and a mark of a few words; the full reasons are in the
+    # row's details
+    holds = list(row.verdict_entry.holds) if row.entry is not None else []
+    if row.entry is not None:
+        rank = " · ".join([rank, *(hold_phrase(hold) for hold in holds), *row.tags])
     return {
         "rank": rank,
         "rank_sort": "" if row.rank_range is None else f"{row.rank_range[0]:05d}",
         "status": row.status,
         "unranked": row.unranked if row.status in ("unranked",) else None,
-        "holds": row.holds,
+        "holds": [hold.reason for hold in holds],
         "cleared": list(row.cleared),
         "also_submitted_by": row.also_submitted_by,
         "marks": row.marks,
@@ -258,7 +264,16 @@ def benchmark_page(
     boards = []
     floors = {entry.board: entry.floor for entry in board.file.boards}
     primary = {entry.board for entry in board.file.boards if entry.primary}
-    for key, rows in tables.items():
+    # the page opens with the primary board and the paper's headline table, in that order; every other board is
+    # folded below them, one click away (NUBench has 32)
+    headline_key = headline_board(task, tables, primary)
+    declared = display.headline_board
+    opened = [k for k, rows in tables.items() if rows and (k.slug in primary or k == headline_key)]
+    opened.sort(key=lambda k: k.slug not in primary)
+    if not opened and tables:
+        opened = [next(iter(tables))]
+    ordered = {k: tables[k] for k in opened} | {k: v for k, v in tables.items() if k not in opened}
+    for key, rows in ordered.items():
         floor_id = floors.get(key.slug)
         floor = None if floor_id is None else board.row(floor_id)
         boards.append(
@@ -280,6 +295,8 @@ def benchmark_page(
                 "has_models": any(r.kind == "verified" for r in rows),
                 "downloads": any(r.key == key for r in rows),
                 "primary": key.slug in primary,
+                "open": key in opened,
+                "headline_table": declared.table if key == headline_key and declared is not None else None,
             }
         )
     papers = list(
@@ -296,11 +313,11 @@ def benchmark_page(
         display=display,
         headline_unit=unit_suffix(display.headline.unit),
         key_labels=[_label_of(display, p) for p in display.key_columns],
+        key=key_line(display.headline.label, *(_label_of(display, p) for p in display.key_columns)),
         boards=boards,
         leader=board.leaders.get(task),
         charts=chart_views(task, tables),
         interval_method=interval_method(BootstrapConfig()),
-        ranking_rules=rules_in_words(task),
         primary_protocol=primary_protocol(task),
         rules_version=RULES_VERSION,
         trust_words=TRUST_WORDS,
@@ -335,10 +352,12 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
     model = metadata.model
     first = next(iter(rows), None)
     facts: list[tuple[str, str]] = [("submission", sid), ("kind", model.kind)]
+    # how the row came to be on the site and what pins it: the repository's facts, in the provenance details
+    trail: list[tuple[str, str]] = []
     if first is not None and first.account is not None:
-        facts.append(("landed by", first.account.words))
+        trail.append(("landed by", first.account.words))
     if first is not None:
-        facts.append(
+        trail.append(
             ("identity", first.identity_words or "none: nothing pins this model (a local model without a sha256)")
         )
         if first.numeric_setting:
@@ -354,8 +373,8 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
         ("submitter", metadata.submitter.name),
         ("contact", metadata.submitter.contact),
         ("date given", metadata.date),
-        ("landed on main", board.landing_words(sid)),
     ]
+    trail.append(("landed on main", board.landing_words(sid)))
     results = []
     for row in rows:
         display = get_benchmark(row.task).display
@@ -413,6 +432,7 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
     return env.get_template("model.md.j2").render(
         title=model.name,
         facts=facts,
+        trail=trail,
         description=metadata.description,
         links=metadata.links,
         results=results,
@@ -483,27 +503,38 @@ MODELS_ROWS = "data/rows/models.html"
 def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, str | bytes]) -> str:
     """Models by benchmark and data release: each cell the model's headline on the column's default board (or, where
     the model has no row there, on its best other board of that data, named in the cell), with its interval and
-    trust level; paper rows marked. The charts plot exactly these cells."""
-    columns = profile_columns(board)
+    trust level; paper rows marked. The charts plot exactly these cells.
+
+    One model the papers spell two ways ("GPT-4.1-mini", "gpt-4.1-mini") is one row: a paper row is the model's
+    whatever its case; NegHub's rows stay one per submission (each pins its own weights). A column with no figure in
+    any row is left out, and the models with the most columns come first, so that the rows on the page fill the
+    columns they show."""
+    all_columns = profile_columns(board)
     tables = board.tables()
     by_model: dict[tuple[str, str], dict[ProfileColumn, list[Row]]] = {}
+    names: dict[tuple[str, str], str] = {}
     for key, rows in tables.items():
-        if profile_column(key) not in columns:
+        if profile_column(key) not in all_columns:
             continue
         for row in rows:
             if row.kind == "reference":
-                continue  # the profile is of models: a board's rule rows are on its benchmark's page
-            owner = (row.model, row.submission_id or f"paper:{row.paper}")
+                continue  # the profile is of models: a board's baselines are on its benchmark's page
+            owner = (row.model.casefold(), "paper") if row.kind == "reported" else (row.model, row.submission_id or "")
+            names.setdefault(owner, row.model)
             by_model.setdefault(owner, {}).setdefault(profile_column(key), []).append(row)
+    filled = {c for found in by_model.values() for c, rows in found.items() if any(headline(r) is not None for r in rows)}
+    columns = {key: column for key, column in all_columns.items() if key in filled}
     table = []
     cells_for_charts: dict[ProfileColumn, list[tuple[Row, str]]] = {c: [] for c in columns}
-    for (model, sid), found in sorted(by_model.items(), key=lambda item: item[0][0].lower()):
-        reported = sid.startswith("paper:")
+    for owner, found in by_model.items():
+        model, sid = names[owner], owner[1]
+        reported = sid == "paper"
+        papers = sorted({get_benchmark(r.task).display.name for rows in found.values() for r in rows})
         entry: dict[str, Any] = {
             "model": model,
             "href": None if reported else f"models/{sid}.html",
             "reported": reported,
-            "source": sid.removeprefix("paper:") if reported else None,
+            "source": f"the {', '.join(papers)} {'paper' if len(papers) == 1 else 'papers'}" if reported else None,
             "cells": [],
         }
         parameters = None
@@ -530,11 +561,13 @@ def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, s
                     "tags": row.tags,
                     "board": row.key.protocol,
                     "other_board": row.key != column["default"],
+                    "derived": row.kind == "reported" and display.headline.path in _derived_paths(row),
                 }
             )
         entry["size"] = size_text(parameters)
         entry["size_sort"] = "" if parameters is None else f"{parameters:015d}"
         table.append(entry)
+    table.sort(key=lambda e: (-sum(1 for c in e["cells"] if c is not None), e["reported"], e["model"].lower()))
     scatter = charts.size_against_score(
         [(column["task"], column["label"], cells_for_charts[key]) for key, column in columns.items()]
     )
@@ -542,6 +575,10 @@ def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, s
         files[PROFILE_ROWS] = env.get_template("rows.html.j2").render(
             title="Negation profile", rows=table[ROWS_IN_PAGE:], row_macro="profile_row"
         )
+    heads = [
+        f"{get_benchmark(column['task']).display.name}: {get_benchmark(column['task']).display.headline.label}"
+        for column in columns.values()
+    ]
     return env.get_template("profile.md.j2").render(
         title="Negation profile",
         columns=[
@@ -557,6 +594,7 @@ def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, s
         total=len(table),
         more_url=PROFILE_ROWS if len(table) > ROWS_IN_PAGE else None,
         scatter=scatter,
+        key=key_line(*heads),
         base="",
     )
 
