@@ -77,6 +77,7 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
         if r.kind == "reference" and r.key.release_key() == key.release_key() and headline(r) is not None
     ]
     sign = 1.0 if display.headline.higher_is_better else -1.0
+    leader = board.leaders.get(task)
     best_baseline = max(baselines, key=lambda r: sign * (headline(r) or 0.0), default=None)
     elsewhere = sorted(
         (r for r in board.rows if r.task == task and _stands_behind(r) and r.key != key and headline(r) is not None),
@@ -101,6 +102,8 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
         ],
         "more_elsewhere": max(0, len(elsewhere) - OTHER_LINES),
         "finding": None if declared.finding is None else quote(declared.finding),
+        # NegHub's leader, where it names one (a row it ran or reproduced, ranked 1 alone on its primary board)
+        "leader": None if leader is None or leader.row is None else leader.short,
     }
 
 
@@ -161,7 +164,11 @@ def home_page(
             minis.append(mini_board(task, key, tables[key], board, fmt))
         else:
             display = get_benchmark(task).display
-            minis.append({"task": task, "name": display.name, "rows": [], "summary": display.summary})
+            declared = display.headline_board
+            finding = None if declared is None or declared.finding is None else quote(declared.finding)
+            minis.append(
+                {"task": task, "name": display.name, "rows": [], "summary": display.summary, "finding": finding}
+            )
     landings = board.history.submissions if board.history.recorded else {}
 
     def added_key(item: tuple[str, Any]) -> tuple[int, str]:

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+
 Files = Mapping[str, str | bytes | None]  # path from the repository's root -> content (None: delete)
 
 
@@ -244,12 +246,14 @@ class Site:
         return out
 
     def leader(self, name: str) -> str:
-        """The home page's leader line of a benchmark (by its display name)."""
-        home = self.text("index.md")
-        start = home.index(f"{name} ")
-        found = re.search(r"Leader: (.*?)(?: For context,| The dataset)", home[start:])
-        assert found is not None, home[start : start + 400]
-        return found.group(1)
+        """The leader line of a benchmark (by its display name), as its page words it under "Leader:" (the home page
+        names a leader only where there is one, beside the paper's mini board)."""
+        task = next(t for t in benchmark_names() if get_benchmark(t).display.name == name)
+        page = self.pages[f"benchmarks/{task}.md"]
+        assert isinstance(page, str)
+        found = re.search(r'<details class="neghub-leader".*?</summary>\s*<p>(.*?)</p>', page, flags=re.DOTALL)
+        assert found is not None, page[:400]
+        return text_of(found.group(1))
 
     def file(self) -> dict[str, Any]:
         page = self.pages["data/leaderboard.json"]
