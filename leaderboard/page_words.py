@@ -52,6 +52,7 @@ GLOSSARY: dict[str, tuple[str, str]] = {
     "AccChg": ("accuracy change", "Acc′ − Acc: how much accuracy moves when the negation is added, in points"),
     "D_orig": ("the original items", "the items of the source dataset (JNLI, JSTS) the pairs were made from"),
     "D_neg": ("the negated items", "the items with a negation cue added"),
+    "D_JNLI": ("JNLI's training data", "the training split of JNLI, the dataset JNLI-Neg's items come from"),
     "CpTn": (
         "context positive, target negated",
         "SCN pattern: an affirmative context sentence, then a negated target sentence",

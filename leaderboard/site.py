@@ -10,17 +10,14 @@ The MkDocs hook (`leaderboard.mkdocs_hooks`) turns this mapping into virtual fil
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from ..evaluator.core.benchmark import Display
-from ..evaluator.core.numbers import MISSING, Unit, figure
+from ..evaluator.core.numbers import MISSING
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.stats import BootstrapConfig
 from . import charts, exports
@@ -29,40 +26,26 @@ from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
 from .home import headline_board, home_page
-from .page_words import GLOSSARY, hold_phrase, key_line, with_abbr
+from .page_rows import (
+    ROWS_IN_PAGE,
+    TRUST_LABELS,
+    TRUST_WORDS,
+    fmt,
+    json_for_script,
+    label_of,
+    row_view,
+    unit_suffix,
+)
+from .page_words import GLOSSARY, key_line, with_abbr
+from .profile import profile_columns as profile_columns  # re-exported: the tests read it here
+from .profile import profile_page
 from .ranking import interval_method
 from .rules_page import rules_page
-from .verdicts import PARSED_SHARE_MIN, RULES_VERSION, headline, primary_protocol
+from .verdicts import RULES_VERSION, headline, primary_protocol
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_ANSWERS = 2000  # answers shown per run in the answers view (loaded lazily)
-# rows of a board in its page; the rest load when asked (data/rows/<board>.html), so that a benchmark page stays
-# light however many submissions a board has (at 1,000 rows the whole table alone was 0.5 MB of HTML) and, with its
-# first boards open, at most four screens tall at 1366 px (JSTS-Neg's Table 3 has 26 rows)
-ROWS_IN_PAGE = 20
 LEADERBOARD_FILE = "data/leaderboard.json"  # every verdict of the build (board_file.py), as the pages read them
-TRUST_WORDS = {
-    "reported": "printed in a paper; NegHub checked nothing",
-    "re-scored": "NegHub re-scored the submitted predictions against the pinned data; it has not re-run the model",
-    "reproduced": "NegHub re-ran the model on a sample of the items and got the same answers",
-    "neghub-run": "NegHub's maintainers ran the model themselves",
-    "rule": "a baseline NegHub computed from the data (a trivial model a ranked row must beat)",
-}
-TRUST_LABELS = {
-    "reported": "reported",
-    "re-scored": "re-scored",
-    "reproduced": "reproduced",
-    "neghub-run": "NegHub's run",
-    "rule": "baseline",
-}
-STATUS_WORDS = {
-    "ranked": "ranked",
-    "unranked": "not ranked",
-    "held": "held",
-    "reference": "baseline",
-    "reported": "paper row",
-    "duplicate": "shown once",
-}
 
 
 def environment() -> jinja2.Environment:
@@ -80,118 +63,6 @@ def environment() -> jinja2.Environment:
     env.filters["key_line"] = key_line
     env.globals["missing"] = MISSING  # the one word every page prints for a figure that does not exist
     return env
-
-
-def json_for_script(value: Any) -> Markup:
-    """JSON that cannot close the <script> element it sits in (for <script type="application/json">)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-
-
-def fmt(value: float | None, unit: str = "percent", sd: float | None = None) -> str:
-    """A figure in its unit, as every page prints it (evaluator/core/numbers.py's one format per unit: percent and
-    points with two decimals, ± SD where several seeds, counts whole, correlations with three decimals; `n/a` for a
-    figure that does not exist)."""
-    return figure(value, unit if unit in get_args(Unit) else "percent", sd=sd)  # type: ignore[arg-type]
-
-
-def unit_suffix(unit: str) -> str:
-    return {"percent": "%", "points": "points"}.get(unit, "")
-
-
-def size_text(parameters: int | None) -> str:
-    if parameters is None:
-        return MISSING
-    if parameters == 0:
-        return "0 (rule)"
-    for unit, scale in (("B", 1e9), ("M", 1e6), ("K", 1e3)):
-        if parameters >= scale:
-            return f"{parameters / scale:.3g}{unit}"
-    return str(parameters)
-
-
-def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
-    """What the compact table shows of a row (all text, escaped by the template)."""
-    value = headline(row)
-    ci = row.headline_ci
-    unit = display.headline.unit
-    parsed = row.parsed_share
-    if row.rank_range is not None:
-        low, high = row.rank_range
-        rank = str(low) if low == high else f"{low}–{high}"
-        if row.claimed:
-            rank = f"claimed rank {rank}, not reproduced"
-    else:
-        rank = STATUS_WORDS[row.status]
-    flags: list[str] = []
-    if row.kind == "verified" and parsed is not None and parsed < PARSED_SHARE_MIN:
-        flags.append(f"only {100 * parsed:.0f}% of its answers parsed: its scores say little about the model")
-    if row.kind == "reported" and display.headline.path in _derived_paths(row):
-        flags.append(f"{display.headline.label} computed by NegHub from the paper's figures, not printed in the paper")
-    sd = row.sd.get(display.headline.path) if row.n_runs > 1 or row.kind == "reported" else None
-    sd_words = None
-    if sd is not None:
-        sd_words = f"± is the SD over {row.n_runs} seeds" if row.n_runs > 1 else "± is the SD the paper prints"
-    # the rank column: the rank, each hold's short phrase and a mark of a few words; the full reasons are in the
-    # row's details
-    holds = list(row.verdict_entry.holds) if row.entry is not None else []
-    if row.entry is not None:
-        rank = " · ".join([rank, *(hold_phrase(hold) for hold in holds), *row.tags])
-    return {
-        "rank": rank,
-        "rank_sort": "" if row.rank_range is None else f"{row.rank_range[0]:05d}",
-        "status": row.status,
-        "unranked": row.unranked if row.status in ("unranked",) else None,
-        "holds": [hold.reason for hold in holds],
-        "cleared": list(row.cleared),
-        "also_submitted_by": row.also_submitted_by,
-        "marks": row.marks,
-        "evidence": row.reproduction if row.kind == "verified" else None,
-        "floor": row.floor_comparison if row.status == "ranked" else None,
-        "model": row.model,
-        "href": f"{base}models/{row.submission_id}.html" if row.kind != "reported" and row.submission_id else None,
-        "source": row.source,
-        "size": size_text(row.parameters),
-        "size_sort": "" if row.parameters is None else f"{row.parameters:015d}",
-        "trust": row.trust,
-        "trust_label": TRUST_LABELS[row.trust],
-        "trust_words": row.reproduction if row.reproduction and row.kind == "verified" else TRUST_WORDS[row.trust],
-        "value": fmt(value, unit, sd),
-        "sd_words": sd_words,
-        "value_sort": "" if value is None else repr(value),
-        "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
-        "parsed": None if parsed is None else f"{100 * parsed:.0f}%",
-        "parsed_low": parsed is not None and parsed < PARSED_SHARE_MIN,
-        "diagnostics": [fmt(row.metrics.get(path), _unit_of(display, path)) for path in display.key_columns],
-        "flags": flags,
-        "runs": row.n_runs,
-        "verdict": row.verdict,
-        "verdict_is_papers": row.kind == "reported",
-        "verdict_en": row.verdict_en,
-        "verdict_source": row.verdict_source,
-        "note": row.note,
-        "kind": row.kind,
-    }
-
-
-def _derived_paths(row: Row) -> set[str]:
-    """The figures of a paper row that NegHub derived (the benchmark's derive_metrics), not the paper's."""
-    derive = get_benchmark(row.task).derive_metrics
-    return set(derive(dict(row.metrics))) if derive is not None else set()
-
-
-def _unit_of(display: Display, path: str) -> str:
-    for column in display.columns:
-        if column.path == path:
-            return column.unit
-    return display.headline.unit if path == display.headline.path else "percent"
-
-
-def _label_of(display: Display, path: str) -> str:
-    for column in display.columns:
-        if column.path == path:
-            return column.label
-    return path
 
 
 def chart_views(task: str, tables: dict[Board, list[Row]]) -> list[dict[str, Any]]:
@@ -312,8 +183,8 @@ def benchmark_page(
         papers=papers,
         display=display,
         headline_unit=unit_suffix(display.headline.unit),
-        key_labels=[_label_of(display, p) for p in display.key_columns],
-        key=key_line(display.headline.label, *(_label_of(display, p) for p in display.key_columns)),
+        key_labels=[label_of(display, p) for p in display.key_columns],
+        key=key_line(display.headline.label, *(label_of(display, p) for p in display.key_columns)),
         boards=boards,
         leader=board.leaders.get(task),
         charts=chart_views(task, tables),
@@ -448,164 +319,7 @@ def answers_path(sid: str, run_file: str) -> str:
     return view_path(sid, run_file)
 
 
-# (task, dataset identity, fine-tuning): the sample never shares a column with the full test, nor a fine-tuned
-# classifier's cell a zero-shot one
-ProfileColumn = tuple[str, str, str]
-
-
-def profile_column(key: Board) -> ProfileColumn:
-    tuning = ("fine-tuned on " + key.fine_tuned_on) if key.fine_tuned_on else ("fine-tuned" if key.fine_tuned else "")
-    return (key.task, key.dataset, tuning)
-
-
-def profile_columns(board: Leaderboard) -> dict[ProfileColumn, dict[str, Any]]:
-    """One column per benchmark and data release, each with its default board: the leader's where the leader is
-    on this data, else the board with the most ranked rows, then the most NegHub rows, then the most rows."""
-    tables = board.tables()
-    columns: dict[ProfileColumn, dict[str, Any]] = {}
-    for key, rows in tables.items():
-        if not any(headline(r) is not None for r in rows):
-            continue
-        column_key = profile_column(key)
-        label = key.dataset_label + (f" · {column_key[2]}" if column_key[2] else "")
-        column = columns.setdefault(
-            column_key,
-            {"task": key.task, "label": label, "boards": [], "scored": False, "is_sample": key.is_sample},
-        )
-        column["boards"].append(key)
-        column["scored"] = column["scored"] or any(r.kind == "verified" for r in rows)
-    order = benchmark_names()
-    ordered = dict(
-        sorted(
-            columns.items(), key=lambda item: (order.index(item[1]["task"]), not item[1]["scored"], item[1]["label"])
-        )
-    )
-    for (task, _, _), column in ordered.items():
-        leader = board.leaders.get(task)
-        on_leader = [key for key in column["boards"] if leader is not None and key.slug == leader.board]
-        if on_leader:
-            column["default"] = on_leader[0]
-            continue
-
-        def weight(key: Board) -> tuple[int, int, int]:
-            rows = tables[key]
-            ranked = sum(1 for r in rows if r.status == "ranked")
-            return (ranked, sum(1 for r in rows if r.kind == "verified"), len(rows))
-
-        column["default"] = max(column["boards"], key=weight)
-    return ordered
-
-
-PROFILE_ROWS = "data/rows/profile.html"  # the profile's rows past the first ROWS_IN_PAGE, loaded when asked
 MODELS_ROWS = "data/rows/models.html"
-
-
-def profile_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, str | bytes]) -> str:
-    """Models by benchmark and data release: each cell the model's headline on the column's default board (or, where
-    the model has no row there, on its best other board of that data, named in the cell), with its interval and
-    trust level; paper rows marked. The charts plot exactly these cells.
-
-    One model the papers spell two ways ("GPT-4.1-mini", "gpt-4.1-mini") is one row: a paper row is the model's
-    whatever its case; NegHub's rows stay one per submission (each pins its own weights). A column with no figure in
-    any row is left out, and the models with the most columns come first, so that the rows on the page fill the
-    columns they show."""
-    all_columns = profile_columns(board)
-    tables = board.tables()
-    by_model: dict[tuple[str, str], dict[ProfileColumn, list[Row]]] = {}
-    names: dict[tuple[str, str], str] = {}
-    for key, rows in tables.items():
-        if profile_column(key) not in all_columns:
-            continue
-        for row in rows:
-            if row.kind == "reference":
-                continue  # the profile is of models: a board's baselines are on its benchmark's page
-            owner = (row.model.casefold(), "paper") if row.kind == "reported" else (row.model, row.submission_id or "")
-            names.setdefault(owner, row.model)
-            by_model.setdefault(owner, {}).setdefault(profile_column(key), []).append(row)
-    filled = {c for found in by_model.values() for c, rows in found.items() if any(headline(r) is not None for r in rows)}
-    columns = {key: column for key, column in all_columns.items() if key in filled}
-    table = []
-    cells_for_charts: dict[ProfileColumn, list[tuple[Row, str]]] = {c: [] for c in columns}
-    for owner, found in by_model.items():
-        model, sid = names[owner], owner[1]
-        reported = sid == "paper"
-        papers = sorted({get_benchmark(r.task).display.name for rows in found.values() for r in rows})
-        entry: dict[str, Any] = {
-            "model": model,
-            "href": None if reported else f"models/{sid}.html",
-            "reported": reported,
-            "source": f"the {', '.join(papers)} {'paper' if len(papers) == 1 else 'papers'}" if reported else None,
-            "cells": [],
-        }
-        parameters = None
-        for column_key, column in columns.items():
-            candidates = [r for r in found.get(column_key, []) if headline(r) is not None]
-            if not candidates:
-                entry["cells"].append(None)
-                continue
-            on_default = [r for r in candidates if r.key == column["default"]]
-            row = min(on_default or candidates, key=_preference)
-            parameters = parameters or row.parameters
-            display = get_benchmark(row.task).display
-            unit = display.headline.unit
-            ci = row.headline_ci
-            value = headline(row)
-            cells_for_charts[column_key].append((row, model))
-            entry["cells"].append(
-                {
-                    "value": fmt(value, unit),
-                    "sort": "" if value is None else repr(value),
-                    "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
-                    "trust": TRUST_LABELS[row.trust],
-                    "status": STATUS_WORDS[row.status],
-                    "tags": row.tags,
-                    "board": row.key.protocol,
-                    "other_board": row.key != column["default"],
-                    "derived": row.kind == "reported" and display.headline.path in _derived_paths(row),
-                }
-            )
-        entry["size"] = size_text(parameters)
-        entry["size_sort"] = "" if parameters is None else f"{parameters:015d}"
-        table.append(entry)
-    table.sort(key=lambda e: (-sum(1 for c in e["cells"] if c is not None), e["reported"], e["model"].lower()))
-    scatter = charts.size_against_score(
-        [(column["task"], column["label"], cells_for_charts[key]) for key, column in columns.items()]
-    )
-    if len(table) > ROWS_IN_PAGE:
-        files[PROFILE_ROWS] = env.get_template("rows.html.j2").render(
-            title="Negation profile", rows=table[ROWS_IN_PAGE:], row_macro="profile_row"
-        )
-    heads = [
-        f"{get_benchmark(column['task']).display.name}: {get_benchmark(column['task']).display.headline.label}"
-        for column in columns.values()
-    ]
-    return env.get_template("profile.md.j2").render(
-        title="Negation profile",
-        columns=[
-            {
-                "display": get_benchmark(column["task"]).display,
-                "label": column["label"],
-                "default": column["default"].protocol,
-                "unit": unit_suffix(get_benchmark(column["task"]).display.headline.unit),
-            }
-            for column in columns.values()
-        ],
-        table=table[:ROWS_IN_PAGE],
-        total=len(table),
-        more_url=PROFILE_ROWS if len(table) > ROWS_IN_PAGE else None,
-        scatter=scatter,
-        key=key_line(*heads),
-        base="",
-    )
-
-
-def _preference(row: Row) -> tuple[int, int, float]:
-    """Which of a model's rows of one data release the profile shows: ranked first, then NegHub's other rows,
-    then the paper's; the better rank, then the better headline (never the board's title or a name)."""
-    group = {"ranked": 0, "held": 1, "unranked": 1, "duplicate": 1, "reference": 2, "reported": 3}[row.status]
-    value = headline(row)
-    sign = 1.0 if get_benchmark(row.task).display.headline.higher_is_better else -1.0
-    return (group, row.rank or 0, -sign * value if value is not None else math.inf)
 
 
 def models_index_page(env: jinja2.Environment, board: Leaderboard, files: dict[str, str | bytes]) -> str:
