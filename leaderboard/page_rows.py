@@ -15,10 +15,10 @@ from .facts import Row
 from .page_words import hold_phrase
 from .verdicts import PARSED_SHARE_MIN, headline
 
-# rows of a board in its page; the rest load when asked (data/rows/<board>.html), so that a benchmark page stays
-# light however many submissions a board has (at 1,000 rows the whole table alone was 0.5 MB of HTML) and, with its
-# first boards open, at most four screens tall at 1366 px (JSTS-Neg's Table 3 has 26 rows)
-ROWS_IN_PAGE = 20
+# rows of a board in its page, best first; the rest load when asked (data/rows/<board>.html), so that a benchmark
+# page stays light however many submissions a board has (at 1,000 rows the whole table alone was 0.5 MB of HTML)
+# and, with its primary board and the paper's headline table open, at most four screens tall at 1366 px
+ROWS_IN_PAGE = 10
 TRUST_WORDS = {
     "reported": "printed in a paper; NegHub checked nothing",
     "re-scored": "NegHub re-scored the submitted predictions against the pinned data; it has not re-run the model",
@@ -93,17 +93,18 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     sd_words = None
     if sd is not None:
         sd_words = f"± is the SD over {row.n_runs} seeds" if row.n_runs > 1 else "± is the SD the paper prints"
-    # the rank column: the rank, each hold's short phrase and a mark of a few words; the full reasons are in the
-    # row's details
+    # the rank column: the rank and a mark of a few words; each hold's short phrase under the model's name, the
+    # full reasons in the row's details
     holds = list(row.verdict_entry.holds) if row.entry is not None else []
     if row.entry is not None:
-        rank = " · ".join([rank, *(hold_phrase(hold) for hold in holds), *row.tags])
+        rank = " · ".join([rank, *row.tags])
     return {
         "rank": rank,
         "rank_sort": "" if row.rank_range is None else f"{row.rank_range[0]:05d}",
         "status": row.status,
         "unranked": row.unranked if row.status in ("unranked",) else None,
         "holds": [hold.reason for hold in holds],
+        "hold_phrases": [hold_phrase(hold) for hold in holds],
         "cleared": list(row.cleared),
         "also_submitted_by": row.also_submitted_by,
         "marks": row.marks,

@@ -898,6 +898,9 @@ def test_markup_in_a_model_name_is_plain_text(browser: webdriver.Chrome, base_ur
     # (on the benchmark page, among a long board's rows loaded later: test_a_long_board_...)
     for path in ("profile.html", "models/index.html", "index.html"):
         open_page(browser, base_url + path, 1366)
+        for button in browser.find_elements(By.CSS_SELECTOR, "button.neghub-more-rows"):  # the profile's later rows
+            browser.execute_script("arguments[0].click()", button)
+            WebDriverWait(browser, 20).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "table[data-more]"))
         text = browser.find_element(By.TAG_NAME, "article").text
         assert MARKDOWN_NAME in text, path
         assert not browser.find_elements(By.XPATH, "//strong[text()='NegBold'] | //em[text()='under']"), path
