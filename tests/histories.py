@@ -225,7 +225,8 @@ class Site:
 
     def rows(self, task: str, board_words: str | None = None) -> dict[str, str]:
         """Each row of a benchmark page's boards (the first board whose heading contains `board_words`, or every
-        board) as a reader reads it, keyed by the model's name as the row shows it; a name twice is suffixed #2."""
+        board) as a reader reads it, the rows a long board loads when asked included, keyed by the model's name as
+        the row shows it; a name twice is suffixed #2."""
         page = self.pages[f"benchmarks/{task}.md"]
         assert isinstance(page, str)
         out: dict[str, str] = {}
@@ -233,6 +234,10 @@ class Site:
             heading = text_of(re.search(r"<summary>(.*?)</summary>", block, flags=re.DOTALL).group(1))  # type: ignore[union-attr]
             if board_words is not None and board_words not in heading:
                 continue
+            later = re.search(r'data-more="\.\./(data/rows/[^"]+)"', block)  # the rows past those the page carries
+            if later is not None:
+                more = self.pages[later.group(1)]
+                block += more if isinstance(more, str) else more.decode()
             for row in re.findall(r"<tr class=\"neghub-row-.*?</tr>", block, flags=re.DOTALL):
                 name = text_of(
                     re.search(r'<td class="neghub-model-col"[^>]*>(.*?)(?:\n|<details)', row, flags=re.DOTALL).group(1)
