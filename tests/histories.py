@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+
 Files = Mapping[str, str | bytes | None]  # path from the repository's root -> content (None: delete)
 
 
@@ -223,7 +225,8 @@ class Site:
 
     def rows(self, task: str, board_words: str | None = None) -> dict[str, str]:
         """Each row of a benchmark page's boards (the first board whose heading contains `board_words`, or every
-        board) as a reader reads it, keyed by the model's name as the row shows it; a name twice is suffixed #2."""
+        board) as a reader reads it, the rows a long board loads when asked included, keyed by the model's name as
+        the row shows it; a name twice is suffixed #2."""
         page = self.pages[f"benchmarks/{task}.md"]
         assert isinstance(page, str)
         out: dict[str, str] = {}
@@ -231,6 +234,10 @@ class Site:
             heading = text_of(re.search(r"<summary>(.*?)</summary>", block, flags=re.DOTALL).group(1))  # type: ignore[union-attr]
             if board_words is not None and board_words not in heading:
                 continue
+            later = re.search(r'data-more="\.\./(data/rows/[^"]+)"', block)  # the rows past those the page carries
+            if later is not None:
+                more = self.pages[later.group(1)]
+                block += more if isinstance(more, str) else more.decode()
             for row in re.findall(r"<tr class=\"neghub-row-.*?</tr>", block, flags=re.DOTALL):
                 name = text_of(
                     re.search(r'<td class="neghub-model-col"[^>]*>(.*?)(?:\n|<details)', row, flags=re.DOTALL).group(1)
@@ -244,12 +251,14 @@ class Site:
         return out
 
     def leader(self, name: str) -> str:
-        """The home page's leader line of a benchmark (by its display name)."""
-        home = self.text("index.md")
-        start = home.index(f"{name} ")
-        found = re.search(r"Leader: (.*?)(?: For context,| The dataset)", home[start:])
-        assert found is not None, home[start : start + 400]
-        return found.group(1)
+        """The leader line of a benchmark (by its display name), as its page words it under "Leader:" (the home page
+        names a leader only where there is one, beside the paper's mini board)."""
+        task = next(t for t in benchmark_names() if get_benchmark(t).display.name == name)
+        page = self.pages[f"benchmarks/{task}.md"]
+        assert isinstance(page, str)
+        found = re.search(r'<details class="neghub-leader".*?</summary>\s*<p>(.*?)</p>', page, flags=re.DOTALL)
+        assert found is not None, page[:400]
+        return text_of(found.group(1))
 
     def file(self) -> dict[str, Any]:
         page = self.pages["data/leaderboard.json"]

@@ -238,7 +238,7 @@ def test_a_row_that_answers_one_label_everywhere_is_not_ranked(
     rows = primary(build(main.root))
     assert rows["One Label"].startswith("not ranked"), rows["One Label"]
     assert "does not beat the floor" in rows["One Label"] and "Rule: always 'contradiction'" in rows["One Label"]
-    assert rows["Rule: always 'contradiction'"].startswith("rule row")
+    assert rows["Rule: always 'contradiction'"].startswith("baseline")
 
 
 def test_a_submission_of_kind_baseline_is_refused(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:

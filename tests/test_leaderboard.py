@@ -362,3 +362,81 @@ def test_dataset_pages_render_every_field_definition_and_code_as_written(task: s
     if task == "jnli-neg":
         assert 'ds = load_dataset("./jnli-neg")' in rendered  # the card's snippet, quotes as written
         assert "@misc{yoshida-jnlineg," in rendered
+
+
+# --- researchers' words (issue 33, items 2 and 3) ------------------------------------------------------------
+
+
+def test_every_hold_has_a_short_phrase_of_twelve_words_at_most() -> None:
+    from typing import get_args
+
+    from neghub.leaderboard.board_file import HoldEntry, HoldKind
+    from neghub.leaderboard.page_words import MAX_PHRASE_WORDS, hold_phrase
+
+    for kind in get_args(HoldKind):
+        phrase = hold_phrase(HoldEntry(kind=kind, reason="the full sentence, which stays in the row's details"))
+        assert 0 < len(phrase.split()) <= MAX_PHRASE_WORDS, (kind, phrase)
+        assert "details" not in phrase
+
+
+def test_every_abbreviation_of_the_tables_is_spelled_out_once_in_the_glossary() -> None:
+    from neghub.leaderboard.page_words import GLOSSARY, key_line, with_abbr
+
+    # the list of issue 33, item 3
+    for abbreviation in (
+        "M",
+        "M_i",
+        "M_u",
+        "Acc′",
+        "AccChg",
+        "D_orig",
+        "D_neg",
+        "CpTn",
+        "CnTp",
+        "CnTn",
+        "CpTv",
+        "coref",
+    ):
+        assert abbreviation in GLOSSARY
+    # the longest abbreviation wins: "M_i Acc′" is M_i and Acc′, never M, nor Acc
+    assert (
+        str(with_abbr("M_i Acc′"))
+        == '<abbr title="important pairs">M_i</abbr> <abbr title="accuracy on the treatments">Acc′</abbr>'
+    )
+    assert key_line("pronoun CpTn drop", "135M") == "CpTn: context positive, target negated"
+    assert str(with_abbr("<b>M</b>")) == '&lt;b&gt;<abbr title="all minimal pairs">M</abbr>&lt;/b&gt;'
+
+
+def test_the_mechanics_words_are_caught_as_the_issue_quotes_them() -> None:
+    from neghub.leaderboard.page_words import MECHANICS
+
+    for words in (
+        "landed on main",
+        "position 168 of main's history",
+        "landing order",
+        "a clearance",
+        "pushed to main by the maintainers (commit f70a430bbe67)",
+        "it names no sha256 of the metadata",
+        "a copy of an earlier row of another account",
+        "rule row",
+        "the board's floor",
+    ):
+        assert MECHANICS.search(words), words
+    for words in ("a baseline NegHub computed", "the paper's Table 2", "M_i Acc′ 58.96", "LLM-jp-3-13B-instruct"):
+        assert not MECHANICS.search(words), words
+
+
+def test_the_profile_is_one_row_per_model_and_no_column_of_its_page_is_empty() -> None:
+    import re
+
+    from tests.histories import text_of
+
+    board = collect(Path(__file__).resolve().parents[1] / "submissions")
+    profile = build_pages(board)["profile.md"]
+    assert isinstance(profile, str)
+    # the JSTS-Neg paper's "GPT-4.1-mini" and the NUBench paper's "gpt-4.1-mini": one model, one row
+    names = [text_of(n).split(" paper:")[0] for n in re.findall(r'<td class="neghub-model-col">(.*?)</td>', profile)]
+    assert [n.casefold() for n in names].count("gpt-4.1-mini") == 1, names
+    rows = re.findall(r"<tr class=\"neghub-row-.*?</tr>", profile.split("<tbody>", 1)[1], flags=re.DOTALL)
+    cells = [re.findall(r"<td data-value=\"([^\"]*)\"", row)[1:] for row in rows]  # past the size column
+    assert cells and all(any(row[i] for row in cells) for i in range(len(cells[0]))), "a column n/a all the way down"

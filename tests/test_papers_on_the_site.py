@@ -8,7 +8,9 @@ sites as a reader reads them:
 - one protocol and one kind of number per board: NUBench's error analyses (Tables 16-24) on boards of their own,
   apart from Table 12's accuracies; the profile never puts a fine-tuned cell in a zero-shot column;
 - the first board of a benchmark page is its primary board, with the comparable paper rows; a paper's title is
-  printed once per page, in its language, with an English gloss.
+  printed once per page, in its language, with an English gloss;
+- the home page's mini board of a benchmark shows the paper's headline table with each row's source, never a held
+  row, and NegHub's rows on other data on a line of their own (issue 33, item 1).
 """
 
 from __future__ import annotations
@@ -44,14 +46,20 @@ def test_a_zero_shot_row_is_held_against_the_zero_shot_paper_row_only(
     assert isinstance(page, str)
     first = re.search(r'<details class="neghub-board" id="board-([^"]+)"', page)
     assert first is not None and "llm-jp-eval--jnli-neg-1-1" in first.group(1) and "chat-no" in first.group(1)
-    assert "best comparable published result: LLM-jp-3-13B-instruct, M_i Acc′ 58.96" in site.text("index.md")
+    # the home page's mini board of 表2 zero-shot: the paper's best with its source, and no held row
+    home = site.text("index.md")
+    jnli = home[home.index("JNLI-Neg Table 2 of the paper") : home.index("JSTS-Neg Table 3 of the paper")]
+    assert "LLM-jp-3-13B-instruct paper, Table 2 58.96" in jnli, jnli
+    assert "C63" not in jnli and "69.35" not in jnli
 
 
 def test_where_no_paper_ran_the_data_the_page_says_so_and_holds_nothing(tmp_path: Path) -> None:
     site = build(Path(__file__).resolve().parents[1])
     home = site.text("index.md")
-    nubench = home[home.index("NUBench ") :]
-    assert "no comparable published result" in nubench[: nubench.index("The dataset")]
+    nubench = home[home.index("NUBench Table 12 of the paper") :]
+    # NegHub's row on its own 46-item sample sits on a line of its own, not on the paper's board
+    line = nubench[nubench.index("SmolLM2-135M-Instruct (NegHub's run)") : nubench.index("All 14 rows")]
+    assert "on other data (nubench neghub-sample-1" in line and "not comparable with Table 12" in line, line
     for entry in site.file()["rows"]:
         assert all(h["kind"] != "above-published-best" for h in entry["holds"]), entry
 

@@ -171,6 +171,8 @@ def test_every_stored_quote_is_shown_somewhere() -> None:
         used |= _quoted_in(benchmark.display.ignored_negation)
         for note in benchmark.display.board_notes:
             used |= _quoted_in(note.words)
+    # the papers' findings about negation, quoted whole beside each benchmark's mini board on the home page
+    used |= {b.display.headline_board.finding for b in benchmarks() if b.display.headline_board is not None}
     by_words = {(q.text, q.line): key for key, q in quotes().items()}
     for _, table in load_reported():
         for row in table.rows:

@@ -8,15 +8,22 @@ answers are HTML (the answers view must show them as text), and enough others on
 only its first rows and loads the rest when asked.
 
 On every benchmark page (the registry's list) at both widths: the ranked table comes first, with its headline
-column in view without scrolling sideways and its model column sticky; every board and chart is folded to its
-title but the first, an index links to (and opens) each board, and no page is taller than MAX_PAGE_HEIGHT at
-1366 px; the tables of chart numbers are collapsed;
+column in view without scrolling sideways and its model column sticky; the page opens with NegHub's primary board
+and the paper's headline table, every other board and every chart but the first folded under one line each, an
+index links to (and opens) each board; the tables of chart numbers are collapsed;
 no legend lies over a plot or its axis labels, no label under plotly's toolbar, no tick label twice on an axis,
 past the figure's edge or shortened (a category label is a whole name, wrapped); pages load plotly.js only when
 they draw a chart. On every page of the site (OTHER_PAGES and the benchmark pages) at both widths: axe-core finds
 no violation at any impact, the theme's chrome included (AXE_KNOWN: none allowed). The 404 page is styled and
 links into the site whether the site is served from a server's root or under /neghub/ as GitHub Pages serves it.
 Full-page screenshots of every kind of page at both widths go to artifacts/screenshots/.
+
+What a researcher reads (issue 33): at 1366 × 768 the home page's first screen, at 390 × 844 its first two, show
+each of the four benchmarks with a model name, a figure and its source; on every page at both widths no more than
+MAX_OPEN_TABLES tables are open and no cell is wider than the page; the home, benchmark and profile pages are at
+most MAX_SCREENS screens tall at 1366 before a reader opens anything; no reader-facing text outside a row's or a
+model's provenance details holds a phrase of the repository's mechanics (page_words.MECHANICS; the rules page,
+the Submit page's instructions, the dataset cards' pinned digests and the papers' quotes exempt).
 
 axe-core comes from the npm registry through `npm pack` (pinned version and tarball digest).
 """
@@ -31,6 +38,7 @@ import hashlib
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -83,6 +91,7 @@ OTHER_PAGES = (
     ("models/index.html", "models"),
     ("submit.html", "submit"),
     ("rules.html", "rules"),
+    ("glossary.html", "glossary"),
     ("maintainers.html", "maintainers"),
     *((f"datasets/{task}.html", "dataset" if task == BENCHMARKS[0] else None) for task in BENCHMARKS),
     *((f"models/{sid}.html", "model" if sid == "smollm2-135m-instruct" else None) for sid in MODEL_PAGES),
@@ -91,8 +100,14 @@ OTHER_PAGES = (
 # loads, compressed as GitHub Pages serves them (gzip). Uncompressed, mkdocs-material's own CSS, JS and search
 # worker alone are 0.32 MB (perf/bench_site.py reports both).
 FIRST_LOAD_LIMIT = 300_000
-# No benchmark page may be taller than this at 1366 px as it opens (its boards and charts folded but the first)
-MAX_PAGE_HEIGHT = 15_000
+# The home, benchmark and profile pages as they open, at 1366 × 768: at most this many screens tall
+MAX_SCREENS = 4
+MAX_OPEN_TABLES = 8  # tables shown on any page before a reader opens anything
+# pages whose text may name the repository's mechanics: the rules (which state what each rule trusts), the Submit
+# page (a submitter's instructions: the metadata's sha256 field), the dataset cards (each release file's pinned
+# digest is the data's provenance) and the maintainers' build report
+MECHANICS_EXEMPT = ("rules.html", "submit.html", "maintainers.html", "datasets/")
+SHORT_PAGES = ("index.html", "profile.html", "benchmarks/")
 AXE_VERSION = "4.14.1"
 AXE_INTEGRITY = "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
 # axe-core checks the whole page, the theme's chrome included (site/overrides/ names its search dialog, neghub.css
@@ -116,6 +131,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from neghub.leaderboard.charts import MAX_SERIES  # noqa: E402
 from neghub.leaderboard.exports import LONG_COLUMNS  # noqa: E402
+from neghub.leaderboard.page_words import MECHANICS  # noqa: E402
 from neghub.leaderboard.site import ROWS_IN_PAGE  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -318,7 +334,8 @@ def wait_for_charts(browser: webdriver.Chrome) -> None:
 def unfold(browser: webdriver.Chrome) -> None:
     """Open every folded board and chart of a benchmark page (as a reader clicking each), wait for the charts."""
     browser.execute_script(
-        "document.querySelectorAll('details.neghub-board, details.neghub-chart-box').forEach(d => d.open = true)"
+        "document.querySelectorAll('details.neghub-board, details.neghub-chart-box, details.neghub-others')"
+        ".forEach(d => d.open = true)"
     )
     wait_for_charts(browser)
 
@@ -463,6 +480,73 @@ def check_common(
     assert axe_violations(browser, axe_source, known) == []
 
 
+READER_JS = """
+const article = document.querySelector("article");
+const text = article.cloneNode(true);
+// a row's details and a model's provenance details may name the repository's facts; quotes are the papers' words
+text.querySelectorAll("details.neghub-why, details.neghub-provenance, blockquote, script, .headerlink")
+  .forEach(e => e.remove());
+return {
+  height: document.documentElement.scrollHeight,
+  open_tables: Array.from(article.querySelectorAll("table")).filter(t => t.checkVisibility()).map(t => t.id),
+  wide_cells: Array.from(article.querySelectorAll("td, th"))
+    .filter(c => c.checkVisibility() && c.getBoundingClientRect().width > document.documentElement.clientWidth)
+    .map(c => c.textContent.slice(0, 60)),
+  text: text.textContent.replace(/\\s+/g, " "),
+};
+"""
+
+
+def reader_problems(browser: webdriver.Chrome, path: str, width: int) -> list[str]:
+    """What a researcher must not meet on a page as it opens: more than MAX_OPEN_TABLES tables open, a cell wider
+    than the page, a short page taller than MAX_SCREENS screens at 1366, the repository's mechanics in its text."""
+    state = browser.execute_script(READER_JS)
+    problems = []
+    if len(state["open_tables"]) > MAX_OPEN_TABLES:
+        problems.append(f"{len(state['open_tables'])} tables open: {state['open_tables']}")
+    problems += [f"a cell wider than the page: {cell!r}" for cell in state["wide_cells"]]
+    if width == 1366 and path.startswith(SHORT_PAGES) and state["height"] > MAX_SCREENS * WIDTHS[width]:
+        problems.append(f"{state['height']} px tall: more than {MAX_SCREENS} screens")
+    if not path.startswith(MECHANICS_EXEMPT):
+        text = state["text"]
+        problems += [
+            f"the repository's words: {text[max(0, m.start() - 40) : m.end() + 20]!r}" for m in MECHANICS.finditer(text)
+        ]
+    return problems
+
+
+FIRST_SCREEN_JS = """
+const limit = window.innerHeight * arguments[0];
+return Array.from(document.querySelectorAll("section.neghub-mini")).map(section => {
+  const name = section.querySelector("h2").textContent.trim();
+  const row = section.querySelector("table.neghub-mini-table tbody tr");
+  if (!row) return [name, null];
+  const cells = Array.from(row.cells);
+  const bottom = Math.max(...cells.map(c => c.getBoundingClientRect().bottom)) + window.scrollY;
+  return [name, {model: cells[0].firstChild.textContent.trim(),
+                 source: cells[0].querySelector(".neghub-source").textContent.trim(),
+                 figure: cells[1].querySelector("strong").textContent.trim(),
+                 in_view: bottom <= limit}];
+});
+"""
+
+
+@pytest.mark.parametrize(("width", "screens"), [(1366, 1), (390, 2)])
+def test_the_home_pages_first_screens_answer(
+    browser: webdriver.Chrome, base_url: str, width: int, screens: int
+) -> None:
+    """Each benchmark's mini board shows a model, its figure and where the figure comes from, within the first
+    screen of a laptop or the first two of a phone (issue 33, item 1)."""
+    assert open_page(browser, base_url + "index.html", width) == []
+    found = dict(browser.execute_script(FIRST_SCREEN_JS, screens))
+    assert sorted(found) == sorted(get_benchmark(task).display.name for task in BENCHMARKS)
+    for name, row in found.items():
+        assert row is not None, f"{name}: no row on its mini board"
+        assert row["model"] and row["in_view"], (name, row)
+        assert re.fullmatch(r"−?-?\d+\.\d\d", row["figure"]), (name, row)
+        assert row["source"].startswith(("paper, Table", "NegHub's run", "reproduced")), (name, row)
+
+
 # --- every benchmark page, at both widths ------------------------------------------------------------------
 
 RANKING_JS = """
@@ -514,6 +598,7 @@ return {
   tables: document.querySelectorAll("article table.neghub-ranking").length,
   boards: boards.map(d => [d.id, d.open, d.querySelector("summary h3") ? d.querySelector("summary h3").textContent : "",
                            d.querySelectorAll("table.neghub-ranking").length]),
+  roles: boards.map(d => d.querySelector("summary .neghub-board-role") !== null),
   index: Array.from(document.querySelectorAll("nav.neghub-index a")).map(a => a.getAttribute("href")),
   charts: charts.map(c => [c.closest("details.neghub-chart-box") !== null,
                            !c.closest("details:not([open])"), !!c.querySelector(".main-svg")]),
@@ -532,14 +617,16 @@ def test_benchmark_page(
     # folded: each board a <details> titled by its heading with its table inside, the first open; every chart
     # folded but the first, and drawn only when open; an index links to every board
     folded = browser.execute_script(FOLDED_JS)
-    if width == 1366:
-        assert folded["height"] <= MAX_PAGE_HEIGHT, f"the page is {folded['height']} px tall"
     assert folded["boards"] and len(folded["boards"]) == folded["tables"]
     assert all(title and tables == 1 for _, _, title, tables in folded["boards"])
-    assert [is_open for _, is_open, _, _ in folded["boards"]] == [True] + [False] * (len(folded["boards"]) - 1)
+    # open: the primary board and the paper's headline table (one board where they are one), first; the rest folded
+    opened = [is_open for _, is_open, _, _ in folded["boards"]]
+    assert opened[0] and opened == sorted(opened, reverse=True) and sum(opened) <= 2, opened
+    assert all(role for (_, is_open, _, _), role in zip(folded["boards"], folded["roles"], strict=True) if is_open)
     if len(folded["boards"]) > 1:
         assert folded["index"] == [f"#{board_id}" for board_id, _, _, _ in folded["boards"]]
     assert all(boxed for boxed, _, _ in folded["charts"])
+    assert reader_problems(browser, f"benchmarks/{task}.html", width) == []
     assert [shown for _, shown, _ in folded["charts"]] == [True] + [False] * (len(folded["charts"]) - 1)
     assert [drawn for _, _, drawn in folded["charts"]] == [shown for _, shown, _ in folded["charts"]]
     ranking = browser.execute_script(RANKING_JS, get_benchmark(task).display.headline.label)
@@ -587,6 +674,7 @@ def test_other_page(
         screenshot(browser, shot, width)
     assert browser.find_element(By.CSS_SELECTOR, "article h1").text
     assert chart_problems(browser) == []
+    assert reader_problems(browser, path, width) == []
     check_common(browser, base_url, built_site, axe_source, AXE_KNOWN.get(path, ()))
 
 
@@ -810,6 +898,9 @@ def test_markup_in_a_model_name_is_plain_text(browser: webdriver.Chrome, base_ur
     # (on the benchmark page, among a long board's rows loaded later: test_a_long_board_...)
     for path in ("profile.html", "models/index.html", "index.html"):
         open_page(browser, base_url + path, 1366)
+        for button in browser.find_elements(By.CSS_SELECTOR, "button.neghub-more-rows"):  # the profile's later rows
+            browser.execute_script("arguments[0].click()", button)
+            WebDriverWait(browser, 20).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "table[data-more]"))
         text = browser.find_element(By.TAG_NAME, "article").text
         assert MARKDOWN_NAME in text, path
         assert not browser.find_elements(By.XPATH, "//strong[text()='NegBold'] | //em[text()='under']"), path

@@ -22,7 +22,7 @@ PRIMARY = "valid split · 0-shot · prompt llm-jp-eval · chat template: no"
 def test_a_ranked_row_beats_the_floor_and_says_by_how_much(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
     main, _ = honest_main(tmp_path, split)
     rows = primary(build(main.root))
-    assert "against the floor: Rule: always 'contradiction': difference +" in rows["Alice 55"]
+    assert "against the best baseline: Rule: always 'contradiction': difference +" in rows["Alice 55"]
     assert "paired 95 % interval [+" in rows["Alice 55"]
 
 
@@ -34,7 +34,7 @@ def test_the_rule_rows_are_on_every_board_of_the_data_and_the_best_is_the_floor(
     site = build(main.root)
     for board in (PRIMARY, "3-shot"):
         rows = site.rows("jnli-neg", board)
-        assert rows["Rule: always 'contradiction'"].startswith("rule row"), rows
+        assert rows["Rule: always 'contradiction'"].startswith("baseline"), rows
         assert "45.36" in rows["Rule: always 'contradiction'"]
         assert "33.33" in rows["Rule: random guessing (expected score)"]
     (board,) = [b for b in site.file()["boards"] if b["primary"] and b["task"] == "jnli-neg"]

@@ -127,6 +127,19 @@ class BoardNote(BaseModel):
 
     def applies(self, test: str | None, prompt: str | None) -> bool:
         return (self.test is None or self.test == test) and (self.prompt is None or self.prompt == prompt)
+class HeadlineBoard(BaseModel):
+    """The paper's headline configuration: the one board the home page shows of a benchmark (its mini board), as
+    the paper's table and the settings that pick it out of that table. Declared here, beside the benchmark, so that
+    no leaderboard code names a benchmark or a table."""
+
+    model_config = _CLOSED
+    table: str = Field(description="the paper's table whose rows make the mini board, as its transcription names it")
+    shots: int | None = Field(default=0, description="the table's shots the mini board shows (None: any)")
+    mode: str | None = Field(default=None, description="the table's mode the mini board shows (None: any)")
+    finding: str | None = Field(
+        default=None,
+        description="key of evaluator.papers.quotes: the paper's finding about negation, quoted whole beside it",
+    )
 
 
 class Display(BaseModel):
@@ -164,6 +177,9 @@ class Display(BaseModel):
     )
     primary_board: PrimaryBoard | None = Field(
         default=None, description="the board the leader is named on (None: the benchmark names no leader)"
+    )
+    headline_board: HeadlineBoard | None = Field(
+        default=None, description="the paper's headline configuration, shown as the home page's mini board"
     )
     verdict_order: tuple[str, ...] = Field(
         default=(),

@@ -98,6 +98,7 @@ RESERVED_IDS = frozenset(
         "images",
         "reproductions",
         "rules",
+        "glossary",
     }
 )
 EARLIEST_DATE = dt.date(2000, 1, 1)

@@ -372,7 +372,8 @@
       b.dataset.bound = "1";
       b.addEventListener("click", function () { loadMoreRows(table); });
     });
-    document.querySelectorAll("table.neghub-table").forEach(enhance);
+    /* a mini board of the home page is three rows: nothing to filter or sort */
+    document.querySelectorAll("table.neghub-table:not(.neghub-mini-table)").forEach(enhance);
     document.querySelectorAll("button.neghub-all-columns").forEach(function (b) {
       if (b.dataset.bound) return;
       b.dataset.bound = "1";

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import Field
 
-from ...core.benchmark import MetricDisplay, PrimaryBoard
+from ...core.benchmark import HeadlineBoard, MetricDisplay, PrimaryBoard
 from ...core.stats import pearson, spearman
 from ...families.minimal_pairs import (
     MinimalPairDataset,
@@ -99,6 +99,7 @@ BENCHMARK = minimal_pair_benchmark(
             why="The paper's zero-shot setting (section 4, Experiment): a task guideline following llm-jp-eval, on "
             "the test set; llm-jp-eval writes the prompt itself (no chat template).",
         ),
+        headline_board=HeadlineBoard(table="Table 3", shots=0, finding="jsts-neg.llms-ignore-negation"),
     ),
     default_split="test",
     prediction_line=PredictionLine,

@@ -31,6 +31,7 @@ from ...core.benchmark import (
     ChartSpec,
     Display,
     Headline,
+    HeadlineBoard,
     MetricDisplay,
     PrimaryBoard,
 )
@@ -281,6 +282,9 @@ DISPLAY = Display(
         "log-likelihood (completion), which asks nothing of the answer's format.",
     ),
     board_notes=(BoardNote(test="error analysis", words=ERROR_ANALYSIS_NOTE),),
+    headline_board=HeadlineBoard(
+        table="Table 12", shots=0, mode="completion", finding="nubench.struggle-to-differentiate"
+    ),
 )
 
 BENCHMARK = multiple_choice_benchmark(

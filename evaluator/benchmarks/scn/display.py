@@ -3,7 +3,16 @@ NegHub's reading of the paper's criterion (criterion.py), with the paper's sente
 
 from __future__ import annotations
 
-from ...core.benchmark import BoardNote, ChartSeries, ChartSpec, Display, Headline, MetricDisplay, PrimaryBoard
+from ...core.benchmark import (
+    BoardNote,
+    ChartSeries,
+    ChartSpec,
+    Display,
+    Headline,
+    HeadlineBoard,
+    MetricDisplay,
+    PrimaryBoard,
+)
 from ...papers.quotes import quote
 from .criterion import CPTV_VETO, MIN_STRONG_DROP, UNDECIDED, VERDICT_ORDER
 from .metadata import PATTERNS, REFERENCE, VARIANTS
@@ -121,6 +130,7 @@ DISPLAY = Display(
         why="The paper's test is a cloze test of masked language models; causal language models are NegHub's "
         "extension, on a board of their own.",
     ),
+    headline_board=HeadlineBoard(table="Table 6", shots=None, finding="scn.conclusion-roberta-large"),
     verdict_path="verdict",
     verdict_reason_path="verdict_reason",
     verdict_rule=VERDICT_RULE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, MetricDisplay, PrimaryBoard
+from ...core.benchmark import ChartSeries, ChartSpec, Display, Headline, HeadlineBoard, MetricDisplay, PrimaryBoard
 
 
 def minimal_pair_display(
@@ -14,6 +14,7 @@ def minimal_pair_display(
     extra_columns: Sequence[MetricDisplay] = (),
     primary_board: PrimaryBoard | None = None,
     ignored_negation: str | None = None,
+    headline_board: HeadlineBoard | None = None,
 ) -> Display:
     """The display block every minimal-pair benchmark shares (SPEC §1): ranked by Acc′ on M_i, the
     accuracy once the cue that changes the gold is added."""
@@ -89,4 +90,5 @@ def minimal_pair_display(
         prompt_styles=("llm-jp-eval", "llm-jp-eval-loglikelihood", "fine-tuned"),
         primary_board=primary_board,
         ignored_negation=ignored_negation,
+        headline_board=headline_board,
     )

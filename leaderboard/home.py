@@ -1,0 +1,196 @@
+"""The home page: for each benchmark, a mini board of the paper's headline configuration (as HELM's mini
+leaderboards do), so that the first screen answers "which models handle negation, and how sure are we?".
+
+A mini board is one board, the one the benchmark's display block declares (`headline_board`: the paper's table and
+its shots and mode): its top rows, each figure with where it comes from in the model cell (the paper and its table,
+"NegHub's run" or "reproduced", as SWE-bench marks a row's source), and its best baseline. NegHub's rows join it only
+where they are on that very board (the same data and protocol); a NegHub row on other data or in another setting gets
+one line of its own saying so. Rows only re-scored (their rank claimed) or held are left to the benchmark page: the
+home page shows what NegHub or a paper stands behind. Nothing ranks one benchmark against another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2
+
+from ..evaluator.core.benchmark import Display, HeadlineBoard
+from ..evaluator.core.registry import benchmark_names, get_benchmark
+from ..evaluator.papers.quotes import quote
+from .boards import Board
+from .collect import Leaderboard
+from .facts import Row
+from .page_words import with_abbr
+from .verdicts import headline
+
+MINI_ROWS = 3  # the top rows of a mini board (NegHub's comparable rows are added below them when not among them)
+OTHER_LINES = 1  # NegHub's rows elsewhere, one line each, the best first
+SHOWN_TRUST = ("neghub-run", "reproduced")  # what NegHub stands behind: its own run, or a re-run that agreed
+SOURCE_WORDS = {"neghub-run": "NegHub's run", "reproduced": "reproduced by NegHub"}
+COUNTED = (("neghub-run", "NegHub's runs"), ("reproduced", "reproduced"), ("re-scored", "re-scored only"))
+
+
+def headline_board(task: str, tables: dict[Board, list[Row]], primary: set[str]) -> Board | None:
+    """The board the display block declares as the paper's headline configuration: a board listing the declared
+    table's rows in its shots and mode, the primary board first where it lists them (NegHub's comparable rows sit
+    there), then the one with the most of them."""
+    declared = get_benchmark(task).display.headline_board
+    if declared is None:
+        return None
+    candidates = [
+        (key, sum(1 for r in rows if _of_table(r, declared)))
+        for key, rows in tables.items()
+        if key.task == task and not key.fine_tuned
+    ]
+    candidates = [(key, n) for key, n in candidates if n]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda item: (item[0].slug in primary, item[1]))[0]
+
+
+def _of_table(row: Row, declared: HeadlineBoard) -> bool:
+    return (
+        row.kind == "reported"
+        and row.source == declared.table
+        and (declared.shots is None or row.key.shots == declared.shots)
+        and (declared.mode is None or row.key.mode == declared.mode)
+        and headline(row) is not None
+    )
+
+
+def _stands_behind(row: Row) -> bool:
+    """A NegHub row the home page may show: NegHub ran or reproduced it, and it is neither held nor claimed."""
+    return row.kind == "verified" and row.trust in SHOWN_TRUST and row.status != "held" and not row.claimed
+
+
+def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: Any) -> dict[str, Any]:
+    display = get_benchmark(task).display
+    declared = display.headline_board
+    assert declared is not None  # headline_board found the board from it
+    unit = display.headline.unit
+    eligible = [r for r in rows if _of_table(r, declared) or (_stands_behind(r) and r.key == key)]
+    shown = eligible[:MINI_ROWS] + [r for r in eligible[MINI_ROWS:] if r.kind == "verified"]
+    baselines = [
+        r
+        for r in board.rows
+        if r.kind == "reference" and r.key.release_key() == key.release_key() and headline(r) is not None
+    ]
+    sign = 1.0 if display.headline.higher_is_better else -1.0
+    leader = board.leaders.get(task)
+    best_baseline = max(baselines, key=lambda r: sign * (headline(r) or 0.0), default=None)
+    elsewhere = sorted(
+        (r for r in board.rows if r.task == task and _stands_behind(r) and r.key != key and headline(r) is not None),
+        key=lambda r: -sign * (headline(r) or 0.0),
+    )
+    return {
+        "task": task,
+        "name": display.name,
+        "setting": f"{declared.table} of the paper · {key.protocol}",
+        "label": with_abbr(display.headline.label),
+        "unit": _suffix(unit),
+        "rows": [_mini_row(r, display, fmt) for r in shown],
+        "n_rows": len(rows),
+        "baseline": None
+        if best_baseline is None
+        else {"model": best_baseline.model.removeprefix("Rule: "), "value": fmt(headline(best_baseline), unit)},
+        "elsewhere": [
+            _elsewhere_line(
+                r, key, declared, fmt(headline(r), unit) + ("%" if unit == "percent" else f" {_suffix(unit)}".rstrip())
+            )
+            for r in elsewhere[:OTHER_LINES]
+        ],
+        "more_elsewhere": max(0, len(elsewhere) - OTHER_LINES),
+        "finding": None if declared.finding is None else quote(declared.finding),
+        # NegHub's leader, where it names one (a row it ran or reproduced, ranked 1 alone on its primary board)
+        "leader": None if leader is None or leader.row is None else leader.short,
+    }
+
+
+def _suffix(unit: str) -> str:
+    return {"percent": "%", "points": "points"}.get(unit, "")
+
+
+def _mini_row(row: Row, display: Display, fmt: Any) -> dict[str, Any]:
+    ci = row.headline_ci
+    unit = display.headline.unit
+    source = f"paper, {row.source}" if row.kind == "reported" else SOURCE_WORDS[row.trust]
+    return {
+        "model": row.model,
+        "source": source,
+        "kind": row.kind,
+        "value": fmt(headline(row), unit),
+        "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
+        "verdict": row.verdict_value,
+        # a paper's verdict is its own sentence, quoted whole: one click away, so that a row stays one line
+        "papers_verdict": row.verdict if row.kind == "reported" else None,
+        "verdict_en": row.verdict_en,
+        "verdict_source": row.verdict_source,
+    }
+
+
+def _elsewhere_line(row: Row, key: Board, declared: HeadlineBoard, value: str) -> str:
+    if row.key.dataset != key.dataset:
+        where = f"on other data ({row.key.dataset_label})"
+    else:
+        # the settings that set it apart from the mini board's, not the whole protocol again
+        ours = set(key.protocol.split(" · "))
+        where = "in another setting (" + " · ".join(p for p in row.key.protocol.split(" · ") if p not in ours) + ")"
+    return f"{row.model} ({SOURCE_WORDS[row.trust]}): {value} {where}: not comparable with {declared.table}."
+
+
+def row_counts(board: Leaderboard) -> dict[str, Any]:
+    """The rows of the site by source, baselines apart: what the count sentence says."""
+    counts = {label: sum(1 for r in board.rows if r.trust == trust) for trust, label in COUNTED}
+    return {
+        "by_source": list(counts.items()),
+        "papers": sum(1 for r in board.rows if r.kind == "reported"),
+        "baselines": sum(1 for r in board.rows if r.kind == "reference"),
+    }
+
+
+def home_page(
+    env: jinja2.Environment,
+    board: Leaderboard,
+    tables: dict[Board, list[Row]],
+    missing: dict[str, str] | None = None,
+) -> str:
+    primary = {entry.board for entry in board.file.boards if entry.primary}
+    fmt = env.filters["fmt"]
+    minis = []
+    for task in benchmark_names():
+        key = headline_board(task, tables, primary)
+        if key is not None:
+            minis.append(mini_board(task, key, tables[key], board, fmt))
+        else:
+            display = get_benchmark(task).display
+            declared = display.headline_board
+            finding = None if declared is None or declared.finding is None else quote(declared.finding)
+            minis.append(
+                {"task": task, "name": display.name, "rows": [], "summary": display.summary, "finding": finding}
+            )
+    landings = board.history.submissions if board.history.recorded else {}
+
+    def added_key(item: tuple[str, Any]) -> tuple[int, str]:
+        landing = landings.get(item[0])
+        return (-1 if landing is None else landing.position, item[0])
+
+    latest = sorted(board.submissions.items(), key=added_key, reverse=True)[:10]
+    return env.get_template("home.md.j2").render(
+        title="NegHub",
+        minis=minis,
+        counts=row_counts(board),
+        latest=[
+            {
+                "sid": sid,
+                "name": meta.model.name,
+                "added": None if sid not in landings else landings[sid].date,
+                "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
+                "submitter": meta.submitter.name,
+            }
+            for sid, meta in latest
+        ],
+        history=board.history.recorded,
+        missing=list((missing or {}).values()),
+        base="",
+    )

@@ -1,0 +1,108 @@
+"""The words the pages say to a researcher: each hold's short phrase, the abbreviations of the tables spelled out
+(the glossary page and the `<abbr>` of a column's head), and the repository's own words kept out of reader text.
+
+A hold shows in a table as one short phrase (at most twelve words); its full sentence stays in the row's details.
+Every hold a table shows goes through `hold_phrase`, so that the declared rules' own phrases (`rule_for(kind)`)
+replace the provisional ones below in one place.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markupsafe import Markup, escape
+
+from .board_file import HoldEntry, HoldKind
+
+# Provisional: the declared rules give each hold its own phrase (rule_for(kind).phrase); until then, these.
+HOLD_PHRASES: dict[HoldKind, str] = {
+    "other-answers-same-model": "the same model gave other answers in an earlier row",
+    "near-copy": "its answers nearly copy an earlier row's",
+    "above-published-best": "above the paper's best: waits for NegHub to re-run it",
+    "unreproduced-best": "best on its board: waits for NegHub to re-run it",
+    "reproduction-disagrees": "NegHub's re-run gave other answers",
+    "custom-prompt": "a prompt of its own: compared with no other row",
+    "name-of-another": "named as another model it does not pin",
+}
+MAX_PHRASE_WORDS = 12
+
+
+def hold_phrase(hold: HoldEntry) -> str:
+    """The short phrase a table shows for a hold (the full reason is in the row's details)."""
+    return HOLD_PHRASES[hold.kind]
+
+
+# Every abbreviation a table's head or a page's text uses, spelled out once here: the glossary page lists them,
+# a column's head wraps each in an <abbr>, and a one-line key beside a table repeats those it uses.
+GLOSSARY: dict[str, tuple[str, str]] = {
+    "M": ("all minimal pairs", "every minimal pair of the data: an item and the same item with a negation added"),
+    "M_i": (
+        "important pairs",
+        "the minimal pairs whose gold answer the added negation changes (the paper's 重要な, important, pairs)",
+    ),
+    "M_u": (
+        "unimportant pairs",
+        "the minimal pairs whose gold answer the added negation leaves unchanged",
+    ),
+    "Acc": ("accuracy on the controls", "accuracy on the items without the added negation"),
+    "Acc′": (
+        "accuracy on the treatments",
+        "accuracy on the items with the added negation (read: Acc prime)",
+    ),
+    "AccChg": ("accuracy change", "Acc′ − Acc: how much accuracy moves when the negation is added, in points"),
+    "D_orig": ("the original items", "the items of the source dataset (JNLI, JSTS) the pairs were made from"),
+    "D_neg": ("the negated items", "the items with a negation cue added"),
+    "D_JNLI": ("JNLI's training data", "the training split of JNLI, the dataset JNLI-Neg's items come from"),
+    "CpTn": (
+        "context positive, target negated",
+        "SCN pattern: an affirmative context sentence, then a negated target sentence",
+    ),
+    "CnTp": (
+        "context negated, target positive",
+        "SCN pattern: a negated context sentence, then an affirmative target sentence",
+    ),
+    "CnTn": ("context negated, target negated", "SCN control pattern: both sentences negated"),
+    "CpTv": (
+        "context positive, target with 'very'",
+        "SCN control pattern: the target sentence adds the intensifier 'very' instead of a negation",
+    ),
+    "CpTp": ("context positive, target positive", "SCN's reference pattern: neither sentence negated"),
+    "coref": ("co-reference", "the target sentence's pronoun refers to the context sentence's subject"),
+    "noncoref": ("no co-reference", "the target sentence names another person: nothing links it to the context"),
+    "GH22": ("Gubelmann and Handschuh (2022)", "the earlier test the SCN paper replicates in part"),
+}
+# the longest first, so that "M_i" is found before "M" and "Acc′" before "Acc"
+_ABBREVIATION = re.compile(
+    r"(?<![\w′])(" + "|".join(re.escape(k) for k in sorted(GLOSSARY, key=len, reverse=True)) + r")(?![\w′])"
+)
+
+
+def abbreviations_in(*texts: str) -> list[str]:
+    """The glossary's abbreviations these texts use, in the glossary's order."""
+    found = {match.group(1) for text in texts for match in _ABBREVIATION.finditer(text)}
+    return [key for key in GLOSSARY if key in found]
+
+
+def with_abbr(text: str) -> Markup:
+    """The text escaped, each abbreviation of the glossary in an <abbr> that spells it out."""
+    out, last = [], 0
+    for match in _ABBREVIATION.finditer(text):
+        key = match.group(1)
+        out.append(escape(text[last : match.start()]))
+        out.append(Markup('<abbr title="{}">{}</abbr>').format(GLOSSARY[key][0], key))
+        last = match.end()
+    out.append(escape(text[last:]))
+    return Markup("").join(out)
+
+
+def key_line(*texts: str) -> str:
+    """One line spelling out the abbreviations these texts use ("M_i: important pairs · Acc′: …"), or ""."""
+    return " · ".join(f"{key}: {GLOSSARY[key][0]}" for key in abbreviations_in(*texts))
+
+
+# The repository's words that reader text outside a row's provenance details never uses (the browser test and the
+# page tests hold every page to it): a researcher reads rows, papers and baselines, not merges and accounts.
+MECHANICS = re.compile(
+    r"\blanded\b|\blanding\b|position \d+ of main|\b[0-9a-f]{12,40}\b|sha256|clearance|\baccount\b|rule row|\bfloor\b",
+    re.IGNORECASE,
+)
