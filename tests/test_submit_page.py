@@ -219,6 +219,12 @@ def test_the_page_says_which_scn_variants_a_full_verdict_needs() -> None:
 def test_installs_are_the_pinned_torch_then_the_project_and_this_environment_has_them() -> None:
     installs = [c for language, b in blocks() if language == "bash" for c in commands(b) if c.startswith("pip ")]
     assert installs == ["pip install torch==2.13.0", "pip install '.[models]'"]  # torch first, not editable
+    assert "--index-url" not in page_text()  # plain `pip install torch==2.13.0` is the line that works
+    for name in ("torch", "neghub"):  # what the installs leave is checked where they were made
+        try:
+            importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            pytest.skip(f"{name} is not installed here (pip install torch==2.13.0 && pip install '.[models]')")
     for command in installs:
         check_install(command)
 
