@@ -69,7 +69,7 @@ def whole_run_seconds(run: TrialRun) -> float | None:
         return None
     plan = run.plan
     per_plan_item = run.seconds / run.items
-    scale = plan.settings.get(SPLIT_ITEMS, sampled_items(plan)) / max(sampled_items(plan), 1)
+    scale = float(plan.settings.get(SPLIT_ITEMS, sampled_items(plan))) / max(sampled_items(plan), 1)
     return per_plan_item * len(plan.items) * scale
 
 
