@@ -136,6 +136,8 @@ def tests(session: nox.Session) -> None:
     # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
     install_project(session, "test,site,models")
     session.run("pytest", *PARALLEL, *session.posargs, env=_test_data_env(session))
+    if not session.posargs:  # the perf/ scripts too slow for the suite, with their quickest options (minutes)
+        session.run("pytest", "-m", "perf_scripts", "tests/test_perf_scripts.py", env=_test_data_env(session))
 
 
 @nox.session

@@ -97,7 +97,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     va = sub.add_parser("validate", help="check submission folders (submissions/<id>/) as the leaderboard will")
     va.add_argument("submissions", type=Path, nargs="+", metavar="SUBMISSION_DIR")
-    va.add_argument("--data-dir", type=Path, default=None, help="local mirror folder (default: $NEGHUB_DATA_DIR)")
+    va.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="local mirror folder (default: $NEGHUB_DATA_DIR); also fills the data folder of a trial's rerun command",
+    )
+    va.add_argument(
+        "--model",
+        default=None,
+        help="the model folder, file or Hub id that ran: fills the model of a trial's rerun command (default: a "
+        "placeholder for a local model)",
+    )
     va.add_argument("--json", action="store_true", help="print one JSON object with every problem")
 
     from .runners.run import add_run_parser  # argparse only; torch is imported when a run starts
@@ -153,7 +164,7 @@ def _dispatch(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     if args.command == "validate":
         from .submissions.validation import run_validate
 
-        return run_validate(args.submissions, data_dir=args.data_dir, as_json=args.json)
+        return run_validate(args.submissions, data_dir=args.data_dir, as_json=args.json, model=args.model)
     if args.command == "reproduce":
         from .runners.reproduce import reproduce_command
 

@@ -16,8 +16,10 @@ Reported: every run's seconds, medians, the ratio (targets: JNLI-Neg log-likelih
 completion >= 1.5x), the GPU, the 1-minute load average before each run.
 
 `--shape tiny --device cpu` runs the same steps with a two-layer model on the CPU: a check of the script itself,
-not a measurement. Usage: python perf/bench_gpu_runner_vs_lmeval.py [--repeats 3] [--batch-size 64]
-[--batch-tokens 32768] [--cache build/random-llama-8b] [--shape 8b|tiny] [--device cuda|cpu]
+not a measurement; with `--without-lm-eval --max-items N` too (tests/test_perf_scripts.py, where lm-eval is not
+installed), `neghub run` alone on a sample of N items, and lm_eval's command line printed instead of run.
+Usage: python perf/bench_gpu_runner_vs_lmeval.py [--repeats 3] [--batch-size 64] [--batch-tokens 32768]
+[--cache build/random-llama-8b] [--shape 8b|tiny] [--device cuda|cpu] [--without-lm-eval] [--max-items N]
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -49,10 +52,22 @@ LLAMA_3_1_8B = {
 TINY = {**LLAMA_3_1_8B, "vocab_size": 4096, "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2}
 TINY.update(num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=4096)
 # a benchmark's submissions are thrown away; they are signed all the same (neghub run has no default signer)
-BENCHMARK_SIGN = ("--submitter-name", "NegHub benchmark", "--submitter-contact", "https://github.com/neghub/neghub")
+BENCHMARK_SIGN = (
+    "--submitter-name",
+    "NegHub benchmark",
+    "--submitter-contact",
+    "https://github.com/neghub/neghub",
+    "--submitter-github",
+    "neghub",
+)
 # the runs timed: (label, neghub run options selecting it)
+# (JNLI-Neg without a chat template: the random model has none, and an option that applies to none of a run's
+# tasks, as --chat-template does to NUBench's, is refused)
 RUNS = (
-    ("JNLI-Neg log-likelihood", ["--tasks", "jnli-neg", "--prompt", "llm-jp-eval-loglikelihood"]),
+    (
+        "JNLI-Neg log-likelihood",
+        ["--tasks", "jnli-neg", "--prompt", "llm-jp-eval-loglikelihood", "--chat-template", "off"],
+    ),
     ("NUBench completion", ["--tasks", "nubench", "--mode", "completion"]),
 )
 
@@ -110,7 +125,7 @@ def export_tasks(folder: Path) -> dict[str, str]:
     names = {}
     for label, options in RUNS:
         task = options[1]
-        assert neghub(["export", "lm-eval", str(folder), *options, "--chat-template", "off"]) == 0
+        assert neghub(["export", "lm-eval", str(folder), *options]) == 0
         prompt = options[3] if options[2] == "--prompt" else None
         modes = (options[3],) if options[2] == "--mode" else ()
         settings = RunSettings(prompt=prompt, modes=modes, chat_template="off")
@@ -132,11 +147,15 @@ def timed_process(argv: list[str], log: Path) -> tuple[float, float]:
     return seconds, load
 
 
-def beside(name: str) -> str:
+def beside(name: str) -> list[str]:
+    """A console script of this environment (nox's perf session); `neghub` as its module where NegHub runs from
+    its source tree (no console script: the tests' environment)."""
     path = Path(sys.executable).with_name(name)
-    if not path.exists():
-        raise SystemExit(f"{name} is not installed beside {sys.executable} (nox -s perf installs it)")
-    return str(path)
+    if path.exists():
+        return [str(path)]
+    if name == "neghub":
+        return [sys.executable, "-m", "neghub.evaluator.cli"]
+    raise SystemExit(f"{name} is not installed beside {sys.executable} (nox -s perf installs it)")
 
 
 def main() -> None:
@@ -147,6 +166,12 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None, help="where the random model is saved (kept)")
     parser.add_argument("--shape", choices=("8b", "tiny"), default="8b")
     parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
+    parser.add_argument(
+        "--without-lm-eval", action="store_true", help="time neghub run alone; print lm_eval's command line instead"
+    )
+    parser.add_argument(
+        "--max-items", type=int, default=None, help="a sample of N items per run (neghub --max-items, lm_eval --limit)"
+    )
     args = parser.parse_args()
     import torch
 
@@ -161,21 +186,29 @@ def main() -> None:
     print(f"{device}; torch {torch.__version__}, CUDA {torch.version.cuda}; model {folder.name}, {dtype}")
     work = Path(tempfile.mkdtemp(prefix="bench-gpu-"))
     names = export_tasks(work / "tasks")
-    neghub, lm_eval = beside("neghub"), beside("lm_eval")
+    neghub = beside("neghub")
+    lm_eval = ["lm_eval"] if args.without_lm_eval else beside("lm_eval")
+    sample = (
+        ([], []) if args.max_items is None else (["--max-items", str(args.max_items)], ["--limit", str(args.max_items)])
+    )
     results: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for label, options in RUNS:
         tools = {
             "neghub": lambda out, options=options: [
-                neghub, "run", str(folder), *options, "--device", args.device, "--dtype", dtype,
+                *neghub, "run", str(folder), *options, "--device", args.device, "--dtype", dtype,
                 "--batch-size", str(args.batch_size), "--batch-tokens", str(args.batch_tokens),
-                "--chat-template", "off", "--no-progress", "-o", str(out), *BENCHMARK_SIGN,
+                "--no-progress", "-o", str(out), *BENCHMARK_SIGN, *sample[0],
             ],
             "lm_eval": lambda out, label=label: [
-                lm_eval, "--model", "hf", "--model_args", f"pretrained={folder},dtype={dtype}", "--tasks",
+                *lm_eval, "--model", "hf", "--model_args", f"pretrained={folder},dtype={dtype}", "--tasks",
                 names[label], "--include_path", str(work / "tasks"), "--batch_size", str(args.batch_size),
                 "--device", args.device, "--output_path", str(out), "--log_samples",  # bypass metric: needed
+                *sample[1],
             ],
         }  # fmt: skip
+        if args.without_lm_eval:
+            command = shlex.join(tools.pop("lm_eval")(work / "lm_eval-out"))
+            print(f"  {label}: lm_eval command (not run: --without-lm-eval): {command}")
         for round_ in range(-1, args.repeats):  # round -1: the untimed warm-up of each
             for name in list(tools) if round_ % 2 == 0 else list(tools)[::-1]:
                 out = work / f"{name}-{label.split()[0]}-{round_ + 1}"
@@ -189,14 +222,15 @@ def main() -> None:
     print(f"end to end, whole processes taking turns, {runs_each}:")
     for label, _ in RUNS:
         medians = {}
-        for name in ("neghub", "lm_eval"):
+        for name in ("neghub",) if args.without_lm_eval else ("neghub", "lm_eval"):
             runs = results[label, name]
             medians[name] = statistics.median(s for s, _ in runs)
             listed = ", ".join(f"{s:.1f}" for s, _ in runs)
             loads = ", ".join(f"{load:.1f}" for _, load in runs)
             print(f"  {label}, {name}: median {medians[name]:.1f} s [{listed}], load before {loads}")
-        ratio = medians["lm_eval"] / medians["neghub"]
-        print(f"  {label}: lm_eval / neghub {ratio:.2f}x (target {targets[label]})")
+        if "lm_eval" in medians:
+            ratio = medians["lm_eval"] / medians["neghub"]
+            print(f"  {label}: lm_eval / neghub {ratio:.2f}x (target {targets[label]})")
     print(json.dumps({"device": device, "shape": args.shape, "batch_size": args.batch_size}))
 
 

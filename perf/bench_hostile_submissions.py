@@ -79,6 +79,12 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", choices=("garbage", "garbage-json", "valid"), action="append")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one folder in this process's child
+    parser.add_argument(
+        "--mib",
+        type=float,
+        default=None,
+        help="the files' size in MiB (default: just under the cap; smaller: a check of the script, not a measurement)",
+    )
     args = parser.parse_args()
     if args.one:
         print(json.dumps(measure(Path(args.one))))
@@ -92,7 +98,7 @@ def main() -> int:
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only or list(makers):
-            data = makers[name](CAP - 1024)
+            data = makers[name](CAP - 1024 if args.mib is None else int(args.mib * 1024 * 1024))
             folder = write_submission(Path(tmp) / name, data)
             runs = []
             for _ in range(args.repeats):
@@ -106,7 +112,13 @@ def main() -> int:
             code, printed = runs[0][2], runs[0][3]
             size_mib = len(data) / 1024 / 1024
             verdict = ""
-            if name != "valid":
+            if name == "valid":  # the baseline: a submission the validator accepts, or the timing measures a refusal
+                failed |= code != 0
+                verdict = "" if code == 0 else "  NOT VALID: the baseline must be a submission validate accepts"
+            elif args.mib is not None:  # a check of the script: the interpreter alone outweighs a small file
+                failed |= code != 2
+                verdict = "  (a check: the targets apply just under the cap)"
+            else:
                 ok = seconds < 30 and peak < 4 * size_mib and code == 2
                 failed |= not ok
                 verdict = "  OK" if ok else "  OVER THE TARGET (30 s, 4x the file)"

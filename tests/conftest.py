@@ -147,11 +147,73 @@ def skip_reasons(reports: list[Any]) -> list[tuple[int, str]]:
     return sorted(((count, reason) for reason, count in counted.items()), key=lambda pair: (-pair[0], pair[1]))
 
 
+@dataclass(frozen=True)
+class SkipCause:
+    """One cause of skipped tests, as the summary says it: the words that tell a test's reason is this cause, what
+    the cause is, and what makes those tests run."""
+
+    matches: tuple[str, ...]  # a reason holding any of these (case ignored) is this cause's
+    cause: str
+    fix: str
+
+
+# the causes a checkout meets, each said once with its fix (the tests' own reasons vary in wording: nine
+# ways of saying the JNLI-Neg release is not here); a reason of none of them is shown as it is
+SKIP_CAUSES = (
+    SkipCause(
+        ("jnli-neg", "../shared", "shared/datasets", "shared/papers", "release is not", "release cannot be read"),
+        "../shared is not beside this checkout (the real JNLI-Neg release, the papers' text)",
+        "put the shared folder at ../shared, or point NEGHUB_DATA_DIR at a JNLI-Neg mirror (nox -s data fetches "
+        "the releases, and nox -s tests then reads them)",
+    ),
+    SkipCause(
+        ("not installed", "could not import", "no module named"),
+        "a package or tool is not installed",
+        "nox -s tests installs the test, site and models extras; Chromium, npm and node come from the system "
+        "(README, Run the tests)",
+    ),
+    SkipCause(
+        ("/proc", "root writes", "not a git checkout", "onednn"),
+        "this machine cannot run them (Linux's /proc, a user other than root, a git checkout, oneDNN)",
+        "run them on a Linux git checkout as a user other than root (CI does)",
+    ),
+)
+
+
+def without_machine_paths(reason: str) -> str:
+    """A skip reason with no path of this machine: the checkout's folder as `.`, the folder beside it as `..`, any
+    other absolute path by its last part."""
+    import re
+
+    reason = reason.replace(str(ROOT) + "/", "").replace(str(ROOT.parent) + "/", "../")
+    return re.sub(r"(?<![\w.])/(?:[^\s/:,()]+/)+([^\s/:,()]+)", r"\1", reason)
+
+
+def skip_summary(reasons: list[tuple[int, str]]) -> list[str]:
+    """The summary's lines: one per cause (its count, what it is, its fix; the causes in SKIP_CAUSES's order), then
+    each reason of no known cause with its count; no path of this machine."""
+    per_cause = [0] * len(SKIP_CAUSES)
+    others: list[tuple[int, str]] = []
+    for count, reason in reasons:
+        folded = reason.lower()
+        index = next((i for i, c in enumerate(SKIP_CAUSES) if any(m in folded for m in c.matches)), None)
+        if index is None:
+            others.append((count, without_machine_paths(reason)))
+        else:
+            per_cause[index] += count
+    lines = [
+        f"{count:>5} skipped: {cause.cause}: {cause.fix}"
+        for count, cause in zip(per_cause, SKIP_CAUSES, strict=True)
+        if count
+    ]
+    return lines + [f"{count:>5} skipped: {reason}" for count, reason in others]
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Why tests were skipped, one line per reason with its count, at the end of the run: a fresh clone skips
+    """Why tests were skipped, one line per cause with its count and fix, at the end of the run: a fresh clone skips
     those that need ../shared, lm-eval or Chromium, and says which and how many (README, "Run the tests")."""
-    reasons = skip_reasons(terminalreporter.stats.get("skipped", []))
-    if reasons:
+    lines = skip_summary(skip_reasons(terminalreporter.stats.get("skipped", [])))
+    if lines:
         terminalreporter.section("why tests were skipped")
-        for count, reason in reasons:
-            terminalreporter.write_line(f"{count:>5} skipped: {reason}")
+        for line in lines:
+            terminalreporter.write_line(line)

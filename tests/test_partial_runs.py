@@ -10,6 +10,7 @@ bundled sample (46 test items, the line count of its test.jsonl) and SCN's word 
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,11 @@ from neghub.evaluator.protocol.plans import (
 from neghub.evaluator.runners.run import build_plans
 
 from .conftest import ROOT, SHARED_DATASETS
+
+LICENSE_LINE = (
+    "warning: {folder}/metadata.yaml: model.license: 'unknown': the leaderboard shows the licence as unknown; write "
+    "the licence the model card names (e.g. apache-2.0), or pass --license to neghub run"
+)
 
 NUBENCH_TEST = ROOT / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
 
@@ -211,12 +217,21 @@ def test_a_partial_run_is_written_then_refused_by_validate_and_evaluate_with_the
     capsys.readouterr()
 
     assert main(["validate", str(out)]) == 2
-    # as metadata.yaml records it: the model by its folder's name, the output folder by its name
+    # as metadata.yaml records it: the model by its folder's name (a placeholder here: validate was given no
+    # --model), the output folder as the one a pull request adds; printed once, after the runs refused
     whole = f"neghub run {model.name} --tasks nubench,scn --max-pairs 2 -o {out.name} --no-progress"
+    placeholder = shlex.quote(f"<MODEL: the path of the model folder or file {model.name}>")
+    # the model's name, "model (sha256 66aa14cd49d8…)", as a folder's: lower case, other characters one hyphen
+    folder = f"submissions/{model.name}-sha256-{meta['model']['sha256'][:12]}"
     assert capsys.readouterr().err.splitlines() == [
-        f"error: try-it/{files[mode]}: a partial run: 3 of 46 items, sampled with seed 0 (neghub run --max-items, "
-        f"for trying a model); a submission runs every item: run the same command without --max-items: {whole}"
-        for mode in ("completion", "option")
+        *(
+            f"error: try-it/{files[mode]}: a partial run: 3 of 46 items, sampled with seed 0 (neghub run "
+            "--max-items, for trying a model); a submission runs every item: run the same command without "
+            "--max-items (neghub validate prints it once, after `rerun:`)"
+            for mode in ("completion", "option")
+        ),
+        f"rerun: neghub run {placeholder} --tasks nubench,scn --max-pairs 2 -o {folder} --no-progress",
+        LICENSE_LINE.format(folder="try-it"),
     ]
 
     assert main(["evaluate", "nubench", str(out / files["option"]), "--mode", "option"]) == 2
@@ -262,7 +277,12 @@ def test_the_whole_command_drops_max_items_in_either_spelling(tmp_path: Path) ->
     meta = folder / "metadata.yaml"
     meta.write_text(meta.read_text().replace("--max-items 1", "--max-items=1"))
     (problem,) = validate_submission(folder)
-    assert problem.message.endswith(
-        "without --max-items: neghub run example-org/example-7b --revision 0123456789abcdef0123456789abcdef01234567 "
-        "--tasks scn --max-pairs 40 -o partial-run"
+    assert problem.message.endswith("without --max-items (neghub validate prints it once, after `rerun:`)")
+    from neghub.evaluator.submissions.format import Metadata
+    from neghub.evaluator.submissions.rerun import rerun_command
+
+    metadata = Metadata.model_validate(yaml.safe_load(meta.read_text()))
+    assert rerun_command(metadata) == (
+        "neghub run example-org/example-7b --revision 0123456789abcdef0123456789abcdef01234567 --tasks scn "
+        f"--max-pairs 40 -o submissions/{metadata.model.name.lower().replace(' ', '-')}"
     )

@@ -80,6 +80,8 @@ NOT_RUN = {
     "pip install '.[site]'": "checked against this environment, as the bash blocks' installs are",
     "mkdocs serve": "serves the site until stopped",
     "nox -s ": "builds NegHub's own environment (minutes): neghub validate, the same check, runs above",
+    "git worktree add ": "the summary's preview: run with the session's module in a clone of a copy of this checkout "
+    "(test_the_summary_preview_runs_in_a_submitter_s_clone)",
 }
 # model.kind -> its required fields as the page's list shows them, worked out by hand from format.py
 REQUIRED_FIELDS = {
@@ -219,6 +221,12 @@ def test_the_page_says_which_scn_variants_a_full_verdict_needs() -> None:
 def test_installs_are_the_pinned_torch_then_the_project_and_this_environment_has_them() -> None:
     installs = [c for language, b in blocks() if language == "bash" for c in commands(b) if c.startswith("pip ")]
     assert installs == ["pip install torch==2.13.0", "pip install '.[models]'"]  # torch first, not editable
+    assert "--index-url" not in page_text()  # plain `pip install torch==2.13.0` is the line that works
+    for name in ("torch", "neghub"):  # what the installs leave is checked where they were made
+        try:
+            importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            pytest.skip(f"{name} is not installed here (pip install torch==2.13.0 && pip install '.[models]')")
     for command in installs:
         check_install(command)
 
@@ -454,8 +462,10 @@ def test_the_trial_run_is_partial_and_validate_refuses_it_with_the_whole_command
     capsys.readouterr()
     assert main(["validate", str(trial)]) == 2
     refused = capsys.readouterr().err.splitlines()
-    assert len(refused) == 4 and all(": a partial run: " in line for line in refused)
-    assert all("--max-items" not in line.split("without --max-items: ")[1] for line in refused)
+    errors = [line for line in refused if line.startswith("error: ")]
+    assert len(errors) == 4 and all(": a partial run: " in line for line in errors)
+    (rerun,) = [line for line in refused if line.startswith("rerun: ")]  # the whole command, once
+    assert "--max-items" not in rerun and " -o submissions/" in rerun
 
 
 def test_the_hand_sha256_recipe_gives_the_pin_neghub_run_writes(ran_page: Path, models: Path) -> None:
@@ -554,12 +564,20 @@ def test_the_trial_as_written_asks_a_bounded_number_of_requests_and_says_what_ne
     assert counted == {"generate": jnli + 20, "loglikelihood": jnli + 20, "top1": 20 * 4 * 20 + 4 * kept}
     if scn_file is None:  # the negator keeps only "run" (its top-1 after "to"): the sample may not hold it
         assert any("predictions/scn/" in line and "the model kept no triplet" in line for line in err)
-    whole = shlex.join(without(words, "--max-items", "20"))
+    # the whole run into the folder the pull request adds, named for the model (its folder's name and pin here)
+    folder = f"submissions/{MODEL_FOLDER}-sha256-{meta['model']['sha256'][:12]}"
+    whole = without(words, "--max-items", "20")
+    whole[whole.index("-o") + 1] = folder
     assert err[-2:] == [
-        f"next: this was a trial (its runs are partial: validate refuses them); the whole run: {whole}",
-        "then: neghub validate try-my-model, then open a pull request adding the folder under submissions/ (its "
+        "next: this was a trial (its runs are partial: validate refuses them); the whole run, into the folder your "
+        f"pull request adds: {shlex.join(whole)}",
+        f"then: neghub validate {folder}, then open a pull request adding the folder under submissions/ (its "
         "check runs nox -s validate, rescore, site_check and submission_summary)",
     ]
+    trial_lines = [line for line in err if line.startswith("trial, ")]
+    assert len(trial_lines) == len(meta["runs"]) - (scn_file is not None and "scn" not in str(scn_file))
+    assert f"trial, {jnli} items: not comparable: predictions/jnli-neg/" in "\n".join(trial_lines)
+    assert any(line.startswith("estimate: the whole run would take about ") for line in err)
 
 
 def without(words: list[str], option: str, value: str) -> list[str]:
@@ -590,3 +608,38 @@ def test_every_command_on_the_page_succeeds_with_the_data_downloaded_from_the_pi
         env.pop(name, None)
     run_page(clone, models, env)
     assert f"/asahi-y/JNLI-Neg/{UPSTREAM_COMMIT}/{UPSTREAM_FOLDER}/jnli-neg-valid-v1.1.jsonl" in upstream.requests
+
+
+def _git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+    return done.stdout
+
+
+def test_the_summary_preview_runs_in_a_submitter_s_clone(tmp_path: Path) -> None:
+    """The page's preview of the pull request's summary, run as a submitter runs it: in a clone of NegHub (here a
+    copy of this checkout, committed as main) on a branch adding a folder, `git worktree add` of origin/main, then
+    what `nox -s submission_summary` runs (its module, from this checkout) on the two folders the page names. The
+    summary must see the new folder and main's history (the two failures of the obvious choices: "No submission is
+    new or changed" and "history is not here")."""
+    data = mirror()
+    (line,) = [c for language, b in blocks(page_text()) if language == "console" for c in commands(b) if "summary" in c]
+    session = "nox -s submission_summary --"
+    assert line.startswith("git worktree add ") and session in line
+    upstream = temp_clone(tmp_path / "upstream")
+    _git(upstream, "init", "-q", "-b", "main")
+    _git(upstream, "add", "-A")
+    _git(upstream, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "NegHub's main")
+    clone = tmp_path / "clone"
+    _git(tmp_path, "clone", "-q", str(upstream), str(clone))
+    _git(clone, "checkout", "-q", "-b", "my-model")
+    shutil.copytree(clone / "submissions" / "smollm2-135m-instruct", clone / "submissions" / "my-model")
+    _git(clone, "add", "submissions/my-model")
+    _git(clone, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "My model")
+    command = line.replace(session, f"{shlex.quote(sys.executable)} -m neghub.leaderboard.summary")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NEGHUB_DATA_DIR": str(data)}
+    done = run_process(["bash", "-euo", "pipefail", "-c", command], cwd=clone, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert "No submission is new or changed" not in done.stdout
+    assert "history is not here" not in done.stdout
+    assert "| my\\-model | SmolLM2\\-135M\\-Instruct |" in done.stdout

@@ -33,11 +33,14 @@ from ..protocol.plans import DEFAULT_SEEDS, PARTIAL_ITEMS, RunPlan, RunSettings,
 from ..releases.loading import find_release
 from ..submissions.format import PATH_PLACEHOLDER, Metadata, absolute_path, settings_prefix
 from ..submissions.reproduction import NumericSetting
+from ..submissions.rerun import submission_folder, with_output
+from ..submissions.validation import UNKNOWN_LICENSE
 from .backend import Backend
 from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source, run_setting
 from .options import check_run_options
 from .pinning import add_submitter_options, pinned_model, signer
 from .setting import ALSO_IN_16_BITS, DEFAULT_BATCH_SIZE, DEFINING, setting_provenance
+from .trial import TrialRun, print_trial_report
 
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")
@@ -45,6 +48,12 @@ MODELS_EXTRA_INSTALL = "pip install torch==2.13.0 'neghub[models]'"
 # neghub run's token budget per batch (--batch-tokens): on CPU at 8 items per batch it rarely binds (a JNLI-Neg
 # prompt through a chat template is a few hundred tokens); on a GPU, larger batches are bounded by it
 DEFAULT_BATCH_TOKENS = 8192
+# what metadata.yaml records without --license (UNKNOWN_LICENSE), said as a warning at the run and a line of
+# neghub validate: a licence is the submitter's to state (a model card's), never guessed
+LICENSE_WARNING = (
+    f"warning: --license not given: metadata.yaml records the model's licence as {UNKNOWN_LICENSE!r}; give the "
+    "licence its model card names (e.g. --license apache-2.0), or write it into metadata.yaml's model.license"
+)
 
 
 def require_models_extra() -> None:
@@ -224,6 +233,26 @@ def check_releases(tasks: Sequence[str], settings: RunSettings) -> None:
             release.file(release_file)
 
 
+def refuse_whole_run_over_trial(out: Path, settings: RunSettings) -> None:
+    """Refuse a whole run into a folder that holds a trial's runs: a run keeps each prediction file already
+    written (that is how an interrupted run resumes), so the trial's samples would stay, under a metadata.yaml
+    that no longer says they are partial."""
+    meta = out / "metadata.yaml"
+    if settings.max_items is not None or not meta.is_file():
+        return
+    try:
+        recorded = yaml.safe_load(meta.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return  # not a metadata.yaml neghub run wrote: the run writes its own over it
+    provenance = recorded.get("provenance") if isinstance(recorded, dict) else None
+    if isinstance(provenance, dict) and any(str(key).endswith("." + PARTIAL_ITEMS) for key in provenance):
+        raise InputError.single(
+            str(out),
+            "holds a trial's partial runs (--max-items), which a whole run would keep: write the whole run to "
+            "another -o folder (submissions/<id>), or delete this one",
+        )
+
+
 def run_provenance(plans: Sequence[RunPlan], **extra: Any) -> dict[str, Any]:
     """Each run's protocol and settings, keyed TASK.PROMPT.MODE.KEY (the seeds of a run share them)."""
     prov: dict[str, Any] = {}
@@ -244,6 +273,7 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     # not after minutes of loading; that git's user signs is said with the submission written, not before an error
     submitter, signing_note = signer(args)
     check_releases(requested_tasks(args), settings_from(args))
+    refuse_whole_run_over_trial(out, settings_from(args))
     made = prepare_output_folder(out)
     try:
         backend = load_backend(
@@ -262,6 +292,7 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
         raise
     setting = run_setting(backend, settings.batch_size, settings.batch_tokens)
     written: list[RunPlan] = []
+    ran: list[TrialRun] = []
     for plan in plans:
         t = execute_plan(backend, plan, out, setting, progress=not args.no_progress)
         if t["items"]:
@@ -269,6 +300,7 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
             print(f"{plan.file}: {t['items']} items in {t['seconds']:.1f}s ({rate:.2f} items/s)", file=sys.stderr)
         if t["written"]:
             written.append(plan)
+            ran.append(TrialRun(plan, int(t["items"]), float(t["seconds"])))
         else:
             print(f"{plan.file}: {plan.empty_reason}: no file written, the run is left out", file=sys.stderr)
     if not written:
@@ -285,7 +317,7 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
         source,
         name=args.model_name,
         parameters=int(sum(p.numel() for p in backend.model.parameters())),
-        license_=args.license,
+        license_=args.license or UNKNOWN_LICENSE,
     )
     prov["command"] = published_command(argv, args.model, weights_name(model_entry), out)
     prov["chat_template"] = settings.chat_template
@@ -309,16 +341,27 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     print(f"wrote {out / 'metadata.yaml'} ({len(runs)} runs)", file=sys.stderr)
     if signing_note:
         print(signing_note, file=sys.stderr)
+    if args.license is None:
+        print(LICENSE_WARNING, file=sys.stderr)
     trial = any(PARTIAL_ITEMS in plan.settings for plan in plans)
-    whole = f"the whole run: neghub {shlex.join(without_trial_option(argv))}"
-    print_next_steps(out, f"this was a trial (its runs are partial: validate refuses them); {whole}" if trial else None)
+    if not trial:
+        print_next_steps(out, None)
+        return 0
+    print_trial_report(ran, out, settings)
+    folder = submission_folder(str(model_entry["name"]))
+    whole = f"neghub {shlex.join(with_output(without_trial_option(argv), folder))}"
+    print_next_steps(
+        folder,
+        f"this was a trial (its runs are partial: validate refuses them); the whole run, into the folder "
+        f"your pull request adds: {whole}",
+    )
     return 0
 
 
 def print_next_steps(out: Path, trial: str | None) -> None:
     """What to do with the folder just written, on stderr: where it holds a trial's runs, `trial` first (what
-    makes the whole runs: a trial's partial runs are refused); then the check and the pull request (the Submit
-    page's steps)."""
+    makes the whole runs, into the folder the pull request adds: a trial's partial runs are refused); then the
+    check and the pull request (the Submit page's steps)."""
     if trial is not None:
         print(f"next: {trial}", file=sys.stderr)
     step = "then" if trial is not None else "next"
@@ -487,7 +530,12 @@ def add_run_parser(sub: Any) -> argparse.ArgumentParser:
         "--unverified", action="store_true", help="read dataset files that differ from their pins (recorded)"
     )
     rp.add_argument("--model-name", default=None, help="display name in metadata.yaml")
-    rp.add_argument("--license", default="unknown", help="the model's license, for metadata.yaml")
+    rp.add_argument(
+        "--license",
+        default=None,
+        help="the model's licence as its model card names it (an SPDX id such as apache-2.0), for metadata.yaml "
+        f"(without it: {UNKNOWN_LICENSE}, with a warning)",
+    )
     add_submitter_options(rp)
     rp.add_argument("--description", default=None)
     rp.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -44,8 +44,10 @@ from .format import (
     recorded_settings,
 )
 from .identity import model_identity
+from .rerun import rerun_command
 
 METADATA_FILE = "metadata.yaml"
+UNKNOWN_LICENSE = "unknown"  # what `neghub run` records without --license
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9._/-]+$")
 # Validation discards the scores, so one resample is enough to exercise the scoring path cheaply.
 _VALIDATION_BOOTSTRAP = BootstrapConfig(resamples=1, seed=0)
@@ -501,11 +503,21 @@ def _problems(
 def _partial_run(metadata: Metadata, run: Run) -> str | None:
     """Why a run that `neghub run --max-items` sampled (recorded as partial in its provenance) is refused, with
     the command that runs the whole split; None for a complete run."""
-    return _partial_message(metadata.recorded_settings(run), metadata.provenance or {}, "a submission runs every item")
+    return _partial_message(
+        metadata.recorded_settings(run), metadata.provenance or {}, "a submission runs every item", rerun_below=True
+    )
 
 
-def _partial_message(recorded: dict[str, Any], provenance: dict[str, Any], needs: str) -> str | None:
-    """`needs` and the whole split's command, where a run's recorded settings mark it partial; else None."""
+# how a refused partial run points at the whole run's command, which `neghub validate` prints once per folder
+RERUN_BELOW = "run the same command without --max-items (neghub validate prints it once, after `rerun:`)"
+
+
+def _partial_message(
+    recorded: dict[str, Any], provenance: dict[str, Any], needs: str, *, rerun_below: bool = False
+) -> str | None:
+    """`needs` and the whole split's command (`rerun_below`: a pointer to the `rerun:` line that `neghub validate`
+    prints once for the folder, instead of the command in every run's line), where a run's recorded settings
+    mark it partial; else None."""
     ran = recorded.get(PARTIAL_ITEMS)
     if ran is None:
         return None
@@ -519,7 +531,7 @@ def _partial_message(recorded: dict[str, Any], provenance: dict[str, Any], needs
         words = []
     kept = without_trial_option(words)
     if words and len(kept) < len(words):
-        whole = f"run the same command without --max-items: {shlex.join(kept)}"
+        whole = RERUN_BELOW if rerun_below else f"run the same command without --max-items: {shlex.join(kept)}"
     elif "engine" in provenance or any(str(key).endswith(".engine") for key in provenance):
         # an import: the requests (neghub prompts) or the lm-eval tasks (neghub export lm-eval) were a trial's
         return (
@@ -607,11 +619,36 @@ def _identity_fields(metadata: Metadata | None) -> dict[str, str | None]:
     return {"model_identity": identity.key, "model": identity.words}
 
 
-def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: bool) -> int:
+def license_warning(folder: Path, metadata: Metadata | None) -> str | None:
+    """The line `neghub validate` adds where metadata.yaml gives the model's licence as unknown (what `neghub run`
+    records without --license): not a problem of the folder, which is valid, but the submitter's to state."""
+    if metadata is None or metadata.model.license.strip().lower() != UNKNOWN_LICENSE:
+        return None
+    return (
+        f"warning: {log_safe(folder.name)}/{METADATA_FILE}: model.license: {metadata.model.license!r}: the "
+        "leaderboard shows the licence as unknown; write the licence the model card names (e.g. apache-2.0), or "
+        "pass --license to neghub run"
+    )
+
+
+def run_validate(
+    folders: Sequence[Path],
+    *,
+    data_dir: Path | None,
+    as_json: bool,
+    model: str | None = None,
+) -> int:
     """The `neghub validate` command: exit 0 when every submission is valid, 3 when the only problems are that a
-    dataset release cannot be read here (nothing found wrong with the submissions so far), 2 otherwise."""
+    dataset release cannot be read here (nothing found wrong with the submissions so far), 2 otherwise. A folder
+    of a trial's partial runs gets the whole run's command once (`rerun:`), its machine paths filled from `model`
+    and `data_dir` where given, else placeholders; a licence given as unknown, a warning line."""
     checked = [(folder, check_submission(folder, data_dir=data_dir)) for folder in folders]
     results = [(folder, found.problems) for folder, found in checked]
+    reruns = {
+        folder: None if found.metadata is None else rerun_command(found.metadata, model=model, data_dir=data_dir)
+        for folder, found in checked
+    }
+    warnings = {folder: license_warning(folder, found.metadata) for folder, found in checked}
     if as_json:
         out = {
             "submissions": [
@@ -623,6 +660,8 @@ def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: boo
                         for p in found.problems
                     ],
                     **_identity_fields(found.metadata),
+                    "rerun": reruns[folder],
+                    "warnings": [w.removeprefix("warning: ") for w in (warnings[folder],) if w is not None],
                 }
                 for folder, found in checked
             ]
@@ -632,6 +671,10 @@ def run_validate(folders: Sequence[Path], *, data_dir: Path | None, as_json: boo
         for folder, found in checked:
             for problem in found.problems:
                 print(f"error: {problem}", file=sys.stderr)
+            if reruns[folder] is not None:
+                print(f"rerun: {log_safe(str(reruns[folder]))}", file=sys.stderr)
+            if warnings[folder] is not None:
+                print(warnings[folder], file=sys.stderr)
             if not found.problems:
                 print(f"ok: {log_safe(str(folder))}")
                 print(f"  model: {log_safe(_identity_fields(found.metadata)['model'] or '')}")
