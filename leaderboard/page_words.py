@@ -44,7 +44,7 @@ GLOSSARY: dict[str, tuple[str, str]] = {
         "unimportant pairs",
         "the minimal pairs whose gold answer the added negation leaves unchanged",
     ),
-    "Acc": ("accuracy on the controls", "accuracy on the items without the added negation"),
+    "Acc": ("accuracy on the controls", "accuracy on each pair's control: the item before the cue is added"),
     "Acc′": (
         "accuracy on the treatments",
         "accuracy on the items with the added negation (read: Acc prime)",
@@ -67,8 +67,16 @@ GLOSSARY: dict[str, tuple[str, str]] = {
         "SCN control pattern: the target sentence adds the intensifier 'very' instead of a negation",
     ),
     "CpTp": ("context positive, target positive", "SCN's reference pattern: neither sentence negated"),
-    "coref": ("co-reference", "the target sentence's pronoun refers to the context sentence's subject"),
-    "noncoref": ("no co-reference", "the target sentence names another person: nothing links it to the context"),
+    "coref": (
+        "forced co-reference",
+        "SCN control: the target repeats the context's name instead of a pronoun, so both name one person "
+        "(the paper's Table 7, example 3)",
+    ),
+    "noncoref": (
+        "forced non-coreference",
+        "SCN control: the target names another person, of the same or the other gender, so the context says nothing "
+        "of the target (the paper's Table 7, examples 1 and 2)",
+    ),
     "GH22": ("Gubelmann and Handschuh (2022)", "the earlier test the SCN paper replicates in part"),
 }
 # the longest first, so that "M_i" is found before "M" and "Acc′" before "Acc"
