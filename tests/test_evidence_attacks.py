@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from neghub.evaluator.benchmarks import jnli_neg
-from tests.histories import Main, Site, build, hub_model, jnli_run, submission
+from tests.histories import Main, Site, build, clearances_yaml, hub_model, jnli_run, submission
 
 LABELS = jnli_neg.LABELS
 Answers = dict[int, str | None]
@@ -58,11 +58,23 @@ ALICE = hub_model("Alice 55", "org/alice", "2" * 40)
 BOB = hub_model("Bob 57", "org/bob", "3" * 40)
 
 
+MAINTAINED_CLEARANCE = clearances_yaml(
+    "maintained",
+    ["above-published-best"],
+    "neghub-maint",
+    "2026-11-28",
+    "NegHub's own run of a model whose training data the maintainers checked for the evaluation split",
+)
+
+
 def honest_main(tmp_path: Path, split: tuple[list[int], list[str]]) -> tuple[Main, dict[str, Answers]]:
-    """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1)."""
+    """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1). NegHub's run is
+    above the best published result (58.96), which only a maintainer's review lifts, even for NegHub's own run: the
+    maintainers cleared it (the review a real run above the papers would get)."""
     main = Main.create(tmp_path / "repo")
     answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.55, 2), "bob": model(split, 0.57, 3)}
     main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(answers["maintained"])]))
+    main.push("Clear NegHub's run", {"clearances.yaml": MAINTAINED_CLEARANCE})
     main.merge(1, "alice", submission("alice-55", ALICE, "alice", [jnli_run(answers["alice"])]))
     return main, answers
 
