@@ -43,7 +43,16 @@ import yaml
 
 from tests.histories import Main, Site, build, clearances_yaml, hub_model, jnli_run, submission
 from tests.test_attacks_round2 import PullRequest, entries, entry, hold_kinds, land, open_pull_request, stage
-from tests.test_evidence_attacks import ALICE, MAINTAINED, changed, honest_main, model, primary, record
+from tests.test_evidence_attacks import (
+    ALICE,
+    MAINTAINED,
+    changed,
+    honest_main,
+    model,
+    primary,
+    push_neghubs_run,
+    record,
+)
 
 Split = tuple[list[int], list[str]]
 LABELS = ("entailment", "neutral", "contradiction")
@@ -98,7 +107,7 @@ def with_provenance(files: dict[str, str | bytes | None], sid: str, provenance: 
 def early_folder_then_alice(tmp_path: Path, split: Split) -> Main:
     """NegHub's run; Mallory's small row of her own model (#1, long before); Alice's row (#2)."""
     main = Main.create(tmp_path / "repo")
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.70, 1))]))
+    push_neghubs_run(main, model(split, 0.70, 1))
     own = hub_model("Mallory Tiny", "mallory/tiny", "e" * 40)
     main.merge(1, "mallory", submission("mallory-tiny", own, "mallory", [jnli_run(model(split, 0.50, 90))]))
     main.merge(2, "alice", submission("alice-55", ALICE, "alice", [jnli_run(model(split, 0.55, 2))]))
@@ -174,7 +183,7 @@ def test_re_pinning_an_old_folder_after_another_row_landed_does_not_hold_it(
     keeps its early landing, so it is the first landing of Alice's model, and Alice's row is held behind Mallory's
     junk answers. (Re-pinned to NegHub's run's model: defeated, NegHub's run stands.)"""
     main = Main.create(tmp_path / "repo")
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.70, 1))]))
+    push_neghubs_run(main, model(split, 0.70, 1))
     own = hub_model("Mallory Tiny", "mallory/tiny", "e" * 40)
     main.merge(1, "mallory", submission("mallory-tiny", own, "mallory", [jnli_run(model(split, 0.40, 90))]))
     target = {"hub-revision": ALICE, "api-version": alice_api(), "neghubs-pin": MAINTAINED}[pin]
@@ -193,13 +202,15 @@ def test_re_pinning_an_old_folder_after_another_row_landed_does_not_hold_it(
     row, mallory = entry(site, victim), entry(site, "mallory-tiny")
     # the re-pin lands anew (what the row shows changed): the claim comes after the victim's row, never before
     assert mallory["landing"] > row["landing"], (mallory["landing"], row["landing"])
-    assert mallory["status"] == "held" and "other-answers-same-model" in hold_kinds(mallory), mallory
     assert "Mallory Tiny" not in site.leader("JNLI-Neg"), site.leader("JNLI-Neg")
     if victim == "alice-55":
-        # one pinned model, other answers, nothing reproduced: every such row waits (issue 26 item 4); the claim
-        # buys Alice a wait, never Mallory a rank
-        assert "listed for the reproduction workflow" in row["holds"][0]["reason"], row["holds"]
+        # one pinned model, other answers, nothing reproduced: both rows are disputed and queued for reproduction,
+        # neither held for it (issue 32 item 5): the claim buys Alice no wait and Mallory no rank above NegHub's run
+        for found in (row, mallory):
+            assert "disputed" in found["mark_kinds"] and found["queued_for_reproduction"], found
+        assert row["status"] != "held", row
     else:
+        assert mallory["status"] == "held" and "other-answers-same-model" in hold_kinds(mallory), mallory
         assert row["status"] == "ranked", row
 
 
@@ -429,7 +440,7 @@ def test_honest_second_accounts_run_of_a_popular_model_in_another_setting_is_not
     setting, until NegHub reproduces it; a Hub model is reproduced only in the setting its row records, on the
     workflow's GPU."""
     main = Main.create(tmp_path / "repo")
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.70, 1))]))
+    push_neghubs_run(main, model(split, 0.70, 1))
     alice = with_provenance(submission("alice-55", ALICE, "alice", [jnli_run(model(split, 0.55, 2))]), "alice-55", BF16)
     main.merge(1, "alice", alice)
     # Bob's answers: Alice's model in another setting, 4 % of its answers moved

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from neghub.leaderboard.facts import RecordFacts, RowFacts
 from tests.rule_facts import (
     GOLD,
@@ -278,3 +280,29 @@ def test_a_row_that_does_not_beat_the_best_baseline_is_not_ranked() -> None:
     found = decided(ours(), baseline(2), row("Constant", constant(2), login="bob", landing=2))
     assert entry(found, "Constant").status == "unranked"
     assert (entry(found, "Constant").why or "").startswith("It does not beat the board's best baseline")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "SmolLM2_135M",
+        "SmolLM2-135M ",
+        "SmolLM2\u00a0135M",
+        "SmoILM2-135M",  # a capital I for the l
+        "Smo\u0323lLM2-135M",  # a combining dot below
+        "SmolLM2-135M\u00a0",  # a trailing no-break space
+        "SMOLLM2-135M",
+        "Sm\u043elLM2-135M",  # Cyrillic о
+        "SmolLM2-135M\u3164",  # HANGUL FILLER (Lo, default ignorable): renders blank
+        "SmolLM2\u3164-135M",
+        "SmolLM2-135M\uffa0",  # HALFWIDTH HANGUL FILLER
+        "SmolLM2-135M\u115f",  # HANGUL CHOSEONG FILLER
+        "SmolLM2\u2800-135M",  # BRAILLE PATTERN BLANK (So): a blank glyph
+    ],
+)
+def test_a_look_alike_name_on_another_pin_holds_no_one_and_both_show_their_pin(name: str) -> None:
+    first = row("first", accuracy(0.5, 7), login="bob", landing=1, model="SmolLM2-135M")
+    second = row("second", accuracy(0.5, 8), login="mallory", landing=2, model=name)
+    found = decided(ours(), baseline(), first, second)
+    assert kinds(found, "second") == [] and kinds(found, "first") == []
+    assert entry(found, "second").pin == "mallory/second" and entry(found, "first").pin == "bob/first"
