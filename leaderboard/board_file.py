@@ -129,6 +129,18 @@ class LeaderEntry(BaseModel):
     )
 
 
+class RuleEntry(BaseModel):
+    """One rule of the build, as verdicts.RULES declares it, in the order the verdicts apply them: what a hold kind or
+    a mark kind of a row means, in a table's phrase and in full."""
+
+    model_config = _CLOSED
+    kind: str = Field(description="the hold kind, mark kind or ranking condition (RowEntry.holds[i].kind, mark_kinds)")
+    gives: Literal["not ranked", "hold", "mark", "shown once", "rank"]
+    lifted_by: list[str] = Field(default_factory=list, description="what lifts it; empty: nothing")
+    phrase: str = Field(description="at most 12 words, for a table's cell")
+    sentence: str = Field(description="the full sentence, as it reads for any row")
+
+
 class HistoryEntry(BaseModel):
     """Whether landing order and accounts come from GitHub's record, and if not why."""
 
@@ -143,6 +155,7 @@ class LeaderboardFile(BaseModel):
     model_config = _CLOSED
     version: Literal[1] = LEADERBOARD_FILE_VERSION
     rules_version: str
+    rules: list[RuleEntry] = Field(default_factory=list, description="the rules in force, in the order applied")
     history: HistoryEntry
     boards: list[BoardEntry]
     rows: list[RowEntry]

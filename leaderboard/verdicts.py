@@ -21,7 +21,7 @@ items):
 2. baseline-row (gives: not ranked; lifted by: nothing): A baseline NegHub computes from the data on every board
    (each constant answer, and random guessing's expected score; where each model selects its items, on each row's
    own items): never ranked. The best baseline of a board is the score a ranked row must beat.
-3. name-of-another (gives: hold; lifted by: a maintainer's review): Its model name the model's name reads as
+3. name-of-another (gives: hold; lifted by: a maintainer's review): Its model name (the model's name) reads as
    NegHub's own name, which the site keeps for the rows NegHub ran or reproduced (compared in any letter case,
    through spaces, punctuation and look-alike letters); a submission's name is the model's.
 4. names-alike (gives: mark; lifted by: nothing): Its model name reads like the name of the other row of another
@@ -84,7 +84,7 @@ from collections.abc import Sequence
 from ..evaluator.core.registry import benchmark_names
 from . import answer_rules, row_rules
 from .answer_rules import answered_of as answered_of
-from .board_file import LeaderboardFile, RowEntry
+from .board_file import LeaderboardFile, RowEntry, RuleEntry
 from .board_order import board_entries
 from .decision import Clearance as Clearance
 from .decision import Context as Context
@@ -129,7 +129,7 @@ RULES: tuple[Rule, ...] = (
         "hold",
         _REVIEW,
         "its model name uses NegHub's own name",
-        "Its model name {name} reads as NegHub's own name, which the site keeps for the rows NegHub ran or "
+        "Its model name ({name}) reads as NegHub's own name, which the site keeps for the rows NegHub ran or "
         "reproduced (compared in any letter case, through spaces, punctuation and look-alike letters); a "
         "submission's name is the model's.",
         row_rules.neghubs_name,
@@ -352,6 +352,10 @@ def decide(rows: Sequence[RowFacts], context: Context) -> LeaderboardFile:
     leaders = [leader_of(task, boards, entries, facts) for task in benchmark_names()]
     return LeaderboardFile(
         rules_version=RULES_VERSION,
+        rules=[
+            RuleEntry(kind=r.kind, gives=r.gives, lifted_by=list(r.lifted_by), phrase=r.phrase, sentence=r.general)
+            for r in RULES
+        ],
         history=context.history,
         boards=boards,
         rows=[entries[row.id] for row in rows],

@@ -20,10 +20,12 @@ from typing import Any
 
 import pytest
 
-from tests.histories import Main, Site, build, clearances_yaml, git, hub_model, jnli_run, submission
+from tests.histories import Main, Site, build, git, hub_model, jnli_run, submission
 from tests.test_evidence_attacks import (
     ALICE,
+    MAINTAINED_CLEARANCE,
     changed,
+    clearances_with_maintained,
     honest_main,
     model,
     primary,
@@ -310,11 +312,9 @@ def test_a_clearance_does_not_cover_predictions_changed_after_it(tmp_path: Path,
     main, _ = honest_main(tmp_path, split)
     api = hub_model("API Model", "mallory/api", "9" * 40)
     main.merge(2, "mallory", submission("api-model", api, "mallory", [jnli_run(model(split, 0.75, 96))]))
-    clearance = clearances_yaml(
+    clearance = clearances_with_maintained(
         "api-model",
         ["above-published-best", "unreproduced-best"],
-        "neghub-maint",
-        "2026-11-28",
         "API model; the provider's logs and a re-run of 200 items agree",
     )
     main.push("Clear api-model", {"clearances.yaml": clearance})
@@ -374,6 +374,7 @@ def test_a_fabricated_row_just_below_neghubs_run_does_not_take_the_leader_away(t
     main = Main.create(tmp_path / "repo")
     ours = hub_model("Maintained 61", "org/maintained", "1" * 40)
     main.push("NegHub's run", submission("maintained", ours, "neghub", [jnli_run(model(split, 0.61, 1))]))
+    main.push("Review NegHub's run", {"clearances.yaml": MAINTAINED_CLEARANCE})  # 61 % is above the papers' best
     main.merge(1, "alice", submission("alice-55", ALICE, "alice", [jnli_run(model(split, 0.55, 2))]))
     before = build(main.root).leader("JNLI-Neg")
     assert before.startswith("Maintained 61 (run by NegHub)"), before  # the set-up: NegHub's run leads

@@ -41,12 +41,14 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.histories import Main, Site, build, clearances_yaml, hub_model, jnli_run, submission
+from tests.histories import Main, Site, build, hub_model, jnli_run, submission
 from tests.test_attacks_round2 import PullRequest, entries, entry, hold_kinds, land, open_pull_request, stage
 from tests.test_evidence_attacks import (
     ALICE,
     MAINTAINED,
+    MAINTAINED_CLEARANCE,
     changed,
+    clearances_with_maintained,
     honest_main,
     model,
     primary,
@@ -152,6 +154,9 @@ def test_renaming_an_old_folder_does_not_take_a_reproduced_leaders_name(tmp_path
     strong = hub_model("Strong", "carol/s", "a" * 40)
     main.merge(3, "carol", submission("strong", strong, "carol", [jnli_run(model(split, 0.80, 50))]))
     main.merge(4, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    # 80 % is above the papers' best: reproduced, it still needs the maintainers' review to rank
+    review = clearances_with_maintained("strong", ["above-published-best"], "reviewed: no training on the split")
+    main.push("Review strong", {"clearances.yaml": review})
     assert build(main.root).leader("JNLI-Neg").startswith("Strong (reproduced by NegHub)")  # the set-up
     pull = open_pull_request(main, tmp_path, 5, "mallory", edit_metadata("mallory-tiny", rename_to("Strong")))
     if pull.problems:
@@ -318,6 +323,7 @@ def neghub_run_with_setting(tmp_path: Path, split: Split) -> Main:
         submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.70, 1))]), "maintained", BF16
     )
     main.push("NegHub's run", files)
+    main.push("Review NegHub's run", {"clearances.yaml": MAINTAINED_CLEARANCE})  # 70 % is above the papers' best
     main.merge(1, "alice", submission("alice-55", ALICE, "alice", [jnli_run(model(split, 0.55, 2))]))
     return main
 
@@ -416,9 +422,7 @@ def test_honest_description_typo_fixed_after_a_clearance_keeps_the_clearance(tmp
     main, _ = honest_main(tmp_path, split)
     api = hub_model("API Model", "bob/api", "9" * 40)
     main.merge(2, "bob", submission("api-model", api, "bob", [jnli_run(model(split, 0.66, 96))]))
-    clearance = clearances_yaml(
-        "api-model", ["above-published-best"], "neghub-maint", "2026-11-28", "a re-run of 200 items agrees"
-    )
+    clearance = clearances_with_maintained("api-model", ["above-published-best"], "a re-run of 200 items agrees")
     main.push("Clear api-model", {"clearances.yaml": clearance})
     assert entry(build(main.root), "api-model")["status"] == "ranked"  # the set-up: cleared
 

@@ -67,6 +67,13 @@ MAINTAINED_CLEARANCE = clearances_yaml(
 )
 
 
+def clearances_with_maintained(submission: str, holds: list[str], why: str) -> str:
+    """clearances.yaml with the maintainers' review of NegHub's run (MAINTAINED_CLEARANCE) and one entry more."""
+    more = clearances_yaml(submission, holds, "neghub-maint", "2026-11-28", why)
+    entries = more.removeprefix("clearances:\n").removesuffix("accepted_prompts: []\n")
+    return MAINTAINED_CLEARANCE.replace("accepted_prompts: []\n", entries + "accepted_prompts: []\n")
+
+
 def push_neghubs_run(main: Main, answers: Answers) -> None:
     """NegHub's run ("Maintained 70"), pushed by the maintainers, and their review of it above the published best."""
     main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(answers)]))
@@ -384,10 +391,8 @@ def test_a_reproduction_landed_by_the_workflow_makes_a_row_reproduced_and_first_
     row = primary(build(main.root))["Strong"]
     assert row.startswith("held") and "reproduced: 64/64 sampled items agree" in row
     assert "waits for a maintainer's review" in row
-    reviewed = MAINTAINED_CLEARANCE.replace(
-        "accepted_prompts: []\n",
-        '  - submission: strong\n    holds: [above-published-best]\n    by: neghub-maint\n    date: "2026-11-28"\n'
-        '    why: "trained on no JNLI-Neg data, per its model card and its authors"\naccepted_prompts: []\n',
+    reviewed = clearances_with_maintained(
+        "strong", ["above-published-best"], "trained on no JNLI-Neg data, per its model card and its authors"
     )
     main.push("Review strong", {"clearances.yaml": reviewed})
     site = build(main.root)

@@ -28,6 +28,15 @@ def test_every_hold_kind_of_the_leaderboard_file_is_one_rule_that_holds() -> Non
     assert holds == set(typing.get_args(HoldKind))
 
 
+def test_the_leaderboard_file_names_the_rules_in_force_in_their_order() -> None:
+    from tests.rule_facts import baseline, decided
+
+    found = decided(baseline())
+    assert [(r.kind, r.phrase, r.sentence) for r in found.rules] == [
+        (rule.kind, rule.phrase, rule.general) for rule in verdicts.RULES
+    ]
+
+
 def test_each_rule_is_declared_once_and_found_by_its_kind() -> None:
     found = [rule.kind for rule in verdicts.RULES]
     assert len(found) == len(set(found))
