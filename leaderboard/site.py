@@ -29,10 +29,8 @@ from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
 from .ranking import interval_method
-from .row_figures import headline, primary_protocol
 from .rules_page import rules_page
-from .rules_text import rules_in_words
-from .verdicts import PARSED_SHARE_MIN, RULES_VERSION
+from .verdicts import PARSED_SHARE_MIN, RULES_VERSION, headline, primary_protocol, rules_in_words
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_ANSWERS = 2000  # answers shown per run in the answers view (loaded lazily)

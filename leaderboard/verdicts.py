@@ -91,8 +91,18 @@ from .decision import Context as Context
 from .decision import Decision, Draft, Lift, Rule, trust_of
 from .facts import RowFacts
 from .leaders import leader_of
-from .row_figures import headline, ignored_words
+
+# the figures the pages, the exports, the charts and the summary read with the verdicts: importable from here too
+from .row_figures import comparable_best as comparable_best
+from .row_figures import comparison as comparison
+from .row_figures import difference_ci as difference_ci
+from .row_figures import floor_of as floor_of
+from .row_figures import headline as headline
+from .row_figures import ignored_words
+from .row_figures import is_primary as is_primary
 from .row_figures import landing_order as landing_order
+from .row_figures import merit as merit
+from .row_figures import primary_protocol as primary_protocol
 from .row_figures import shown as shown
 from .row_rules import PARSED_SHARE_MIN as PARSED_SHARE_MIN
 from .row_rules import PARSED_SHARE_WHY as PARSED_SHARE_WHY
@@ -331,6 +341,13 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 _BY_KIND = {rule.kind: rule for rule in RULES}
+
+
+def rules_in_words(task: str, shared: bool = True) -> list[str]:
+    """The ranking conditions of a benchmark's page (rules_text.py, which reads RULES: imported when called)."""
+    from .rules_text import rules_in_words as in_words
+
+    return in_words(task, shared)
 
 
 def rule_for(kind: str) -> Rule:

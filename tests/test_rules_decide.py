@@ -306,3 +306,33 @@ def test_a_look_alike_name_on_another_pin_holds_no_one_and_both_show_their_pin(n
     found = decided(ours(), baseline(), first, second)
     assert kinds(found, "second") == [] and kinds(found, "first") == []
     assert entry(found, "second").pin == "mallory/second" and entry(found, "first").pin == "bob/first"
+
+
+def test_rows_of_two_accounts_landed_in_one_commit_that_answer_alike_are_both_held_neither_the_copy() -> None:
+    honest = accuracy(0.6, 5)
+    found = decided(
+        ours(),
+        baseline(),
+        row("One", honest, login="alice", landing=2),
+        row("Other", changed(honest, range(0, ITEMS, 40)), login="mallory", landing=2),
+    )
+    assert kinds(found, "One") == ["answers-alike"] and kinds(found, "Other") == ["answers-alike"]
+
+
+def test_where_each_model_selects_its_items_an_item_one_row_left_out_is_not_compared() -> None:
+    """A cloze test's rows keep the triplets each model selects: a triplet one row left out is no wrong answer
+    there (copies.Answered.nulls_wrong False), while on a benchmark of fixed items it is."""
+    import numpy as np
+
+    from neghub.leaderboard.copies import Answered, agreement
+
+    ids = tuple(str(i) for i in range(40))
+    right = np.array([i % 2 == 0 for i in range(40)])
+    codes = np.where(right, 0, 1).astype(np.int32)
+    half = codes.copy()
+    half[20:] = -1  # the second row answered the first 20 items only
+    fixed = agreement(Answered(ids, codes, right), Answered(ids, half, right & (half >= 0)))
+    selected = agreement(
+        Answered(ids, codes, right, nulls_wrong=False), Answered(ids, half, right & (half >= 0), nulls_wrong=False)
+    )
+    assert fixed.items == 40 and selected.items == 20
