@@ -10,10 +10,16 @@ each rests only on what NegHub computed or GitHub recorded.
 Each rule is declared once, as a `Rule` in `RULES`: the facts it reads, what it gives (a hold, a mark, a reason not
 to rank, a rank), what lifts it, a short phrase for tables and a full sentence for a row's details. `decide` applies
 the rules by iterating `RULES` in its order; nothing else holds, marks or ranks a row. The list below, the Ranking
-rules page, README's rules table and the leaderboard file's hold kinds are generated from `RULES`
-(`python -m neghub.leaderboard.rules_text --write`; tests/test_rules_declared.py fails when one drifts). Rules, in
-the order `decide` applies them, per data release (a benchmark's release and split: every board scored on the same
-items):
+rules page, README's rules table and the leaderboard file's `rules` list are generated from `RULES`, and its hold
+kinds are checked against it (`python -m neghub.leaderboard.rules_text --write`; tests/test_rules_declared.py
+fails when one drifts).
+
+Choices where issue 32 is silent, as a cited leaderboard would make them: a dispute is marked for rows of one
+account too (a resubmission with other answers is as unproven as another account's); a dispute never holds, but a
+row answering otherwise than NegHub's own run or reproduction of the same pin in the same setting is held (NegHub's
+run says what the pinned weights answer); a maintainer's review can lift a hold NegHub's reproduction cannot (the
+above-published-best hold), never the other way round. Rules, in the order `decide` applies them, per data release
+(a benchmark's release and split: every board scored on the same items):
 
 <!-- rules:begin -->
 1. paper-row (gives: not ranked; lifted by: nothing): Printed in a paper: NegHub has no per-item answers for it, so
