@@ -22,6 +22,7 @@ _CLOSED = ConfigDict(extra="forbid", frozen=True)
 HoldKind = Literal[
     "other-answers-same-model",
     "near-copy",
+    "answers-alike",
     "above-published-best",
     "unreproduced-best",
     "reproduction-disagrees",
@@ -31,7 +32,7 @@ HoldKind = Literal[
 Status = Literal["ranked", "unranked", "held", "reference", "reported", "duplicate"]
 # reported: printed in a paper; re-scored: NegHub re-scored the predictions; reproduced: NegHub re-ran a sample and
 # got the same answers; neghub-run: the maintainers ran it (pushed to main, or their gpu-eval workflow);
-# rule: a rule row NegHub computed from the data
+# rule: a baseline NegHub computed from the data
 Trust = Literal["reported", "re-scored", "reproduced", "neghub-run", "rule"]
 
 
@@ -49,12 +50,17 @@ class RowEntry(BaseModel):
     model_config = _CLOSED
     row: str = Field(description="the row's id in this file")
     kind: Literal["verified", "reference", "reported"] = Field(
-        description="verified: a submission re-scored by NegHub; reference: a rule row NegHub computed; reported: a "
+        description="verified: a submission re-scored by NegHub; reference: a baseline NegHub computed; reported: a "
         "paper's row"
     )
     task: str
     board: str = Field(description="the slug of the board it is on")
     model: str = Field(description="the model's name as its submitter or paper gives it (a claim)")
+    pin: str | None = Field(
+        default=None,
+        description="the pinned model (a Hub repo's namespace/name, or the identity in words), shown in the model "
+        "cell where another row's name reads like this one's on another pin",
+    )
     submission: str | None = None
     account: str | None = Field(default=None, description="who landed it, as GitHub recorded it")
     landing: int | None = Field(
@@ -72,13 +78,21 @@ class RowEntry(BaseModel):
     holds: list[HoldEntry] = Field(default_factory=list)
     cleared: list[str] = Field(default_factory=list, description="holds lifted, each with by whom and why")
     why: str | None = Field(default=None, description="why it is not ranked")
-    floor: str | None = Field(default=None, description="a ranked row's comparison with its board's floor")
+    floor: str | None = Field(default=None, description="a ranked row's comparison with its board's best baseline")
     reproduction: str | None = Field(default=None, description="what NegHub's reproduction found, in words")
+    queued_for_reproduction: bool = Field(
+        default=False,
+        description="the rules wait for NegHub's reproduction of this row (a dispute, answers alike with a "
+        "submission under review at the same time, a new best)",
+    )
     also_submitted_by: list[str] = Field(
         default_factory=list, description="other accounts whose rows of the same model gave the same answers"
     )
     duplicate_of: str | None = Field(default=None, description="the row this one repeats (status duplicate)")
     marks: list[str] = Field(default_factory=list, description="what a reader should know of the row, in words")
+    mark_kinds: list[str] = Field(
+        default_factory=list, description="the rules that marked it (verdicts.rule_for(kind)): disputed, names-alike..."
+    )
     tags: list[str] = Field(default_factory=list, description="the same in a few words each, for a table's rank column")
     verdict: str | None = Field(default=None, description="the benchmark's own verdict of the row, with its reason")
 
@@ -92,7 +106,9 @@ class BoardEntry(BaseModel):
     title: str
     primary: bool = Field(description="the board the benchmark names its leader on (its display block declares it)")
     rows: list[str] = Field(description="its rows' ids, in table order (duplicates left out)")
-    floor: str | None = Field(default=None, description="the id of its floor: the best rule row")
+    floor: str | None = Field(
+        default=None, description="the id of its best baseline (the score a ranked row must beat)"
+    )
 
 
 class LeaderEntry(BaseModel):
@@ -113,6 +129,18 @@ class LeaderEntry(BaseModel):
     )
 
 
+class RuleEntry(BaseModel):
+    """One rule of the build, as verdicts.RULES declares it, in the order the verdicts apply them: what a hold kind or
+    a mark kind of a row means, in a table's phrase and in full."""
+
+    model_config = _CLOSED
+    kind: str = Field(description="the hold kind, mark kind or ranking condition (RowEntry.holds[i].kind, mark_kinds)")
+    gives: Literal["not ranked", "hold", "mark", "shown once", "rank"]
+    lifted_by: list[str] = Field(default_factory=list, description="what lifts it; empty: nothing")
+    phrase: str = Field(description="at most 12 words, for a table's cell")
+    sentence: str = Field(description="the full sentence, as it reads for any row")
+
+
 class HistoryEntry(BaseModel):
     """Whether landing order and accounts come from GitHub's record, and if not why."""
 
@@ -127,6 +155,7 @@ class LeaderboardFile(BaseModel):
     model_config = _CLOSED
     version: Literal[1] = LEADERBOARD_FILE_VERSION
     rules_version: str
+    rules: list[RuleEntry] = Field(default_factory=list, description="the rules in force, in the order applied")
     history: HistoryEntry
     boards: list[BoardEntry]
     rows: list[RowEntry]

@@ -10,12 +10,31 @@ Cohen's κ over right and wrong on the items both rows answered,
 c_obs the share of those items both rows got right or both got wrong and p₁, p₂ their accuracies there. Two rows
 whose errors are independent have κ near 0 whatever their accuracies; a copy keeps its source's right/wrong
 pattern but for the items it changed. Where the items have no right answer (a cloze test's triplets), κ is taken
-over the answers themselves (c_exp = Σ_k p₁(k)p₂(k)). Items one row did not answer (an answer that did not parse,
-a triplet the other model did not select) are never compared.
+over the answers themselves (c_exp = Σ_k p₁(k)p₂(k)).
+
+An item one row left unanswered (its answer did not parse: `null`) counts as a wrong answer, as it is scored:
+otherwise a row that keeps its source's right answers and writes `null` everywhere else is right on every item
+both answered, its error consistency undefined or 0, and it passes. An item both rows left unanswered is not
+compared (two rows that answered nothing are not copies of each other: nothing is compared). Where each model
+selects its own items (a cloze test keeps the triplets the model selects; the benchmark's display declares it
+with `items_path`), an item one row left out is not compared: leaving it out is no answer there.
 
 κ is undefined where c_exp is 1 (both rows right on every compared item, or both wrong on every one, or one
 answer each everywhere): nothing tells a copy from two perfect rows there, and the rule (verdicts.py) holds the
 later row when the answers are identical on every compared item, and compares nothing otherwise.
+
+**Which row is the copy.** The rule (verdicts.py) calls the later row the copy only where it was submitted after
+the earlier one landed: where the later row's pull request branched from main (`RowFacts.forked_at`, the merge
+base git records) before the earlier row landed, the two pull requests were open at once, and the one merged first
+may be the copy of the other's open answers. Then neither is called the copy: both are held as answering alike,
+named to each other, until NegHub reproduces one or a maintainer's review settles it. What git cannot show: a
+branch updated from main (a merge of main into it, or a rebase) moves its merge base forward, so an honest pull
+request that was open before the copy landed, and then updated, reads as submitted after it, and is called the
+copy; the maintainers should not ask a submitter to update a branch while another pull request answering alike is
+open, and a reproduction settles it either way (a reproduced row is never held as a copy). A placeholder pull
+request opened early (to fork from an early main and claim "open at once" with any later row) gains only this:
+where its answers copy a row that landed while it was open, both rows are held alike instead of it alone; it can
+never make the other row the copy, and it is itself held until a reproduction, which a copy cannot pass.
 A row is a copy when κ is *significantly* above what independent models of one family reach: the lower end of
 κ's 95 % interval (Cohen's 1960 standard error, √(c_obs(1 − c_obs)/n)/(1 − c_exp)) is at `COPY_KAPPA` or more.
 Models of one family share hard items, so their errors agree beyond chance too; the cut-off sits above the most
@@ -79,6 +98,7 @@ class Answered:
     ids: tuple[str, ...]
     codes: NDArray[np.int32]
     correct: NDArray[np.bool_] | None
+    nulls_wrong: bool = True  # an unanswered item is a wrong answer (False: each model selects its own items)
 
 
 def aligned(first: Answered, second: Answered) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -99,11 +119,16 @@ def agreement(first: Answered, second: Answered) -> Agreement:
     """The two rows compared on the items both answered."""
     a, b = aligned(first, second)
     codes_a, codes_b = first.codes[a], second.codes[b]
-    both = (codes_a >= 0) & (codes_b >= 0)
+    right_known = first.correct is not None and second.correct is not None
+    if right_known and first.nulls_wrong and second.nulls_wrong:
+        both = (codes_a >= 0) | (codes_b >= 0)  # an unanswered item is a wrong answer, unless both left it
+    else:
+        both = (codes_a >= 0) & (codes_b >= 0)
     n = int(both.sum())
     identical = int(((codes_a == codes_b) & both).sum())
     if first.correct is not None and second.correct is not None:
-        right_a, right_b = first.correct[a][both], second.correct[b][both]
+        right_a = first.correct[a][both] & (codes_a[both] >= 0)
+        right_b = second.correct[b][both] & (codes_b[both] >= 0)
         observed, expected = _error_shares(right_a, right_b)
         statistic = "error consistency"
     else:
@@ -154,16 +179,29 @@ def error_consistency_matrix(
     rows: Sequence[Answered],
 ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]:
     """κ (NaN where undefined), the items compared, c_obs and c_exp for every pair of rows that share one tuple of
-    ids and have right answers: one matrix product each, where comparing pair by pair would be rows² numpy calls."""
+    ids and have right answers: one matrix product each, where comparing pair by pair would be rows² numpy calls.
+    The rows' `nulls_wrong` must agree (verdicts.py only builds the matrix where they do)."""
     right = np.stack([np.where(r.codes >= 0, r.correct, False) for r in rows if r.correct is not None])
     answered = np.stack([r.codes >= 0 for r in rows]).astype(np.float64)
     right_f = right.astype(np.float64)
-    wrong_f = answered - right_f
-    n = answered @ answered.T
-    both_right = right_f @ right_f.T
-    both_wrong = wrong_f @ wrong_f.T
+    if rows and rows[0].nulls_wrong:
+        # compared: every item but those both left unanswered; an unanswered item is wrong
+        unanswered = 1.0 - answered
+        left_both = unanswered @ unanswered.T
+        n = answered.shape[1] - left_both
+        wrong_f = 1.0 - right_f
+        both_right = right_f @ right_f.T
+        both_wrong = wrong_f @ wrong_f.T - left_both
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p1 = right_f.sum(axis=1, keepdims=True) / n  # a right answer is an answered item: compared everywhere
+    else:
+        wrong_f = answered - right_f
+        n = answered @ answered.T
+        both_right = right_f @ right_f.T
+        both_wrong = wrong_f @ wrong_f.T
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p1 = (right_f @ answered.T) / n  # row i's accuracy on the items both answered
     with np.errstate(invalid="ignore", divide="ignore"):
-        p1 = (right_f @ answered.T) / n  # row i's accuracy on the items both answered
         p2 = p1.T
         observed = (both_right + both_wrong) / n
         expected = p1 * p2 + (1.0 - p1) * (1.0 - p2)
@@ -179,5 +217,8 @@ def flips(first: Answered, second: Answered) -> tuple[int, int] | None:
         return None
     a, b = aligned(first, second)
     both = (first.codes[a] >= 0) & (second.codes[b] >= 0)
-    right_a, right_b = first.correct[a][both], second.correct[b][both]
+    if first.nulls_wrong and second.nulls_wrong:
+        both = (first.codes[a] >= 0) | (second.codes[b] >= 0)
+    right_a = first.correct[a][both] & (first.codes[a][both] >= 0)
+    right_b = second.correct[b][both] & (second.codes[b][both] >= 0)
     return int((right_a & ~right_b).sum()), int((~right_a & right_b).sum())

@@ -132,6 +132,66 @@ def measure(n: int, n_labels: int, pairs: int, seed: int, label: str) -> None:
         print(f"{cutoff:.2f} | {held(independents):.4f} | {fam} | " + " · ".join(missed))
 
 
+def unanswered_rule(n: int, pairs: int, seed: int, label: str, shares: tuple[float, ...]) -> None:
+    """The rule itself (copies.agreement and is_copy, an unanswered item counted as a wrong answer unless both rows
+    left it) on independent and same-family rows of which a share of the wrong answers is unanswered (`null`): drawn
+    independently per row, or on the items the family finds hardest (shared unparseable outputs), and on the
+    copy-with-nulls attack (a copy of the source's right answers, 3 of them changed, null elsewhere)."""
+    from neghub.leaderboard.copies import Answered, agreement, is_copy
+
+    rng = np.random.default_rng(seed + 1)
+
+    def answered(right: np.ndarray, null: np.ndarray) -> Answered:
+        codes = np.where(null, -1, np.where(right, 0, 1)).astype(np.int32)
+        return Answered(tuple(range(right.size)), codes, right & ~null)
+
+    def nulls(right: np.ndarray, share: float, order: np.ndarray | None) -> np.ndarray:
+        wrong = np.flatnonzero(~right)
+        count = round(share * wrong.size)
+        if order is None:
+            chosen = rng.choice(wrong, count, replace=False) if count else np.zeros(0, dtype=np.int64)
+        else:  # the hardest of its wrong items (the family's shared difficulty order)
+            chosen = [i for i in order if not right[i]][:count]
+        out = np.zeros(right.size, dtype=bool)
+        out[np.asarray(chosen, dtype=np.int64)] = True
+        return out
+
+    print(f"\n## the rule with unanswered items, {label}: {n} items (held: lower end of κ's interval ≥ {COPY_KAPPA})\n")
+    print("unanswered share of wrong answers | independent held | family σ = 1.5 / 2, nulls on the hardest, held")
+    for share in shares:
+        held_independent = 0
+        for _ in range(pairs):
+            a, b = (independent(n, prng_level, rng) for prng_level in rng.choice(LEVELS, 2))
+            held_independent += is_copy(
+                agreement(answered(a, nulls(a, share, None)), answered(b, nulls(b, share, None)))
+            )
+        family_held = []
+        for sigma in (1.5, 2.0):
+            held = total = 0
+            for _ in range(max(1, pairs // 10)):
+                difficulty_rows = family(n, LEVELS, sigma, rng)
+                order = np.argsort([-float(np.mean([not r[i] for r in difficulty_rows])) for i in range(n)])
+                for i in range(len(difficulty_rows)):
+                    for j in range(i + 1, len(difficulty_rows)):
+                        x, y = difficulty_rows[i], difficulty_rows[j]
+                        held += is_copy(
+                            agreement(answered(x, nulls(x, share, order)), answered(y, nulls(y, share, order)))
+                        )
+                        total += 1
+            family_held.append(f"{held} of {total}")
+        print(f"{100 * share:.0f} % | {held_independent} of {pairs} | {' / '.join(family_held)}")
+    caught = 0
+    for _ in range(pairs):
+        source = independent(n, float(rng.choice(LEVELS)), rng)
+        copy = source.copy()
+        changed = rng.choice(np.flatnonzero(source), min(3, int(source.sum())), replace=False)
+        copy[changed] = False
+        null = ~source
+        null[changed] = False
+        caught += is_copy(agreement(answered(copy, null), answered(source, np.zeros(n, dtype=bool))))
+    print(f"copy of the right answers, 3 changed, null elsewhere: held {caught} of {pairs}")
+
+
 def committed_rows(data_dir: Path) -> None:
     """NegHub's committed SmolLM2 rows and the rule rows, against each other (real rows, not simulated); each pair of
     distinct answer sets once."""
@@ -165,9 +225,17 @@ def main() -> None:
     parser.add_argument(
         "--set", nargs=3, action="append", default=[], metavar=("LABEL", "ITEMS", "ANSWERS"), help="an item set"
     )
+    parser.add_argument(
+        "--unanswered",
+        type=float,
+        nargs="*",
+        default=[0.0, 0.1, 0.3, 1.0],
+        help="shares of each row's wrong answers left unanswered, for the rule's own false-hold rate",
+    )
     args = parser.parse_args()
     for label, items, answers in args.set:
         measure(int(items), int(answers), args.pairs, args.seed, label)
+        unanswered_rule(int(items), args.pairs, args.seed, label, tuple(args.unanswered))
     committed_rows(args.data_dir)
 
 

@@ -41,9 +41,20 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.histories import Main, Site, build, clearances_yaml, hub_model, jnli_run, submission
+from tests.histories import Main, Site, build, hub_model, jnli_run, submission
 from tests.test_attacks_round2 import PullRequest, entries, entry, hold_kinds, land, open_pull_request, stage
-from tests.test_evidence_attacks import ALICE, MAINTAINED, changed, honest_main, model, primary, record
+from tests.test_evidence_attacks import (
+    ALICE,
+    MAINTAINED,
+    MAINTAINED_CLEARANCE,
+    changed,
+    clearances_with_maintained,
+    honest_main,
+    model,
+    primary,
+    push_neghubs_run,
+    record,
+)
 
 Split = tuple[list[int], list[str]]
 LABELS = ("entailment", "neutral", "contradiction")
@@ -98,7 +109,7 @@ def with_provenance(files: dict[str, str | bytes | None], sid: str, provenance: 
 def early_folder_then_alice(tmp_path: Path, split: Split) -> Main:
     """NegHub's run; Mallory's small row of her own model (#1, long before); Alice's row (#2)."""
     main = Main.create(tmp_path / "repo")
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.70, 1))]))
+    push_neghubs_run(main, model(split, 0.70, 1))
     own = hub_model("Mallory Tiny", "mallory/tiny", "e" * 40)
     main.merge(1, "mallory", submission("mallory-tiny", own, "mallory", [jnli_run(model(split, 0.50, 90))]))
     main.merge(2, "alice", submission("alice-55", ALICE, "alice", [jnli_run(model(split, 0.55, 2))]))
@@ -143,6 +154,9 @@ def test_renaming_an_old_folder_does_not_take_a_reproduced_leaders_name(tmp_path
     strong = hub_model("Strong", "carol/s", "a" * 40)
     main.merge(3, "carol", submission("strong", strong, "carol", [jnli_run(model(split, 0.80, 50))]))
     main.merge(4, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    # 80 % is above the papers' best: reproduced, it still needs the maintainers' review to rank
+    review = clearances_with_maintained("strong", ["above-published-best"], "reviewed: no training on the split")
+    main.push("Review strong", {"clearances.yaml": review})
     assert build(main.root).leader("JNLI-Neg").startswith("Strong (reproduced by NegHub)")  # the set-up
     pull = open_pull_request(main, tmp_path, 5, "mallory", edit_metadata("mallory-tiny", rename_to("Strong")))
     if pull.problems:
@@ -174,7 +188,7 @@ def test_re_pinning_an_old_folder_after_another_row_landed_does_not_hold_it(
     keeps its early landing, so it is the first landing of Alice's model, and Alice's row is held behind Mallory's
     junk answers. (Re-pinned to NegHub's run's model: defeated, NegHub's run stands.)"""
     main = Main.create(tmp_path / "repo")
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.70, 1))]))
+    push_neghubs_run(main, model(split, 0.70, 1))
     own = hub_model("Mallory Tiny", "mallory/tiny", "e" * 40)
     main.merge(1, "mallory", submission("mallory-tiny", own, "mallory", [jnli_run(model(split, 0.40, 90))]))
     target = {"hub-revision": ALICE, "api-version": alice_api(), "neghubs-pin": MAINTAINED}[pin]
@@ -193,13 +207,15 @@ def test_re_pinning_an_old_folder_after_another_row_landed_does_not_hold_it(
     row, mallory = entry(site, victim), entry(site, "mallory-tiny")
     # the re-pin lands anew (what the row shows changed): the claim comes after the victim's row, never before
     assert mallory["landing"] > row["landing"], (mallory["landing"], row["landing"])
-    assert mallory["status"] == "held" and "other-answers-same-model" in hold_kinds(mallory), mallory
     assert "Mallory Tiny" not in site.leader("JNLI-Neg"), site.leader("JNLI-Neg")
     if victim == "alice-55":
-        # one pinned model, other answers, nothing reproduced: every such row waits (issue 26 item 4); the claim
-        # buys Alice a wait, never Mallory a rank
-        assert "listed for the reproduction workflow" in row["holds"][0]["reason"], row["holds"]
+        # one pinned model, other answers, nothing reproduced: both rows are disputed and queued for reproduction,
+        # neither held for it (issue 32 item 5): the claim buys Alice no wait and Mallory no rank above NegHub's run
+        for found in (row, mallory):
+            assert "disputed" in found["mark_kinds"] and found["queued_for_reproduction"], found
+        assert row["status"] != "held", row
     else:
+        assert mallory["status"] == "held" and "other-answers-same-model" in hold_kinds(mallory), mallory
         assert row["status"] == "ranked", row
 
 
@@ -301,6 +317,7 @@ def neghub_run_with_setting(tmp_path: Path, split: Split) -> Main:
         submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.70, 1))]), "maintained", BF16
     )
     main.push("NegHub's run", files)
+    main.push("Review NegHub's run", {"clearances.yaml": MAINTAINED_CLEARANCE})  # 70 % is above the papers' best
     main.merge(1, "alice", submission("alice-55", ALICE, "alice", [jnli_run(model(split, 0.55, 2))]))
     return main
 
@@ -399,9 +416,7 @@ def test_honest_description_typo_fixed_after_a_clearance_keeps_the_clearance(tmp
     main, _ = honest_main(tmp_path, split)
     api = hub_model("API Model", "bob/api", "9" * 40)
     main.merge(2, "bob", submission("api-model", api, "bob", [jnli_run(model(split, 0.66, 96))]))
-    clearance = clearances_yaml(
-        "api-model", ["above-published-best"], "neghub-maint", "2026-11-28", "a re-run of 200 items agrees"
-    )
+    clearance = clearances_with_maintained("api-model", ["above-published-best"], "a re-run of 200 items agrees")
     main.push("Clear api-model", {"clearances.yaml": clearance})
     assert entry(build(main.root), "api-model")["status"] == "ranked"  # the set-up: cleared
 
@@ -423,7 +438,7 @@ def test_honest_second_accounts_run_of_a_popular_model_in_another_setting_is_not
     setting, until NegHub reproduces it; a Hub model is reproduced only in the setting its row records, on the
     workflow's GPU."""
     main = Main.create(tmp_path / "repo")
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.70, 1))]))
+    push_neghubs_run(main, model(split, 0.70, 1))
     alice = with_provenance(submission("alice-55", ALICE, "alice", [jnli_run(model(split, 0.55, 2))]), "alice-55", BF16)
     main.merge(1, "alice", alice)
     # Bob's answers: Alice's model in another setting, 4 % of its answers moved

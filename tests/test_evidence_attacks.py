@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from neghub.evaluator.benchmarks import jnli_neg
-from tests.histories import Main, Site, build, hub_model, jnli_run, submission
+from tests.histories import Main, Site, build, clearances_yaml, hub_model, jnli_run, submission
 
 LABELS = jnli_neg.LABELS
 Answers = dict[int, str | None]
@@ -58,11 +58,35 @@ ALICE = hub_model("Alice 55", "org/alice", "2" * 40)
 BOB = hub_model("Bob 57", "org/bob", "3" * 40)
 
 
+MAINTAINED_CLEARANCE = clearances_yaml(
+    "maintained",
+    ["above-published-best"],
+    "neghub-maint",
+    "2026-11-28",
+    "NegHub's own run of a model whose training data the maintainers checked for the evaluation split",
+)
+
+
+def clearances_with_maintained(submission: str, holds: list[str], why: str) -> str:
+    """clearances.yaml with the maintainers' review of NegHub's run (MAINTAINED_CLEARANCE) and one entry more."""
+    more = clearances_yaml(submission, holds, "neghub-maint", "2026-11-28", why)
+    entries = more.removeprefix("clearances:\n").removesuffix("accepted_prompts: []\n")
+    return MAINTAINED_CLEARANCE.replace("accepted_prompts: []\n", entries + "accepted_prompts: []\n")
+
+
+def push_neghubs_run(main: Main, answers: Answers) -> None:
+    """NegHub's run ("Maintained 70"), pushed by the maintainers, and their review of it above the published best."""
+    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(answers)]))
+    main.push("Clear NegHub's run", {"clearances.yaml": MAINTAINED_CLEARANCE})
+
+
 def honest_main(tmp_path: Path, split: tuple[list[int], list[str]]) -> tuple[Main, dict[str, Answers]]:
-    """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1)."""
+    """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1). NegHub's run is
+    above the best published result (58.96), which only a maintainer's review lifts, even for NegHub's own run: the
+    maintainers cleared it (the review a real run above the papers would get)."""
     main = Main.create(tmp_path / "repo")
     answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.55, 2), "bob": model(split, 0.57, 3)}
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(answers["maintained"])]))
+    push_neghubs_run(main, answers["maintained"])
     main.merge(1, "alice", submission("alice-55", ALICE, "alice", [jnli_run(answers["alice"])]))
     return main, answers
 
@@ -128,7 +152,7 @@ def test_editing_an_old_folders_predictions_moves_its_landing(
 ) -> None:
     main = Main.create(tmp_path / "repo")
     answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.55, 2)}
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(answers["maintained"])]))
+    push_neghubs_run(main, answers["maintained"])
     own = model(split, 0.40, 9)
     mallory = hub_model("Old Row", "mallory/old", "6" * 40)
     main.merge(1, "mallory", submission("old-row", mallory, "mallory", [jnli_run(own)]))
@@ -170,7 +194,9 @@ def test_a_copy_under_the_maintainers_name_is_another_accounts_copy(
     rows = primary(site)
     forged_row = rows["Maintained 70 #2"]
     assert "held" in forged_row and "copy those of maintained" in forged_row
-    assert "reads as 'Maintained 70'" in forged_row
+    # no name is reserved but NegHub's: the two rows show their pinned models instead
+    pins = {e["submission"]: e["pin"] for e in site.file()["rows"] if e["kind"] == "verified"}
+    assert pins["maintained-again"] == "mallory/m70" and pins["maintained"] == "org/maintained"
     leader = site.leader("JNLI-Neg")
     assert leader.startswith("Maintained 70 (run by NegHub)") and "over Maintained 70" not in leader
 
@@ -237,7 +263,10 @@ def test_a_row_that_answers_one_label_everywhere_is_not_ranked(
     )
     rows = primary(build(main.root))
     assert rows["One Label"].startswith("not ranked"), rows["One Label"]
-    assert "does not beat the floor" in rows["One Label"] and "Rule: always 'contradiction'" in rows["One Label"]
+    assert (
+        "does not beat the board's best baseline" in rows["One Label"]
+        and "Rule: always 'contradiction'" in rows["One Label"]
+    )
     assert rows["Rule: always 'contradiction'"].startswith("baseline")
 
 
@@ -304,7 +333,7 @@ def test_an_unreproduced_row_above_neghubs_run_is_never_named_leader(
     )
     site = build(main.root)
     row = primary(site)["Strong"]
-    assert "held" in row and "needs a reproduction" in row
+    assert "held" in row and "above the best comparable published result" in row
     leader = site.leader("JNLI-Neg")
     assert not leader.startswith("Strong") and "1 row not reproduced claims a higher value" in leader
 
@@ -319,13 +348,22 @@ def record(main: Main, sid: str, *, differ: int = 0, checked: int | None = None,
     return landed_record(main.root, sid, differ=differ, checked=checked, **extra)
 
 
-def test_a_reproduction_landed_by_the_workflow_makes_a_row_reproduced_and_first(
+def test_a_reproduction_landed_by_the_workflow_makes_a_row_reproduced_and_first_once_reviewed(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
+    """Reproduced, a row above every published result still waits for a maintainer's review (the reproduction shows
+    the weights give the answers, not that they never saw the split's labels); reviewed, it ranks first and leads."""
     main, _ = honest_main(tmp_path, split)
     strong = model(split, 0.80, 50)
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
     main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    row = primary(build(main.root))["Strong"]
+    assert row.startswith("held") and "reproduced: 64/64 sampled items agree" in row
+    assert "waits for a maintainer's review" in row
+    reviewed = clearances_with_maintained(
+        "strong", ["above-published-best"], "trained on no JNLI-Neg data, per its model card and its authors"
+    )
+    main.push("Review strong", {"clearances.yaml": reviewed})
     site = build(main.root)
     row = primary(site)["Strong"]
     items = len(split[0])  # every item of the run: the record re-ran the whole run
@@ -392,6 +430,8 @@ def test_a_squatted_hub_pin_loses_to_neghubs_run_of_it(tmp_path: Path, split: tu
     fabricated = model(split, 0.68, 60)
     main.merge(1, "mallory", submission("real-first", real, "mallory", [jnli_run(fabricated)]))
     main.push("NegHub's run of org/real", submission("real-neghub", real, "neghub", [jnli_run(model(split, 0.66, 61))]))
+    review = clearances_yaml("real-neghub", ["above-published-best"], "neghub-maint", "2026-11-28", "NegHub's run")
+    main.push("Review NegHub's run", {"clearances.yaml": review})
     site = build(main.root)
     rows = primary(site)
     assert rows["Real Model"].startswith("1 ") and "NegHub's run" in rows["Real Model"]
@@ -420,32 +460,22 @@ def test_a_hub_pin_in_other_letter_case_or_with_a_file_is_the_same_model(
     assert "held" in rows["Real Model #2"] and "gave other answers" in rows["Real Model #2"]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "Maintained_70",
-        "Maintained 70 ",
-        "Maintained\u00a070",
-        "MaIntained 70",  # a capital I for the i
-        "Maintai\u0323ned 70",  # a combining dot below
-        "Maintained 7O",  # capital O for the zero
-        "MAINTAINED 70",
-        "Mаintained 70",  # Cyrillic а
-        "Maintained 70\u00a0",  # a trailing no-break space
-    ],
-)
-def test_a_look_alike_name_of_another_accounts_model_is_held(
-    tmp_path: Path, split: tuple[list[int], list[str]], name: str
+def test_a_look_alike_name_of_another_accounts_model_holds_no_one_and_both_rows_show_their_pin(
+    tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
+    """Only NegHub's own name is reserved: a name that reads as NegHub's run's name (a Cyrillic а) is no hold; both
+    rows show their pinned model. Each look-alike form is tests/test_rules_decide.py's (on decide alone)."""
     main, _ = honest_main(tmp_path, split)
+    name = "M\u0430intained 70"
     main.merge(
         2,
         "mallory",
         submission("alike", hub_model(name, "mallory/x", "c" * 40), "mallory", [jnli_run(model(split, 0.5, 70))]),
     )
     site = build(main.root)
-    (entry,) = [e for e in site.file()["rows"] if e["submission"] == "alike"]
-    assert entry["status"] == "held" and "name-of-another" in [h["kind"] for h in entry["holds"]], entry
+    rows = {e["submission"]: e for e in site.file()["rows"] if e["kind"] == "verified"}
+    assert "name-of-another" not in [h["kind"] for h in rows["alike"]["holds"]], rows["alike"]
+    assert rows["alike"]["pin"] == "mallory/x" and rows["maintained"]["pin"] == "org/maintained"
 
 
 def test_sybil_accounts_submitting_one_fabrication_are_one_row_without_trust(

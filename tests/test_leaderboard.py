@@ -175,9 +175,9 @@ def test_reported_rows_are_never_ranked() -> None:
     status = {e.model: (e.status, e.rank, e.why) for e in file.rows}
     # a paper row is never ranked, however high; NegHub rows without an interval say nothing of their uncertainty
     assert status["paper-best"] == ("reported", None, None)
-    assert status["high"] == ("unranked", None, "no interval for its headline")
-    assert status["low"] == ("unranked", None, "no interval for its headline")
-    assert status["none"] == ("unranked", None, "no headline figure")
+    assert status["high"] == ("unranked", None, "Its headline's 95 % interval says too little to rank: it has none.")
+    assert status["low"] == ("unranked", None, "Its headline's 95 % interval says too little to rank: it has none.")
+    assert status["none"] == ("unranked", None, "It has no headline figure to rank by.")
 
 
 def test_paper_rows_get_the_cloze_contrast_from_their_drops() -> None:

@@ -105,7 +105,7 @@ def test_the_summary_and_the_merged_build_agree_on_every_row(
     event = pull_event(5, "mallory")
     text = summary(tree / "submissions", main.root / "submissions", event)
     (line,) = [row for row in text.splitlines() if row.startswith("| aaa\\-copy")]
-    assert "held: its answers copy those of alice\\-55" in line, line
+    assert "held: Its answers copy those of alice\\-55" in line, line
     before = summary_file(tree, main.root, event)
     merge_branch(main, 5, "mallory")
     after = build(main.root).file()

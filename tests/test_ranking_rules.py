@@ -49,7 +49,7 @@ def test_a_row_whose_interval_is_too_wide_is_not_ranked(tmp_path: Path) -> None:
     main.push("NegHub's run", {})
     (row,) = [r for r in collect(main.root / "submissions", reported=False).rows if r.kind == "verified"]
     assert row.metrics["acc"] == 0.5
-    assert row.unranked == "interval too wide to rank: ±13.9 points (ranked at ±10 or less)"
+    assert row.unranked == "Its headline's 95 % interval says too little to rank: ±13.9 points (ranked at ±10 or less)."
 
 
 # --- the built site ---------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_the_smollm2_jnli_neg_row_says_its_answers_did_not_parse(
     text = files["benchmarks/jnli-neg.md"]
     assert isinstance(text, str)
     assert "only 0% of its answers parsed" in text
-    assert "not ranked: only 0 % of its answers parsed (ranked from 50 %)" in text
+    assert "not ranked: Too few of its answers parsed (0 %); a row is ranked from 50 %" in text
     model = files["models/smollm2-135m-instruct.md"]
     assert isinstance(model, str)
     # the flip analysis: with no parsed answer there is no pair to compare, so no share is claimed at all

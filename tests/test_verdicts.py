@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.histories import Main, build, hub_model, jnli_run, submission
-from tests.test_evidence_attacks import ALICE, MAINTAINED, honest_main, model, primary, record
+from tests.test_evidence_attacks import ALICE, honest_main, model, primary, push_neghubs_run, record
 
 PRIMARY = "valid split · 0-shot · prompt llm-jp-eval · chat template: no"
 
@@ -61,7 +61,8 @@ def test_a_row_under_the_parse_share_is_not_ranked(tmp_path: Path, split: tuple[
     main.push("Terse", submission("terse", hub_model("Terse", "org/terse", "8" * 40), "neghub", [jnli_run(terse)]))
     rows = primary(build(main.root))
     assert (
-        rows["Terse"].startswith("not ranked") and "only 40 % of its answers parsed (ranked from 50 %)" in rows["Terse"]
+        rows["Terse"].startswith("not ranked")
+        and "Too few of its answers parsed (40 %); a row is ranked from 50 %" in rows["Terse"]
     )
 
 
@@ -77,7 +78,9 @@ def test_a_row_that_cannot_rank_is_told_why_not_held_for_a_reproduction(
     terse = {i: (None if n % 5 < 3 else g) for n, (i, g) in enumerate(zip(ids, gold, strict=True))}
     main.merge(2, "carol", submission("terse", hub_model("Terse", "carol/terse", "8" * 40), "carol", [jnli_run(terse)]))
     row = primary(build(main.root))["Terse"]
-    assert row.startswith("not ranked") and "only 40 % of its answers parsed (ranked from 50 %)" in row, row
+    assert row.startswith("not ranked") and "Too few of its answers parsed (40 %); a row is ranked from 50 %" in row, (
+        row
+    )
     assert "needs a reproduction" not in row
 
 
@@ -87,7 +90,7 @@ def test_a_tie_is_said_and_never_broken_by_a_name(tmp_path: Path, split: tuple[l
     main = Main.create(tmp_path / "repo")
     _, gold = split
     labels = ["entailment", "neutral", "contradiction"]
-    right = model(split, 0.7, 1)
+    right = model(split, 0.55, 1)  # below the best published result (58.96): no maintainer's review needed
     shifted = {
         i: (a if a == g else labels[(labels.index(g) + 2) % 3]) for (i, a), g in zip(right.items(), gold, strict=True)
     }
@@ -105,7 +108,7 @@ def test_a_tie_is_said_and_never_broken_by_a_name(tmp_path: Path, split: tuple[l
 
 def test_one_ranked_row_alone_is_no_leader(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
     main = Main.create(tmp_path / "repo")
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.7, 1))]))
+    push_neghubs_run(main, model(split, 0.7, 1))
     leader = build(main.root).leader("JNLI-Neg")
     assert leader.startswith("one ranked row (Maintained 70)") and "a leader needs two ranked rows" in leader
 
@@ -127,7 +130,7 @@ def test_a_clearance_counts_as_landed_and_names_who_landed_it(
     main.merge(3, "a-maintainer", {"clearances.yaml": entry}, branch="clear-strong")
     row = primary(build(main.root))["Strong"]
     assert "claimed rank" in row or row.startswith("1"), row
-    assert "cleared by @a-maintainer (pull request #3) on 2026-11-26: an API model" in row
+    assert "lifted by a maintainer's review (@a-maintainer (pull request #3), 2026-11-26): an API model" in row
 
 
 @pytest.mark.parametrize(
@@ -191,7 +194,7 @@ def test_one_accounts_runs_of_a_model_in_settings_that_change_answers_are_not_he
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
     main = Main.create(tmp_path / "repo")
-    main.push("NegHub's run", submission("maintained", MAINTAINED, "neghub", [jnli_run(model(split, 0.7, 1))]))
+    push_neghubs_run(main, model(split, 0.7, 1))
     pin = hub_model("Pinned", "org/pinned", "f" * 40)
     bf16 = {"dtype": "bfloat16", "device": "cuda", "attn_implementation": "sdpa", "batch_size": 64}
     fp32 = {"dtype": "float32", "device": "cuda", "batch_size": 8}
@@ -200,7 +203,7 @@ def test_one_accounts_runs_of_a_model_in_settings_that_change_answers_are_not_he
     rows = primary(build(main.root))
     second = rows["Pinned #2"]
     assert not second.startswith("held"), second
-    assert "the same model as p-bf16 in another numeric setting: float32 on cuda" in second, second
+    assert "The same pinned model as p-bf16 in another numeric setting: float32 on cuda" in second, second
 
 
 def test_a_float32_run_of_one_model_with_other_answers_is_held_naming_both_settings(

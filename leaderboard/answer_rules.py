@@ -1,0 +1,257 @@
+"""The rules that compare rows' answers (verdicts.RULES places them): one pinned model's rows with the same
+answers, in other numeric settings, with other answers (a hold where NegHub ran the model, a dispute otherwise),
+and copies of another account's answers (copies.py computes the statistic)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..evaluator.core.registry import get_benchmark
+from ..evaluator.core.stats import mcnemar_exact_p
+from ..evaluator.runners.setting import differences_between, setting_in_words
+from .copies import Agreement, Answered, agreement, error_consistency_matrix, flips, is_copy
+from .decision import Decision, differ_words, other_setting, same_answers, same_model, shared_difference
+from .facts import RowFacts
+from .row_figures import account_key, account_words, headline, shown, who
+
+SETTING_MARKS_SHOWN = 3  # a row names this many rows of its model in other settings, then a count
+# a row of one pinned model claimed in another numeric setting is held as a copy only where, of the items the two
+# rows answer differently, it gets right significantly more than it gets wrong: two settings' rounding moves answers
+# with no preference for the gold label, so under that null the exact sign test holds an honest pair at most 0.1 %
+# of the time, while a copy with 5 % of 1,363 answers moved towards gold (68 of 68) has p near 1e-20
+TOWARDS_GOLD_P = 0.001
+
+
+def fold_same_answers(state: Decision) -> None:
+    for group in state.models():
+        classes: list[list[RowFacts]] = []
+        for row in group:
+            same = next((c for c in classes if same_answers(c[0], row)), None)
+            if same is None:
+                classes.append([row])
+            else:
+                same.append(row)
+        for alike in classes:
+            standing = next((r for r in alike if r.trusted), alike[0])
+            for other in alike:
+                if other is standing:
+                    continue
+                draft = state.drafts[other.id]
+                draft.status, draft.duplicate_of = "duplicate", standing.id
+                draft.why = state.rules["same-answers"].say(other=who(standing))
+                same_account = account_key(other) == account_key(standing)
+                words = "the same account" if same_account else account_words(other)
+                state.drafts[standing.id].also.append(f"{words} ({other.submission_id})")
+
+
+def _shown_of_model(state: Decision) -> list[list[RowFacts]]:
+    return [[r for r in g if state.drafts[r.id].status != "duplicate"] for g in state.models()]
+
+
+def mark_other_setting(state: Decision) -> None:
+    """A row is told of another numeric setting by a row NegHub vouches for or by its own account's; a claim of
+    another account names the difference on its own row only (it writes nothing on others' rows)."""
+    for rows in _shown_of_model(state):
+        for row in rows:
+            mine = dict(row.setting_fields)
+            told = [
+                o
+                for o in rows
+                if o is not row and other_setting(row, o) and (o.trusted or account_key(o) == account_key(row))
+            ]
+            for other in told[:SETTING_MARKS_SHOWN]:
+                theirs = dict(other.setting_fields)
+                state.mark(
+                    row,
+                    "other-setting",
+                    other=other.submission_id,
+                    setting_here=f"{setting_in_words(mine)} here",
+                    setting_there=f"{setting_in_words(theirs)} there ({'; '.join(differences_between(mine, theirs))})",
+                )
+            if len(told) > SETTING_MARKS_SHOWN:
+                more = len(told) - SETTING_MARKS_SHOWN
+                state.drafts[row.id].marks.append(f"and {more} more rows of this model in other numeric settings")
+
+
+def _differing_in_one_setting(rows: Sequence[RowFacts], row: RowFacts) -> list[tuple[RowFacts, int, int]]:
+    found = []
+    for other in rows:
+        if other is row or other_setting(row, other):
+            continue
+        differ, shared = shared_difference(row, other)
+        if differ:
+            found.append((other, differ, shared))
+    return found
+
+
+def hold_other_answers(state: Decision) -> None:
+    """A row NegHub neither ran nor reproduced, whose model NegHub ran or reproduced in the same numeric setting
+    with other answers on shared items, is held: NegHub's run says what the pinned weights answer."""
+    for rows in _shown_of_model(state):
+        for row in rows:
+            if row.trusted:
+                continue
+            vouched = [(o, d, n) for o, d, n in _differing_in_one_setting(rows, row) if o.trusted]
+            if vouched:
+                other, differ, shared = vouched[0]
+                here, there = setting_in_words(dict(row.setting_fields)), setting_in_words(dict(other.setting_fields))
+                state.hold(
+                    row,
+                    "other-answers-same-model",
+                    pin=row.identity_words,
+                    other=who(other),
+                    differ=differ_words(differ, shared),
+                    settings="" if here == there else f"; this row ran in {here}, that one in {there}",
+                )
+
+
+def mark_disputed(state: Decision) -> None:
+    """Rows of one pinned model in one setting with other answers on shared items, none of them run or reproduced by
+    NegHub: landing first proves nothing of a claim on a pinned model (the first may be the fabrication), so no row
+    is held for another's claim; each is marked, names the other and its figure, and is queued for reproduction.
+    Neither can lead (a leader is a row NegHub ran or reproduced) or be a new best (unreproduced-best holds it)."""
+    for rows in _shown_of_model(state):
+        for row in rows:
+            if row.trusted:
+                continue
+            found = _differing_in_one_setting(rows, row)
+            if not found or any(o.trusted for o, _, _ in found):
+                continue
+            for other, differ, shared in found:
+                state.mark(
+                    row,
+                    "disputed",
+                    other=who(other),
+                    pin=row.identity_words,
+                    figure=shown(headline(other), other.task),
+                    differ=differ_words(differ, shared),
+                )
+            state.drafts[row.id].queued = True
+
+
+def answered_of(row: RowFacts) -> Answered | None:
+    """A row's first run as the copy statistic reads it (copies.py): an unanswered item is a wrong answer where
+    every model answers the same items; where each model selects its own (the display counts them: items_path),
+    an item one row left out is not compared."""
+    answers = next(iter(row.answers.values()), None)
+    if answers is None:
+        return None
+    selects = get_benchmark(row.task).display.items_path is not None
+    return Answered(answers.ids, _parsed_codes(answers), row.correct, nulls_wrong=not selects)
+
+
+def _parsed_codes(answers: object) -> NDArray[np.int32]:
+    """A run's answer codes with -1 where the answer did not parse."""
+    from .answers import RunAnswers, unparsed_code
+
+    assert isinstance(answers, RunAnswers)
+    codes = answers.codes.astype(np.int32, copy=True)
+    codes[codes == unparsed_code()] = -1
+    return codes
+
+
+def _open_together(later: RowFacts, earlier: RowFacts) -> bool:
+    """Whether two rows were under review at the same time, as git shows it: they landed in one commit, or the later
+    row's pull request branched from main before the earlier row landed (copies.py says what git cannot show)."""
+    if later.landing is not None and later.landing == earlier.landing:
+        return True
+    return later.forked_at is not None and earlier.landing is not None and later.forked_at < earlier.landing
+
+
+def copies(state: Decision) -> None:
+    """Each row against every earlier row of another account on its release (rows in landing order), the same
+    pinned model's included where the two claim settings that change answers (a copy claimed as the model run in
+    another setting must not pass for one). Two rows under review at the same time are held alike, neither the
+    copy; otherwise the later row is the copy, unless NegHub ran or reproduced it."""
+    for rows in state.releases():
+        answered = [answered_of(r) for r in rows]
+        matrix = _matrix(answered)
+        for i, row in enumerate(rows):
+            if answered[i] is None:
+                continue
+            for j in range(i):
+                other = rows[j]
+                if answered[j] is None or account_key(other) == account_key(row):
+                    continue
+                towards = same_model(row, other)
+                if towards and not other_setting(row, other):
+                    continue  # one model in one setting: the same-answers and disputed rules'
+                together = _open_together(row, other)
+                if row.trusted and not together:
+                    continue
+                found = _agreement(matrix, answered, i, j)
+                if not is_copy(found):
+                    continue
+                if together:
+                    state.hold(row, "answers-alike", other=who(other), found=found.words)
+                    state.hold(other, "answers-alike", other=who(row), found=found.words)
+                    state.drafts[row.id].queued = state.drafts[other.id].queued = True
+                    continue
+                moved = ""
+                claimed = ""
+                if towards:
+                    direction = _moved_towards_gold(answered[i], answered[j])
+                    if direction is None:
+                        continue  # the same model in another setting answers alike: no copy without a direction
+                    claimed = ", claimed as the same model in another numeric setting"
+                    moved = (
+                        f"; of the answers that differ, {direction}: a setting's rounding has no preference for "
+                        "the right answer (exact sign test, p below 0.001)"
+                    )
+                state.hold(row, "near-copy", other=who(other), found=found.words, claimed=claimed, moved=moved)
+                break
+
+
+def _moved_towards_gold(mine: Answered | None, source: Answered | None) -> str | None:
+    """Words for a row's answers moved towards the right ones beyond chance against its source, or None."""
+    if mine is None or source is None:
+        return None
+    found = flips(mine, source)
+    if found is None:
+        return None
+    up, down = found
+    if up <= down or mcnemar_exact_p(down, up) >= TOWARDS_GOLD_P:
+        return None
+    return f"{up} are right here and wrong there, {down} the other way round"
+
+
+def _matrix(answered: Sequence[Answered | None]) -> tuple[NDArray[Any], ...] | None:
+    """Every pair's κ at once where every row shares one tuple of ids and has right answers (the usual case)."""
+    present = [a for a in answered if a is not None]
+    if len(present) < 3 or len(present) != len(answered):
+        return None
+    first = present[0]
+    if any(a.ids is not first.ids and a.ids != first.ids for a in present) or any(a.correct is None for a in present):
+        return None
+    if any(a.nulls_wrong != first.nulls_wrong for a in present):
+        return None
+    return error_consistency_matrix(present)
+
+
+def _agreement(
+    matrix: tuple[NDArray[Any], ...] | None,
+    answered: Sequence[Answered | None],
+    i: int,
+    j: int,
+) -> Agreement:
+    first, second = answered[i], answered[j]
+    assert first is not None and second is not None
+    if matrix is None:
+        return agreement(first, second)
+    kappa, items, observed, expected = matrix
+    both = (first.codes >= 0) & (second.codes >= 0)
+    identical = int(((first.codes == second.codes) & both).sum())
+    value = float(kappa[i, j])
+    return Agreement(
+        int(items[i, j]),
+        None if math.isnan(value) else value,
+        identical,
+        "error consistency",
+        float(observed[i, j]),
+        float(expected[i, j]),
+    )

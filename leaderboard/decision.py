@@ -1,0 +1,276 @@
+"""What `verdicts.decide` works with while it applies the rules: a `Rule` (what it reads, gives, what lifts it, its
+phrase and sentence), the rows' drafts, the clearances looked up once, and what "one pinned model" means.
+
+Nothing here decides a verdict on its own: each rule's function (answer_rules.py, row_rules.py) holds, marks or
+ranks a row through `Decision`, at the rule's place in `verdicts.RULES`.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .board_file import HistoryEntry, HoldEntry, HoldKind, Status, Trust
+from .boards import Board
+from .copies import Answered
+from .facts import RowFacts
+from .row_figures import landing_order
+
+Lift = Literal["a reproduction", "a maintainer's review"]
+Gives = Literal["not ranked", "hold", "mark", "shown once", "rank"]
+
+# how a sentence's named fields read where no row fills them (the Ranking rules page, README, the docstring)
+FIELD_WORDS: Mapping[str, str] = {
+    "name": "the model's name",
+    "other": "the other row",
+    "pin": "the pinned model",
+    "setting_here": "its setting here",
+    "setting_there": "its setting there",
+    "settings": "",
+    "differ": "how many shared items differ",
+    "figure": "its figure there",
+    "found": "the error consistency of the two rows",
+    "claimed": "",
+    "moved": "",
+    "headline": "its headline figure",
+    "result": "headline figure",
+    "best": "that result",
+    "prompt": "the prompt",
+    "record": "what the reproduction found",
+    "split": "The row's",
+    "evaluation": "",
+    "verdict": "the verdict",
+    "parsed": "the row's share",
+    "items": "the row's item count",
+    "min_items": "the benchmark's minimum",
+    "width": "how wide it is",
+    "than": "(or NegHub has run or reproduced none)",
+    "baseline": "the baseline and the difference",
+}
+
+
+class _Fields(string.Formatter):
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        return kwargs.get(str(key), FIELD_WORDS.get(str(key), str(key)))
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: what it reads, what it gives, what lifts it, how a table and a row's details say it, and how
+    `decide` applies it (`apply`, at its place in `RULES`)."""
+
+    kind: str  # the hold kind (board_file.HoldKind), mark or condition it decides
+    reads: tuple[str, ...]  # the facts it reads
+    gives: Gives
+    lifted_by: tuple[Lift, ...]  # () : nothing lifts it
+    phrase: str  # at most 12 words, for a table's cell
+    sentence: str  # the full sentence for the row's details; {named} fields are the row's evidence
+    apply: Callable[[Decision], None] = field(repr=False, compare=False)
+
+    def say(self, **fields: object) -> str:
+        """The sentence with a row's evidence in its fields (a field not given reads as FIELD_WORDS says)."""
+        return " ".join(_Fields().format(self.sentence, **fields).split())
+
+    @property
+    def general(self) -> str:
+        """The sentence as the rules page states it, for any row."""
+        return self.say()
+
+
+@dataclass(frozen=True)
+class Clearance:
+    """A maintainer's reviewed lifting of a submission's holds (clearances.yaml), as it landed."""
+
+    submission: str
+    holds: tuple[HoldKind, ...]
+    by: str  # the account that opened the pull request that landed it ("@login"), or the maintainers' push
+    date: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the rules read beside the rows."""
+
+    history: HistoryEntry
+    clearances: tuple[Clearance, ...] = ()
+    accepted_prompts: frozenset[tuple[str, str]] = frozenset()
+
+
+@dataclass
+class Draft:
+    """One row's verdict while `decide` works it out (never leaves this module: `decide` returns RowEntry values)."""
+
+    facts: RowFacts
+    status: Status = "unranked"
+    holds: list[HoldEntry] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)
+    rank: tuple[int, int] | None = None
+    why: str | None = None
+    unrankable: str | None = None  # the first ranking condition it fails, in words
+    floor: str | None = None
+    also: list[str] = field(default_factory=list)
+    duplicate_of: str | None = None
+    marks: list[str] = field(default_factory=list)
+    mark_kinds: list[str] = field(default_factory=list)
+    pin: str | None = None
+    queued: bool = False
+
+
+class Decision:
+    """The rows, their drafts and what every rule reads beside them; the clearances looked up once."""
+
+    def __init__(self, rows: Sequence[RowFacts], context: Context, rules: Mapping[str, Rule]) -> None:
+        self.rows = rows
+        self.rules = rules
+        self.context = context
+        self.drafts = {row.id: Draft(row) for row in rows}
+        self.papers = [r for r in rows if r.kind == "reported"]
+        self.verified = sorted((r for r in rows if r.kind == "verified"), key=landing_order)
+        self.references = [r for r in rows if r.kind == "reference"]
+        self.cleared_by: dict[tuple[str, str], Clearance] = {}
+        for entry in context.clearances:
+            for kind in entry.holds:
+                self.cleared_by.setdefault((entry.submission, kind), entry)
+
+    def shown(self) -> list[RowFacts]:
+        """The verified rows not folded into another (landing order)."""
+        return [r for r in self.verified if self.drafts[r.id].status != "duplicate"]
+
+    def releases(self) -> list[list[RowFacts]]:
+        """The shown verified rows per data release (landing order within)."""
+        found: dict[tuple[str, str, str | None], list[RowFacts]] = {}
+        for row in self.shown():
+            found.setdefault(row.key.release_key(), []).append(row)
+        return list(found.values())
+
+    def boards(self) -> list[list[RowFacts]]:
+        """The shown verified rows per board (landing order within)."""
+        found: dict[Board, list[RowFacts]] = {}
+        for row in self.shown():
+            found.setdefault(row.key, []).append(row)
+        return list(found.values())
+
+    def models(self) -> list[list[RowFacts]]:
+        """The verified rows per board and pinned model, of two rows or more (landing order within)."""
+        groups: list[list[RowFacts]] = []
+        boards: dict[Board, list[list[RowFacts]]] = {}
+        for row in self.verified:
+            on_board = boards.setdefault(row.key, [])
+            group = next((g for g in on_board if same_model(g[0], row)), None)
+            if group is None:
+                on_board.append([row])
+            else:
+                group.append(row)
+        for on_board in boards.values():
+            groups += [g for g in on_board if len(g) > 1]
+        return groups
+
+    def hold(self, row: RowFacts, kind: HoldKind, **fields: object) -> None:
+        """Hold a row by a rule, unless what lifts the rule is on record: NegHub ran or reproduced the row (where a
+        reproduction lifts it), or a maintainer's clearance names this hold of this submission."""
+        draft = self.drafts[row.id]
+        if any(h.kind == kind for h in draft.holds):
+            return
+        rule = self.rules[kind]
+        reason = rule.say(**fields)
+        entry = self.cleared_by.get((row.submission_id or "", kind))
+        if "a reproduction" in rule.lifted_by and row.trusted:
+            evidence = row.record.words if row.record is not None and row.record.agrees else "NegHub ran it"
+            draft.cleared.append(f"{reason} — lifted: {evidence}")
+        elif entry is not None and "a maintainer's review" in rule.lifted_by:
+            draft.cleared.append(f"{reason} — lifted by a maintainer's review ({entry.by}, {entry.date}): {entry.why}")
+        else:
+            draft.holds.append(HoldEntry(kind=kind, reason=reason))
+
+    def mark(self, row: RowFacts, kind: str, **fields: object) -> None:
+        draft = self.drafts[row.id]
+        text = self.rules[kind].say(**fields)
+        if text not in draft.marks:
+            draft.marks.append(text)
+        if kind not in draft.mark_kinds:
+            draft.mark_kinds.append(kind)
+
+    def unrankable(self, kind: str, check: Callable[[RowFacts], dict[str, object] | None]) -> None:
+        """A ranking condition: the first one a shown row fails is why it is not ranked (held rows included: a
+        row that could not rank anyway is no new best)."""
+        for row in self.shown():
+            draft = self.drafts[row.id]
+            if draft.unrankable is not None:
+                continue
+            fields = check(row)
+            if fields is not None:
+                draft.unrankable = self.rules[kind].say(**fields)
+
+
+# --- trust and identity ------------------------------------------------------------------------------------
+
+
+def trust_of(row: RowFacts) -> Trust:
+    if row.kind == "reported":
+        return "reported"
+    if row.kind == "reference":
+        return "rule"
+    if row.maintainers_run:
+        return "neghub-run"
+    return "reproduced" if row.record is not None and row.record.agrees else "re-scored"
+
+
+def same_model(first: RowFacts, second: RowFacts) -> bool:
+    """One pinned model: the same identity, unless NegHub's reproductions recorded other weights for the two."""
+    if first.identity is None or second.identity is None or first.identity != second.identity:
+        return False
+    weights = [r.record.weights_sha256 for r in (first, second) if r.record is not None and r.record.accepted]
+    return not (len(weights) == 2 and weights[0] and weights[1] and weights[0] != weights[1])
+
+
+def pin_words(row: RowFacts) -> str | None:
+    """The pinned model as a model cell shows it: a Hub repo's `namespace/name`, else the identity in words."""
+    if row.identity_words is None:
+        return None
+    return row.identity_words.split(" at revision ")[0]
+
+
+def other_setting(first: RowFacts, second: RowFacts) -> bool:
+    """Whether two rows ran in numeric settings that change answers (runners/setting.py: the device type and dtype,
+    in 16 bits the attention kernel and the batches too), both recorded."""
+    from ..evaluator.runners.setting import differences_between, recorded_setting
+
+    mine, theirs = dict(first.setting_fields), dict(second.setting_fields)
+    return bool(differences_between(mine, theirs) and recorded_setting(mine).dtype and recorded_setting(theirs).dtype)
+
+
+def same_answers(first: RowFacts, second: RowFacts) -> bool:
+    from .answers import same_answers
+
+    return same_answers(dict(first.answers), dict(second.answers))
+
+
+def shared_difference(row: RowFacts, other: RowFacts) -> tuple[int, int]:
+    """(items answered otherwise, items shared) of two rows, over every seed both ran: rows on different samples
+    (a cloze test's `--max-pairs`) are compared on the items they share alone."""
+    differ = shared = 0
+    for seed, mine in row.answers.items():
+        theirs = other.answers.get(seed)
+        if theirs is None:
+            continue
+        a, b = aligned_ids(mine.ids, theirs.ids)
+        shared += len(a)
+        differ += int((mine.codes[a] != theirs.codes[b]).sum())
+    return differ, shared
+
+
+def aligned_ids(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    from .copies import aligned
+
+    empty = np.zeros(0, dtype=np.int32)
+    return aligned(Answered(first, empty, None), Answered(second, empty, None))
+
+
+def differ_words(differ: int, shared: int) -> str:
+    return f"{differ} of the {shared} items both answered differ"

@@ -1,0 +1,64 @@
+"""The rules' version and its dated changes: every download carries `rules_version`, and the Ranking rules page
+lists the changes (each in full, in a wrapped cell)."""
+
+from __future__ import annotations
+
+RULES_VERSION = "4"
+RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
+    (
+        "1",
+        "2026-11-22",
+        "Ranks as ranges from paired bootstrap tests; rows unranked for few items, wide intervals, byte-identical "
+        "copies, confusable names and a second row of one model; the leader the smallest rank range of any board.",
+    ),
+    (
+        "2",
+        "2026-11-25",
+        "Rule baselines are reference rows on every board of their data and the floor a ranked row must beat "
+        "(paired test); rows whose answers parse below 50 % are not ranked; paper rows never are; a model is its "
+        "pinned identity (confirmations; the same model with other answers held); near-copies (98 % agreement), "
+        "results above the best published one and custom prompts are held until reproduced or cleared; the leader "
+        "is taken on the board with the most ranked rows and only when it alone ranks first, printed with its "
+        "margin and that margin's paired interval; the cloze test's verdict is the paper's (passes, partially "
+        "passes, fails); proportions get Wilson intervals; boards separate fine-tuning data, the cloze test's tests "
+        "and seed means.",
+    ),
+    (
+        "3",
+        "2026-11-27",
+        "Every verdict rests on what NegHub computed or GitHub recorded: landing order is the position on main's "
+        "first-parent history and the submitter the pull request's account; rule rows are computed by NegHub (each "
+        "constant answer, random guessing's expected score), no submission is a baseline; copies are judged by "
+        "error consistency across every board of a release; a new best on a board needs a reproduction or NegHub's "
+        "own run, other ranks not reproduced are claimed; the leader only on the benchmark's primary board and "
+        "only a row NegHub ran or reproduced; a reproduction counts only for the files and metadata it names and "
+        "only as landed by the workflow; rows of one model with identical answers are one row (also submitted "
+        "by), a Hub id compares in any letter case, names by their Unicode confusable skeletons; a best published "
+        "result is compared only on the same data, split, shots and fine-tuning, and the primary board shows the "
+        "comparable paper rows; a board orders its rows by the benchmark's verdict first where it has one (the "
+        "cloze test: passes, partially passes, fails; inconclusive is not ranked); a row that answers both items of "
+        "minimal pairs alike beyond chance is marked as ignoring negation; a paper's error analysis is a board of "
+        "its own; a row of one pinned model claimed in another setting is a copy where its differing answers lean to "
+        "the right ones beyond chance; a change of what a row shows lands it anew; a clearance lifts nothing once "
+        "the submission landed again after it, a record counts only after the submission it reproduced landed; the "
+        "rows NegHub ran, then those it reproduced, own their names, and no other row's name holds NegHub's; the "
+        "leader is decided among the rows NegHub ran or reproduced alone.",
+    ),
+    (
+        "4",
+        "2026-11-29",
+        "Each rule is declared once, with the facts it reads, what it gives, what lifts it, a short phrase and a "
+        "full sentence, in one order the verdicts apply; the rules page, README's table and the leaderboard file's "
+        "hold kinds are generated from it. A result above the best comparable published one is held for every row, "
+        "NegHub's own runs included, and only a maintainer's review lifts it: a reproduction shows the weights give "
+        "the answers, not that the model never saw the evaluation split's gold labels. Two rows of one pinned model "
+        "with other answers are marked disputed, each naming the other and its figure, and queued for reproduction; "
+        "neither is held for it, and neither can lead or be a new best until one is reproduced. Only NegHub's own "
+        "name is reserved: rows whose names read alike on different pinned models show their pins. Rows of one "
+        "model on different samples are compared on the items they share only. In the copy statistic an unanswered "
+        "item counts as a wrong answer unless both rows left it unanswered (not where each model selects its own "
+        "items), and two rows that answered nothing are no copies. Two rows under review at the same time that "
+        "answer alike are both held, neither called the copy, until a reproduction or a maintainer settles it. "
+        "The context line compares with the primary board's comparable published rows.",
+    ),
+)
