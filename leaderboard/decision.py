@@ -40,6 +40,7 @@ FIELD_WORDS: Mapping[str, str] = {
     "headline": "its headline figure",
     "result": "headline figure",
     "best": "that result",
+    "level": "where its interval puts it (at, above or below the published level)",
     "prompt": "the prompt",
     "record": "what the reproduction found",
     "split": "The row's",

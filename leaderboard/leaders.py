@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from ..evaluator.core.registry import get_benchmark
 from .board_file import BoardEntry, LeaderEntry, RowEntry
 from .facts import RowFacts
+from .published import context_line
 from .row_figures import (
     beats,
     difference_ci,
-    headline,
     ignored_words,
     merit,
     primary_protocol,
@@ -42,11 +42,14 @@ def leader_of(
     protocol = primary_protocol(task)
     if protocol is None:
         return LeaderEntry(task=task, text="no leader: this benchmark declares no primary board", short="none")
+    # the papers' best comparable result, whether or not a NegHub row stands on the primary board
+    context = context_line(task, [f for f in facts.values() if f.kind == "reported"])
     if primary is None:
         return LeaderEntry(
             task=task,
             text=f"no row yet on the primary board ({protocol})",
             short="no row on the primary board yet",
+            context=context,
         )
     rows = [entries[r] for r in primary.rows if entries[r].kind == "verified"]
     ranked = [e for e in rows if e.status == "ranked"]
@@ -59,7 +62,6 @@ def leader_of(
     )
     claims = f"; {above} row{'s' if above != 1 else ''} not reproduced claim{'s' if above == 1 else ''} a higher value"
     claim_words = claims if above else ""
-    context = context_line(task, facts, primary)
     if len(ranked) < 2:
         words = "no ranked row" if not ranked else f"one ranked row ({ranked[0].model})"
         return LeaderEntry(
@@ -139,18 +141,3 @@ def first_of(rows: Sequence[RowFacts]) -> tuple[RowFacts | None, list[RowFacts]]
     if first:
         return first[0], []
     return None, [row for i, row in enumerate(group) if ranges[i][0] == 1]
-
-
-def context_line(task: str, facts: Mapping[str, RowFacts], primary: BoardEntry) -> str:
-    """The best published result comparable with the declared primary board (the board holds them: board_order.py),
-    with its protocol and data, or that there is none."""
-    published = [facts[r] for r in primary.rows if facts[r].kind == "reported" and headline(facts[r]) is not None]
-    sign = sign_of(task)
-    best = max(published, key=lambda p: sign * (headline(p) or 0.0), default=None)
-    if best is None:
-        return "no comparable published result (no paper ran this data, split, shots and fine-tuning)"
-    label = get_benchmark(task).display.headline.label
-    return (
-        f"best comparable published result: {best.model}, {label} {shown(headline(best), task)} ({best.source}, "
-        f"{best.key.protocol}, {best.key.dataset_label}; reported, not re-scored)"
-    )

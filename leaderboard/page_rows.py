@@ -110,6 +110,8 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "evidence": row.reproduction if row.kind == "verified" else None,
         "floor": row.floor_comparison if row.status == "ranked" else None,
         "model": row.model,
+        # where another row's name reads like this one's on another pinned model: the pin tells them apart
+        "pin": row.entry.pin if row.entry is not None else None,
         "href": f"{base}models/{row.submission_id}.html" if row.kind != "reported" and row.submission_id else None,
         "source": row.source,
         "size": size_text(row.parameters),

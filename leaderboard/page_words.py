@@ -2,8 +2,7 @@
 (the glossary page and the `<abbr>` of a column's head), and the repository's own words kept out of reader text.
 
 A hold shows in a table as one short phrase (at most twelve words); its full sentence stays in the row's details.
-Every hold a table shows goes through `hold_phrase`, so that the declared rules' own phrases (`rule_for(kind)`)
-replace the provisional ones below in one place.
+Every hold a table shows goes through `hold_phrase`: the declared rule's own phrase (`verdicts.rule_for(kind)`).
 """
 
 from __future__ import annotations
@@ -12,24 +11,16 @@ import re
 
 from markupsafe import Markup, escape
 
-from .board_file import HoldEntry, HoldKind
+from .board_file import HoldEntry
+from .verdicts import rule_for
 
-# Provisional: the declared rules give each hold its own phrase (rule_for(kind).phrase); until then, these.
-HOLD_PHRASES: dict[HoldKind, str] = {
-    "other-answers-same-model": "the same model gave other answers in an earlier row",
-    "near-copy": "its answers nearly copy an earlier row's",
-    "above-published-best": "above the paper's best: waits for NegHub to re-run it",
-    "unreproduced-best": "best on its board: waits for NegHub to re-run it",
-    "reproduction-disagrees": "NegHub's re-run gave other answers",
-    "custom-prompt": "a prompt of its own: compared with no other row",
-    "name-of-another": "named as another model it does not pin",
-}
-MAX_PHRASE_WORDS = 12
+MAX_PHRASE_WORDS = 12  # a table's cell holds a hold's phrase; its full sentence is in the row's details
 
 
 def hold_phrase(hold: HoldEntry) -> str:
-    """The short phrase a table shows for a hold (the full reason is in the row's details)."""
-    return HOLD_PHRASES[hold.kind]
+    """The short phrase a table shows for a hold: its rule's own (verdicts.RULES; the full reason is in the row's
+    details)."""
+    return rule_for(hold.kind).phrase
 
 
 # Every abbreviation a table's head or a page's text uses, spelled out once here: the glossary page lists them,

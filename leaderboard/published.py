@@ -38,6 +38,7 @@ from ..evaluator.core.registry import get_benchmark
 from ..evaluator.core.stats import unpaired_difference_interval
 from .boards import Board, primary_board
 from .facts import RowFacts
+from .row_figures import comparable
 
 Level = Literal["above", "at", "below"]
 LEVEL_WORDS: dict[Level, str] = {
@@ -47,20 +48,6 @@ LEVEL_WORDS: dict[Level, str] = {
 }
 # a paper prints a share to two decimals of a percent: a count k of n reproduces it when k / n rounds to it
 PRINTED_HALF_STEP = 0.00005
-
-
-def comparable(paper: Board, board: Board) -> bool:
-    """Whether a paper's row answers what `board` asks: the same data release and split, the same shots and the same
-    fine-tuning, in the same test (mode, prompt and chat template may differ)."""
-    return (
-        paper.task == board.task
-        and paper.dataset == board.dataset
-        and paper.split == board.split
-        and paper.shots == board.shots
-        and paper.fine_tuned == board.fine_tuned
-        and paper.fine_tuned_on == board.fine_tuned_on
-        and paper.test == board.test
-    )
 
 
 def comparable_published(board: Board, papers: Iterable[RowFacts]) -> list[RowFacts]:
@@ -158,19 +145,13 @@ def compare_with_published(row: RowFacts, published: RowFacts) -> PublishedCompa
     return PublishedComparison(row, published, level, "row interval", ci, None, why)
 
 
-def hold_words(row: RowFacts, best: RowFacts) -> str:
-    """The reason of the hold on a headline above the best comparable published one: it fires on the point estimate
-    (a record is held until reproduced), and says where the interval puts the row; never "a new state of the art"
+def interval_words(row: RowFacts, best: RowFacts) -> str:
+    """Where a row's interval puts it against the best comparable published row: the clause the hold on a headline
+    above the published best says (verdicts.py, "above-published-best"). The hold fires on the point estimate (a
+    record is held until a person looks); this says what the interval supports, never "a new state of the art"
     within an interval."""
     comparison = compare_with_published(row, best)
-    task = row.task
-    label = get_benchmark(task).display.headline.label
-    return (
-        f"{label} {_shown(row.headline, task)} is above the best comparable published result "
-        f"({_shown(best.headline, task)}, {best.model}, {best.source}, {best.key.protocol}) by its point estimate, "
-        f"and {comparison.phrase} by its interval ({comparison.words()}): a result above the published best is "
-        "held until it is reproduced"
-    )
+    return f"{comparison.phrase} by its interval ({comparison.words()})"
 
 
 def _counts(row: RowFacts, published: RowFacts) -> tuple[tuple[int, int, int, int] | None, str]:

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..evaluator.core.registry import get_benchmark
+from ..evaluator.core.thresholds import PARSED_SHARE_MIN
 from .decision import Decision, pin_words, same_model
 from .facts import RowFacts
 from .names import holds_neghubs_name, name_keys
+from .published import interval_words
 from .row_figures import (
     beats,
     comparable_best,
@@ -26,7 +28,6 @@ from .row_figures import (
 
 # --- the thresholds, each with why (the Ranking rules page states them from here) ---------------------------
 
-PARSED_SHARE_MIN = 0.5
 PARSED_SHARE_WHY = (
     "below half, most of the score is the parser's, not the model's: an unparsed answer is scored wrong, so a row "
     "that parses few answers measures its output format"
@@ -79,6 +80,7 @@ def above_published(state: Decision) -> None:
                 "above-published-best",
                 result=f"{label} {shown(value, row.task)}",
                 best=f"{shown(best_value, row.task)}, {best.model}, {best.source}, {best.key.protocol}",
+                level=interval_words(row, best),
             )
 
 

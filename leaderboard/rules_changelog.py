@@ -59,6 +59,18 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "item counts as a wrong answer unless both rows left it unanswered (not where each model selects its own "
         "items), and two rows that answered nothing are no copies. Two rows under review at the same time that "
         "answer alike are both held, neither called the copy, until a reproduction or a maintainer settles it. "
-        "The context line compares with the primary board's comparable published rows.",
+        "The context line compares with the primary board's comparable published rows; a row above the published "
+        "best says whether its interval puts it at or above the published level (Newcombe's unpaired interval "
+        "where the paper's counts are known), never a new state of the art within an interval. A reproduction "
+        "record counts only if it re-ran and compared every item of each of the row's runs, in their recorded "
+        "order and batches: records that compared a sample (schemas 1 to 3) no longer count. A submission holds at "
+        "most 40 runs. A landing is a pull request's merge commit, or else the maintainers' push, whatever its "
+        "subject. A row is NegHub's run only while its prediction files and what it shows were last changed by "
+        "the maintainers or the GPU workflow; maintainers are the accounts .github/MAINTAINERS lists. The cloze "
+        "test: a non-coreference drop is small only when its 95 % interval lies under the strong-drop minimum and "
+        "below the base test's drop of the same pattern (unpaired), as the paper's section 4 asks; being below the "
+        "coref drop no longer suffices; the CpTv veto is a control of its own, so that a model that passes the "
+        "base test but no control reads as the paper's introduction reads it; the paper's four models keep their "
+        "verdicts.",
     ),
 )

@@ -52,9 +52,10 @@ above-published-best hold), never the other way round. Rules, in the order `deci
     under review at the same time, so neither can be called the copy: both wait until NegHub reproduces one of them
     or a maintainer's review settles it.
 11. above-published-best (gives: hold; lifted by: a maintainer's review): Its headline figure is above the best
-    comparable published result (that result). A reproduction shows that the weights give these answers; it cannot
-    show that the model never saw the evaluation split's gold labels, which public releases ship. A result above
-    every published one waits for a maintainer's review.
+    comparable published result (that result) by its point estimate, and where its interval puts it (at, above or
+    below the published level). A reproduction shows that the weights give these answers; it cannot show that the
+    model never saw the evaluation split's gold labels, which public releases ship. A result above every published
+    one waits for a maintainer's review.
 12. custom-prompt (gives: hold; lifted by: a maintainer's review): Its prompt (the prompt) is not one of the
     benchmark's: held until a maintainer's review accepts it.
 13. reproduction-disagrees (gives: hold; lifted by: a maintainer's review): NegHub's reproduction gave other
@@ -228,7 +229,8 @@ RULES: tuple[Rule, ...] = (
         "hold",
         _REVIEW,
         "above the best published result: waits for a maintainer's review",
-        "Its {result} is above the best comparable published result ({best}). A reproduction shows that the weights "
+        "Its {result} is above the best comparable published result ({best}) by its point estimate, and {level}. "
+        "A reproduction shows that the weights "
         "give these answers; it cannot show that the model never saw the evaluation split's gold labels, which "
         "public releases ship. A result above every published one waits for a maintainer's review.",
         row_rules.above_published,

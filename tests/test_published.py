@@ -20,16 +20,17 @@ import dataclasses
 import numpy as np
 import pytest
 
+from neghub.leaderboard.board_file import HistoryEntry
 from neghub.leaderboard.boards import primary_board
 from neghub.leaderboard.collect import reported_rows
 from neghub.leaderboard.facts import RowFacts
 from neghub.leaderboard.paper_results import load_reported
+from neghub.leaderboard.verdicts import Context, decide
 from neghub.leaderboard.published import (
     best_published,
     comparable_published,
     compare_with_published,
     context_line,
-    hold_words,
 )
 
 HEADLINE = "pair_metrics.M_i.acc_prime"
@@ -93,12 +94,15 @@ def test_one_pair_above_the_paper_on_the_same_787_pairs_is_at_the_published_leve
         "Table 2) on the same 787 items; difference +0.13, 95 % interval [-4.72, +4.97] (Newcombe, unpaired), "
         "which holds 0"
     )
-    # the hold still fires on the point estimate; its words say where the interval puts the row, and never call
-    # it a new state of the art
-    words = hold_words(row, best)
-    assert words.startswith("M_i Acc′ 59.09 is above the best comparable published result (58.96, ")
-    assert "by its point estimate, and at the published level by its interval" in words
-    assert "state of the art" not in words
+    # the hold still fires on the point estimate (decide, with the paper's rows beside the run); its sentence says
+    # where the interval puts the row, and never calls it a new state of the art
+    found = decide([row, *table_2()], Context(history=HistoryEntry(recorded=False, words="no history")))
+    (entry,) = [e for e in found.rows if e.row == row.id]
+    (hold,) = entry.holds
+    assert hold.kind == "above-published-best"
+    assert hold.reason.startswith("Its M_i Acc′ 59.09 is above the best comparable published result (58.96, ")
+    assert "by its point estimate, and at the published level by its interval (M_i Acc′ 59.09 [55.61" in hold.reason
+    assert "state of the art" not in hold.reason
 
 
 def test_a_row_well_above_the_paper_is_above_the_published_level() -> None:

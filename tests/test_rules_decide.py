@@ -336,3 +336,18 @@ def test_where_each_model_selects_its_items_an_item_one_row_left_out_is_not_comp
         Answered(ids, codes, right, nulls_wrong=False), Answered(ids, half, right & (half >= 0), nulls_wrong=False)
     )
     assert fixed.items == 40 and selected.items == 20
+
+
+def test_the_pin_of_a_name_that_reads_alike_is_shown_in_the_model_cell() -> None:
+    """The pin the rule gives is what the page shows beside the name (page_rows.row_view, the model cell)."""
+    from neghub.evaluator.core.registry import get_benchmark
+    from neghub.leaderboard.facts import joined
+    from neghub.leaderboard.page_rows import row_view
+
+    first = row("first", accuracy(0.5, 7), login="bob", landing=1, model="SmolLM2-135M")
+    second = row("second", accuracy(0.5, 8), login="mallory", landing=2, model="Sm\u043elLM2-135M")
+    found = decided(ours(), baseline(), first, second)
+    display = get_benchmark("jnli-neg").display
+    view = row_view(joined(second, entry(found, "second")), display, "../")
+    assert (view["model"], view["pin"]) == ("Sm\u043elLM2-135M", "mallory/second")
+    assert row_view(joined(ours(), entry(found, "Ours")), display, "../")["pin"] is None
