@@ -25,13 +25,13 @@ from neghub.leaderboard.boards import primary_board
 from neghub.leaderboard.collect import reported_rows
 from neghub.leaderboard.facts import RowFacts
 from neghub.leaderboard.paper_results import load_reported
-from neghub.leaderboard.verdicts import Context, decide
 from neghub.leaderboard.published import (
     best_published,
     comparable_published,
     compare_with_published,
     context_line,
 )
+from neghub.leaderboard.verdicts import Context, decide
 
 HEADLINE = "pair_metrics.M_i.acc_prime"
 N = 787
