@@ -127,6 +127,8 @@ class BoardNote(BaseModel):
 
     def applies(self, test: str | None, prompt: str | None) -> bool:
         return (self.test is None or self.test == test) and (self.prompt is None or self.prompt == prompt)
+
+
 class HeadlineBoard(BaseModel):
     """The paper's headline configuration: the one board the home page shows of a benchmark (its mini board), as
     the paper's table and the settings that pick it out of that table. Declared here, beside the benchmark, so that
