@@ -28,7 +28,11 @@ MINI_ROWS = 3  # the top rows of a mini board (NegHub's comparable rows are adde
 OTHER_LINES = 1  # NegHub's rows elsewhere, one line each, the best first
 SHOWN_TRUST = ("neghub-run", "reproduced")  # what NegHub stands behind: its own run, or a re-run that agreed
 SOURCE_WORDS = {"neghub-run": "NegHub's run", "reproduced": "reproduced by NegHub"}
-COUNTED = (("neghub-run", "NegHub's runs"), ("reproduced", "reproduced"), ("re-scored", "re-scored only"))
+COUNTED = (
+    ("neghub-run", "rows NegHub ran"),
+    ("reproduced", "rows NegHub reproduced"),
+    ("re-scored", "rows submitted and only re-scored"),
+)
 
 
 def headline_board(task: str, tables: dict[Board, list[Row]], primary: set[str]) -> Board | None:
@@ -100,6 +104,15 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
             )
             for r in elsewhere[:OTHER_LINES]
         ],
+        # what the paper says of the kind of board a shown NegHub row stands on that its table does not
+        # (Display.board_notes: the cloze test's limitation where a causal model is judged), once each
+        "notes": list(
+            dict.fromkeys(
+                note
+                for r in [*(r for r in shown if r.kind == "verified"), *elsewhere[:OTHER_LINES]]
+                for note in display.notes_for(r.key.test, r.key.prompt)
+            )
+        ),
         "more_elsewhere": max(0, len(elsewhere) - OTHER_LINES),
         "finding": None if declared.finding is None else quote(declared.finding),
         # NegHub's leader, where it names one (a row it ran or reproduced, ranked 1 alone on its primary board)

@@ -48,6 +48,15 @@ def test_a_causal_model_judged_on_scn_is_shown_with_the_papers_limitation(pages:
     assert scn.count(_normal(limitation.text)) == 1
 
 
+def test_the_home_page_gives_the_limitation_where_it_shows_a_causal_models_scn_row(pages: dict[str, str]) -> None:
+    # the committed SmolLM2 SCN run (a causal model, NegHub's run) is named under SCN's mini board: the paper's
+    # limitation (section 6, l.331) stands beside it, quoted whole, once
+    home = pages["index.md"]
+    scn = home.index("SmolLM2-135M-Instruct (NegHub's run): 28.75 points")
+    assert home.index(_normal(CAUSAL_LIMITATION), scn) > scn
+    assert home.count(_normal(quote("scn.limitation").text)) == 1
+
+
 def test_the_scn_papers_negation_contrast_is_flagged_as_neghubs_on_the_page_and_the_profile(
     pages: dict[str, str],
 ) -> None:
