@@ -250,3 +250,45 @@ def test_jnli_neg_s_trial_of_20_items_is_15_whole_pairs_as_the_submit_page_says(
     (line,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("trial, ")]
     assert line.startswith("trial, 15 items: not comparable: predictions/jnli-neg/")
     assert line.endswith("100.00% of 15 answers parsed")  # log-likelihoods always parse
+
+
+def test_a_cloze_run_s_trial_score_reads_items_that_have_no_right_answer() -> None:
+    """The Submit page's trial (`--tasks jnli-neg,nubench,scn --max-items 20 --max-pairs 20`) on SmolLM2 ended in a
+    traceback: a cloze test's items have no right answer (ItemOutcomes.correct is None), and the trial's summary
+    read them as if they had. Here the committed SmolLM2 SCN run, scored whole: its headline, the pronoun variant's
+    negation contrast, is worked out below from the file alone (a pattern's drop is 100 minus the share of its
+    triplets whose top-1 repeats the verb; the contrast is min(CpTn, CnTp) - max(CnTn, CpTv))."""
+    from neghub.evaluator.core.benchmark import EvalOptions
+    from neghub.evaluator.core.registry import get_benchmark
+    from neghub.evaluator.runners.trial import _summarised
+    from tests.conftest import ROOT
+
+    path = ROOT / "submissions/smollm2-135m-instruct/predictions/scn/scn-all-causal-0shot-seed0.jsonl"
+    lines = _lines(path)
+    triplets = {(r["variant"], r["name"], r["profession"], r["verb"]) for r in lines}
+    pronoun = [r for r in lines if r["variant"] == "pronoun"]
+
+    def drop(pattern: str) -> float:
+        of = [r for r in pronoun if r["pattern"] == pattern]
+        return 100.0 - 100.0 * sum(r["top1"] == r["verb"] for r in of) / len(of)
+
+    contrast = min(drop("CpTn"), drop("CnTp")) - max(drop("CnTn"), drop("CpTv"))
+    result = get_benchmark("scn").evaluate(path, EvalOptions(split=None, mode=None))
+    score = _summarised(result, None)
+    assert (len(lines), len(triplets)) == (1600, 320)
+    assert score.units == 320 and score.value is not None
+    assert 100 * score.value == pytest.approx(contrast, abs=1e-9)
+    assert score.unit == "triplet"  # the unit's name, not its definition
+
+
+def test_a_trial_line_prints_the_headline_in_its_own_unit() -> None:
+    """A cloze test's contrast is in points (the leaderboard prints 28.75 points), not a percentage."""
+    from neghub.evaluator.runners.trial import PartialScore, trial_line
+
+    scn = PartialScore(label="negation contrast", value=0.2875, units=320, unit="triplet", parsed=1.0, items=320)
+    assert trial_line("trial, 400 items: not comparable", "scn", "p.jsonl", scn) == (
+        "trial, 400 items: not comparable: p.jsonl: negation contrast 28.75 points over 320 units (triplet); "
+        "100.00% of 320 answers parsed"
+    )
+    nub = PartialScore(label="accuracy", value=0.4, units=20, unit="item", parsed=1.0, items=20)
+    assert trial_line("m", "nubench", "q.jsonl", nub).startswith("m: q.jsonl: accuracy 40.00% over 20 units (item)")

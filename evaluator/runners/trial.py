@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..core.benchmark import EvalOptions
 from ..core.errors import InputError
+from ..core.numbers import figure as number
 from ..core.registry import get_benchmark
 from ..core.reports import pct
 from ..core.results import Result
@@ -112,16 +113,21 @@ def _summarised(result: Result, sampled: set[str] | None) -> PartialScore:
             if sampled is None or all(part in sampled for part in key.split(_UNIT_KEY_SEPARATOR))
         ]
         unit = headline.unit.split(" (", 1)[0]
-    else:
-        values = [float(c) for c, k in zip(items.correct or [], keep, strict=True) if k]
+    elif items.correct is not None:
+        values = [float(c) for c, k in zip(items.correct, keep, strict=True) if k]
         unit = items.unit
+    else:
+        # items with no right answer (a cloze test's triplets: the model selects them, the headline contrasts
+        # patterns): no mean of outcomes; the file is scored whole, so the scorer's headline stands
+        values = []
+        unit = items.unit.split(" (", 1)[0]
     value = sum(values) / len(values) if values else None
     if sampled is None:
         value = result.headline.value  # scored whole: the scorer's own headline
     return PartialScore(
         label=result.headline.label,
         value=value,
-        units=len(values),
+        units=len(values) if values else sum(keep),
         unit=unit,
         parsed=sum(parsed) / len(parsed) if parsed else None,
         items=len(parsed),
@@ -136,6 +142,19 @@ def duration(seconds: float) -> str:
     if minutes < 60:
         return f"about {minutes} min"
     return f"about {minutes // 60} h {minutes % 60} min"
+
+
+def trial_line(mark: str, task: str, file: str, score: PartialScore) -> str:
+    """One run's partial score and parse rate, the headline in its own unit as the leaderboard prints it (a cloze
+    test's contrast is in points, not a percentage)."""
+    unit = get_benchmark(task).display.headline.unit
+    suffix = {"percent": "%", "points": " points"}.get(unit, "")
+    figure = "n/a" if score.value is None else f"{number(score.value, unit)}{suffix}"
+    parsed = "n/a" if score.parsed is None else pct(score.parsed, unit="%")
+    return (
+        f"{mark}: {file}: {score.label} {figure} over {score.units} units ({score.unit}); "
+        f"{parsed} of {score.items} answers parsed"
+    )
 
 
 def trial_report(runs: Sequence[TrialRun], out: Path, settings: RunSettings) -> list[str]:
@@ -154,12 +173,8 @@ def trial_report(runs: Sequence[TrialRun], out: Path, settings: RunSettings) -> 
             reason = exc.problems[0].message if exc.problems else "it cannot be scored here"
             lines.append(f"{mark}: {plan.file}: no partial score ({reason})")
         else:
-            figure = "n/a" if score.value is None else pct(score.value, unit="%")
+            lines.append(trial_line(mark, plan.task, plan.file, score))
             parsed = "n/a" if score.parsed is None else pct(score.parsed, unit="%")
-            lines.append(
-                f"{mark}: {plan.file}: {score.label} {figure} over {score.units} units ({score.unit}); "
-                f"{parsed} of {score.items} answers parsed"
-            )
             if score.parsed is not None and score.parsed < PARSED_SHARE_MIN:
                 lines.append(
                     f"warning: {plan.file}: {parsed} of its answers parsed, under the {minimum} the leaderboard "
