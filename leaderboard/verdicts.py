@@ -89,6 +89,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..evaluator.core.registry import benchmark_names
+from ..evaluator.core.thresholds import PARSED_SHARE_MIN as PARSED_SHARE_MIN
 from . import answer_rules, row_rules
 from .answer_rules import answered_of as answered_of
 from .board_file import LeaderboardFile, RowEntry, RuleEntry
@@ -111,7 +112,6 @@ from .row_figures import landing_order as landing_order
 from .row_figures import merit as merit
 from .row_figures import primary_protocol as primary_protocol
 from .row_figures import shown as shown
-from .row_rules import PARSED_SHARE_MIN as PARSED_SHARE_MIN
 from .row_rules import PARSED_SHARE_WHY as PARSED_SHARE_WHY
 from .rules_changelog import RULES_CHANGELOG as RULES_CHANGELOG
 from .rules_changelog import RULES_VERSION as RULES_VERSION
