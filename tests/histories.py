@@ -265,6 +265,20 @@ class Site:
         return json.loads(page if isinstance(page, str) else page.decode())
 
 
+def maintainers_pushed_submissions(root: Path, source: Path) -> Path:
+    """A repository at `root` whose main holds the submissions of `source` (a checkout's submissions/ folder) as
+    the maintainers pushed them: what a clone of NegHub's main shows, without depending on the checkout's own git
+    history (an unpacked sdist has none, and there no row is NegHub's run)."""
+    main = Main.create(root)
+    files: Files = {
+        f"submissions/{path.relative_to(source).as_posix()}": path.read_bytes()
+        for path in sorted(source.rglob("*"))
+        if path.is_file()
+    }
+    main.push("NegHub's runs", files)
+    return root
+
+
 def build(root: Path, data_dir: Path | None = None) -> Site:
     """The site built from the repository at `root` as pages.yml builds it (its history read from git)."""
     from neghub.leaderboard.collect import collect

@@ -12,6 +12,7 @@ reader reads its pages: each statement the site makes of a paper's figures says 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,7 @@ from neghub.leaderboard.collect import collect
 from neghub.leaderboard.paper_results import COMPUTED_WORDS
 from neghub.leaderboard.site import build_pages
 from tests.conftest import ROOT
-from tests.histories import text_of
+from tests.histories import maintainers_pushed_submissions, text_of
 
 
 def _normal(text: str) -> str:
@@ -48,10 +49,11 @@ def test_a_causal_model_judged_on_scn_is_shown_with_the_papers_limitation(pages:
     assert scn.count(_normal(limitation.text)) == 1
 
 
-def test_the_home_page_gives_the_limitation_where_it_shows_a_causal_models_scn_row(pages: dict[str, str]) -> None:
-    # the committed SmolLM2 SCN run (a causal model, NegHub's run) is named under SCN's mini board: the paper's
-    # limitation (section 6, l.331) stands beside it, quoted whole, once
-    home = pages["index.md"]
+def test_the_home_page_gives_the_limitation_where_it_shows_a_causal_models_scn_row(tmp_path: Path) -> None:
+    # the committed SmolLM2 SCN run (a causal model, NegHub's run as the maintainers pushed it) is named under SCN's
+    # mini board: the paper's limitation (section 6, l.331) stands beside it, quoted whole, once
+    root = maintainers_pushed_submissions(tmp_path / "repo", ROOT / "submissions")
+    home = _normal(text_of(build_pages(collect(root / "submissions"))["index.md"]))
     scn = home.index("SmolLM2-135M-Instruct (NegHub's run): 28.75 points")
     assert home.index(_normal(CAUSAL_LIMITATION), scn) > scn
     assert home.count(_normal(quote("scn.limitation").text)) == 1
