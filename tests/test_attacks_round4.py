@@ -333,3 +333,54 @@ def test_the_near_ceiling_answers_are_what_the_counts_say() -> None:
     assert sum(a == int(g) for a, g in zip(source, GOLD, strict=True)) == 198
     assert sum(a == int(g) for a, g in zip(copy, GOLD, strict=True)) == 195
     assert sum(a == b for a, b in zip(source, copy, strict=True)) == ITEMS - 3
+
+
+# --- A14: a batch size of one more, to claim NegHub's own model above NegHub's run ----------------------------
+
+BF16 = {"device": "cuda", "dtype": "bfloat16", "attention": "sdpa", "batch_size": 16}
+ONE_MORE = dict(BF16, batch_size=17)  # in 16 bits the batches make another numeric setting (runners/setting.py)
+
+
+def leaning(answers: Answers, up: int, down: int) -> Answers:
+    """`answers` with `up` wrong answers turned to gold and `down` right answers (at odd items) turned wrong."""
+    out = list(answers)
+    moved_up = moved_down = 0
+    for i, g in enumerate(GOLD):
+        if out[i] != int(g) and moved_up < up:
+            out[i], moved_up = int(g), moved_up + 1
+        elif out[i] == int(g) and moved_down < down and i % 2 == 1:
+            out[i], moved_down = int((g + 1) % 3), moved_down + 1
+    assert (moved_up, moved_down) == (up, down)
+    return out
+
+
+def _batch_hop(up: int, down: int) -> LeaderboardFile:
+    """NegHub's run of org/model (bfloat16, batches of 16) and @mallory's row of org/model claimed with batches of 17
+    (another setting: no dispute, no other-answers hold; the copy rule's sign test alone), `up` answers moved to gold
+    and `down` away. A better model NegHub ran (90 %) keeps the hop from being a new best."""
+    base = accuracy(0.6, 1)
+    top = row("Top", accuracy(0.9, 5), login="maintainers", landing=0, pin="org/top")
+    neghub = row("Ours", base, login="maintainers", landing=1, pin="org/model", setting=BF16)
+    hop = row("Hop", leaning(base, up, down), login="mallory", landing=5, pin="org/model", setting=ONE_MORE)
+    return decided(baseline(), top, neghub, hop)
+
+
+def test_a_batch_size_hop_that_only_moves_answers_to_gold_is_a_copy() -> None:
+    """12 answers moved to gold, none away: exact two-sided sign test p = 2 · 2⁻¹² = 0.0005 < 0.001: held."""
+    assert kinds(_batch_hop(12, 0), "Hop") == ["near-copy"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bought: the sign test's power rests on how many answers differ, not how many a setting change moves; "
+    "30 to gold and 10 away (p = 0.002) is +10 points on 200 items, claimed above NegHub's run of the same pin",
+)
+def test_a_batch_size_hop_does_not_rank_above_neghubs_run_of_the_same_model() -> None:
+    """30 wrong answers moved to gold, 10 right ones moved away: p = 2 · P(X ≥ 30 | n = 40, ½) = 2 · 0.00111 = 0.0022,
+    not below 0.001, so no copy by the rule; the row reads 69.5 against NegHub's 59.5 for the same pinned weights,
+    one batch size apart. A change of batch size moves a few answers with no lean (README, "Copies"): 40 of 200
+    moved is no rounding. A row of a model NegHub ran, in another setting, must not rank above NegHub's run of it
+    until reproduced."""
+    found = _batch_hop(30, 10)
+    hop, neghub = entry(found, "Hop"), entry(found, "Ours")
+    assert hop.status == "held" or (hop.rank is not None and neghub.rank is not None and hop.rank[0] > neghub.rank[0])
