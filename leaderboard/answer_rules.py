@@ -166,8 +166,17 @@ def _open_together(later: RowFacts, earlier: RowFacts) -> bool:
 def copies(state: Decision) -> None:
     """Each row against every earlier row of another account on its release (rows in landing order), the same
     pinned model's included where the two claim settings that change answers (a copy claimed as the model run in
-    another setting must not pass for one). Two rows under review at the same time are held alike, neither the
-    copy; otherwise the later row is the copy, unless NegHub ran or reproduced it."""
+    another setting must not pass for one).
+
+    Only NegHub's own run is exempt: a reproduction shows that the weights give the answers, not where the answers
+    came from (weights fine-tuned on a rival's answers pass it, as the above-published-best hold reasons of the
+    split's gold labels), so it lifts neither hold; a maintainer's review does. Against NegHub's run, the other row
+    is the copy, whenever it was opened. Between two rows of other accounts, the later is the copy, unless the two
+    were under review at once or the later was reproduced: then both are held alike, neither called the copy. The
+    reproduced case is the one rule that defeats both a mirror landed first (its doctored answers of the real
+    weights would make the reproduced honest row "the copy") and a reproduced distillation of an earlier row (which
+    a reproduction must not turn into the original): a reproduction of the later row shows its weights give those
+    answers, which makes landing first no evidence of originality, but tells neither which came first."""
     for rows in state.releases():
         answered = [answered_of(r) for r in rows]
         matrix = _matrix(answered)
@@ -181,9 +190,11 @@ def copies(state: Decision) -> None:
                 towards = same_model(row, other)
                 if towards and not other_setting(row, other):
                     continue  # one model in one setting: the same-answers and disputed rules'
-                together = _open_together(row, other)
-                if row.trusted and not together:
+                if row.maintainers_run or (towards and row.trusted):
+                    # NegHub ran the pinned weights: its answers are theirs, copied from no one; one model's rows
+                    # in two settings answer alike by nature, and the reproduced one's answers are the weights'
                     continue
+                together = not other.maintainers_run and (_open_together(row, other) or row.trusted)
                 found = _agreement(matrix, answered, i, j)
                 if not is_copy(found):
                     continue

@@ -27,14 +27,17 @@ later row when the answers are identical on every compared item, and compares no
 the earlier one landed: where the later row's pull request branched from main (`RowFacts.forked_at`, the merge
 base git records) before the earlier row landed, the two pull requests were open at once, and the one merged first
 may be the copy of the other's open answers. Then neither is called the copy: both are held as answering alike,
-named to each other, until NegHub reproduces one or a maintainer's review settles it. What git cannot show: a
+named to each other, until a maintainer's review settles it. The same where the later row was reproduced: a
+reproduction shows that its weights give those answers, not where they came from (weights trained on an earlier
+row's answers pass it), so it neither lifts a copy hold nor makes the earlier row the copy; only NegHub's own run
+is exempt, and a row that answers alike it is the copy. What git cannot show: a
 branch updated from main (a merge of main into it, or a rebase) moves its merge base forward, so an honest pull
 request that was open before the copy landed, and then updated, reads as submitted after it, and is called the
 copy; the maintainers should not ask a submitter to update a branch while another pull request answering alike is
-open, and a reproduction settles it either way (a reproduced row is never held as a copy). A placeholder pull
-request opened early (to fork from an early main and claim "open at once" with any later row) gains only this:
-where its answers copy a row that landed while it was open, both rows are held alike instead of it alone; it can
-never make the other row the copy, and it is itself held until a reproduction, which a copy cannot pass.
+open, and a maintainer's review settles it either way. A placeholder pull request opened early (to fork from an
+early main and claim "open at once" with any later row) gains only this: where its answers copy a row that landed
+while it was open, both rows are held alike instead of it alone; it can never make the other row the copy, and it
+is itself held until a maintainer's review.
 A row is a copy when κ is *significantly* above what independent models of one family reach: the lower end of
 κ's 95 % interval (Cohen's 1960 standard error, √(c_obs(1 − c_obs)/n)/(1 − c_exp)) is at `COPY_KAPPA` or more.
 Models of one family share hard items, so their errors agree beyond chance too; the cut-off sits above the most

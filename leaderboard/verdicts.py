@@ -44,13 +44,13 @@ above-published-best hold), never the other way round. Rules, in the order `deci
    in the same numeric setting and answers otherwise (its figure there; how many shared items differ). Neither row
    is held for it; both are queued for NegHub's reproduction, and neither can lead or be a new best until one is
    reproduced.
-9. near-copy (gives: hold; lifted by: a reproduction, a maintainer's review): Its answers copy those of the other
-   row, submitted earlier: the error consistency of the two rows. A copy keeps which items its source gets right;
-   independent models do not (the cut-off and why: Ranking rules).
-10. answers-alike (gives: hold; lifted by: a reproduction, a maintainer's review): Its answers and those of the
-    other row agree beyond what independent models reach (the error consistency of the two rows), and the two were
-    under review at the same time, so neither can be called the copy: both wait until NegHub reproduces one of them
-    or a maintainer's review settles it.
+9. near-copy (gives: hold; lifted by: a maintainer's review): Its answers copy those of the other row, submitted
+   earlier: the error consistency of the two rows. A copy keeps which items its source gets right; independent
+   models do not (the cut-off and why: Ranking rules).
+10. answers-alike (gives: hold; lifted by: a maintainer's review): Its answers and those of the other row agree
+    beyond what independent models reach (the error consistency of the two rows), and the two were under review at
+    the same time, or the later one was reproduced (which shows that its weights give these answers, not where they
+    came from), so neither can be called the copy: both wait for a maintainer's review.
 11. above-published-best (gives: hold; lifted by: a maintainer's review): Its headline figure is above the best
     comparable published result (that result) by its point estimate, and where its interval puts it (at, above or
     below the published level). A reproduction shows that the weights give these answers; it cannot show that the
@@ -206,7 +206,7 @@ RULES: tuple[Rule, ...] = (
         "near-copy",
         ("every answer", "the order submissions were accepted", "the submitter"),
         "hold",
-        _BOTH,
+        _REVIEW,
         "its answers copy those of a row submitted earlier",
         "Its answers copy those of {other}, submitted earlier{claimed}: {found}{moved}. A copy keeps which items "
         "its source gets right; independent models do not (the cut-off and why: Ranking rules).",
@@ -214,13 +214,14 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "answers-alike",
-        ("every answer", "when each submission was under review", "the submitter"),
+        ("every answer", "when each submission was under review", "NegHub's reproductions", "the submitter"),
         "hold",
-        _BOTH,
-        "answers alike with a submission under review at the same time",
+        _REVIEW,
+        "answers alike with another submission: neither called the copy",
         "Its answers and those of {other} agree beyond what independent models reach ({found}), and the two were "
-        "under review at the same time, so neither can be called the copy: both wait until NegHub reproduces one of "
-        "them or a maintainer's review settles it.",
+        "under review at the same time, or the later one was reproduced (which shows that its weights give these "
+        "answers, not where they came from), so neither can be called the copy: both wait for a maintainer's "
+        "review.",
         lambda state: None,  # decided with the copies, above: one comparison of each pair
     ),
     Rule(

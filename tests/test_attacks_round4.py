@@ -108,22 +108,24 @@ def test_a_placeholder_open_at_once_with_neghubs_run_holds_only_itself() -> None
 # --- A3: a mirror pin landed first stands beside the reproduced model it copies -----------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bought: a row is compared only with rows that landed before it; an earlier doctored mirror of a model "
-    "is never held once the real model's row is reproduced, and keeps a claimed rank",
-)
 def test_a_mirror_landed_first_does_not_stand_beside_the_reproduced_model_it_copies() -> None:
     """@mallory runs model M himself, re-uploads its weights as mallory/m-mirror (another pin: no dispute), writes
     gold on 10 of its wrong answers, and lands first (position 5). @honest lands M under its real pin at 10; NegHub
     reproduces it (agreeing record). The two rows answer alike on 190 of 200 items: κ far above 0.45. The honest row
     is no copy (the weights give its answers); the mirror answers like NegHub's reproduction of M beyond chance while
-    claiming other weights, with 10 answers moved to gold: it must not rank above the model it copies."""
+    claiming other weights, with 10 answers moved to gold: it must not rank above the model it copies.
+
+    Fixed (copyfix) by the rule that also defeats A13: the later row reproduced, neither is called the copy and both
+    are held as answering alike until a maintainer's review. The write-up hoped for more (the honest row not held),
+    but the facts cannot tell this mirror from A13's rival: a reproduced row may be weights trained on the earlier
+    row's answers, so the earlier is not thereby the copy either. What the attack bought is defeated: the mirror
+    stands nowhere and the honest row is not called the copy."""
     honest_answers = accuracy(0.6, 21)
     mirror = row("Mirror", towards_gold(honest_answers, 10), login="mallory", landing=5, pin="mallory/m-mirror")
     honest = row("Honest", honest_answers, login="honest", landing=10, pin="org/m", record=agreeing_record())
     found = decided(ours(0.9, 1), baseline(), mirror, honest)
-    assert kinds(found, "Honest") == []
+    assert kinds(found, "Honest") == ["answers-alike"]
+    assert kinds(found, "Mirror") == ["answers-alike"]
     assert entry(found, "Mirror").status == "held"
 
 
@@ -305,22 +307,21 @@ def test_names_alike_on_different_boards_show_their_pins() -> None:
 # --- A13: a model trained on a rival's answers, then reproduced ----------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bought: a reproduction lifts the near-copy hold; weights fine-tuned to emit a rival's answers pass it, "
-    "lead, and hold the rival's (API) row as an unreproduced best",
-)
 def test_a_reproduced_model_trained_on_a_rivals_answers_is_still_a_copy_and_does_not_lead() -> None:
     """@rival's API model lands at 80 % (NegHub cannot run it: only a maintainer can clear it). @mallory fine-tunes a
     small open model to emit @rival's answers on the 200 items (memorising 200 labels), submits them (4 changed so
     they are not the same answers) and NegHub reproduces it: the weights do give those answers. A reproduction shows
     that, not where the answers came from, as item 3 says of the split's gold labels: the copy stays held (a
-    maintainer's review may lift it) and does not lead."""
+    maintainer's review may lift it) and does not lead.
+
+    Fixed (copyfix): a reproduction lifts no copy hold; the later row being reproduced, neither is called the copy
+    (the A3 rule), so the hold is 'answers alike' on both rows, not 'near-copy' on the distilled one."""
     rival_answers = accuracy(0.8, 91)
     rival = row("Rival", rival_answers, login="rival", landing=5, pin="openai/gpt-x")
     copy = row("Distilled", changed(rival_answers, [0, 1, 2, 3]), login="mallory", landing=10, record=agreeing_record())
     found = decided(ours(0.7, 1), baseline(), rival, copy)
-    assert "near-copy" in kinds(found, "Distilled")
+    assert kinds(found, "Distilled") == ["answers-alike"]
+    assert "answers-alike" in kinds(found, "Rival")
     assert jnli_leader(found).row != "Distilled/primary"
 
 

@@ -224,16 +224,45 @@ def test_a_row_submitted_after_its_source_landed_is_the_copy() -> None:
     assert kinds(found, "Copy") == ["near-copy"] and kinds(found, "Honest") == []
 
 
-def test_a_reproduction_of_the_honest_row_settles_answers_alike_for_it_alone() -> None:
+def test_a_reproduction_settles_no_answers_alike_and_a_maintainers_review_does() -> None:
+    """A reproduction shows that the weights give the answers, not where they came from (round 4, A13): both rows
+    stay held until a maintainer's review clears one."""
     honest = accuracy(0.6, 5)
     copy = changed(honest, range(0, ITEMS, 40))
-    found = decided(
+    rows = (
         ours(),
         baseline(),
         row("Copy", copy, login="mallory", landing=2, forked_at=1),
         row("Honest", honest, login="alice", landing=3, forked_at=1, record=agreeing_record()),
     )
-    assert kinds(found, "Honest") == [] and kinds(found, "Copy") == ["answers-alike"]
+    found = decided(*rows)
+    assert kinds(found, "Honest") == ["answers-alike"] and kinds(found, "Copy") == ["answers-alike"]
+    reviewed = decided(*rows, clearances=[cleared("Honest", "answers-alike")])
+    assert kinds(reviewed, "Honest") == [] and kinds(reviewed, "Copy") == ["answers-alike"]
+
+
+def test_a_reproduced_row_that_landed_after_the_row_it_answers_alike_is_not_the_copy() -> None:
+    """The later row reproduced, the two never open at once: neither is called the copy (round 4, A3 and A13)."""
+    honest = accuracy(0.6, 5)
+    found = decided(
+        ours(),
+        baseline(),
+        row("Earlier", changed(honest, range(0, ITEMS, 40)), login="mallory", landing=2, forked_at=1),
+        row("Later", honest, login="alice", landing=3, forked_at=2, record=agreeing_record()),
+    )
+    assert kinds(found, "Later") == ["answers-alike"] and kinds(found, "Earlier") == ["answers-alike"]
+
+
+def test_neghubs_own_run_is_never_held_as_a_copy_and_a_row_answering_alike_it_is_the_copy() -> None:
+    """Only NegHub's own run is exempt from the copy rule: a row that answers alike it is the copy, even where its
+    pull request was open before NegHub's run landed."""
+    answers = accuracy(0.6, 5)
+    found = decided(
+        baseline(),
+        row("Ours", answers, login="maintainers", landing=2),
+        row("Alike", changed(answers, range(0, ITEMS, 40)), login="mallory", landing=3, forked_at=1),
+    )
+    assert kinds(found, "Ours") == [] and kinds(found, "Alike") == ["near-copy"]
 
 
 def test_independent_rows_are_not_copies() -> None:
