@@ -155,12 +155,24 @@ def _parsed_codes(answers: object) -> NDArray[np.int32]:
     return codes
 
 
-def _open_together(later: RowFacts, earlier: RowFacts) -> bool:
+def _open_together(later: RowFacts, earlier: RowFacts, opened: Sequence[tuple[int, int]]) -> bool:
     """Whether two rows were under review at the same time, as git shows it: they landed in one commit, or the later
-    row's pull request branched from main before the earlier row landed (copies.py says what git cannot show)."""
+    row's pull request branched from main before the earlier row landed and nothing shows it was opened after.
+
+    A fork point is the submitter's choice (a branch made today from an old commit of main), so it is read as
+    "opened before" only where no pull request that forked at or after the earlier row's landing (`opened`: each
+    row's fork point and pull-request number) has a smaller number than the later row's: that pull request was
+    opened after the earlier landed, and GitHub numbers pull requests in the order they are opened, so the later
+    one was too. What remains: in a quiet repository, with no such pull request between the two, an old fork point
+    still reads as open at once (both rows held alike, the copy never made the original); and a witness whose branch
+    was updated from main reads as opened later than it was. GitHub's `created_at` would settle it, but the build
+    reads git alone (the pull-request summary could pass it in later)."""
     if later.landing is not None and later.landing == earlier.landing:
         return True
-    return later.forked_at is not None and earlier.landing is not None and later.forked_at < earlier.landing
+    if later.forked_at is None or earlier.landing is None or later.forked_at >= earlier.landing:
+        return False
+    number = later.pull_request
+    return number is None or not any(fork >= earlier.landing and n < number for fork, n in opened)
 
 
 def copies(state: Decision) -> None:
@@ -177,6 +189,10 @@ def copies(state: Decision) -> None:
     weights would make the reproduced honest row "the copy") and a reproduced distillation of an earlier row (which
     a reproduction must not turn into the original): a reproduction of the later row shows its weights give those
     answers, which makes landing first no evidence of originality, but tells neither which came first."""
+    # pull request numbers are the repository's, whatever board or release a row is on
+    opened = sorted(
+        {(r.forked_at, r.pull_request) for r in state.verified if r.forked_at is not None and r.pull_request}
+    )
     for rows in state.releases():
         answered = [answered_of(r) for r in rows]
         matrix = _matrix(answered)
@@ -194,7 +210,7 @@ def copies(state: Decision) -> None:
                     # NegHub ran the pinned weights: its answers are theirs, copied from no one; one model's rows
                     # in two settings answer alike by nature, and the reproduced one's answers are the weights'
                     continue
-                together = not other.maintainers_run and (_open_together(row, other) or row.trusted)
+                together = not other.maintainers_run and (_open_together(row, other, opened) or row.trusted)
                 found = _agreement(matrix, answered, i, j)
                 if not is_copy(found):
                     continue

@@ -639,6 +639,7 @@ def _with_evidence(
         landing=None if landing is None else landing.position,
         landing_words=None if landing is None else landing.words,
         forked_at=None if landing is None else landing.forked_at,
+        pull_request=None if landing is None else landing.pull_request,
         maintainers_run=maintainers_run(history, sid, account),
         record=record,
     )

@@ -25,7 +25,9 @@ later row when the answers are identical on every compared item, and compares no
 
 **Which row is the copy.** The rule (verdicts.py) calls the later row the copy only where it was submitted after
 the earlier one landed: where the later row's pull request branched from main (`RowFacts.forked_at`, the merge
-base git records) before the earlier row landed, the two pull requests were open at once, and the one merged first
+base git records) before the earlier row landed, and no pull request opened after that landing bears a smaller
+number (answer_rules._open_together: a fork point alone is the submitter's choice), the two pull requests were
+open at once, and the one merged first
 may be the copy of the other's open answers. Then neither is called the copy: both are held as answering alike,
 named to each other, until a maintainer's review settles it. The same where the later row was reproduced: a
 reproduction shows that its weights give those answers, not where they came from (weights trained on an earlier

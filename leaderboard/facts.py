@@ -88,6 +88,9 @@ class RowFacts:
     # the position on main's first-parent history of the commit the pull request that landed it branched from
     # (history.py: the merge base of its merge commit's parents); None for a push or where nothing is on record
     forked_at: int | None = None
+    # the number GitHub gave the pull request that landed it, from the merge subject (history.Landing.pull_request):
+    # numbers grow with the time a pull request or issue was opened, which the fork point does not show
+    pull_request: int | None = None
     maintainers_run: bool = False  # landed by the maintainers (a direct push, or their gpu-eval workflow)
     record: RecordFacts | None = None
     identity: str | None = None  # evaluator.submissions.identity's key

@@ -67,25 +67,37 @@ def jnli_leader(found: LeaderboardFile) -> LeaderEntry:
 # --- A1: a back-dated fork passes for "open at once" -------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bought: forked_at is the merge base, which the attacker picks (a branch made today from an old main); "
-    "a copy made after its source landed holds the honest row as 'answers alike'",
-)
 def test_a_copy_on_a_branch_forked_from_an_old_main_does_not_hold_the_row_it_copies() -> None:
     """@victim's row lands at position 10. Afterwards @mallory makes a branch from main's commit at position 2 (any
     old commit: `git checkout -b copy <old sha>`), adds @victim's answers under a model of his own with 4 answers
     changed, and it lands at 20. GitHub's three-dot diff shows the new folder alone; git's merge base of the merge
     commit's parents is position 2, so forked_at = 2 < 10. The pull request was opened after @victim landed: the
     copy is the later row. (A placeholder opened before position 10 reads the same in RowFacts: the fix needs when
-    the pull request was opened, GitHub's created_at, as a fact beside forked_at.)"""
+    the pull request was opened, GitHub's created_at, as a fact beside forked_at.)
+
+    Fixed (copyfix) with git's own record of the order pull requests were opened: their numbers, in GitHub's merge
+    subjects. @erin's pull request #12 forked at 11, after @victim's landing, so it was opened after it; the copy's
+    number, #14, is larger: opened later still, whatever its fork point says."""
     honest = accuracy(0.6, 11)
-    victim = row("Victim", honest, login="victim", landing=10, forked_at=9)
-    copy = row("Copy", changed(honest, [0, 1, 2, 3]), login="mallory", landing=20, forked_at=2)
-    found = decided(ours(), baseline(), victim, copy)
+    victim = row("Victim", honest, login="victim", landing=10, forked_at=9, pull_request=8)
+    witness = row("Other", accuracy(0.5, 12), login="erin", landing=15, forked_at=11, pull_request=12)
+    copy = row("Copy", changed(honest, [0, 1, 2, 3]), login="mallory", landing=20, forked_at=2, pull_request=14)
+    found = decided(ours(), baseline(), victim, witness, copy)
     assert kinds(found, "Copy") == ["near-copy"]
     assert kinds(found, "Victim") == []
     assert entry(found, "Victim").status == "ranked"
+
+
+def test_a_back_dated_fork_without_a_later_pull_request_to_date_it_still_reads_as_open_at_once() -> None:
+    """What the fix leaves (answer_rules._open_together): with no pull request opened after @victim landed and
+    numbered below the copy's, git cannot date the copy's opening, and the fork point decides: both held alike
+    (the copy is never made the original, nor ranked). @erin's #16 is numbered above the copy's, so dates nothing."""
+    honest = accuracy(0.6, 11)
+    victim = row("Victim", honest, login="victim", landing=10, forked_at=9, pull_request=8)
+    witness = row("Other", accuracy(0.5, 12), login="erin", landing=15, forked_at=11, pull_request=16)
+    copy = row("Copy", changed(honest, [0, 1, 2, 3]), login="mallory", landing=20, forked_at=2, pull_request=14)
+    found = decided(ours(), baseline(), victim, witness, copy)
+    assert kinds(found, "Copy") == ["answers-alike"] and kinds(found, "Victim") == ["answers-alike"]
 
 
 # --- A2: a placeholder "open at once" against NegHub's own run ---------------------------------------------

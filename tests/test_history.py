@@ -109,3 +109,5 @@ def test_a_row_carries_the_fork_point_of_the_pull_request_that_landed_it(
         "alice": (3, 2),
         "bob": (4, 1),
     }
+    # the number GitHub's merge subject gives, which dates a pull request's opening (answer_rules._open_together)
+    assert {sid: row.pull_request for sid, row in rows.items()} == {"pushed": None, "alice": 1, "bob": 2}
