@@ -14,10 +14,11 @@ from numpy.typing import NDArray
 from ..evaluator.core.registry import get_benchmark
 from ..evaluator.core.stats import mcnemar_exact_p
 from ..evaluator.runners.setting import differences_between, setting_in_words
+from . import row_rules
 from .copies import Agreement, Answered, agreement, error_consistency_matrix, flips, is_copy
 from .decision import Decision, differ_words, other_setting, same_answers, same_model, shared_difference
 from .facts import RowFacts
-from .row_figures import account_key, account_words, headline, shown, who
+from .row_figures import account_key, account_words, beats, floor_of, headline, shown, sign_of, who
 
 SETTING_MARKS_SHOWN = 3  # a row names this many rows of its model in other settings, then a count
 # a row of one pinned model claimed in another numeric setting is held as a copy only where, of the items the two
@@ -113,8 +114,10 @@ def hold_other_answers(state: Decision) -> None:
 def mark_disputed(state: Decision) -> None:
     """Rows of one pinned model in one setting with other answers on shared items, none of them run or reproduced by
     NegHub: landing first proves nothing of a claim on a pinned model (the first may be the fabrication), so no row
-    is held for another's claim; each is marked, names the other and its figure, and is queued for reproduction.
-    Neither can lead (a leader is a row NegHub ran or reproduced) or be a new best (unreproduced-best holds it)."""
+    is held for another's claim; each is marked and names the other and its figure. Neither can lead (a leader is a
+    row NegHub ran or reproduced) or be a new best (unreproduced-best holds it). A disputed row is queued for
+    reproduction only where it could rank (`_could_rank`): a whole-run reproduction of a row that fails a ranking
+    condition changes no verdict, and queuing one for every squatted pin would let anyone fill the GPU queue."""
     for rows in _shown_of_model(state):
         for row in rows:
             if row.trusted:
@@ -131,7 +134,26 @@ def mark_disputed(state: Decision) -> None:
                     figure=shown(headline(other), other.task),
                     differ=differ_words(differ, shared),
                 )
-            state.drafts[row.id].queued = True
+            state.drafts[row.id].queued = state.drafts[row.id].queued or _could_rank(state, row)
+
+
+def _could_rank(state: Decision, row: RowFacts) -> bool:
+    """Whether a row meets every ranking condition but being reproduced: the conditions rules 14–20 apply (their
+    checks, read here before those rules run) and the board's best baseline beaten (rule 22's floor)."""
+    checks = (
+        row_rules.evaluation_split,
+        row_rules.distinct_runs,
+        row_rules.has_headline,
+        row_rules.decided_verdict,
+        row_rules.parsed_share,
+        row_rules.enough_items,
+        row_rules.informative_interval,
+    )
+    if any(check(row) is not None for check in checks):
+        return False
+    own = [r for r in state.references if r.reference_for == row.id]
+    floor = floor_of(own or [r for r in state.references if r.key == row.key and r.reference_for is None])
+    return floor is None or beats(row, floor, sign_of(row.task))
 
 
 def answered_of(row: RowFacts) -> Answered | None:

@@ -42,8 +42,8 @@ above-published-best hold), never the other way round. Rules, in the order `deci
    setting: how many shared items differ.
 8. disputed (gives: mark; lifted by: a reproduction): Disputed: the other row pins the same model (the pinned model)
    in the same numeric setting and answers otherwise (its figure there; how many shared items differ). Neither row
-   is held for it; both are queued for NegHub's reproduction, and neither can lead or be a new best until one is
-   reproduced.
+   is held for it; each that could rank is queued for NegHub's reproduction, and neither can lead or be a new best
+   until one is reproduced.
 9. near-copy (gives: hold; lifted by: a maintainer's review): Its answers copy those of the other row, submitted
    earlier: the error consistency of the two rows. A copy keeps which items its source gets right; independent
    models do not (the cut-off and why: Ranking rules).
@@ -198,8 +198,8 @@ RULES: tuple[Rule, ...] = (
         ("a reproduction",),
         "disputed: another submission of this model gave other answers",
         "Disputed: {other} pins the same model ({pin}) in the same numeric setting and answers otherwise ({figure}; "
-        "{differ}). Neither row is held for it; both are queued for NegHub's reproduction, and neither can lead or "
-        "be a new best until one is reproduced.",
+        "{differ}). Neither row is held for it; each that could rank is queued for NegHub's reproduction, and "
+        "neither can lead or be a new best until one is reproduced.",
         answer_rules.mark_disputed,
     ),
     Rule(

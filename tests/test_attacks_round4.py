@@ -237,11 +237,6 @@ def test_a_clearance_of_a_custom_prompt_lifts_no_above_published_best_hold() -> 
 # --- A11: flooding the reproduction queue with disputes ------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bought: every disputed row is queued for a whole-run reproduction, even where neither row can rank; "
-    "item 2 reproduces only where a row is ranked, would rank or would lead",
-)
 def test_a_dispute_of_rows_that_cannot_rank_queues_no_reproduction() -> None:
     """@mallory pins a large model another account submitted (org/big), with other answers, both rows at or below
     the board's best constant answer: neither would rank, so a reproduction changes no verdict. Done on many pins,
