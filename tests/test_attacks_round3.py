@@ -209,10 +209,14 @@ def test_re_pinning_an_old_folder_after_another_row_landed_does_not_hold_it(
     assert mallory["landing"] > row["landing"], (mallory["landing"], row["landing"])
     assert "Mallory Tiny" not in site.leader("JNLI-Neg"), site.leader("JNLI-Neg")
     if victim == "alice-55":
-        # one pinned model, other answers, nothing reproduced: both rows are disputed and queued for reproduction,
-        # neither held for it (issue 32 item 5): the claim buys Alice no wait and Mallory no rank above NegHub's run
+        # one pinned model, other answers, nothing reproduced: both rows are disputed, neither held for it (issue 32
+        # item 5): the claim buys Alice no wait and Mallory no rank above NegHub's run. Alice's row, which could
+        # rank, is queued for reproduction; Mallory's junk answers do not beat the board's best baseline, and a
+        # dispute of a row that cannot rank queues nothing (round 4, A11)
         for found in (row, mallory):
-            assert "disputed" in found["mark_kinds"] and found["queued_for_reproduction"], found
+            assert "disputed" in found["mark_kinds"], found
+        assert row["queued_for_reproduction"], row
+        assert not mallory["queued_for_reproduction"] and "baseline" in str(mallory["why"]), mallory
         assert row["status"] != "held", row
     else:
         assert mallory["status"] == "held" and "other-answers-same-model" in hold_kinds(mallory), mallory
