@@ -18,7 +18,7 @@ from . import row_rules
 from .copies import Agreement, Answered, agreement, error_consistency_matrix, flips, is_copy
 from .decision import Decision, differ_words, other_setting, same_answers, same_model, shared_difference
 from .facts import RowFacts
-from .row_figures import account_key, account_words, beats, floor_of, headline, shown, sign_of, who
+from .row_figures import account_key, account_words, beats, floor_of, headline, merit, shown, sign_of, who
 
 SETTING_MARKS_SHOWN = 3  # a row names this many rows of its model in other settings, then a count
 # a row of one pinned model claimed in another numeric setting is held as a copy only where, of the items the two
@@ -92,12 +92,27 @@ def _differing_in_one_setting(rows: Sequence[RowFacts], row: RowFacts) -> list[t
 
 def hold_other_answers(state: Decision) -> None:
     """A row NegHub neither ran nor reproduced, whose model NegHub ran or reproduced in the same numeric setting
-    with other answers on shared items, is held: NegHub's run says what the pinned weights answer."""
+    with other answers on shared items, is held: NegHub's run says what the pinned weights answer.
+
+    In another numeric setting, such a row is held where it scores above NegHub's run or reproduction: a setting's
+    rounding moves a few answers with no preference for the right one, so it never lifts the weights above what
+    NegHub measured them at, while the copy rule's sign test misses a doctored row that moves 30 answers to gold and
+    10 away (p = 0.002). Bounding the share of answers a setting may move would need a measured bound per benchmark
+    and model size; this rule needs none, costs an honest row only a wait for NegHub's reproduction (which lifts
+    it), and leaves rows below NegHub's run, which claim nothing above it, alone."""
     for rows in _shown_of_model(state):
         for row in rows:
             if row.trusted:
                 continue
             vouched = [(o, d, n) for o, d, n in _differing_in_one_setting(rows, row) if o.trusted]
+            claimed = ""
+            if not vouched:
+                vouched = [(o, *shared_difference(row, o)) for o in _above_in_another_setting(rows, row)]
+                claimed = (
+                    ", or which NegHub ran or reproduced in another numeric setting and scored lower: a setting's "
+                    "rounding moves answers with no preference for the right one, so a figure above NegHub's own "
+                    "measure of the weights waits for a reproduction"
+                )
             if vouched:
                 other, differ, shared = vouched[0]
                 here, there = setting_in_words(dict(row.setting_fields)), setting_in_words(dict(other.setting_fields))
@@ -108,7 +123,14 @@ def hold_other_answers(state: Decision) -> None:
                     other=who(other),
                     differ=differ_words(differ, shared),
                     settings="" if here == there else f"; this row ran in {here}, that one in {there}",
+                    claimed=claimed,
                 )
+
+
+def _above_in_another_setting(rows: Sequence[RowFacts], row: RowFacts) -> list[RowFacts]:
+    """The rows NegHub ran or reproduced of `row`'s pinned model, in another numeric setting, that `row` scores
+    above."""
+    return [o for o in rows if o.trusted and other_setting(row, o) and merit(row) > merit(o)]
 
 
 def mark_disputed(state: Decision) -> None:

@@ -188,7 +188,7 @@ RULES: tuple[Rule, ...] = (
         _BOTH,
         "other answers than NegHub's own run of this model",
         "This pinned model ({pin}) gave other answers here than in {other}, which NegHub ran or reproduced in the "
-        "same numeric setting: {differ}{settings}.",
+        "same numeric setting{claimed}: {differ}{settings}.",
         answer_rules.hold_other_answers,
     ),
     Rule(

@@ -375,14 +375,10 @@ def _batch_hop(up: int, down: int) -> LeaderboardFile:
 
 def test_a_batch_size_hop_that_only_moves_answers_to_gold_is_a_copy() -> None:
     """12 answers moved to gold, none away: exact two-sided sign test p = 2 · 2⁻¹² = 0.0005 < 0.001: held."""
-    assert kinds(_batch_hop(12, 0), "Hop") == ["near-copy"]
+    # also held for scoring above NegHub's run of its own weights in another setting (the A14 fix): both hold
+    assert "near-copy" in kinds(_batch_hop(12, 0), "Hop")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bought: the sign test's power rests on how many answers differ, not how many a setting change moves; "
-    "30 to gold and 10 away (p = 0.002) is +10 points on 200 items, claimed above NegHub's run of the same pin",
-)
 def test_a_batch_size_hop_does_not_rank_above_neghubs_run_of_the_same_model() -> None:
     """30 wrong answers moved to gold, 10 right ones moved away: p = 2 · P(X ≥ 30 | n = 40, ½) = 2 · 0.00111 = 0.0022,
     not below 0.001, so no copy by the rule; the row reads 69.5 against NegHub's 59.5 for the same pinned weights,
@@ -392,3 +388,24 @@ def test_a_batch_size_hop_does_not_rank_above_neghubs_run_of_the_same_model() ->
     found = _batch_hop(30, 10)
     hop, neghub = entry(found, "Hop"), entry(found, "Ours")
     assert hop.status == "held" or (hop.rank is not None and neghub.rank is not None and hop.rank[0] > neghub.rank[0])
+
+
+def test_a_row_in_another_setting_below_neghubs_run_is_not_held_and_a_reproduction_lifts_one_above() -> None:
+    """The A14 rule holds only a figure above NegHub's run of the same weights, and a reproduction settles it: 10
+    answers to gold, 30 away (below NegHub's run, p = 0.0022 too) holds nothing; 30 up and 10 down, reproduced, is
+    not held and ranks."""
+    assert kinds(_batch_hop(10, 30), "Hop") == []
+    base = accuracy(0.6, 1)
+    neghub = row("Ours", base, login="maintainers", landing=1, pin="org/model", setting=BF16)
+    hop = row(
+        "Hop",
+        leaning(base, 30, 10),
+        login="mallory",
+        landing=5,
+        pin="org/model",
+        setting=ONE_MORE,
+        record=agreeing_record(),
+    )
+    found = decided(baseline(), neghub, hop)
+    assert kinds(found, "Hop") == []
+    assert entry(found, "Hop").status == "ranked"
