@@ -258,11 +258,6 @@ def test_neghubs_name_in_disguise_is_held(name: str) -> None:
     assert "name-of-another" in kinds(found, "Disguised")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bought: the leader's line prints model names alone; where a claimed row's name reads like the leader's "
-    "on another pin, the home page reads as one model beating itself",
-)
 def test_the_leader_line_shows_the_pins_where_names_read_alike() -> None:
     """NegHub's run of HuggingFaceTB/SmolLM2-135M leads; @mallory's fine-tune on mallory/smol, named
     "SmolLM2 135M", is the runner-up (claimed rank). The model cells show both pins (issue 32, item 5); the leader's
