@@ -1,5 +1,5 @@
 """What `verdicts.decide` works with while it applies the rules: a `Rule` (what it reads, gives, what lifts it, its
-phrase and sentence), the rows' drafts, the clearances looked up once, and what "one pinned model" means.
+phrase and sentence), the rows' drafts, the clearances per submission, and what "one pinned model" means.
 
 Nothing here decides a verdict on its own: each rule's function (answer_rules.py, row_rules.py) holds, marks or
 ranks a row through `Decision`, at the rule's place in `verdicts.RULES`.
@@ -83,6 +83,12 @@ class Rule:
         return self.say()
 
 
+# The one hold a clearance lifts on every board of its submission without naming them: a model's name is the
+# submission's, the same on each of its boards. Every other hold is about what one row shows (its answers, its
+# figure, its prompt: a submission may run several prompts), so a review of one board says nothing of another.
+SUBMISSION_WIDE_HOLDS: frozenset[HoldKind] = frozenset({"name-of-another"})
+
+
 @dataclass(frozen=True)
 class Clearance:
     """A maintainer's reviewed lifting of a submission's holds (clearances.yaml), as it landed."""
@@ -92,6 +98,16 @@ class Clearance:
     by: str  # the account that opened the pull request that landed it ("@login"), or the maintainers' push
     date: str
     why: str
+    boards: tuple[str, ...] = ()  # the slugs of the boards reviewed; () : none named
+
+    def lifts(self, row: RowFacts, kind: HoldKind) -> bool:
+        """Whether it lifts this hold of this row: its submission, a hold it names, on a board it names (a hold of
+        SUBMISSION_WIDE_HOLDS on any board where it names none)."""
+        if row.submission_id != self.submission or kind not in self.holds:
+            return False
+        if self.boards:
+            return row.key.slug in self.boards
+        return kind in SUBMISSION_WIDE_HOLDS
 
 
 @dataclass(frozen=True)
@@ -124,7 +140,7 @@ class Draft:
 
 
 class Decision:
-    """The rows, their drafts and what every rule reads beside them; the clearances looked up once."""
+    """The rows, their drafts and what every rule reads beside them; the clearances per submission."""
 
     def __init__(self, rows: Sequence[RowFacts], context: Context, rules: Mapping[str, Rule]) -> None:
         self.rows = rows
@@ -134,10 +150,9 @@ class Decision:
         self.papers = [r for r in rows if r.kind == "reported"]
         self.verified = sorted((r for r in rows if r.kind == "verified"), key=landing_order)
         self.references = [r for r in rows if r.kind == "reference"]
-        self.cleared_by: dict[tuple[str, str], Clearance] = {}
+        self.cleared_by: dict[str, list[Clearance]] = {}
         for entry in context.clearances:
-            for kind in entry.holds:
-                self.cleared_by.setdefault((entry.submission, kind), entry)
+            self.cleared_by.setdefault(entry.submission, []).append(entry)
 
     def shown(self) -> list[RowFacts]:
         """The verified rows not folded into another (landing order)."""
@@ -174,13 +189,13 @@ class Decision:
 
     def hold(self, row: RowFacts, kind: HoldKind, **fields: object) -> None:
         """Hold a row by a rule, unless what lifts the rule is on record: NegHub ran or reproduced the row (where a
-        reproduction lifts it), or a maintainer's clearance names this hold of this submission."""
+        reproduction lifts it), or a maintainer's clearance names this hold of this row (Clearance.lifts)."""
         draft = self.drafts[row.id]
         if any(h.kind == kind for h in draft.holds):
             return
         rule = self.rules[kind]
         reason = rule.say(**fields)
-        entry = self.cleared_by.get((row.submission_id or "", kind))
+        entry = next((c for c in self.cleared_by.get(row.submission_id or "", []) if c.lifts(row, kind)), None)
         if "a reproduction" in rule.lifted_by and row.trusted:
             evidence = row.record.words if row.record is not None and row.record.agrees else "NegHub ran it"
             draft.cleared.append(f"{reason} — lifted: {evidence}")

@@ -4,7 +4,8 @@ The leader is named only on the benchmark's primary board (its display block dec
 or reproduced, ranked first alone among those rows on a board of two ranked rows or more, with its margin over the
 next ranked row and that margin's paired interval. A row not reproduced neither vetoes nor is the leader; the line
 says how many such rows claim a higher value and names those the paired test cannot tell from the leader. A row
-marked disputed (verdicts.py) is never reproduced or run by NegHub, so it cannot lead either.
+marked disputed (verdicts.py) is never reproduced or run by NegHub, so it cannot lead either. The line names each
+row as its model cell does: with its pin where another row's name reads alike on another pin.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def leader_of(
     claims = f"; {above} row{'s' if above != 1 else ''} not reproduced claim{'s' if above == 1 else ''} a higher value"
     claim_words = claims if above else ""
     if len(ranked) < 2:
-        words = "no ranked row" if not ranked else f"one ranked row ({ranked[0].model})"
+        words = "no ranked row" if not ranked else f"one ranked row ({named(ranked[0])})"
         return LeaderEntry(
             task=task,
             board=primary.board,
@@ -78,7 +79,7 @@ def leader_of(
     vouched = [facts[e.row] for e in ranked if e.trust in ("reproduced", "neghub-run")]
     leading, tied_rows = first_of(vouched)
     if leading is None:
-        names = ", ".join(sorted(r.model for r in tied_rows))
+        names = ", ".join(sorted(named(entries[r.id]) for r in tied_rows))
         text = (
             f"no leader: rank 1 among the rows NegHub ran or reproduced is shared by {names} on the primary board "
             f"({primary.title}){claim_words}"
@@ -97,7 +98,7 @@ def leader_of(
     (top,) = [e for e in ranked if e.row == leading.id]
     sign = sign_of(task)
     close = sorted(
-        e.model for e in ranked if e.trust == "re-scored" and e is not top and not beats(leading, facts[e.row], sign)
+        named(e) for e in ranked if e.trust == "re-scored" and e is not top and not beats(leading, facts[e.row], sign)
     )
     if close:
         claim_words += (
@@ -112,8 +113,8 @@ def leader_of(
     # the leader's line carries what NegHub computed of the row itself (its negation mark), no other row's words
     marks = "".join(f"; {mark}" for mark in ignored_words(leading))
     text = (
-        f"{top.model} ({trust}): {label} {shown(top.headline, task)}, {scale * margin:+.2f} {words} over "
-        f"{runner.model}{interval} ({primary.title}){marks}{claim_words}"
+        f"{named(top, trust)}: {label} {shown(top.headline, task)}, {scale * margin:+.2f} {words} over "
+        f"{named(runner)}{interval} ({primary.title}){marks}{claim_words}"
     )
     return LeaderEntry(
         task=task,
@@ -123,10 +124,18 @@ def leader_of(
         margin=margin,
         margin_ci=ci,
         text=text,
-        short=f"{top.model}, {scale * margin:+.2f} {words} over {runner.model}",
+        short=f"{named(top)}, {scale * margin:+.2f} {words} over {named(runner)}",
         context=context,
         unreproduced_above=above,
     )
+
+
+def named(entry: RowEntry, *notes: str) -> str:
+    """A row's model as the leader's line names it: with its pin where the row carries one (names that read alike
+    on other pins, verdicts' names-alike), as its model cell shows it, so that the line never reads as one model
+    beside itself; `notes` follow the pin in the same parentheses."""
+    said = [entry.pin, *notes] if entry.pin else list(notes)
+    return f"{entry.model} ({'; '.join(said)})" if said else entry.model
 
 
 def first_of(rows: Sequence[RowFacts]) -> tuple[RowFacts | None, list[RowFacts]]:

@@ -32,7 +32,8 @@ line per problem and exit code 2, when it:
   adds or changes a `.gitattributes` anywhere (unless a maintainer opens it): it changes how git checks out and
   diffs other files, so the checked-out bytes the checks read are no longer what git records;
 - changes clearances.yaml without being a maintainer, or adds or changes an entry whose `by:` is not the pull
-  request's author.
+  request's author, or leaves the file as the site would refuse to read it (an entry lifting a hold of a row's
+  answers or figure names the boards reviewed: leaderboard/clearances.py).
 
 A maintainer is an account `.github/MAINTAINERS` lists (one GitHub login a line, `#` comments), read from the base
 branch's checkout (BASE_ROOT), never from the pull request's: a pull request cannot name its own author.
@@ -55,7 +56,9 @@ from typing import Any
 
 import yaml
 
+from ..evaluator.core.errors import InputError
 from ..evaluator.submissions.format import GITHUB_LOGIN_PATTERN, Metadata
+from .clearances import parse_clearances
 from .evidence import account_of, maintainers_run
 from .history import read_history
 
@@ -451,7 +454,21 @@ def clearance_problems(
                 f"{CLEARANCES}: by: an entry this pull request adds or changes names its author, {author} (got "
                 f"{by or 'nothing'}): the site prints the account that landed it"
             )
-    return problems
+    return problems + _entry_problems(mine)
+
+
+def _entry_problems(path: Path) -> list[str]:
+    """What the site's reading of the file would refuse (clearances.parse_clearances: a closed model, an entry that
+    lifts a figure's hold naming the boards reviewed), said to the maintainer before it lands."""
+    if not path.is_file():
+        return []
+    try:
+        parse_clearances(path.read_text(encoding="utf-8"), CLEARANCES)
+    except UnicodeDecodeError:
+        return [f"{CLEARANCES}: not UTF-8 text"]
+    except InputError as exc:
+        return [str(problem) for problem in exc.problems]
+    return []
 
 
 def _entries(path: Path) -> list[dict[str, Any]]:

@@ -191,17 +191,31 @@ def submission(
 # --- the site, as a reader reads it --------------------------------------------------------------------------
 
 
-def clearances_yaml(submission: str, holds: list[str], by: str, date: str, why: str) -> str:
-    """clearances.yaml with one entry, as a maintainer writes it (the strings quoted: JSON's are YAML's too)."""
+def clearances_yaml(
+    submission: str, holds: list[str], by: str, date: str, why: str, boards: list[str] | None = None
+) -> str:
+    """clearances.yaml with one entry, as a maintainer writes it (the strings quoted: JSON's are YAML's too);
+    `boards` defaults to JNLI-Neg's primary board, where jnli_run's rows land."""
+    boards = [jnli_primary_slug()] if boards is None else boards
     return (
         "clearances:\n"
         f"  - submission: {submission}\n"
         f"    holds: [{', '.join(holds)}]\n"
-        f"    by: {by}\n"
+        + (f"    boards: [{', '.join(boards)}]\n" if boards else "")
+        + f"    by: {by}\n"
         f"    date: {json.dumps(date)}\n"
         f"    why: {json.dumps(why)}\n"
         "accepted_prompts: []\n"
     )
+
+
+def jnli_primary_slug() -> str:
+    """The slug of JNLI-Neg's primary board: a clearance names it to lift a hold of a jnli_run row there."""
+    from neghub.leaderboard.boards import primary_board
+
+    board = primary_board("jnli-neg")
+    assert board is not None
+    return board.slug
 
 
 def text_of(page: str) -> str:

@@ -150,8 +150,17 @@ def paper(value: float, name: str = "Paper Model") -> RowFacts:
     )
 
 
-def cleared(submission: str, *holds: str) -> Clearance:
-    return Clearance(submission, tuple(holds), "@a-maintainer", "2026-11-28", "reviewed")  # type: ignore[arg-type]
+def cleared(submission: str, *holds: str, boards: Sequence[Board] = ()) -> Clearance:
+    """A maintainer's clearance of `holds` of `submission`, on the `boards` reviewed (none named: only the
+    submission-wide holds lift)."""
+    return Clearance(
+        submission,
+        tuple(holds),  # type: ignore[arg-type]
+        "@a-maintainer",
+        "2026-11-28",
+        "reviewed",
+        tuple(b.slug for b in boards),
+    )
 
 
 def decided(*rows: RowFacts, clearances: Sequence[Clearance] = ()) -> LeaderboardFile:

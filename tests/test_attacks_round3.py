@@ -165,7 +165,8 @@ def test_renaming_an_old_folder_does_not_take_a_reproduced_leaders_name(tmp_path
     site = build(main.root)
     carol = entry(site, "strong")
     assert "name-of-another" not in hold_kinds(carol), carol["holds"]
-    assert site.leader("JNLI-Neg").startswith("Strong (reproduced by NegHub)"), site.leader("JNLI-Neg")
+    # Mallory's row now reads "Strong" on another pin: the leader's line shows Carol's pin beside the name
+    assert site.leader("JNLI-Neg").startswith("Strong (carol/s; reproduced by NegHub)"), site.leader("JNLI-Neg")
 
 
 def alice_api() -> dict[str, Any]:

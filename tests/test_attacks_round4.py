@@ -209,18 +209,13 @@ def _two_boards(share: float = 0.8) -> tuple[RowFacts, RowFacts, RowFacts, RowFa
     return on_primary, on_other, paper(0.6), paper_other
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bought: a clearance names a submission and hold kinds, not a row: one maintainer's review of one board "
-    "lifts the above-published-best hold on every board of the submission",
-)
 def test_a_clearance_reviewed_for_one_board_lifts_nothing_on_another_board() -> None:
     """A maintainer reviews S's row on the primary board (the one the pull request's summary puts first) and clears
     its above-published-best hold; S's 3-shot row is another result above another paper's best, not reviewed."""
     on_primary, on_other, paper_primary, paper_other = _two_boards()
     found = decided(
         ours(), baseline(), paper_primary, paper_other, on_primary, on_other,
-        clearances=[cleared("S", "above-published-best")],
+        clearances=[cleared("S", "above-published-best", boards=[on_primary.key])],
     )  # fmt: skip
     assert kinds(found, "S") == []
     assert "above-published-best" in [hold.kind for hold in found.entries()["S/three-shot"].holds]
@@ -272,11 +267,6 @@ def test_neghubs_name_in_disguise_is_held(name: str) -> None:
     assert "name-of-another" in kinds(found, "Disguised")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bought: the leader's line prints model names alone; where a claimed row's name reads like the leader's "
-    "on another pin, the home page reads as one model beating itself",
-)
 def test_the_leader_line_shows_the_pins_where_names_read_alike() -> None:
     """NegHub's run of HuggingFaceTB/SmolLM2-135M leads; @mallory's fine-tune on mallory/smol, named
     "SmolLM2 135M", is the runner-up (claimed rank). The model cells show both pins (issue 32, item 5); the leader's

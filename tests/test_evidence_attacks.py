@@ -200,7 +200,7 @@ def test_a_copy_under_the_maintainers_name_is_another_accounts_copy(
     pins = {e["submission"]: e["pin"] for e in site.file()["rows"] if e["kind"] == "verified"}
     assert pins["maintained-again"] == "mallory/m70" and pins["maintained"] == "org/maintained"
     leader = site.leader("JNLI-Neg")
-    assert leader.startswith("Maintained 70 (run by NegHub)") and "over Maintained 70" not in leader
+    assert leader.startswith("Maintained 70 (org/maintained; run by NegHub)") and "over Maintained 70" not in leader
 
 
 # --- copies -------------------------------------------------------------------------------------------------

@@ -277,7 +277,8 @@ def test_without_a_git_checkout_every_new_link_is_refused(tmp_path: Path) -> Non
 # --- clearances -----------------------------------------------------------------------------------------------------
 
 ENTRY = (
-    "clearances:\n  - submission: strong\n    holds: [unreproduced-best]\n    by: {by}\n"
+    "clearances:\n  - submission: strong\n    holds: [unreproduced-best]\n    boards: [jnli-neg--valid--0shot]\n"
+    "    by: {by}\n"
     '    date: "2026-11-26"\n    why: an API model the provider re-ran for us\naccepted_prompts: []\n'
 )
 
@@ -308,3 +309,21 @@ def test_clearances_change_only_by_a_listed_maintainer_naming_themselves(
         assert problems == []
     else:
         assert len(problems) == 1 and words in problems[0], problems
+
+
+def test_a_maintainers_clearance_of_a_figure_naming_no_board_is_refused(tmp_path: Path) -> None:
+    """An entry lifting a hold of a row's figure reviewed some board: without `boards:` the site would refuse the
+    file, so the check says so before it lands (and a name's hold, the submission's own, needs none)."""
+    from neghub.leaderboard.pull_request import clearance_problems
+
+    head, base = tmp_path / "head", tmp_path / "base"
+    head.mkdir()
+    (base / ".github").mkdir(parents=True)
+    (base / ".github" / "MAINTAINERS").write_text("a-maintainer\n", encoding="utf-8")
+    unscoped = ENTRY.format(by="a-maintainer").replace("    boards: [jnli-neg--valid--0shot]\n", "")
+    (head / "clearances.yaml").write_text(unscoped, encoding="utf-8")
+    problems = clearance_problems(event("a-maintainer/neghub", "a-maintainer", 1), head, base)
+    assert len(problems) == 1 and "name the boards reviewed" in problems[0], problems
+    name_only = unscoped.replace("[unreproduced-best]", "[name-of-another]")
+    (head / "clearances.yaml").write_text(name_only, encoding="utf-8")
+    assert clearance_problems(event("a-maintainer/neghub", "a-maintainer", 1), head, base) == []

@@ -58,10 +58,34 @@ def test_training_on_the_ranked_split_is_not_lifted_by_a_reproduction() -> None:
 
 
 def test_only_a_maintainers_review_lifts_the_above_published_best_hold() -> None:
-    found = decided(ours(), baseline(), paper(0.60), clearances=[cleared("Ours", "above-published-best")])
+    found = decided(
+        ours(), baseline(), paper(0.60), clearances=[cleared("Ours", "above-published-best", boards=[board()])]
+    )
     assert kinds(found, "Ours") == []
     assert entry(found, "Ours").status == "ranked"
     assert "a maintainer's review" in entry(found, "Ours").cleared[0]
+
+
+def test_a_clearance_of_a_figure_lifts_nothing_where_it_names_no_board() -> None:
+    """A review of a figure is of one board's row: an entry naming no board lifts no figure's hold anywhere."""
+    found = decided(ours(), baseline(), paper(0.60), clearances=[cleared("Ours", "above-published-best")])
+    assert kinds(found, "Ours") == ["above-published-best"]
+
+
+def test_a_clearance_of_a_name_lifts_it_on_every_board_of_the_submission() -> None:
+    """A model's name is the submission's, one for all its boards: its clearance needs no board named."""
+    three_shot = dataclasses.replace(board(), shots=3)
+    here = row("Named", accuracy(0.5, 91), login="bob", landing=2, model="NegHub eval")
+    there = dataclasses.replace(
+        row("Named", accuracy(0.5, 92), login="bob", landing=2, model="NegHub eval", key=three_shot),
+        id="Named/three-shot",
+    )
+    held = decided(ours(), baseline(), here, there)
+    assert kinds(held, "Named") == ["name-of-another"]
+    assert "name-of-another" in [hold.kind for hold in held.entries()["Named/three-shot"].holds]
+    found = decided(ours(), baseline(), here, there, clearances=[cleared("Named", "name-of-another")])
+    assert kinds(found, "Named") == []
+    assert "name-of-another" not in [hold.kind for hold in found.entries()["Named/three-shot"].holds]
 
 
 # --- a dispute holds no one ------------------------------------------------------------------------------------
@@ -282,7 +306,7 @@ def test_an_unreproduced_new_best_is_held_queued_and_a_maintainers_review_lifts_
     claim = row("Claim", accuracy(0.85, 13), login="bob", landing=2)
     found = decided(ours(0.6), baseline(), claim)
     assert kinds(found, "Claim") == ["unreproduced-best"] and entry(found, "Claim").queued_for_reproduction
-    lifted = decided(ours(0.6), baseline(), claim, clearances=[cleared("Claim", "unreproduced-best")])
+    lifted = decided(ours(0.6), baseline(), claim, clearances=[cleared("Claim", "unreproduced-best", boards=[board()])])
     assert kinds(lifted, "Claim") == [] and entry(lifted, "Claim").status == "ranked"
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.histories import Main, build, hub_model, jnli_run, submission
+from tests.histories import Main, build, hub_model, jnli_primary_slug, jnli_run, submission
 from tests.test_evidence_attacks import ALICE, honest_main, model, primary, push_neghubs_run, record
 
 PRIMARY = "valid split · 0-shot · prompt llm-jp-eval · chat template: no"
@@ -121,6 +121,7 @@ def test_a_clearance_counts_as_landed_and_names_who_landed_it(
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
     entry = (
         "clearances:\n  - submission: strong\n    holds: [unreproduced-best, above-published-best]\n"
+        f"    boards: [{jnli_primary_slug()}]\n"
         "    by: a-maintainer\n"
         '    date: "2026-11-26"\n    why: an API model whose provider re-ran 200 items for us\naccepted_prompts: []\n'
     )
