@@ -204,6 +204,6 @@ def home_page(
             for sid, meta in latest
         ],
         history=board.history.recorded,
-        missing=list((missing or {}).values()),
+        missing_rows=list((missing or {}).values()),  # not `missing`: the template global is the sign of no figure
         base="",
     )

@@ -96,3 +96,24 @@ def test_board_notes_apply_to_their_test_and_prompt_style_only() -> None:
     assert scn.notes_for("base", "masked") == () and scn.notes_for("co-reference controls", "paper") == ()
     assert nubench.notes_for("error analysis", "simple") == (ERROR_ANALYSIS_NOTE,)
     assert nubench.notes_for("base", "simple") == ()
+
+
+def test_without_history_the_latest_submissions_say_no_date_even_where_rows_are_missing(tmp_path: Path) -> None:
+    """A newcomer's offline build (no history, a release not here) printed the "rows are missing" sentence in the
+    latest submissions' date column, as a list wider than a phone's page: the page's sign for no figure is n/a."""
+    import re
+    import shutil
+
+    from neghub.evaluator.core.numbers import MISSING
+    from neghub.leaderboard.home import home_page
+    from neghub.leaderboard.site import environment
+
+    shutil.copytree(ROOT / "submissions", tmp_path / "submissions")  # a copy without git: no history
+    board = collect(tmp_path / "submissions")
+    assert not board.history.recorded
+    sentence = "Rows are missing: this build could not read the release."
+    page = home_page(environment(), board, board.tables(), {"jnli-neg": sentence})
+    latest = page[page.index('id="latest"') :]
+    dates = re.findall(r"<tr><td>(.*?)</td>", latest)
+    assert dates and set(dates) == {MISSING}, dates
+    assert page.count(sentence) == 1 and sentence not in latest
