@@ -38,7 +38,8 @@ from ..evaluator.core.registry import get_benchmark
 from ..evaluator.core.stats import unpaired_difference_interval
 from .boards import Board, primary_board
 from .facts import RowFacts
-from .row_figures import comparable
+from .row_figures import comparable as comparable
+from .row_figures import comparable_published as comparable_published
 
 Level = Literal["above", "at", "below"]
 LEVEL_WORDS: dict[Level, str] = {
@@ -48,13 +49,6 @@ LEVEL_WORDS: dict[Level, str] = {
 }
 # a paper prints a share to two decimals of a percent: a count k of n reproduces it when k / n rounds to it
 PRINTED_HALF_STEP = 0.00005
-
-
-def comparable_published(board: Board, papers: Iterable[RowFacts]) -> list[RowFacts]:
-    """The papers' rows comparable with `board` that print its headline, best first."""
-    rows = [p for p in papers if p.kind == "reported" and comparable(p.key, board) and p.headline is not None]
-    sign = 1.0 if get_benchmark(board.task).display.headline.higher_is_better else -1.0
-    return sorted(rows, key=lambda p: -sign * (p.headline or 0.0))
 
 
 def best_published(board: Board, papers: Iterable[RowFacts]) -> RowFacts | None:

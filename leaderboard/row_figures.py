@@ -124,14 +124,18 @@ def comparable(paper: Board, board: Board) -> bool:
     )
 
 
+def comparable_published(board: Board, papers: Iterable[RowFacts]) -> list[RowFacts]:
+    """The papers' rows comparable with `board` that print its headline, best first."""
+    rows = [p for p in papers if p.kind == "reported" and comparable(p.key, board) and headline(p) is not None]
+    sign = sign_of(board.task)
+    return sorted(rows, key=lambda p: -sign * (headline(p) or 0.0))
+
+
 def comparable_best(row: RowFacts, papers: Iterable[RowFacts]) -> RowFacts | None:
     """The paper row with the best headline on the same data release and split, with the same shots and the same
     fine-tuning as `row` (mode and prompt may differ), or None."""
-    found = [p for p in papers if comparable(p.key, row.key) and headline(p) is not None]
-    if not found:
-        return None
-    sign = sign_of(row.task)
-    return max(found, key=lambda p: sign * (headline(p) or 0.0))
+    found = comparable_published(row.key, papers)
+    return found[0] if found else None
 
 
 def is_primary(board: Board) -> bool:
