@@ -254,11 +254,11 @@ def copies(state: Decision) -> None:
                     # NegHub ran the pinned weights: its answers are theirs, copied from no one; one model's rows
                     # in two settings answer alike by nature, and the reproduced one's answers are the weights'
                     continue
-                together = not other.maintainers_run and (_open_together(row, other, opened) or row.trusted)
                 found = _agreement(matrix, answered, i, j)
                 if not is_copy(found):
                     continue
-                if together:
+                # asked of copies only: it scans every pull request's fork point
+                if not other.maintainers_run and (row.trusted or _open_together(row, other, opened)):
                     state.hold(row, "answers-alike", other=who(other), found=found.words)
                     state.hold(other, "answers-alike", other=who(row), found=found.words)
                     state.drafts[row.id].queued = state.drafts[other.id].queued = True
