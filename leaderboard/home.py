@@ -21,6 +21,7 @@ from ..evaluator.papers.quotes import quote
 from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
+from .names import submitted_by
 from .page_words import with_abbr
 from .verdicts import headline
 
@@ -199,7 +200,7 @@ def home_page(
                 "name": meta.model.name,
                 "added": None if sid not in landings else landings[sid].date,
                 "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
-                "submitter": meta.submitter.name,
+                "submitter": submitted_by(board.history, sid, meta),  # the account, never the name given
             }
             for sid, meta in latest
         ],

@@ -26,6 +26,10 @@ import re
 import unicodedata
 from pathlib import Path
 
+from ..evaluator.submissions.format import Metadata
+from .evidence import SUBMISSION_BRANCH, _from_own_branch, account_of, workflow_account
+from .history import History
+
 DROPPED_CATEGORIES = ("Z", "P", "M", "C")
 BLANK_SYMBOLS = frozenset({"\u2800"})  # BRAILLE PATTERN BLANK: category So, yet it renders as a space
 
@@ -97,10 +101,59 @@ def read_alike(first: str, second: str) -> bool:
 
 
 NEGHUB = "NegHub"
+# a letter read as the capital its Unicode name ends with: ɢ (LATIN LETTER SMALL CAPITAL G), ᶦ (MODIFIER LETTER SMALL
+# CAPITAL I, which NFKC leaves as ɪ), ᴴ (MODIFIER LETTER CAPITAL H, which NFKC reads as H anyway)
+_NAMED_LETTER = re.compile(r"^(?:LATIN LETTER SMALL CAPITAL|MODIFIER LETTER(?: [A-Z]+)*) ([A-Z])$")
+
+
+def _named_letter(ch: str) -> str:
+    found = _NAMED_LETTER.match(unicodedata.name(ch, ""))
+    return ch if found is None else found.group(1)
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text if unicodedata.category(ch)[0] in ("L", "N") and unicodedata.category(ch) != "Lm")
+
+
+def neghub_letters(name: str) -> str:
+    """The letters and numbers of `name` as NegHub's name check reads them: NFKC; each letter whose Unicode name is
+    LATIN LETTER SMALL CAPITAL X or MODIFIER LETTER ... X read as X; then only categories L and N kept, modifier
+    letters (Lm) dropped. Everything else a reader reads past (spaces, punctuation, symbols such as a box-drawing
+    line or a plus sign, marks, format characters, a modifier letter that is no letter: ˍ, ー) is dropped."""
+    read = "".join(_named_letter(ch) for ch in unicodedata.normalize("NFKC", name))
+    return _letters(unicodedata.normalize("NFKC", read))
 
 
 def holds_neghubs_name(name: str) -> bool:
-    """Whether a model name holds NegHub's own name, as a reader reads it (the keys above: in any letter case,
-    through spaces, punctuation and look-alike letters)."""
-    mine, ours = name_keys(name), name_keys(NEGHUB)
-    return ours[0] in mine[0] or ours[1] in mine[1]
+    """Whether a model name holds NegHub's own name, as a reader reads it: its letters (neghub_letters), by UTS #39's
+    skeleton (combining marks the skeleton brings dropped), contain "neghub" in any letter case. NegHub's name is
+    the one name reserved, so this check is stricter than read_alike: a symbol between two halves of the name
+    (`Neg─Hub`) joins them here, where two model names differing by a symbol are two names."""
+    letters = neghub_letters(name)
+    target = NEGHUB.casefold()
+    for form in (letters, letters.casefold()):
+        read = _letters(skeleton(form)).casefold()
+        if target in read or target in _letters(skeleton(read)).casefold():
+            return True
+    return False
+
+
+MAINTAINERS_WORDS = "NegHub's maintainers"
+NOT_ON_RECORD = "not on record"
+
+
+def submitted_by(history: History, sid: str, metadata: Metadata) -> str:
+    """Who submitted `sid`, as every "submitted by" on the site prints it: from what GitHub recorded (evidence.py's
+    account), never from `submitter.name`, which is a claim anyone can write ("NegHub maintainers" included).
+    "NegHub's maintainers" for a folder the maintainers pushed to main or the gpu-eval workflow's own branch added
+    under the workflow's account; "@login" for any other pull request's author; "not on record" where the build has
+    no history of main."""
+    account = account_of(history, sid, metadata)
+    if account.maintainers:
+        return MAINTAINERS_WORDS
+    landing = history.added.get(sid) if history.recorded else None
+    if landing is None:
+        return NOT_ON_RECORD
+    if _from_own_branch(landing, SUBMISSION_BRANCH) and account.key == f"github:{workflow_account().lower()}":
+        return MAINTAINERS_WORDS
+    return account.words

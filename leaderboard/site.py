@@ -26,6 +26,7 @@ from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
 from .home import headline_board, home_page
+from .names import submitted_by
 from .page_rows import (
     ROWS_IN_PAGE,
     TRUST_LABELS,
@@ -243,7 +244,8 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
         ("parameters", "unknown" if model.parameters is None else f"{model.parameters:,}"),
         ("open weights", "yes" if model.open_weights else "no"),
         ("license", model.license),
-        ("submitter", metadata.submitter.name),
+        ("submitted by", submitted_by(board.history, sid, metadata)),
+        ("submitter's name (as given)", metadata.submitter.name),
         ("contact", metadata.submitter.contact),
         ("date given", metadata.date),
     ]
@@ -336,7 +338,7 @@ def models_index_page(env: jinja2.Environment, board: Leaderboard, files: dict[s
             "kind": meta.model.kind,
             "benchmarks": ", ".join(sorted({get_benchmark(r.task).display.name for r in meta.runs})),
             "landed": landings[sid].date if sid in landings else MISSING,
-            "submitter": meta.submitter.name,
+            "submitter": submitted_by(board.history, sid, meta),
         }
         for sid, meta in sorted(board.submissions.items(), key=lambda item: (item[1].model.name.lower(), item[0]))
     ]
