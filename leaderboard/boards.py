@@ -6,20 +6,39 @@ ranks and downloads never mix boards: a row scored on NegHub's sample of a datas
 the paper's rows on the official release; a paper's 5-seed means sit apart from its single runs; a classifier
 fine-tuned on D_JNLI ∪ D_neg apart from one fine-tuned on D_JNLI; and a custom prompt is a board of its own,
 named by the prompt and the sha256 its run records (never one shared `custom` board).
+
+A board's slug names its page anchor, its `data/<slug>.csv|json` and every row id on it, so two boards must never
+share one. The slug of a custom prompt's board ends with a short hash of the board's whole key (`key_hash`): its
+prompt's name is free text a submitter writes, and the slug folds case and punctuation (`neg-cot` and `neg_cot`
+were one slug). The hash is of the board alone, never of the other boards a build holds: a slug that changed when
+another board landed would break its links and the clearances that name it. Every other board's slug is built from
+a benchmark's declared settings and the papers' tables, which NegHub writes, and stays as it was; two boards or two
+rows with one id there are a mistake in NegHub's data, and `check_unique_ids` fails the build naming both.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
+import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..evaluator.core.registry import get_benchmark
 
+if TYPE_CHECKING:
+    from .facts import RowFacts
+
 CUSTOM_PROMPT = "custom"  # the prefix of a custom prompt's board: "custom: NAME (sha256 …)"
 BASE_TEST = "base"  # the benchmark's own test (SCN: the Self-Contained Negation Test), where a paper ran others too
+KEY_HASH_DIGITS = 8  # 32 bits: a clash among one build's few hundred custom prompts is a one-in-ten-thousand event
+
+
+class SlugCollision(ValueError):
+    """Two boards with one slug, or two rows with one id, in one build (the message names both)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -56,7 +75,15 @@ class Board:
             parts.append("runs-not-stated")
         elif self.seeds != 1:
             parts.append(f"{self.seeds}seeds")
+        if self.is_custom_prompt:
+            parts.append(self.key_hash)
         return "--".join(_slug(p) for p in parts if p)
+
+    @functools.cached_property
+    def key_hash(self) -> str:
+        """The first 8 hex digits of the sha256 of the board's whole key (every field, as JSON)."""
+        key = json.dumps(dataclasses.astuple(self), ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()[:KEY_HASH_DIGITS]
 
     @property
     def title(self) -> str:
@@ -122,6 +149,30 @@ class Board:
     def release_key(self) -> tuple[str, str, str | None]:
         """What a rule baseline's row shares with the boards it is a reference on: the data and the split."""
         return (self.task, self.dataset, self.split)
+
+
+def check_unique_ids(rows: Iterable[RowFacts]) -> None:
+    """Raise SlugCollision, naming both, where two boards share a slug or two rows share an id (a file or a row of
+    the site would silently replace another's)."""
+    boards: dict[str, Board] = {}
+    ids: dict[str, RowFacts] = {}
+    for row in rows:
+        other = boards.setdefault(row.key.slug, row.key)
+        if other != row.key:
+            raise SlugCollision(
+                f"two boards share the slug {row.key.slug}: {other.title} ({other.task}) and {row.key.title} "
+                f"({row.key.task}); give one of them a setting that tells them apart"
+            )
+        first = ids.setdefault(row.id, row)
+        if first is not row:
+            raise SlugCollision(
+                f"two rows share the id {row.id}: {_row_words(first)} and {_row_words(row)}; each row of a build "
+                "needs its own id"
+            )
+
+
+def _row_words(row: RowFacts) -> str:
+    return f"{row.model} ({row.submission_id or row.source or row.kind}, on {row.key.title})"
 
 
 def _slug(text: str) -> str:

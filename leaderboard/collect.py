@@ -40,7 +40,7 @@ from ..evaluator.submissions.reproduction import Reproduction
 from ..evaluator.submissions.rules import RuleResult, rule_results
 from .answers import RunAnswers, intern_ids, items_file, items_path, run_answers, view_files
 from .board_file import HistoryEntry, LeaderboardFile, LeaderEntry
-from .boards import BASE_TEST, Board, neghub_dataset, primary_board, prompt_style, verified_board
+from .boards import BASE_TEST, Board, check_unique_ids, neghub_dataset, primary_board, prompt_style, verified_board
 from .clearances import load_clearances
 from .evidence import account_of, maintainers_run, record_facts
 from .facts import RecordFacts, Row, RowFacts, SettingValue, joined
@@ -614,6 +614,7 @@ def collect(
         else f"no record: {history.why_not}; rows are ordered by submission id and each is another account's"
     )
     context = Context(HistoryEntry(recorded=history.recorded, words=words), tuple(clearances), frozenset(prompts))
+    check_unique_ids(facts)  # before decide, which keys rows by id: a second row would replace the first
     file = decide(facts, context)
     return Leaderboard(facts, file, notes, accepted, tables, history, views)
 

@@ -13,11 +13,13 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from mkdocs.exceptions import Abort
 from mkdocs.structure.files import File, Files
 
 # MkDocs loads this file by its path (mkdocs.yml `hooks:`), outside the package: its imports are absolute
 from neghub.evaluator.fileio.logs import log_safe
 from neghub.evaluator.releases.loading import local_copy_advice
+from neghub.leaderboard.boards import SlugCollision
 from neghub.leaderboard.collect import collect, submissions_dir
 from neghub.leaderboard.site import build_pages
 from neghub.leaderboard.submit_page import SUBMIT_PAGE, with_model_kinds
@@ -36,9 +38,25 @@ def plotly_js_path() -> Path:
     return path
 
 
+class BuildRefused(Abort):
+    """A build NegHub refuses to write (two boards with one slug, two rows with one id): its one line, exit code 2
+    (MkDocs prints an Abort's message alone, without a traceback, and exits with its code)."""
+
+    code = 2
+    exit_code = 2
+
+    def show(self, *args: Any, **kwargs: Any) -> None:
+        import click
+
+        click.echo(self.format_message(), err=True)
+
+
 def on_files(files: Files, config: Any, **_: Any) -> Files:
     repository = Path(config.config_file_path).parent  # mkdocs.yml sits at the repository's root
-    board = collect(submissions_dir(repository))
+    try:
+        board = collect(submissions_dir(repository))
+    except SlugCollision as error:
+        raise BuildRefused(str(error)) from None
     for note in board.notes:  # every line in the build log; the site's build report shows the first few
         for message in note.messages:
             log.info("submission %s %s: %s", log_safe(note.submission), note.level, log_safe(message))
