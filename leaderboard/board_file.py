@@ -2,21 +2,23 @@
 
 `verdicts.decide` returns it; the site's pages, the downloads and the pull-request summary read it, and nothing
 else decides a verdict. The site publishes it as `data/leaderboard.json`; its schema is published as
-`schemas/leaderboard.schema.json` (`python -m neghub.leaderboard.board_file --schema`, run by `nox -s schemas`).
+`schemas/leaderboard.schema.json` (`python -m neghub.leaderboard.board_file --schema`, run by `nox -s schemas`, writes
+it with the other site files' schemas). Its `version` is the data contract's (contract.py): one version for every
+file the site publishes.
 A row's figures beyond its headline are in the board's downloads; this file holds what the rules decided, with the
 evidence each decision printed.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-LEADERBOARD_FILE_VERSION: Literal[1] = 1
+from .contract import DATA_CONTRACT_VERSION
+
+LEADERBOARD_FILE_VERSION: Literal[2] = DATA_CONTRACT_VERSION
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 
 HoldKind = Literal[
@@ -153,7 +155,9 @@ class LeaderboardFile(BaseModel):
     """Every verdict of one build of the leaderboard."""
 
     model_config = _CLOSED
-    version: Literal[1] = LEADERBOARD_FILE_VERSION
+    version: Literal[2] = Field(
+        default=LEADERBOARD_FILE_VERSION, description="the data contract's version (schemas/data-contract.json)"
+    )
     rules_version: str
     rules: list[RuleEntry] = Field(default_factory=list, description="the rules in force, in the order applied")
     history: HistoryEntry
@@ -169,28 +173,22 @@ SCHEMA_FILE = "leaderboard.schema.json"
 
 
 def schema_text() -> str:
-    """The published schema of the leaderboard file, as `schemas/leaderboard.schema.json` holds it."""
-    from ..evaluator.submissions.schemas import schema_of
+    """The published schema of the leaderboard file, as `schemas/leaderboard.schema.json` holds it (its `$id` under
+    the data contract's version)."""
+    from .contract import schema_text as text
+    from .contract import site_schemas
 
-    return json.dumps(schema_of(LeaderboardFile, SCHEMA_FILE), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return text(site_schemas()[SCHEMA_FILE])
 
 
 def main(argv: list[str]) -> int:
-    """`--schema DIR [--check]`: write the schema into DIR (or, with --check, compare it)."""
-    check = "--check" in argv
-    args = [a for a in argv if a != "--check"]
-    if len(args) != 2 or args[0] != "--schema":
+    """`--schema DIR [--check]`: write into DIR (or, with --check, compare) the schemas of every site file."""
+    from .contract import main as contract_main
+
+    if len(argv) not in (2, 3) or argv[0] != "--schema":
         print("usage: python -m neghub.leaderboard.board_file --schema DIR [--check]", file=sys.stderr)
         return 2
-    path = Path(args[1]) / SCHEMA_FILE
-    text = schema_text()
-    if check:
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            print(f"schemas out of date (run `nox -s schemas`): {SCHEMA_FILE}", file=sys.stderr)
-            return 1
-        return 0
-    path.write_text(text, encoding="utf-8")
-    return 0
+    return contract_main(argv)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,18 @@
-"""Downloads people load in one line.
+"""Downloads people load in one line, under one data contract (contract.py: its version, its schemas).
 
-- `data/<board>.csv` and `data/<board>.json`: one board, one row per model, every figure as a column
-  (fractions). The JSON is a list of flat records: `pandas.read_json(path)` loads it as it is.
-- `data/results-long.parquet`: every row and metric of the site in tidy long format (one record per board,
-  model and metric), with the trust level, the status, the dataset's identity, the interval bounds and the
-  unit: `pandas.read_parquet` in one call. (No CSV of it: at a thousand submissions it is a million lines, and a
-  board's own CSV is the spreadsheet's file.)
+- `data/<board>.csv` and `data/<board>.json`: one board, one row per model, every figure as a column. The JSON is
+  a list of flat records: `pandas.read_json(path)` loads it as it is (schema: `schemas/board.schema.json`).
+- `data/results-long.parquet`: every row and figure of the site in tidy long format (one record per row and
+  figure), with its board's settings, the source, the trust level, the status, the interval bounds and the unit:
+  `pandas.read_parquet` in one call (schema: `schemas/results-long.schema.json`, its columns in file order).
+- `data/benchmarks/<benchmark>.csv`: the same long records, one benchmark's (every board of it): the file a
+  reader of one benchmark opens in a spreadsheet. (No CSV of the whole site: at a thousand submissions it is a
+  million lines.)
+The rows are the pages' rows: each board's own table (a paper's row a primary board shows for context is in its
+own board's files), and the baselines computed on one row's own items (SCN), which a page shows as that row's
+floor and the home page counts among the baselines (`baseline_for` names that row). Every figure is in the unit
+its page shows it in: percent and points ×100, counts and correlations as computed; a figure no page shows is as
+the scorer computed it (the long format's unit "as computed").
 Every record carries the rules version its status and rank were given under (`rules_version`, verdicts.py;
 the site's Ranking rules page dates each version), and the licence of the data it was scored on.
 Text cells that a spreadsheet would run as a formula (starting with = + - @) are quoted with '.
@@ -14,6 +21,7 @@ Text cells that a spreadsheet would run as a formula (starting with = + - @) are
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -22,48 +30,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..evaluator.core.registry import get_benchmark
+from ..evaluator.core.registry import benchmark_names, get_benchmark
 from .boards import Board
 from .collect import Leaderboard
+from .contract import LONG_COLUMNS, LONG_PARQUET, benchmark_csv
 from .facts import Row
 from .verdicts import RULES_VERSION, headline
 
-LONG_COLUMNS = (
-    "task",
-    "board",
-    "board_title",
-    "dataset",
-    "is_sample",
-    "split",
-    "mode",
-    "shots",
-    "prompt",
-    "chat_template",
-    "fine_tuned_on",
-    "test",
-    "seeds",
-    "seed",
-    "model",
-    "submission_id",
-    "source",
-    "trust",
-    "status",
-    "rank_low",
-    "rank_high",
-    "rank_claimed",
-    "unranked",
-    "holds",
-    "rules_version",
-    "parameters",
-    "n_runs",
-    "metric",
-    "label",
-    "unit",
-    "value",
-    "ci_low",
-    "ci_high",
-    "sd",
-)
 _FORMULA = re.compile(r"^[=+\-@\t\r]")
 
 
@@ -83,12 +56,44 @@ def _csv_safe(value: Any) -> Any:
     return value
 
 
+AS_COMPUTED = "as computed"  # the unit of a figure no page shows
+
+
+@functools.cache
+def _shown(task: str) -> dict[str, tuple[str, str, float]]:
+    """Path -> (label, unit, scale) of every figure the benchmark's pages show, its interval's bounds included."""
+    display = get_benchmark(task).display
+    shown: dict[str, tuple[str, str, float]] = {}
+    for column in [*display.columns, display.headline]:
+        scale = 100.0 if column.unit in ("percent", "points") else 1.0
+        shown[column.path] = (column.label, column.unit, scale)
+        if column.ci_path:
+            for bound in (0, 1):
+                shown[f"{column.ci_path}.{bound}"] = (column.label, column.unit, scale)
+    return shown
+
+
+def page_unit(task: str, path: str) -> tuple[str, float]:
+    """(unit, scale) of a figure as the pages show it: the downloads multiply by `scale` (fractions shown in
+    percent or points ×100); a figure no page shows keeps the scorer's value ("as computed")."""
+    _, unit, scale = _shown(task).get(path, ("", AS_COMPUTED, 1.0))
+    return unit, scale
+
+
+def _in_page_unit(task: str, path: str, value: float | None) -> Any:
+    if value is None:
+        return None
+    return _number(value * page_unit(task, path)[1])
+
+
 def record(row: Row) -> dict[str, Any]:
-    """One row of a board as a flat record (the per-board downloads)."""
+    """One row of a board as a flat record (the per-board downloads; contract.BoardRecord)."""
     benchmark = get_benchmark(row.task)
+    path = benchmark.display.headline.path
     return {
         "task": row.task,
         "board": row.key.slug,
+        "row": row.id,
         "dataset": row.key.dataset_label,
         "model": row.model,
         "submission_id": row.submission_id,
@@ -111,10 +116,10 @@ def record(row: Row) -> dict[str, Any]:
         "open_weights": row.open_weights,
         "n_runs": row.n_runs,
         "headline_metric": benchmark.display.headline.path,
-        "headline": _number(headline(row)),
+        "headline": _in_page_unit(row.task, path, headline(row)),
         "predictions_sha256": ";".join(str(p.get("predictions_sha256")) for p in row.provenance) or None,
-        **{f"metric.{path}": _number(value) for path, value in sorted(row.metrics.items())},
-        **{f"sd.{path}": _number(value) for path, value in sorted(row.sd.items())},
+        **{f"metric.{name}": _in_page_unit(row.task, name, value) for name, value in sorted(row.metrics.items())},
+        **{f"sd.{name}": _in_page_unit(row.task, name, value) for name, value in sorted(row.sd.items())},
     }
 
 
@@ -127,6 +132,7 @@ def verdict_fields(row: Row) -> dict[str, Any]:
         "rank_claimed": row.claimed,
         "unranked": row.unranked,
         "holds": "; ".join(row.holds) or None,
+        "baseline_for": row.reference_for,
         "rules_version": RULES_VERSION,
     }
 
@@ -193,26 +199,29 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
     labels: list[str] = []
     units: list[str] = []
     for (task, paths), members in blocks.items():
+        shown = _shown(task)
         display = get_benchmark(task).display
-        shown = {c.path: c for c in display.columns} | {display.headline.path: display.headline}
+        cis = {c.path: c.ci_path for c in [*display.columns, display.headline]}
         codes = []
         for path in paths:
             if path not in path_names:
-                column = shown.get(path)
+                label, unit, _ = shown.get(path, (path, AS_COMPUTED, 1.0))
                 path_names[path] = len(path_names)
-                labels.append(column.label if column is not None else path)
-                units.append(column.unit if column is not None else "")
+                labels.append(label)
+                units.append(unit)
             codes.append(path_names[path])
-        ci_paths = [shown[p].ci_path if p in shown else None for p in paths]
+        ci_paths = [cis.get(p) for p in paths]
+        scales = np.tile(np.array([page_unit(task, p)[1] for p in paths], dtype=np.float64), len(members))
         owner_parts.append(np.repeat(np.array([i for i, _ in members], dtype=np.int64), len(paths)))
         path_parts.append(np.tile(np.array(codes, dtype=np.int64), len(members)))
         rows = [row for _, row in members]
-        numbers["value"].append(_matrix([[row.metrics[p] for p in paths] for row in rows]))
+        # in the unit the pages show (percent and points x100): the interval and the SD scale with the figure
+        numbers["value"].append(_matrix([[row.metrics[p] for p in paths] for row in rows]) * scales)
         lows = [f"{c}.0" if c else "" for c in ci_paths]
         highs = [f"{c}.1" if c else "" for c in ci_paths]
-        numbers["ci_low"].append(_matrix([[row.metrics.get(p) for p in lows] for row in rows]))
-        numbers["ci_high"].append(_matrix([[row.metrics.get(p) for p in highs] for row in rows]))
-        numbers["sd"].append(_matrix([[row.sd.get(p) for p in paths] for row in rows]))
+        numbers["ci_low"].append(_matrix([[row.metrics.get(p) for p in lows] for row in rows]) * scales)
+        numbers["ci_high"].append(_matrix([[row.metrics.get(p) for p in highs] for row in rows]) * scales)
+        numbers["sd"].append(_matrix([[row.sd.get(p) for p in paths] for row in rows]) * scales)
     owner = np.concatenate(owner_parts) if owner_parts else np.zeros(0, dtype=np.int64)
     path_codes = np.concatenate(path_parts) if path_parts else np.zeros(0, dtype=np.int64)
     indices = _numbers(owner.astype(np.int32), pa.int32())
@@ -286,6 +295,7 @@ def _row_fields(board: Board, row: Row) -> dict[str, Any]:
     return {
         "task": board.task,
         "board": board.slug,
+        "row": row.id,
         "board_title": board.title,
         "dataset": board.dataset_label,
         "is_sample": board.is_sample,
@@ -368,16 +378,41 @@ def long_parquet(table: Any) -> bytes:
     return buffer.getvalue()
 
 
+def download_rows(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[Board, list[Row]]:
+    """The rows of each board's downloads, as its page shows them: the board's own table (a paper's row a primary
+    board shows for context is in its own board's files), then the baselines computed on one row's own items,
+    which the page shows as that row's floor (they are in no table: board_order.py)."""
+    rows = {key: [r for r in table if r.key == key] for key, table in tables.items()}
+    for row in board.rows:
+        if row.kind == "reference" and row.reference_for is not None:
+            rows.setdefault(row.key, []).append(row)
+    return {key: own for key, own in rows.items() if own}
+
+
+def long_csv(table: Any) -> str:
+    """Long records (an Arrow table of LONG_COLUMNS) as CSV: the columns in contract order, missing as empty."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(LONG_COLUMNS)
+    columns = [table.column(name).to_pylist() for name in LONG_COLUMNS]
+    for values in zip(*columns, strict=True):
+        writer.writerow(["" if v is None else _csv_safe(_number(v)) for v in values])
+    return out.getvalue()
+
+
 def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str | bytes]:
     out: dict[str, str | bytes] = {}
-    for key, rows in tables.items():
-        # a board's download holds its own rows: the paper rows a primary board shows for context are in theirs
-        own = [r for r in rows if r.key == key]
-        if not own:
-            continue
+    own_rows = download_rows(board, tables)
+    for key, own in own_rows.items():
         records = [record(r) for r in own]
         out[f"data/{key.slug}.csv"] = board_csv(own, records)
         out[f"data/{key.slug}.json"] = board_json(own, records)
-    own_rows = {key: [r for r in rows if r.key == key] for key, rows in tables.items()}
-    out["data/results-long.parquet"] = long_parquet(long_table(own_rows))
+    table = long_table(own_rows)
+    out[LONG_PARQUET] = long_parquet(table)
+    import pyarrow as pa
+
+    tasks = table.column("task").to_pylist()
+    for task in benchmark_names():  # every benchmark's file, with its header alone where it has no row yet
+        mask = pa.array([t == task for t in tasks], type=pa.bool_())
+        out[benchmark_csv(task)] = long_csv(table.filter(mask))
     return out

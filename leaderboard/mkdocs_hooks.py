@@ -73,10 +73,24 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
         files.append(File.generated(config, src_uri, content=content))
     files.append(File.generated(config, PLOTLY_JS, abs_src_path=str(plotly_js_path())))
-    # the published JSON Schemas, at the URLs their $id names (https://<site>/schemas/<file>)
+    # the published JSON Schemas, at the URLs their $id names (https://<site>/schemas/<file>; a site file's schema
+    # under its data contract's version, https://<site>/schemas/data-contract-<N>/<file>, and at schemas/<file> too)
     for schema in sorted((repository / "schemas").glob("*.json")):
-        files.append(File.generated(config, f"schemas/{schema.name}", abs_src_path=str(schema)))
+        for src_uri in dict.fromkeys([f"schemas/{schema.name}", _served_at(schema)]):
+            files.append(File.generated(config, src_uri, abs_src_path=str(schema)))
     return files
+
+
+def _served_at(schema: Path) -> str:
+    """Where the site serves a schema: the path its `$id` names under the site's schemas/ folder."""
+    import json
+
+    from neghub.evaluator.submissions.schemas import BASE_ID
+
+    named = json.loads(schema.read_text(encoding="utf-8")).get("$id")
+    if isinstance(named, str) and named.startswith(BASE_ID):
+        return "schemas/" + named.removeprefix(BASE_ID)
+    return f"schemas/{schema.name}"
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:

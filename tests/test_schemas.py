@@ -33,9 +33,10 @@ def test_committed_schema_is_the_generated_one(file_name: str) -> None:
 
 
 def test_no_schema_is_committed_that_is_not_generated() -> None:
-    from neghub.leaderboard.board_file import SCHEMA_FILE
+    from neghub.leaderboard.contract import FINGERPRINTS_FILE, site_schemas
 
-    assert sorted(p.name for p in SCHEMAS.glob("*.json")) == sorted([*generate(), SCHEMA_FILE])
+    expected = [*generate(), *site_schemas(), FINGERPRINTS_FILE]
+    assert sorted(p.name for p in SCHEMAS.glob("*.json")) == sorted(expected)
 
 
 def test_the_leaderboard_files_schema_is_the_generated_one() -> None:
