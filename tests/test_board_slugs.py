@@ -148,3 +148,37 @@ def test_the_hook_turns_a_collision_into_one_line_and_exit_2(tmp_path: Path) -> 
     assert [line for line in (done.stderr + done.stdout).splitlines() if line] == [
         "two boards share the slug x: A and B"
     ]
+
+
+def test_neg_cot_and_neg_under_cot_are_two_boards_two_tables_two_files(
+    tmp_path: Path, split: tuple[list[int], list[str]]
+) -> None:
+    """The issue's case at the build: two submissions whose custom prompts are `neg-cot` and `neg_cot` (no
+    sha256 recorded: the same board words but for the name). On main the later board replaced the earlier on its
+    page and in data/<slug>.csv."""
+    from neghub.leaderboard.collect import collect
+    from neghub.leaderboard.exports import files
+    from tests.histories import hub_model, jnli_run, submission
+
+    ids, gold = split
+    answers = dict(zip(ids, gold, strict=True))
+    subs = tmp_path / "submissions"
+    for sid, prompt in (("first", "neg-cot"), ("second", "neg_cot")):
+        folder = submission(
+            sid, hub_model(sid.title(), f"org/{sid}", "e" * 40), sid, [jnli_run(answers, prompt=prompt)]
+        )
+        for path, text in folder.items():
+            target = tmp_path / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(str(text), encoding="utf-8")
+    board = collect(subs, reported=False)
+    tables = board.tables()
+    custom_boards = [key for key in tables if key.is_custom_prompt]
+    assert sorted(key.prompt.split(" (")[0] for key in custom_boards) == ["custom: neg-cot", "custom: neg_cot"]
+    assert len({key.slug for key in custom_boards}) == 2
+    written = files(board, tables)
+    for key in custom_boards:
+        text = written[f"data/{key.slug}.csv"]
+        assert isinstance(text, str)
+        mine, other = ("First", "Second") if "neg-cot" in key.prompt else ("Second", "First")
+        assert f",{mine}," in text and f",{other}," not in text
