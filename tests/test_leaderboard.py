@@ -264,7 +264,7 @@ def test_csv_export_quotes_formula_like_names() -> None:
     text = board_csv([_row("verified", '=HYPERLINK("x")', 0.5)])
     (record,) = list(csv.DictReader(io.StringIO(text)))
     assert record["model"] == '\'=HYPERLINK("x")'
-    assert float(record["metric.acc"]) == 0.5
+    assert float(record["metric.acc"]) == 50  # in the unit the page shows: percent
 
 
 def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
@@ -277,7 +277,7 @@ def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
     (name,) = [n for n in files if n.startswith("data/nubench--test--completion--0shot") and n.endswith(".json")]
     exported = [r for r in json.loads(files[name]) if r["submission_id"]]
     assert [r["model"] for r in exported] == ["One Run"]
-    assert exported[0]["metric.acc"] == 1.0
+    assert exported[0]["metric.acc"] == 100  # percent, as the page shows it (data contract 2)
 
 
 def test_a_run_whose_dataset_this_build_cannot_read_is_left_out_not_the_submission(tmp_path: Path) -> None:
