@@ -116,7 +116,7 @@ class BoardRecord(BaseModel):
     format: percent and points ×100)."""
 
     model_config = ConfigDict(extra="allow", title="NegHub board record")
-    __pydantic_extra__: dict[str, float | None] = Field(init=False)  # type: ignore[assignment]
+    __pydantic_extra__: dict[str, float | None] = Field(init=False)
     task: str
     board: str
     row: str
