@@ -24,7 +24,9 @@ improve within a version, a field, type or constraint may not). tests/test_data_
 generated schemas' fingerprint is not the one recorded for `DATA_CONTRACT_VERSION`. While that version is
 unreleased, re-record it with `python -m neghub.leaderboard.contract --record schemas`; a released version's
 fingerprint is never re-recorded (the command refuses): bump `DATA_CONTRACT_VERSION` and say in CHANGELOG.md's
-"Data contract" section what a reader of the files must change.
+"Data contract" section what a reader of the files must change. A version is released when the release that first
+publishes it is tagged: the maintainers then set its `"released": true` (version 1 was the site's before this
+module, released).
 """
 
 from __future__ import annotations
