@@ -9,7 +9,9 @@ UTS #39's skeleton; compared with "neghub" in any letter case. Each disguise bel
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -127,3 +129,22 @@ def test_the_gpu_eval_workflows_branch_prints_neghubs_maintainers(monkeypatch: p
 def test_no_history_prints_not_on_record() -> None:
     history = History(recorded=False, why_not="no git repository")
     assert submitted_by(history, "s", _metadata("alice", name="NegHub")) == "not on record"
+
+
+def test_the_home_pages_latest_submissions_show_the_account_not_the_name_given(tmp_path: Path) -> None:
+    """The issue's case on the page: @tester's pull request gives `submitter.name: NegHub maintainers`; the home
+    page's latest submissions and the models list print "@tester", and nothing there reads as NegHub's own."""
+    from neghub.leaderboard.collect import collect
+    from neghub.leaderboard.home import home_page
+    from neghub.leaderboard.site import environment, models_index_page
+    from tests.test_leaderboard import write_submission
+
+    write_submission(tmp_path, "posing", "Posing", ["choice1"], submitter="NegHub maintainers")
+    landing = Landing(position=2, commit="c" * 40, pull_request=7, branch="tester/add-posing", paths=frozenset())
+    history = History(recorded=True, submissions={"posing": landing}, added={"posing": landing}, prefix="")
+    board = collect(tmp_path, reported=False, history=history)
+    env = environment()
+    for page in (home_page(env, board, board.tables()), models_index_page(env, board, {})):
+        cells = re.findall(r"<td>([^<]*)</td></tr>", page)
+        assert cells == ["@tester"]
+        assert "NegHub maintainers" not in page and "NegHub&#39;s maintainers" not in page
