@@ -2,8 +2,9 @@
 
 The files: `data/leaderboard.json` (every verdict: board_file.py), `data/<board slug>.csv|json` (one board, one
 record per row), `data/results-long.parquet` (every row and figure of the site, long format) and
-`data/benchmarks/<benchmark>.csv` (the same long records, one benchmark's). Each is described by a JSON Schema in
-`schemas/` whose `$id` carries the version (`.../schemas/data-contract-<N>/<file>`, where the site serves it):
+`data/benchmarks/<benchmark>.csv` (the same long records, one benchmark's, for the figures its pages label). Each
+is described by a JSON Schema in `schemas/` whose `$id` carries the version (`.../schemas/data-contract-<N>/<file>`,
+where the site serves it):
 
 - `leaderboard.schema.json`: the leaderboard file;
 - `board.schema.json`: one record of a board's download (its `metric.<path>` and `sd.<path>` columns by pattern);

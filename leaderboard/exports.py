@@ -5,9 +5,10 @@
 - `data/results-long.parquet`: every row and figure of the site in tidy long format (one record per row and
   figure), with its board's settings, the source, the trust level, the status, the interval bounds and the unit:
   `pandas.read_parquet` in one call (schema: `schemas/results-long.schema.json`, its columns in file order).
-- `data/benchmarks/<benchmark>.csv`: the same long records, one benchmark's (every board of it): the file a
-  reader of one benchmark opens in a spreadsheet. (No CSV of the whole site: at a thousand submissions it is a
-  million lines.)
+- `data/benchmarks/<benchmark>.csv`: the same long records, one benchmark's (every board of it), for the figures
+  its pages label (the Parquet has every figure a result holds, a few hundred for some rows; a row with no
+  labelled figure keeps all of its own): the file a reader of one benchmark opens in a spreadsheet. (No CSV of
+  the whole site: at a thousand submissions it is a million lines.)
 The rows are the pages' rows: each board's own table (a paper's row a primary board shows for context is in its
 own board's files), and the baselines computed on one row's own items (SCN), which a page shows as that row's
 floor and the home page counts among the baselines (`baseline_for` names that row). Every figure is in the unit
@@ -390,14 +391,29 @@ def download_rows(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[Bo
 
 
 def long_csv(table: Any) -> str:
-    """Long records (an Arrow table of LONG_COLUMNS) as CSV: the columns in contract order, missing as empty."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(LONG_COLUMNS)
-    columns = [table.column(name).to_pylist() for name in LONG_COLUMNS]
-    for values in zip(*columns, strict=True):
-        writer.writerow(["" if v is None else _csv_safe(_number(v)) for v in values])
-    return out.getvalue()
+    """Long records (an Arrow table of LONG_COLUMNS) as CSV: the columns in contract order, missing as empty,
+    booleans `true`/`false`. Written by Arrow's CSV writer (a benchmark's file at a thousand submissions is a few
+    hundred thousand lines: no Python object per cell); a text cell a spreadsheet would run as a formula is quoted
+    with ', in each column's dictionary (its distinct texts) before it is decoded."""
+    import pyarrow as pa
+    import pyarrow.csv as arrow_csv
+
+    columns = []
+    for name in LONG_COLUMNS:
+        column = table.column(name)
+        if pa.types.is_dictionary(column.type):
+            chunks = [
+                pa.DictionaryArray.from_arrays(
+                    chunk.indices, _strings([_csv_safe(v) for v in chunk.dictionary.to_pylist()])
+                ).cast(pa.string())
+                for chunk in column.chunks
+            ]
+            column = pa.chunked_array(chunks, type=pa.string())
+        columns.append(column)
+    out = io.BytesIO()
+    options = arrow_csv.WriteOptions(include_header=False, quoting_style="needed")
+    arrow_csv.write_csv(pa.table(columns, names=list(LONG_COLUMNS)), out, options)
+    return ",".join(LONG_COLUMNS) + "\n" + out.getvalue().decode("utf-8")
 
 
 def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str | bytes]:
@@ -410,9 +426,17 @@ def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str |
     table = long_table(own_rows)
     out[LONG_PARQUET] = long_parquet(table)
     import pyarrow as pa
+    import pyarrow.compute as arrow_compute
 
-    tasks = table.column("task").to_pylist()
+    # a benchmark's CSV holds the figures its pages label (a NegHub row's result holds up to a few hundred more,
+    # which would make the file ten times larger: they are in the Parquet); a row with no labelled figure (a paper's
+    # table of another test) keeps all of its own, so that every row and board is in the file
+    labelled = arrow_compute.not_equal(table.column("unit").cast(pa.string()), AS_COMPUTED)
+    row_ids = table.column("row").cast(pa.string())
+    with_labels = arrow_compute.unique(row_ids.filter(labelled))
+    keep = arrow_compute.or_(labelled, arrow_compute.invert(arrow_compute.is_in(row_ids, value_set=with_labels)))
+    shown = table.filter(keep)
+    tasks = shown.column("task").cast(pa.string())
     for task in benchmark_names():  # every benchmark's file, with its header alone where it has no row yet
-        mask = pa.array([t == task for t in tasks], type=pa.bool_())
-        out[benchmark_csv(task)] = long_csv(table.filter(mask))
+        out[benchmark_csv(task)] = long_csv(shown.filter(arrow_compute.equal(tasks, task)))
     return out
