@@ -45,10 +45,10 @@ The site then trusts each of these as landed (evidence.py).
 
 from __future__ import annotations
 
+import difflib
 import filecmp
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path, PurePosixPath
@@ -57,15 +57,15 @@ from typing import Any
 import yaml
 
 from ..evaluator.core.errors import InputError
-from ..evaluator.submissions.format import GITHUB_LOGIN_PATTERN, Metadata
+from ..evaluator.submissions.format import Metadata
 from .clearances import parse_clearances
+from .deployment import MAINTAINERS_FILE, NO_MAINTAINER, maintainers_problems, read_maintainers  # noqa: F401 (re-exported)
 from .evidence import account_of, maintainers_run
 from .history import read_history
 
 REPRODUCTIONS = "reproductions"
 SUBMISSIONS = "submissions"
 CLEARANCES = "clearances.yaml"
-MAINTAINERS_FILE = ".github/MAINTAINERS"
 DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
 LINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
@@ -150,21 +150,19 @@ def _executable(path: Path) -> bool:
 
 
 def changed_records(head_root: Path, base_root: Path, changes: list[tuple[str, str, str]] | None = None) -> list[str]:
-    """reproductions/<file> paths that the pull request (HEAD_ROOT) adds, changes or removes against BASE_ROOT, or
-    under which git records a change (a mode)."""
+    """reproductions/<file> paths the pull request adds, changes or removes: where git's record of it is here
+    (`changes`: `git diff --raw BASE...HEAD`, from where its branch forked), the paths it names, a mode included;
+    else every one HEAD_ROOT and BASE_ROOT hold otherwise. A record main landed after the branch forked is not the
+    pull request's change: an honest branch behind main is not blamed for "removing" it."""
+    if changes is not None:
+        return sorted(f"{REPRODUCTIONS}/{name}" for name in _under(changes, REPRODUCTIONS))
     head, base = head_root / REPRODUCTIONS, base_root / REPRODUCTIONS
-    recorded = _under(changes, REPRODUCTIONS)
-    names = recorded | {p.name for folder in (head, base) if folder.is_dir() for p in folder.iterdir()}
+    names = {p.name for folder in (head, base) if folder.is_dir() for p in folder.iterdir()}
     changed = []
     for name in sorted(names):
         mine, theirs = head / name, base / name
         added_or_removed = mine.exists() != theirs.exists() or mine.is_dir() or theirs.is_dir()
-        if (
-            name in recorded
-            or added_or_removed
-            or not filecmp.cmp(mine, theirs, shallow=False)
-            or _executable(mine) != _executable(theirs)
-        ):
+        if added_or_removed or not filecmp.cmp(mine, theirs, shallow=False) or _executable(mine) != _executable(theirs):
             changed.append(f"{REPRODUCTIONS}/{name}")
     return changed
 
@@ -209,23 +207,56 @@ def changed_paths(head_root: Path, base_root: Path, event: dict[str, Any]) -> li
     return sorted(differ)
 
 
+def is_data(path: str) -> bool:
+    """Whether `path` is the leaderboard's data (a submission folder's file, a reproduction record, the clearances)."""
+    return path.startswith(DATA[:2]) or path == CLEARANCES
+
+
+def submission_kind(paths: list[str]) -> str | None:
+    """What the verdict judges: None for a code change (no path of the leaderboard's data: the maintainers review
+    it as code, CODEOWNERS, and ci.yml tests it), else "submission", "reproduction" or "clearance" (the first the
+    pull request changes, in that order)."""
+    data = [path for path in paths if is_data(path)]
+    if not data:
+        return None
+    for prefix, kind in ((f"{SUBMISSIONS}/", "submission"), (f"{REPRODUCTIONS}/", "reproduction")):
+        if any(path.startswith(prefix) for path in data):
+            return kind
+    return "clearance"
+
+
 def scope_problems(
     event: dict[str, Any], head_root: Path, base_root: Path, paths: list[str] | None = None
 ) -> list[str]:
-    """Why a submission's pull request is a code change (see the module docstring): one line per path."""
-    if _is_maintainer(event, base_root):
-        return []
+    """Why a pull request of the leaderboard's data is a code change (see the module docstring): one line per path.
+    A pull request that changes the data changes nothing else, whoever opens it (a maintainer included): the
+    verdict is computed by the default branch's code, and code or a workflow merged beside the data would judge it
+    otherwise on the next build, unread. A `.gitattributes` anywhere is refused unless a maintainer opens it."""
     paths = changed_paths(head_root, base_root, event) if paths is None else paths
+    maintainer = _is_maintainer(event, base_root)
     problems = [
         f"{path}: a .gitattributes changes how git checks out and diffs other files (their encoding, line ends, "
         "filters), so what the checks read is not what git records: it makes this pull request a code change, "
         "which only a maintainer opens"
         for path in paths
-        if PurePosixPath(path).name == ".gitattributes"
+        if PurePosixPath(path).name == ".gitattributes" and not maintainer
     ]
-    folders = sorted({path.split("/")[1] for path in paths if path.startswith(f"{SUBMISSIONS}/") and path.count("/")})
-    if not folders:
+    kind = submission_kind(paths)
+    if kind is None:
         return problems
+    for path in paths:
+        if is_data(path) or (PurePosixPath(path).name == ".gitattributes" and not maintainer):
+            continue
+        what = "a workflow or the deployment's settings (.github/)" if path.startswith(".github/") else "the build"
+        problems.append(
+            f"{path}: it changes {what} beside the leaderboard's data, which makes this pull request a code change, "
+            f"not a {kind}: the verdict comes from the default branch's code, and this would judge the data "
+            "otherwise once merged; move the change to a pull request of its own (a maintainer reviews it) and keep "
+            "this one to the data"
+        )
+    if maintainer:
+        return problems
+    folders = sorted({path.split("/")[1] for path in paths if path.startswith(f"{SUBMISSIONS}/") and path.count("/")})
     if len(folders) > 1:
         shown = ", ".join(f"{SUBMISSIONS}/{sid}/" for sid in folders)
         problems.append(
@@ -233,16 +264,15 @@ def scope_problems(
             "submission's review cannot hold or clear another's)"
         )
         return problems
-    (folder,) = folders
-    for path in paths:
-        if path.startswith(f"{SUBMISSIONS}/{folder}/") or PurePosixPath(path).name == ".gitattributes":
-            continue
-        where = "the build" if not path.startswith(DATA) else "the leaderboard's data"
-        problems.append(
-            f"{path}: outside the submission's folder ({SUBMISSIONS}/{folder}/): it changes {where}, which makes "
-            "this pull request a code change, not a submission; move the change to a pull request of its own "
-            "(a maintainer reviews it) and keep this one to the folder"
-        )
+    if folders:
+        (folder,) = folders
+        for path in paths:
+            if is_data(path) and not path.startswith(f"{SUBMISSIONS}/{folder}/"):
+                problems.append(
+                    f"{path}: outside the submission's folder ({SUBMISSIONS}/{folder}/): it changes the leaderboard's "
+                    "data beside the submission; move the change to a pull request of its own and keep this one to "
+                    "the folder"
+                )
     return problems
 
 
@@ -253,33 +283,6 @@ def _pull(event: dict[str, Any]) -> dict[str, Any]:
 
 def _author(event: dict[str, Any]) -> str:
     return str((_pull(event).get("user") or {}).get("login") or "")
-
-
-def read_maintainers(base_root: Path) -> frozenset[str]:
-    """The logins (lower case) `.github/MAINTAINERS` of BASE_ROOT lists; none where it is missing or unreadable (a
-    malformed line names nobody: maintainers_problems says which)."""
-    try:
-        text = (base_root / MAINTAINERS_FILE).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return frozenset()
-    logins = (line.split("#", 1)[0].strip() for line in text.splitlines())
-    return frozenset(login.lower() for login in logins if re.fullmatch(GITHUB_LOGIN_PATTERN, login))
-
-
-def maintainers_problems(root: Path) -> list[str]:
-    """One line per line of ROOT's `.github/MAINTAINERS` that is not one GitHub login (a comment aside)."""
-    path = root / MAINTAINERS_FILE
-    if not path.is_file():
-        return [f"{MAINTAINERS_FILE}: missing: list the maintainers' GitHub accounts, one a line"]
-    problems = []
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        login = line.split("#", 1)[0].strip()
-        if login and not re.fullmatch(GITHUB_LOGIN_PATTERN, login):
-            problems.append(
-                f"{MAINTAINERS_FILE}:{number}: expected one GitHub account per line (letters, digits, '-'), "
-                f"got {login!r}"
-            )
-    return problems
 
 
 def _is_maintainer(event: dict[str, Any], base_root: Path) -> bool:
@@ -431,19 +434,27 @@ def mode_problems(changes: list[tuple[str, str, str]] | None) -> list[str]:
 def clearance_problems(
     event: dict[str, Any], head_root: Path, base_root: Path, changes: list[tuple[str, str, str]] | None = None
 ) -> list[str]:
-    """Why the pull request may not change clearances.yaml (none: it may, or it does not change it)."""
+    """Why the pull request may not change clearances.yaml (none: it may, or it does not change it). Where git's
+    record of it is here, what it changed is judged against the file where its branch forked (the merge base): an
+    entry main landed since is not the pull request's."""
     mine, theirs = head_root / CLEARANCES, base_root / CLEARANCES
-    recorded = any(path == CLEARANCES for _, _, path in changes or [])
-    same = mine.is_file() == theirs.is_file() and (not mine.is_file() or filecmp.cmp(mine, theirs, shallow=False))
-    if same and not recorded:
-        return []
+    if changes is not None:
+        if not any(path == CLEARANCES for _, _, path in changes):
+            return []
+        before = _entries_text(_at_fork(head_root, event, CLEARANCES))
+    else:
+        same = mine.is_file() == theirs.is_file() and (not mine.is_file() or filecmp.cmp(mine, theirs, shallow=False))
+        if same:
+            return []
+        before = _entries(theirs)
     author = _author(event)
+    if not read_maintainers(base_root):
+        return [f"{CLEARANCES}: {NO_MAINTAINER}"]
     if not _is_maintainer(event, base_root):
         return [
             f"{CLEARANCES}: only a maintainer ({MAINTAINERS_FILE} on the base branch) changes the clearances; this "
             f"pull request is {author or 'an unknown author'}'s"
         ]
-    before = _entries(theirs)
     problems = []
     for entry in _entries(mine):
         if entry in before:
@@ -454,7 +465,47 @@ def clearance_problems(
                 f"{CLEARANCES}: by: an entry this pull request adds or changes names its author, {author} (got "
                 f"{by or 'nothing'}): the site prints the account that landed it"
             )
+        problems += _unknown_names(entry, head_root)
     return problems + _entry_problems(mine)
+
+
+def nearest(name: str, names: list[str]) -> str:
+    """ ", did you mean X?" for the existing name nearest to `name` (difflib), or "" where none is near."""
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _unknown_names(entry: dict[str, Any], head_root: Path) -> list[str]:
+    """A clearance naming a submission the pull request's tree does not hold lifts nothing: refused, with the
+    nearest existing name. (Board slugs are checked where the boards are built: the summary and the build.)"""
+    sid = entry.get("submission")
+    if not isinstance(sid, str):
+        return []
+    folder = head_root / SUBMISSIONS
+    ids = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    if sid in ids:
+        return []
+    return [f"{CLEARANCES}: submission: {sid!r} is no submission (no folder {SUBMISSIONS}/{sid}/){nearest(sid, ids)}"]
+
+
+def _at_fork(head_root: Path, event: dict[str, Any], path: str) -> bytes | None:
+    """`path` as it stood where the pull request's branch forked from the base (the merge base); None where it did
+    not exist or git cannot say."""
+    pull = _pull(event)
+    base_sha = str((pull.get("base") or {}).get("sha") or "")
+    head_sha = str((pull.get("head") or {}).get("sha") or "")
+    fork = subprocess.run(
+        ["git", "-C", str(head_root), "merge-base", base_sha, head_sha], capture_output=True, timeout=60, check=False
+    )
+    if fork.returncode != 0:
+        return None
+    shown = subprocess.run(
+        ["git", "-C", str(head_root), "show", f"{fork.stdout.decode().strip()}:{path}"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    return shown.stdout if shown.returncode == 0 else None
 
 
 def _entry_problems(path: Path) -> list[str]:
@@ -475,8 +526,17 @@ def _entries(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return _entries_text(path.read_bytes())
+    except OSError:
+        return [{"by": None}]
+
+
+def _entries_text(content: bytes | None) -> list[dict[str, Any]]:
+    if content is None:
+        return []
+    try:
+        data = yaml.safe_load(content.decode("utf-8")) or {}
+    except (UnicodeDecodeError, yaml.YAMLError):
         return [{"by": None}]
     if not isinstance(data, dict):
         return [{"by": None}]

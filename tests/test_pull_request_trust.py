@@ -299,7 +299,7 @@ def test_clearances_change_only_by_a_listed_maintainer_naming_themselves(
     from neghub.leaderboard.pull_request import clearance_problems
 
     head, base = tmp_path / "head", tmp_path / "base"
-    head.mkdir()
+    (head / "submissions" / "strong").mkdir(parents=True)
     (base / ".github").mkdir(parents=True)
     (base / ".github" / "MAINTAINERS").write_text("# the maintainers\na-maintainer\n", encoding="utf-8")
     (base / "clearances.yaml").write_text("clearances: []\naccepted_prompts: []\n", encoding="utf-8")
@@ -317,7 +317,7 @@ def test_a_maintainers_clearance_of_a_figure_naming_no_board_is_refused(tmp_path
     from neghub.leaderboard.pull_request import clearance_problems
 
     head, base = tmp_path / "head", tmp_path / "base"
-    head.mkdir()
+    (head / "submissions" / "strong").mkdir(parents=True)
     (base / ".github").mkdir(parents=True)
     (base / ".github" / "MAINTAINERS").write_text("a-maintainer\n", encoding="utf-8")
     unscoped = ENTRY.format(by="a-maintainer").replace("    boards: [jnli-neg--valid--0shot]\n", "")
