@@ -44,7 +44,7 @@ REPOSITORY_PATTERN = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}"
 # the check run the default branch's protection requires, posted by the NegHub App (submission.yml's verdict job)
 REQUIRED_CHECK = "NegHub verdict"
 GPU_ENVIRONMENT = "gpu-eval"
-VERDICT_ENVIRONMENT = "submission-verdict"  # holds the App's key; deployments from the default branch only
+APP_ENVIRONMENT = "neghub-app"  # holds the App's key; deployments from the default branch only
 RUNNER_GROUP = "neghub-gpu"
 GPU_WORKFLOWS = ("gpu-eval.yml", "gpu-reproduce.yml")
 
@@ -135,8 +135,8 @@ def announce(root: Path) -> list[str]:
     return lines
 
 
-def configured_repository(root: Path | None) -> str | None:
-    """`repository:` of ROOT's `.github/neghub.yaml` (None where it is missing or names none; an invalid one is an
+def _setting(root: Path | None, key: str, pattern: str, expected: str) -> str | None:
+    """`KEY:` of ROOT's `.github/neghub.yaml` (None where the file is missing or names none; an invalid one is an
     InputError: a setting that decides trust fails loudly)."""
     if root is None:
         return None
@@ -147,12 +147,32 @@ def configured_repository(root: Path | None) -> str | None:
         return None
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise InputError.single(CONFIG_FILE, f"unreadable: {exc}") from None
-    value = data.get("repository") if isinstance(data, dict) else None
+    value = data.get(key) if isinstance(data, dict) else None
     if value in (None, ""):
         return None
-    if not isinstance(value, str) or not re.fullmatch(REPOSITORY_PATTERN, value):
-        raise InputError.single(CONFIG_FILE, f"repository: expected OWNER/NAME, got {value!r}")
+    if not isinstance(value, str) or not re.fullmatch(pattern, value):
+        raise InputError.single(CONFIG_FILE, f"{key}: expected {expected}, got {value!r}")
     return value
+
+
+def configured_repository(root: Path | None) -> str | None:
+    """`repository:` of ROOT's `.github/neghub.yaml`, or None."""
+    return _setting(root, "repository", REPOSITORY_PATTERN, "OWNER/NAME")
+
+
+BOT_ENV = "REPRODUCTION_BOT"  # the repository variable the workflows pass (vars.REPRODUCTION_BOT)
+DEFAULT_BOT = "github-actions[bot]"  # GitHub's own account (nobody registers it): trusts nothing the App opened
+
+
+def workflow_account(root: Path | None) -> str:
+    """The account the GPU workflows open their pull requests as: the NegHub App's bot (`<app-slug>[bot]`), from
+    ROOT's `.github/neghub.yaml` (`bot:`), else $REPRODUCTION_BOT, else GitHub's own github-actions[bot], which
+    the App's pull requests are not (so an unset deployment trusts no workflow's row, never a stranger's)."""
+    return (
+        _setting(root, "bot", r"[A-Za-z0-9][A-Za-z0-9-]{0,38}\[bot\]", "APP-SLUG[bot]")
+        or os.environ.get(BOT_ENV)
+        or DEFAULT_BOT
+    )
 
 
 def repository(root: Path | None) -> str:
@@ -283,11 +303,9 @@ def deploy_problems(root: Path, get: Get, app_id: int | None, org: str | None = 
         policy = environment.get("deployment_branch_policy") or {}
         if not (policy.get("protected_branches") or policy.get("custom_branch_policies")):
             problems.append(("gpu environment", f"{GPU_ENVIRONMENT}: deployments not limited to the default branch"))
-    verdict = get(f"/repos/{repo}/environments/{VERDICT_ENVIRONMENT}")
+    verdict = get(f"/repos/{repo}/environments/{APP_ENVIRONMENT}")
     if verdict is None or not (verdict.get("deployment_branch_policy") or {}):
-        problems.append(
-            ("app key", f"environment {VERDICT_ENVIRONMENT!r} (the App's key) missing or open to every branch")
-        )
+        problems.append(("app key", f"environment {APP_ENVIRONMENT!r} (the App's key) missing or open to every branch"))
     # Actions: read-only default token, no approving pull requests, approval for every outside contributor
     workflow = get(f"/repos/{repo}/actions/permissions/workflow") or {}
     if workflow.get("default_workflow_permissions") != "read":

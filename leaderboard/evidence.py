@@ -30,17 +30,16 @@ clearance counts: a verdict never rests on a file alone.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from ..evaluator.submissions.format import Metadata
 from ..evaluator.submissions.reproduction import Reproduction, metadata_sha256
+from . import deployment
 from .deployment import repository as deployment_repository
 from .facts import Account, RecordFacts
 from .history import History, Landing
 
-BOT_ENV = "REPRODUCTION_BOT"
-DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
+DEFAULT_BOT = deployment.DEFAULT_BOT  # the workflows' account where the deployment names none
 SUBMISSION_BRANCH = "gpu-eval/"  # the branch gpu-eval.yml pushes a submission to (noxfile: open_submission_pr)
 RECORD_BRANCH = "reproduce/"  # the branch gpu-reproduce.yml pushes a record to (noxfile: open_reproduction_pr)
 MAINTAINERS = Account("maintainers", "the maintainers", maintainers=True)
@@ -52,8 +51,9 @@ def repository(history: History) -> str:
     return deployment_repository(history.root)
 
 
-def workflow_account() -> str:
-    return os.environ.get(BOT_ENV) or DEFAULT_BOT
+def workflow_account(history: History) -> str:
+    """The account the GPU workflows open pull requests as (deployment.workflow_account: the NegHub App's bot)."""
+    return deployment.workflow_account(history.root)
 
 
 def _from_own_branch(history: History, landing: Landing, prefix: str) -> bool:
@@ -93,7 +93,7 @@ def maintainers_run(history: History, sid: str, account: Account) -> bool:
         return False
     # a folder the workflow added is its run only where it names the workflow's account (the check holds that field
     # equal to the pull request's author, and nobody else can push a branch of this repository)
-    return added.pull_request is None or account.key == f"github:{workflow_account().lower()}"
+    return added.pull_request is None or account.key == f"github:{workflow_account(history).lower()}"
 
 
 def _maintainers_landing(history: History, landing: Landing, folder: str) -> bool:

@@ -58,6 +58,7 @@ import yaml
 
 from ..evaluator.core.errors import InputError
 from ..evaluator.submissions.format import Metadata
+from . import deployment
 from .clearances import parse_clearances
 from .deployment import MAINTAINERS_FILE, NO_MAINTAINER, maintainers_problems, read_maintainers  # noqa: F401 (re-exported)
 from .evidence import account_of, maintainers_run
@@ -66,7 +67,7 @@ from .history import read_history
 REPRODUCTIONS = "reproductions"
 SUBMISSIONS = "submissions"
 CLEARANCES = "clearances.yaml"
-DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
+DEFAULT_BOT = deployment.DEFAULT_BOT  # the workflows' account where the deployment names none
 LINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
 EXECUTABLE_MODE = "100755"
@@ -386,8 +387,12 @@ def submission_problems(
     return problems
 
 
-def record_problems(event: dict[str, Any], records: list[str], bot: str = DEFAULT_BOT) -> list[str]:
-    """Why a pull request may not change these reproduction records (none: it may, or it changes none)."""
+def record_problems(
+    event: dict[str, Any], records: list[str], bot: str = DEFAULT_BOT, files_of: list[str] | None = None
+) -> list[str]:
+    """Why a pull request may not change these reproduction records (none: it may, or it changes none). `files_of`:
+    every path the pull request changes where git's record of it is here (the record and its kept re-run files
+    count as one record; GitHub's `changed_files` must be that many), else the record alone."""
     if not records:
         return []
     pull = _pull(event)
@@ -408,7 +413,9 @@ def record_problems(event: dict[str, Any], records: list[str], bot: str = DEFAUL
             f"request is {author or 'an unknown author'}'s. Ask a maintainer to run gpu-reproduce (README, "
             "'Reproducing a submission')"
         )
-    if len(records) != 1 or changed_files != 1:
+    # a record is reproductions/<id>.json with the re-run's answers it keeps under reproductions/<id>/ (Contract R)
+    ids = {PurePosixPath(path).name.removesuffix(".json") for path in records}
+    if len(ids) != 1 or changed_files != len(files_of or [None]):
         files = "an unknown number of" if changed_files is None else changed_files
         problems.append(
             f"{shown}: a pull request that changes a reproduction record changes that one record alone (this one "
@@ -557,9 +564,18 @@ def all_problems(event: dict[str, Any], head_root: Path, base_root: Path, bot: s
     if any(".gitattributes: " in p for p in scope):
         return problems  # the checked-out files are not what git records: no reading of them would be honest
     problems += submission_problems(event, head_root, base_root, bot, changes)
-    problems += record_problems(event, changed_records(head_root, base_root, changes), bot)
+    files = sorted({path for _, _, path in changes}) if changes is not None else None
+    problems += record_problems(event, changed_records(head_root, base_root, changes), bot, files)
     problems += clearance_problems(event, head_root, base_root, changes)
     return problems
+
+
+def _write_output(name: str, value: str) -> None:
+    """A step output for the workflow (submission.yml reads `kind`); nothing where $GITHUB_OUTPUT is unset."""
+    target = os.environ.get("GITHUB_OUTPUT")
+    if target:
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(f"{name}={value}\n")
 
 
 def main(argv: list[str]) -> int:
@@ -570,8 +586,16 @@ def main(argv: list[str]) -> int:
             )
             return 2
         event = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
-        bot = os.environ.get("REPRODUCTION_BOT") or DEFAULT_BOT
-        problems = all_problems(event, Path(argv[2]), Path(argv[3]), bot)
+        head_root, base_root = Path(argv[2]), Path(argv[3])
+        bot = deployment.workflow_account(base_root)  # the base branch's setting, never the pull request's
+        kind = submission_kind(changed_paths(head_root, base_root, event))
+        problems = all_problems(event, head_root, base_root, bot)
+        _write_output("kind", kind or "code")
+        if kind is None and not problems:
+            print(
+                "not a submission: this pull request changes no submission, reproduction record or clearance; it is "
+                "a code change, which the maintainers review (CODEOWNERS) and ci.yml tests"
+            )
         for problem in problems:
             print(problem, file=sys.stderr)
         return 2 if problems else 0
