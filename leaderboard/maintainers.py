@@ -154,3 +154,47 @@ def clearance_name_problems(path: Path, board: LeaderboardFile, submissions: lis
 
 def held_words(row: RowEntry) -> str:
     return "; ".join(f"{h.kind} ({_lifts(h.kind)})" for h in row.holds)
+
+
+def clearance_lifts(entries: list[dict[str, Any]], board: LeaderboardFile) -> list[str]:
+    """What each clearance entry a pull request adds or changes lifts, row by row, on the leaderboard as it stands
+    (`board`: the base branch's): each row of its submission on a board it names (every board, for a hold of the
+    whole submission) with the holds the entry lifts there and those it leaves; an entry that meets no row says so."""
+    lines = []
+    for entry in entries:
+        sid = str(entry.get("submission"))
+        kinds = {str(kind) for kind in entry.get("holds") or []}
+        boards = {str(slug) for slug in entry.get("boards") or []}
+        wide = kinds & set(SUBMISSION_WIDE_HOLDS)
+        met = False
+        for row in board.rows:
+            if row.submission != sid or not row.holds:
+                continue
+            named = kinds if row.board in boards else wide
+            lifted = [h.kind for h in row.holds if h.kind in named]
+            left = [h.kind for h in row.holds if h.kind not in named]
+            if not lifted:
+                continue
+            met = True
+            rest = f"; still held: {', '.join(left)}" if left else "; no hold left"
+            lines.append(f"`{sid}` on `{row.board}`: lifts {', '.join(lifted)}{rest}")
+        if not met:
+            lines.append(f"`{sid}`: lifts nothing: no row of it on the boards named holds {', '.join(sorted(kinds))}")
+    return lines
+
+
+def clearance_summary(head_root: Path, event: dict[str, Any], current: LeaderboardFile | None) -> str:
+    """The summary's section for a pull request that changes clearances.yaml: each entry it adds or changes (against
+    the file where its branch forked), and what it lifts, row by row."""
+    from .pull_request import CLEARANCES, _at_fork, _entries, _entries_text
+
+    mine = _entries(head_root / CLEARANCES)
+    before = _entries_text(_at_fork(head_root, event, CLEARANCES))
+    new = [entry for entry in mine if entry not in before and "submission" in entry]
+    if not new:
+        return ""
+    lines = ["", "### What the clearances lift", ""]
+    if current is None:
+        return "\n".join([*lines, "The leaderboard of the base branch could not be built here."]) + "\n"
+    lines += [f"- {line}" for line in clearance_lifts(new, current)]
+    return "\n".join(lines) + "\n"

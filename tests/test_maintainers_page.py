@@ -91,3 +91,17 @@ def test_the_queue_in_order_with_its_items_and_an_estimate_from_the_measured_rat
     # 1,200 items at 0.35 and 0.64 s each: 7 and 12.8 minutes
     assert (first["position"], first["items"], first["minutes"]) == (1, 1200, (7, 13))
     assert (second["position"], second["items"], second["minutes"]) == (2, None, None)
+
+
+def test_a_clearance_pull_requests_summary_says_what_it_lifts_row_by_row() -> None:
+    from neghub.leaderboard.maintainers import clearance_lifts
+
+    file = board_file(row("r1", BOARD, "above-published-best", "unreproduced-best"), row("r2", OTHER, "near-copy"))
+    entries = [
+        {"submission": "strong-70", "holds": ["above-published-best"], "boards": [BOARD]},
+        {"submission": "strong-70", "holds": ["near-copy"], "boards": [BOARD]},  # the near-copy row is on OTHER
+    ]
+    assert clearance_lifts(entries, file) == [
+        f"`strong-70` on `{BOARD}`: lifts above-published-best; still held: unreproduced-best",
+        "`strong-70`: lifts nothing: no row of it on the boards named holds near-copy",
+    ]
