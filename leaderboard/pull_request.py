@@ -21,24 +21,32 @@ line per problem and exit code 2, when it:
 - changes or removes NegHub's run (evidence.maintainers_run on the base branch's history), unless the gpu-eval
   workflow opened it (this repository's `gpu-eval/` branch, the workflows' account): a maintainer changes NegHub's
   run by a direct push, which the site reads as theirs, and anyone else's change would make it another row;
-- is opened by the workflows' account (github-actions[bot]) with a submission from anywhere but this repository's
-  `gpu-eval/` branch, or with anything beside that one submission folder;
+- is opened by the workflows' account (the NegHub App's bot, deployment.workflow_account) with a submission from
+  anywhere but this repository's `gpu-eval/` branch, or with anything beside that one submission folder;
 - changes a reproduction record unless the gpu-reproduce workflow opened it: a branch `reproduce/...` of this
-  repository, the workflow's account, that one record and nothing else;
-- adds or changes a submission and anything outside that one folder, `submissions/<id>/` (unless a maintainer opens
-  it): a submission's pull request is data the checks read; anything else (a root `.gitattributes` re-encoding
-  `mkdocs.yml`, `site/overrides/`, `mkdocs.yml`, a second submission folder) reaches main's next build unread, so
-  such a pull request is a code change, which this check refuses to pass as a submission, one line per path; and
-  adds or changes a `.gitattributes` anywhere (unless a maintainer opens it): it changes how git checks out and
-  diffs other files, so the checked-out bytes the checks read are no longer what git records;
-- changes clearances.yaml without being a maintainer, or adds or changes an entry whose `by:` is not the pull
-  request's author, or leaves the file as the site would refuse to read it (an entry lifting a hold of a row's
-  answers or figure names the boards reviewed: leaderboard/clearances.py).
+  repository, the workflow's account, that one record (with the re-run files it keeps under reproductions/<id>/)
+  and nothing else;
+- changes the leaderboard's data (submissions/, reproductions/, clearances.yaml) and anything else: code,
+  `.github/` (a workflow, the maintainers, the deployment's identity), a second submission folder (unless a
+  maintainer opens it). The verdict is the default branch's code's (submission.yml runs on pull_request_target and
+  reads the pull request's tree as data); code or a workflow merged beside the data would judge it otherwise once
+  merged, unread, so such a pull request is a code change, refused as a submission whoever opens it, one line per
+  path. A `.gitattributes` anywhere is refused unless a maintainer opens it: it changes how git checks out and diffs
+  other files, so the checked-out bytes the checks read are no longer what git records. A pull request that
+  changes no data is a code change: `trust` passes it with one line, "not a submission", and writes `kind=code` to
+  $GITHUB_OUTPUT (the maintainers review it, CODEOWNERS; ci.yml tests it);
+- changes clearances.yaml while `.github/MAINTAINERS` on the base branch lists nobody (the repository ships no
+  maintainer: nothing can be cleared until a deployment names its own), or without being a maintainer, or adds or
+  changes an entry whose `by:` is not the pull request's author, or naming a submission the tree does not hold
+  (with the nearest existing name), or leaves the file as the site would refuse to read it (an entry lifting a
+  hold of a row's answers or figure names the boards reviewed: leaderboard/clearances.py). What it added is judged
+  against the file where its branch forked (the merge base), as records are: a branch behind main is not blamed
+  for an entry or a record main landed since.
 
 A maintainer is an account `.github/MAINTAINERS` lists (one GitHub login a line, `#` comments), read from the base
 branch's checkout (BASE_ROOT), never from the pull request's: a pull request cannot name its own author.
 GitHub's `author_association` is not read: an organisation's member or a collaborator with write access is not
-thereby one of the people who review verdicts. CODEOWNERS names the same accounts (a test holds the two equal).
+thereby one of the people who review verdicts. CODEOWNERS is generated from the same file (deployment.py).
 
 The site then trusts each of these as landed (evidence.py).
 """
