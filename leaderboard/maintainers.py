@@ -78,7 +78,7 @@ def clearance_entry(submission: str, holds: list[dict[str, Any]], rows: list[dic
     if any(kind not in SUBMISSION_WIDE_HOLDS for kind in kinds):
         entry["boards"] = boards
     entry.update({"by": "YOUR-GITHUB-LOGIN", "date": "YYYY-MM-DD", "why": "what you reviewed, in a sentence"})
-    text = yaml.safe_dump([entry], sort_keys=False, allow_unicode=True, width=200)
+    text = yaml.safe_dump([entry], sort_keys=False, allow_unicode=True, width=1000, default_flow_style=None)
     text = text.replace("date: YYYY-MM-DD", 'date: "YYYY-MM-DD"')  # quoted: YAML reads a bare date as a date
     return "".join(f"  {line}\n" for line in text.splitlines())
 
@@ -108,7 +108,7 @@ def queue_entries(board: LeaderboardFile, submissions_dir: Path | None) -> list[
                 "runs": list(entry.runs),
                 "boards": list(entry.boards),
                 "why": entry.why,
-                "items": items if readable else None,
+                "item_count": items if readable else None,
                 "minutes": (round(low), round(high)) if readable else None,
             }
         )

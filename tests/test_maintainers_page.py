@@ -89,8 +89,8 @@ def test_the_queue_in_order_with_its_items_and_an_estimate_from_the_measured_rat
     object.__setattr__(file, "queue", [entry, SimpleNamespace(**{**vars(entry), "position": 2, "submission": "gone"})])
     first, second = queue_entries(file, tmp_path)
     # 1,200 items at 0.35 and 0.64 s each: 7 and 12.8 minutes
-    assert (first["position"], first["items"], first["minutes"]) == (1, 1200, (7, 13))
-    assert (second["position"], second["items"], second["minutes"]) == (2, None, None)
+    assert (first["position"], first["item_count"], first["minutes"]) == (1, 1200, (7, 13))
+    assert (second["position"], second["item_count"], second["minutes"]) == (2, None, None)
 
 
 def test_a_clearance_pull_requests_summary_says_what_it_lifts_row_by_row() -> None:
