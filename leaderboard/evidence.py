@@ -40,8 +40,8 @@ from .facts import Account, RecordFacts
 from .history import History, Landing
 
 DEFAULT_BOT = deployment.DEFAULT_BOT  # the workflows' account where the deployment names none
-SUBMISSION_BRANCH = "gpu-eval/"  # the branch gpu-eval.yml pushes a submission to (noxfile: open_submission_pr)
-RECORD_BRANCH = "reproduce/"  # the branch gpu-reproduce.yml pushes a record to (noxfile: open_reproduction_pr)
+SUBMISSION_BRANCH = "gpu-eval/"  # the branch gpu-eval.yml pushes a submission to (its pull-request job)
+RECORD_BRANCH = "reproduce/"  # the branch gpu-reproduce.yml pushes a record to (its pull-request job)
 MAINTAINERS = Account("maintainers", "the maintainers", maintainers=True)
 
 

@@ -511,7 +511,7 @@ def test_gpu_reproduce_downloads_the_hub_model_a_submission_pins_and_refuses_oth
     )
 
 
-def test_open_reproduction_pr_reads_the_records_as_the_site_does(tmp_path: Path) -> None:
+def test_reproduction_check_reads_the_records_as_the_site_does(tmp_path: Path) -> None:
     program = noxfile_constant("READ_REPRODUCTIONS")
     committed = ROOT / "reproductions"
     done = subprocess.run([sys.executable, "-c", program, str(committed)], capture_output=True, text=True, check=False)
