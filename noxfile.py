@@ -324,7 +324,8 @@ def interop(session: nox.Session) -> None:
 def lock(session: nox.Session) -> None:
     """Re-lock the GPU job's packages, exact versions with their sha256s, for the GPU runner (Linux x86_64,
     Python 3.11), not this machine: requirements/gpu-eval.txt (NegHub's dependencies, the `models` extra, and
-    requirements/gpu-eval.in: PyPI's CUDA build of torch) and requirements/nox.txt. Pins move only where the
+    requirements/gpu-eval.in: PyPI's CUDA build of torch), requirements/nox.txt and requirements/leaderboard.txt
+    (NegHub's dependencies alone, for the GPU workflows' hosted check). Pins move only where the
     inputs demand it; `-- --upgrade` moves them all. Run it after changing pyproject.toml's dependencies."""
     session.install("uv")
     session.chdir(ROOT)  # the lock files' comments name their inputs by relative path
@@ -352,6 +353,9 @@ def lock(session: nox.Session) -> None:
         "requirements/gpu-eval.txt",
     )
     session.run(*compile_for_the_runner, "requirements/nox.in", "-o", "requirements/nox.txt")
+    session.run(
+        *compile_for_the_runner, "pyproject.toml", "requirements/leaderboard.in", "-o", "requirements/leaderboard.txt"
+    )
 
 
 @nox.session(venv_backend="none")
@@ -408,16 +412,38 @@ def _refuse_the_hub_token(session: nox.Session) -> None:
 # no setting: `neghub reproduce` re-runs in the recorded one, so the runner's submissions are reproduced in this
 # very setting. The batch bounds are a guess for an 80 GB GPU, to be tuned there (bench_gpu_runner_vs_lmeval.py).
 GPU_SETTING = ("--device", "cuda", "--dtype", "bfloat16", "--batch-size", "64", "--batch-tokens", "32768")
-# who signs what the GPU runner makes: the maintainers who dispatched it (`neghub run` takes no default signer), as
-# the account that opens its pull request (the workflow's: the pull-request check holds submitter.github to it)
-MAINTAINERS_SIGN = (
-    "--submitter-name",
-    "NegHub maintainers",
-    "--submitter-contact",
-    "https://github.com/neghub/neghub",
-    "--submitter-github",
-    "github-actions[bot]",
-)
+
+
+def _deployment_setting(key: str) -> str | None:
+    """`KEY: value` of .github/neghub.yaml (leaderboard/deployment.py reads the same file with a YAML parser; nox's
+    environment has none, and the file's settings are one plain scalar a line)."""
+    path = ROOT / ".github" / "neghub.yaml"
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    found = re.search(rf"^{key}:[ \t]*['\"]?([^'\"\s#]+)", text, re.MULTILINE)
+    return found[1] if found else None
+
+
+def _maintainers_sign(session: nox.Session) -> tuple[str, ...]:
+    """Who signs what the GPU runner makes: the maintainers who dispatched it (`neghub run` takes no default signer),
+    as the account that opens its pull request, the NegHub App's bot (`bot:` of .github/neghub.yaml, else
+    $REPRODUCTION_BOT): the pull-request check holds submitter.github to it. The contact is the repository the
+    workflow runs in (GitHub Actions sets it), never a name written here."""
+    bot = _deployment_setting("bot") or os.environ.get("REPRODUCTION_BOT")
+    repository = _deployment_setting("repository") or os.environ.get("GITHUB_REPOSITORY")
+    if not bot or not repository:
+        session.error(
+            "set `bot: APP-SLUG[bot]` and `repository: OWNER/NAME` in .github/neghub.yaml (README, 'Deploying "
+            "NegHub'): the GPU runner's submissions are signed by the account that opens their pull request"
+        )
+    server = os.environ.get("GITHUB_SERVER_URL", "https://github.com")
+    return (
+        "--submitter-name",
+        "NegHub maintainers",
+        "--submitter-contact",
+        f"{server}/{repository}",
+        "--submitter-github",
+        bot,
+    )
 
 
 @nox.session(venv_backend="none")
@@ -441,7 +467,7 @@ def gpu_eval(session: nox.Session) -> None:
         "--tasks",
         tasks,
         *GPU_SETTING,
-        *MAINTAINERS_SIGN,
+        *_maintainers_sign(session),
         "--no-progress",
         "-o",
         str(out),
@@ -521,50 +547,49 @@ def gpu_reproduce(session: nox.Session) -> None:
     )
 
 
-@nox.session
-def open_reproduction_pr(session: nox.Session) -> None:
-    """Check reproductions/<id>.json against its submission (the site's own reader), commit it to a
-    new branch and open a pull request (gh, $GH_TOKEN); gpu-reproduce.yml. Argument: SUBMISSION_ID."""
+# The environment the GPU workflows' hosted `check` job builds from requirements/leaderboard.txt alone (no model runs
+# there): NegHub's own dependencies, every file pinned by its sha256, then NegHub itself with --no-deps.
+CHECK_VENV = ROOT / ".nox" / "leaderboard-locked"
+
+
+@nox.session(venv_backend="none")
+def reproduction_check(session: nox.Session) -> None:
+    """Check a GPU re-run's record before its pull request opens (gpu-reproduce.yml's `check` job, no write token):
+    NegHub installed from the hashed lock requirements/leaderboard.txt alone; the submission validated; every record
+    read as the site reads it; the agreement recomputed from the kept re-run files (scripts/check_rerun.py), never
+    read from the record's counts. Argument: SUBMISSION_ID."""
     if len(session.posargs) != 1:
-        session.error("usage: nox -s open_reproduction_pr -- SUBMISSION_ID")
+        session.error("usage: nox -s reproduction_check -- SUBMISSION_ID")
     submission_id = _submission_id_argument(session, session.posargs[0])
-    install_project(session)
+    session.run(sys.executable, "-m", "venv", "--clear", str(CHECK_VENV))
+    python = str(CHECK_VENV / "bin" / "python")
+    pip_install = (python, "-m", "pip", "install", "--no-cache-dir", "--no-input")
+    locked = (*pip_install, "--require-hashes", "--no-deps", "--only-binary", ":all:")
+    session.run(*locked, "-r", str(REQUIREMENTS / "leaderboard.txt"))
+    shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)  # as install_project: no stale module in the build
+    session.run(*pip_install, "--no-deps", "--no-build-isolation", str(ROOT))
+    env = _data_env()
+    session.run(str(CHECK_VENV / "bin" / "neghub"), "validate", f"submissions/{submission_id}", env=env)
+    session.run(python, "-c", READ_REPRODUCTIONS, "reproductions")
     record = f"reproductions/{submission_id}.json"
-    session.run("neghub", "validate", f"submissions/{submission_id}", env=_data_env())
-    session.run("python", "-c", READ_REPRODUCTIONS, "reproductions")
-    body = f"neghub reproduce of submissions/{submission_id} on the self-hosted GPU runner (workflow gpu-reproduce)."
-    _open_pull_request(
-        session, f"reproduce/{submission_id}", record, f"Reproduction of {submission_id} (gpu-reproduce)", body
-    )
-
-
-def _open_pull_request(session: nox.Session, branch: str, path: str, message: str, body: str) -> None:
-    """Commit `path` to a new branch, push it and open a pull request (gh, $GH_TOKEN) titled by the message."""
-    git = ("git", "-c", "user.name=neghub-gpu-runner", "-c", "user.email=gpu-eval@users.noreply.github.com")
-    session.run(*git, "switch", "-c", branch, external=True)
-    session.run(*git, "add", "--", path, external=True)
-    session.run(*git, "commit", "-m", message, external=True)
-    # push through gh's credential (the job's GITHUB_TOKEN); checkout persisted no credential
-    session.run("gh", "auth", "setup-git", external=True)
-    session.run("git", "push", "origin", branch, external=True)
-    session.run("gh", "pr", "create", "--head", branch, "--title", message, "--body", body, external=True)
+    session.run(python, str(ROOT / "scripts" / "check_rerun.py"), f"submissions/{submission_id}", record, env=env)
 
 
 @nox.session
-def open_submission_pr(session: nox.Session) -> None:
-    """Validate submissions/<id>/, commit it to a new branch and open a pull request (gh, $GH_TOKEN); gpu-eval.yml.
-
-    Arguments: SUBMISSION_ID MODEL REVISION.
-    """
-    if len(session.posargs) != 3:
-        session.error("usage: nox -s open_submission_pr -- SUBMISSION_ID MODEL REVISION")
-    submission_id, model, revision = session.posargs
+def deploy_check(session: nox.Session) -> None:
+    """Ask GitHub's REST API whether the deployment is set as README's "Deploying NegHub" says (the required check
+    and its App, the maintainers' permission, the GPU environment's reviewers, the Actions settings, the runner
+    group): leaderboard/deployment.py, with $GITHUB_TOKEN (an admin's) and `-- --app-id N` or $NEGHUB_APP_ID."""
     install_project(session)
-    folder = f"submissions/{submission_id}"
-    session.run("neghub", "validate", folder, env=_data_env())
-    body = f"neghub run of {model} at {revision} on the self-hosted GPU runner (workflow gpu-eval)."
-    message = f"Submission {submission_id}: {model}@{revision} (gpu-eval)"
-    _open_pull_request(session, f"gpu-eval/{submission_id}", folder, message, body)
+    session.run("python", "-m", "neghub.leaderboard.deployment", "check", *session.posargs)
+
+
+@nox.session
+def codeowners(session: nox.Session) -> None:
+    """Regenerate .github/CODEOWNERS from .github/MAINTAINERS (`-- --check` only compares)."""
+    install_project(session)
+    write = [] if session.posargs == ["--check"] else ["--write"]
+    session.run("python", "-m", "neghub.leaderboard.deployment", "codeowners", *write)
 
 
 # pinned: the contracts' syntax (layers of siblings, `exhaustive`) and its checks move between releases

@@ -30,35 +30,38 @@ clearance counts: a verdict never rests on a file alone.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from ..evaluator.submissions.format import Metadata
 from ..evaluator.submissions.reproduction import Reproduction, metadata_sha256
+from . import deployment
+from .deployment import repository as deployment_repository
 from .facts import Account, RecordFacts
 from .history import History, Landing
 
-REPOSITORY_ENV = "GITHUB_REPOSITORY"  # set by GitHub Actions: OWNER/NAME of the repository the workflow runs in
-DEFAULT_REPOSITORY = "neghub/neghub"
-BOT_ENV = "REPRODUCTION_BOT"
-DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
-SUBMISSION_BRANCH = "gpu-eval/"  # the branch gpu-eval.yml pushes a submission to (noxfile: open_submission_pr)
-RECORD_BRANCH = "reproduce/"  # the branch gpu-reproduce.yml pushes a record to (noxfile: open_reproduction_pr)
+DEFAULT_BOT = deployment.DEFAULT_BOT  # the workflows' account where the deployment names none
+SUBMISSION_BRANCH = "gpu-eval/"  # the branch gpu-eval.yml pushes a submission to (its pull-request job)
+RECORD_BRANCH = "reproduce/"  # the branch gpu-reproduce.yml pushes a record to (its pull-request job)
 MAINTAINERS = Account("maintainers", "the maintainers", maintainers=True)
 
 
-def repository() -> str:
-    return os.environ.get(REPOSITORY_ENV) or DEFAULT_REPOSITORY
+def repository(history: History) -> str:
+    """OWNER/NAME of this deployment (deployment.repository: `.github/neghub.yaml` of the repository the history is
+    read from, else $GITHUB_REPOSITORY; never a constant, and an InputError where neither names one)."""
+    return deployment_repository(history.root)
 
 
-def workflow_account() -> str:
-    return os.environ.get(BOT_ENV) or DEFAULT_BOT
+def workflow_account(history: History) -> str:
+    """The account the GPU workflows open pull requests as (deployment.workflow_account: the NegHub App's bot)."""
+    return deployment.workflow_account(history.root)
 
 
-def _from_own_branch(landing: Landing, prefix: str) -> bool:
+def _from_own_branch(history: History, landing: Landing, prefix: str) -> bool:
     """Whether GitHub's merge commit names a branch of this repository under `prefix` (a fork's branch is named
     FORK_OWNER/BRANCH: nobody outside the repository can push a branch into it)."""
-    owner = repository().split("/", 1)[0]
+    if landing.branch is None:
+        return False
+    owner = repository(history).split("/", 1)[0]
     return landing.branch is not None and landing.branch.startswith(f"{owner}/{prefix}")
 
 
@@ -86,18 +89,20 @@ def maintainers_run(history: History, sid: str, account: Account) -> bool:
     if added is None or current is None:
         return False
     folder = f"{history.prefix}{sid}/"
-    if not _maintainers_landing(added, folder) or not _maintainers_landing(current, folder):
+    if not _maintainers_landing(history, added, folder) or not _maintainers_landing(history, current, folder):
         return False
     # a folder the workflow added is its run only where it names the workflow's account (the check holds that field
     # equal to the pull request's author, and nobody else can push a branch of this repository)
-    return added.pull_request is None or account.key == f"github:{workflow_account().lower()}"
+    return added.pull_request is None or account.key == f"github:{workflow_account(history).lower()}"
 
 
-def _maintainers_landing(landing: Landing, folder: str) -> bool:
+def _maintainers_landing(history: History, landing: Landing, folder: str) -> bool:
     """A direct push to main, or a merge of this repository's gpu-eval/ branch that changed `folder` alone."""
     if landing.pull_request is None:
         return True
-    return _from_own_branch(landing, SUBMISSION_BRANCH) and all(path.startswith(folder) for path in landing.paths)
+    return _from_own_branch(history, landing, SUBMISSION_BRANCH) and all(
+        path.startswith(folder) for path in landing.paths
+    )
 
 
 def record_facts(
@@ -154,11 +159,11 @@ def _record_landing(history: History, path: Path) -> str | None:
     if landing.pull_request is None:
         return None
     relative = path.resolve().relative_to(history.root).as_posix() if history.root is not None else path.name
-    if _from_own_branch(landing, RECORD_BRANCH) and landing.paths == frozenset({relative}):
+    if _from_own_branch(history, landing, RECORD_BRANCH) and landing.paths == frozenset({relative}):
         return None
     return (
         f"it landed by pull request #{landing.pull_request} from {landing.branch or 'a branch not on record'}, not by "
-        f"the gpu-reproduce workflow's branch of {repository()} changing that record alone"
+        f"the gpu-reproduce workflow's branch of {repository(history)} changing that record alone"
     )
 
 

@@ -21,34 +21,42 @@ line per problem and exit code 2, when it:
 - changes or removes NegHub's run (evidence.maintainers_run on the base branch's history), unless the gpu-eval
   workflow opened it (this repository's `gpu-eval/` branch, the workflows' account): a maintainer changes NegHub's
   run by a direct push, which the site reads as theirs, and anyone else's change would make it another row;
-- is opened by the workflows' account (github-actions[bot]) with a submission from anywhere but this repository's
-  `gpu-eval/` branch, or with anything beside that one submission folder;
+- is opened by the workflows' account (the NegHub App's bot, deployment.workflow_account) with a submission from
+  anywhere but this repository's `gpu-eval/` branch, or with anything beside that one submission folder;
 - changes a reproduction record unless the gpu-reproduce workflow opened it: a branch `reproduce/...` of this
-  repository, the workflow's account, that one record and nothing else;
-- adds or changes a submission and anything outside that one folder, `submissions/<id>/` (unless a maintainer opens
-  it): a submission's pull request is data the checks read; anything else (a root `.gitattributes` re-encoding
-  `mkdocs.yml`, `site/overrides/`, `mkdocs.yml`, a second submission folder) reaches main's next build unread, so
-  such a pull request is a code change, which this check refuses to pass as a submission, one line per path; and
-  adds or changes a `.gitattributes` anywhere (unless a maintainer opens it): it changes how git checks out and
-  diffs other files, so the checked-out bytes the checks read are no longer what git records;
-- changes clearances.yaml without being a maintainer, or adds or changes an entry whose `by:` is not the pull
-  request's author, or leaves the file as the site would refuse to read it (an entry lifting a hold of a row's
-  answers or figure names the boards reviewed: leaderboard/clearances.py).
+  repository, the workflow's account, that one record (with the re-run files it keeps under reproductions/<id>/)
+  and nothing else;
+- changes the leaderboard's data (submissions/, reproductions/, clearances.yaml) and anything else: code,
+  `.github/` (a workflow, the maintainers, the deployment's identity), a second submission folder (unless a
+  maintainer opens it). The verdict is the default branch's code's (submission.yml runs on pull_request_target and
+  reads the pull request's tree as data); code or a workflow merged beside the data would judge it otherwise once
+  merged, unread, so such a pull request is a code change, refused as a submission whoever opens it, one line per
+  path. A `.gitattributes` anywhere is refused unless a maintainer opens it: it changes how git checks out and diffs
+  other files, so the checked-out bytes the checks read are no longer what git records. A pull request that
+  changes no data is a code change: `trust` passes it with one line, "not a submission", and writes `kind=code` to
+  $GITHUB_OUTPUT (the maintainers review it, CODEOWNERS; ci.yml tests it);
+- changes clearances.yaml while `.github/MAINTAINERS` on the base branch lists nobody (the repository ships no
+  maintainer: nothing can be cleared until a deployment names its own), or without being a maintainer, or adds or
+  changes an entry whose `by:` is not the pull request's author, or naming a submission the tree does not hold
+  (with the nearest existing name), or leaves the file as the site would refuse to read it (an entry lifting a
+  hold of a row's answers or figure names the boards reviewed: leaderboard/clearances.py). What it added is judged
+  against the file where its branch forked (the merge base), as records are: a branch behind main is not blamed
+  for an entry or a record main landed since.
 
 A maintainer is an account `.github/MAINTAINERS` lists (one GitHub login a line, `#` comments), read from the base
 branch's checkout (BASE_ROOT), never from the pull request's: a pull request cannot name its own author.
 GitHub's `author_association` is not read: an organisation's member or a collaborator with write access is not
-thereby one of the people who review verdicts. CODEOWNERS names the same accounts (a test holds the two equal).
+thereby one of the people who review verdicts. CODEOWNERS is generated from the same file (deployment.py).
 
 The site then trusts each of these as landed (evidence.py).
 """
 
 from __future__ import annotations
 
+import difflib
 import filecmp
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path, PurePosixPath
@@ -57,16 +65,17 @@ from typing import Any
 import yaml
 
 from ..evaluator.core.errors import InputError
-from ..evaluator.submissions.format import GITHUB_LOGIN_PATTERN, Metadata
+from ..evaluator.submissions.format import Metadata
+from . import deployment
 from .clearances import parse_clearances
+from .deployment import MAINTAINERS_FILE, NO_MAINTAINER, maintainers_problems, read_maintainers  # noqa: F401 (re-exported)
 from .evidence import account_of, maintainers_run
 from .history import read_history
 
 REPRODUCTIONS = "reproductions"
 SUBMISSIONS = "submissions"
 CLEARANCES = "clearances.yaml"
-MAINTAINERS_FILE = ".github/MAINTAINERS"
-DEFAULT_BOT = "github-actions[bot]"  # the account of the GITHUB_TOKEN the GPU workflows open pull requests with
+DEFAULT_BOT = deployment.DEFAULT_BOT  # the workflows' account where the deployment names none
 LINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
 EXECUTABLE_MODE = "100755"
@@ -150,21 +159,19 @@ def _executable(path: Path) -> bool:
 
 
 def changed_records(head_root: Path, base_root: Path, changes: list[tuple[str, str, str]] | None = None) -> list[str]:
-    """reproductions/<file> paths that the pull request (HEAD_ROOT) adds, changes or removes against BASE_ROOT, or
-    under which git records a change (a mode)."""
+    """reproductions/<file> paths the pull request adds, changes or removes: where git's record of it is here
+    (`changes`: `git diff --raw BASE...HEAD`, from where its branch forked), the paths it names, a mode included;
+    else every one HEAD_ROOT and BASE_ROOT hold otherwise. A record main landed after the branch forked is not the
+    pull request's change: an honest branch behind main is not blamed for "removing" it."""
+    if changes is not None:
+        return sorted(f"{REPRODUCTIONS}/{name}" for name in _under(changes, REPRODUCTIONS))
     head, base = head_root / REPRODUCTIONS, base_root / REPRODUCTIONS
-    recorded = _under(changes, REPRODUCTIONS)
-    names = recorded | {p.name for folder in (head, base) if folder.is_dir() for p in folder.iterdir()}
+    names = {p.name for folder in (head, base) if folder.is_dir() for p in folder.iterdir()}
     changed = []
     for name in sorted(names):
         mine, theirs = head / name, base / name
         added_or_removed = mine.exists() != theirs.exists() or mine.is_dir() or theirs.is_dir()
-        if (
-            name in recorded
-            or added_or_removed
-            or not filecmp.cmp(mine, theirs, shallow=False)
-            or _executable(mine) != _executable(theirs)
-        ):
+        if added_or_removed or not filecmp.cmp(mine, theirs, shallow=False) or _executable(mine) != _executable(theirs):
             changed.append(f"{REPRODUCTIONS}/{name}")
     return changed
 
@@ -209,23 +216,56 @@ def changed_paths(head_root: Path, base_root: Path, event: dict[str, Any]) -> li
     return sorted(differ)
 
 
+def is_data(path: str) -> bool:
+    """Whether `path` is the leaderboard's data (a submission folder's file, a reproduction record, the clearances)."""
+    return path.startswith(DATA[:2]) or path == CLEARANCES
+
+
+def submission_kind(paths: list[str]) -> str | None:
+    """What the verdict judges: None for a code change (no path of the leaderboard's data: the maintainers review
+    it as code, CODEOWNERS, and ci.yml tests it), else "submission", "reproduction" or "clearance" (the first the
+    pull request changes, in that order)."""
+    data = [path for path in paths if is_data(path)]
+    if not data:
+        return None
+    for prefix, kind in ((f"{SUBMISSIONS}/", "submission"), (f"{REPRODUCTIONS}/", "reproduction")):
+        if any(path.startswith(prefix) for path in data):
+            return kind
+    return "clearance"
+
+
 def scope_problems(
     event: dict[str, Any], head_root: Path, base_root: Path, paths: list[str] | None = None
 ) -> list[str]:
-    """Why a submission's pull request is a code change (see the module docstring): one line per path."""
-    if _is_maintainer(event, base_root):
-        return []
+    """Why a pull request of the leaderboard's data is a code change (see the module docstring): one line per path.
+    A pull request that changes the data changes nothing else, whoever opens it (a maintainer included): the
+    verdict is computed by the default branch's code, and code or a workflow merged beside the data would judge it
+    otherwise on the next build, unread. A `.gitattributes` anywhere is refused unless a maintainer opens it."""
     paths = changed_paths(head_root, base_root, event) if paths is None else paths
+    maintainer = _is_maintainer(event, base_root)
     problems = [
         f"{path}: a .gitattributes changes how git checks out and diffs other files (their encoding, line ends, "
         "filters), so what the checks read is not what git records: it makes this pull request a code change, "
         "which only a maintainer opens"
         for path in paths
-        if PurePosixPath(path).name == ".gitattributes"
+        if PurePosixPath(path).name == ".gitattributes" and not maintainer
     ]
-    folders = sorted({path.split("/")[1] for path in paths if path.startswith(f"{SUBMISSIONS}/") and path.count("/")})
-    if not folders:
+    kind = submission_kind(paths)
+    if kind is None:
         return problems
+    for path in paths:
+        if is_data(path) or (PurePosixPath(path).name == ".gitattributes" and not maintainer):
+            continue
+        what = "a workflow or the deployment's settings (.github/)" if path.startswith(".github/") else "the build"
+        problems.append(
+            f"{path}: it changes {what} beside the leaderboard's data, which makes this pull request a code change, "
+            f"not a {kind}: the verdict comes from the default branch's code, and this would judge the data "
+            "otherwise once merged; move the change to a pull request of its own (a maintainer reviews it) and keep "
+            "this one to the data"
+        )
+    if maintainer:
+        return problems
+    folders = sorted({path.split("/")[1] for path in paths if path.startswith(f"{SUBMISSIONS}/") and path.count("/")})
     if len(folders) > 1:
         shown = ", ".join(f"{SUBMISSIONS}/{sid}/" for sid in folders)
         problems.append(
@@ -233,16 +273,15 @@ def scope_problems(
             "submission's review cannot hold or clear another's)"
         )
         return problems
-    (folder,) = folders
-    for path in paths:
-        if path.startswith(f"{SUBMISSIONS}/{folder}/") or PurePosixPath(path).name == ".gitattributes":
-            continue
-        where = "the build" if not path.startswith(DATA) else "the leaderboard's data"
-        problems.append(
-            f"{path}: outside the submission's folder ({SUBMISSIONS}/{folder}/): it changes {where}, which makes "
-            "this pull request a code change, not a submission; move the change to a pull request of its own "
-            "(a maintainer reviews it) and keep this one to the folder"
-        )
+    if folders:
+        (folder,) = folders
+        for path in paths:
+            if is_data(path) and not path.startswith(f"{SUBMISSIONS}/{folder}/"):
+                problems.append(
+                    f"{path}: outside the submission's folder ({SUBMISSIONS}/{folder}/): it changes the leaderboard's "
+                    "data beside the submission; move the change to a pull request of its own and keep this one to "
+                    "the folder"
+                )
     return problems
 
 
@@ -253,33 +292,6 @@ def _pull(event: dict[str, Any]) -> dict[str, Any]:
 
 def _author(event: dict[str, Any]) -> str:
     return str((_pull(event).get("user") or {}).get("login") or "")
-
-
-def read_maintainers(base_root: Path) -> frozenset[str]:
-    """The logins (lower case) `.github/MAINTAINERS` of BASE_ROOT lists; none where it is missing or unreadable (a
-    malformed line names nobody: maintainers_problems says which)."""
-    try:
-        text = (base_root / MAINTAINERS_FILE).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return frozenset()
-    logins = (line.split("#", 1)[0].strip() for line in text.splitlines())
-    return frozenset(login.lower() for login in logins if re.fullmatch(GITHUB_LOGIN_PATTERN, login))
-
-
-def maintainers_problems(root: Path) -> list[str]:
-    """One line per line of ROOT's `.github/MAINTAINERS` that is not one GitHub login (a comment aside)."""
-    path = root / MAINTAINERS_FILE
-    if not path.is_file():
-        return [f"{MAINTAINERS_FILE}: missing: list the maintainers' GitHub accounts, one a line"]
-    problems = []
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        login = line.split("#", 1)[0].strip()
-        if login and not re.fullmatch(GITHUB_LOGIN_PATTERN, login):
-            problems.append(
-                f"{MAINTAINERS_FILE}:{number}: expected one GitHub account per line (letters, digits, '-'), "
-                f"got {login!r}"
-            )
-    return problems
 
 
 def _is_maintainer(event: dict[str, Any], base_root: Path) -> bool:
@@ -383,8 +395,12 @@ def submission_problems(
     return problems
 
 
-def record_problems(event: dict[str, Any], records: list[str], bot: str = DEFAULT_BOT) -> list[str]:
-    """Why a pull request may not change these reproduction records (none: it may, or it changes none)."""
+def record_problems(
+    event: dict[str, Any], records: list[str], bot: str = DEFAULT_BOT, files_of: list[str] | None = None
+) -> list[str]:
+    """Why a pull request may not change these reproduction records (none: it may, or it changes none). `files_of`:
+    every path the pull request changes where git's record of it is here (the record and its kept re-run files
+    count as one record; GitHub's `changed_files` must be that many), else the record alone."""
     if not records:
         return []
     pull = _pull(event)
@@ -405,7 +421,9 @@ def record_problems(event: dict[str, Any], records: list[str], bot: str = DEFAUL
             f"request is {author or 'an unknown author'}'s. Ask a maintainer to run gpu-reproduce (README, "
             "'Reproducing a submission')"
         )
-    if len(records) != 1 or changed_files != 1:
+    # a record is reproductions/<id>.json with the re-run's answers it keeps under reproductions/<id>/ (Contract R)
+    ids = {PurePosixPath(path).name.removesuffix(".json") for path in records}
+    if len(ids) != 1 or changed_files != len(files_of or [None]):
         files = "an unknown number of" if changed_files is None else changed_files
         problems.append(
             f"{shown}: a pull request that changes a reproduction record changes that one record alone (this one "
@@ -431,19 +449,27 @@ def mode_problems(changes: list[tuple[str, str, str]] | None) -> list[str]:
 def clearance_problems(
     event: dict[str, Any], head_root: Path, base_root: Path, changes: list[tuple[str, str, str]] | None = None
 ) -> list[str]:
-    """Why the pull request may not change clearances.yaml (none: it may, or it does not change it)."""
+    """Why the pull request may not change clearances.yaml (none: it may, or it does not change it). Where git's
+    record of it is here, what it changed is judged against the file where its branch forked (the merge base): an
+    entry main landed since is not the pull request's."""
     mine, theirs = head_root / CLEARANCES, base_root / CLEARANCES
-    recorded = any(path == CLEARANCES for _, _, path in changes or [])
-    same = mine.is_file() == theirs.is_file() and (not mine.is_file() or filecmp.cmp(mine, theirs, shallow=False))
-    if same and not recorded:
-        return []
+    if changes is not None:
+        if not any(path == CLEARANCES for _, _, path in changes):
+            return []
+        before = _entries_text(_at_fork(head_root, event, CLEARANCES))
+    else:
+        same = mine.is_file() == theirs.is_file() and (not mine.is_file() or filecmp.cmp(mine, theirs, shallow=False))
+        if same:
+            return []
+        before = _entries(theirs)
     author = _author(event)
+    if not read_maintainers(base_root):
+        return [f"{CLEARANCES}: {NO_MAINTAINER}"]
     if not _is_maintainer(event, base_root):
         return [
             f"{CLEARANCES}: only a maintainer ({MAINTAINERS_FILE} on the base branch) changes the clearances; this "
             f"pull request is {author or 'an unknown author'}'s"
         ]
-    before = _entries(theirs)
     problems = []
     for entry in _entries(mine):
         if entry in before:
@@ -454,7 +480,47 @@ def clearance_problems(
                 f"{CLEARANCES}: by: an entry this pull request adds or changes names its author, {author} (got "
                 f"{by or 'nothing'}): the site prints the account that landed it"
             )
+        problems += _unknown_names(entry, head_root)
     return problems + _entry_problems(mine)
+
+
+def nearest(name: str, names: list[str]) -> str:
+    """ ", did you mean X?" for the existing name nearest to `name` (difflib), or "" where none is near."""
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _unknown_names(entry: dict[str, Any], head_root: Path) -> list[str]:
+    """A clearance naming a submission the pull request's tree does not hold lifts nothing: refused, with the
+    nearest existing name. (Board slugs are checked where the boards are built: the summary and the build.)"""
+    sid = entry.get("submission")
+    if not isinstance(sid, str):
+        return []
+    folder = head_root / SUBMISSIONS
+    ids = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    if sid in ids:
+        return []
+    return [f"{CLEARANCES}: submission: {sid!r} is no submission (no folder {SUBMISSIONS}/{sid}/){nearest(sid, ids)}"]
+
+
+def _at_fork(head_root: Path, event: dict[str, Any], path: str) -> bytes | None:
+    """`path` as it stood where the pull request's branch forked from the base (the merge base); None where it did
+    not exist or git cannot say."""
+    pull = _pull(event)
+    base_sha = str((pull.get("base") or {}).get("sha") or "")
+    head_sha = str((pull.get("head") or {}).get("sha") or "")
+    fork = subprocess.run(
+        ["git", "-C", str(head_root), "merge-base", base_sha, head_sha], capture_output=True, timeout=60, check=False
+    )
+    if fork.returncode != 0:
+        return None
+    shown = subprocess.run(
+        ["git", "-C", str(head_root), "show", f"{fork.stdout.decode().strip()}:{path}"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    return shown.stdout if shown.returncode == 0 else None
 
 
 def _entry_problems(path: Path) -> list[str]:
@@ -475,8 +541,17 @@ def _entries(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return _entries_text(path.read_bytes())
+    except OSError:
+        return [{"by": None}]
+
+
+def _entries_text(content: bytes | None) -> list[dict[str, Any]]:
+    if content is None:
+        return []
+    try:
+        data = yaml.safe_load(content.decode("utf-8")) or {}
+    except (UnicodeDecodeError, yaml.YAMLError):
         return [{"by": None}]
     if not isinstance(data, dict):
         return [{"by": None}]
@@ -497,9 +572,18 @@ def all_problems(event: dict[str, Any], head_root: Path, base_root: Path, bot: s
     if any(".gitattributes: " in p for p in scope):
         return problems  # the checked-out files are not what git records: no reading of them would be honest
     problems += submission_problems(event, head_root, base_root, bot, changes)
-    problems += record_problems(event, changed_records(head_root, base_root, changes), bot)
+    files = sorted({path for _, _, path in changes}) if changes is not None else None
+    problems += record_problems(event, changed_records(head_root, base_root, changes), bot, files)
     problems += clearance_problems(event, head_root, base_root, changes)
     return problems
+
+
+def _write_output(name: str, value: str) -> None:
+    """A step output for the workflow (submission.yml reads `kind`); nothing where $GITHUB_OUTPUT is unset."""
+    target = os.environ.get("GITHUB_OUTPUT")
+    if target:
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(f"{name}={value}\n")
 
 
 def main(argv: list[str]) -> int:
@@ -510,8 +594,16 @@ def main(argv: list[str]) -> int:
             )
             return 2
         event = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
-        bot = os.environ.get("REPRODUCTION_BOT") or DEFAULT_BOT
-        problems = all_problems(event, Path(argv[2]), Path(argv[3]), bot)
+        head_root, base_root = Path(argv[2]), Path(argv[3])
+        bot = deployment.workflow_account(base_root)  # the base branch's setting, never the pull request's
+        kind = submission_kind(changed_paths(head_root, base_root, event))
+        problems = all_problems(event, head_root, base_root, bot)
+        _write_output("kind", kind or "code")
+        if kind is None and not problems:
+            print(
+                "not a submission: this pull request changes no submission, reproduction record or clearance; it is "
+                "a code change, which the maintainers review (CODEOWNERS) and ci.yml tests"
+            )
         for problem in problems:
             print(problem, file=sys.stderr)
         return 2 if problems else 0

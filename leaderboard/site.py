@@ -11,6 +11,7 @@ The MkDocs hook (`leaderboard.mkdocs_hooks`) turns this mapping into virtual fil
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,11 @@ from ..evaluator.core.stats import BootstrapConfig
 from . import charts, exports
 from .answers import view_path
 from .boards import Board
-from .collect import Leaderboard
+from .collect import Leaderboard, submissions_dir
+from .deployment import announce
 from .facts import Row
 from .home import headline_board, home_page
+from .maintainers import RATE_SOURCE, clearance_name_problems, held_submissions, queue_entries
 from .names import submitted_by
 from .page_rows import (
     ROWS_IN_PAGE,
@@ -360,6 +363,10 @@ MAX_NOTE_LINES = 5  # per submission on the build report; the build log has ever
 
 
 def maintainers_page(env: jinja2.Environment, board: Leaderboard) -> str:
+    """The page the maintainers work from (leaderboard/maintainers.py): what the deployment lacks, the held rows with
+    every hold and the entry that clears them, the reproduction queue with its cost, the clearances that name
+    nothing, and the submissions refused and runs left out. What the deployment lacks and the clearances that name
+    nothing are also said in the build's log, one line each (an annotation on GitHub Actions), never fatally."""
     notes = [
         {
             "submission": note.submission,
@@ -369,7 +376,24 @@ def maintainers_page(env: jinja2.Environment, board: Leaderboard) -> str:
         }
         for note in board.notes
     ]
-    return env.get_template("maintainers.md.j2").render(title="Build report", notes=notes, base="")
+    history = board.history
+    folder = history.root / history.prefix if history.root is not None and history.prefix else submissions_dir()
+    lacks = announce(history.root if history.root is not None else folder.resolve().parent)
+    unknown = clearance_name_problems(
+        folder.resolve().parent / "clearances.yaml", board.file, sorted(board.submissions)
+    )
+    for line in unknown:
+        print(f"warning: {line}", file=sys.stderr)
+    return env.get_template("maintainers.md.j2").render(
+        title="Maintainers",
+        lacks=lacks,
+        held=held_submissions(board.file),
+        queue=queue_entries(board.file, folder),
+        rate_source=RATE_SOURCE,
+        unknown=unknown,
+        notes=notes,
+        base="",
+    )
 
 
 def dataset_page(env: jinja2.Environment, task: str, cards_dir: Path) -> str:

@@ -44,6 +44,7 @@ from .board_file import HistoryEntry, LeaderboardFile, RowEntry
 from .collect import Leaderboard, collect, collect_submission
 from .facts import Account, RowFacts
 from .history import History, Landing, read_history, shown_of
+from .maintainers import clearance_summary
 from .pull_request import changed_ids, folders_differ, removed_ids
 from .verdicts import Context, decide, shown
 
@@ -262,7 +263,9 @@ def merged_board(
 def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_dir: Path | None = None) -> str:
     event = event or {}
     if not changed_ids(head, base, _changes_since_fork(head, base)):
-        return "## NegHub submissions\n\nNo submission is new or changed.\n"
+        return "## NegHub submissions\n\nNo submission is new or changed.\n" + _clearances_section(
+            head, base, event, data_dir
+        )
     ids, merged, base_history = merged_board(head, base, event, data_dir)
     repository = Path(os.path.abspath(base)).parent
     records, clearances = repository / "reproductions", repository / "clearances.yaml"
@@ -289,8 +292,8 @@ def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_di
         top_words = "none" if top is None else f"{shown(top.headline, top.task)} ({top.model})"
         value = shown(entry.headline, entry.task)
         lines.append(
-            f"| {cell(entry.submission)} | {cell(entry.model)} | {cell(row.key.title)} | {row.n_runs} | {value} "
-            f"| {cell(top_words)} | {cell(verdict_words(entry, merged.file))} |"
+            f"| {cell(entry.submission)} | {cell(entry.model)} | {cell(row.key.title)} (`{entry.board}`) "
+            f"| {row.n_runs} | {value} | {cell(top_words)} | {cell(verdict_words(entry, merged.file))} |"
         )
     changed = [] if current is None else _changed_elsewhere(current.file, merged.file, set(ids))
     if changed:
@@ -309,6 +312,24 @@ def summary(head: Path, base: Path, event: dict[str, Any] | None = None, data_di
         if len(alike) > OPEN_SHOWN:
             lines.append(f"- … and {len(alike) - OPEN_SHOWN} more lines of the comparison")
     return "\n".join(lines) + "\n"
+
+
+def _clearances_section(head: Path, base: Path, event: dict[str, Any], data_dir: Path | None) -> str:
+    """A clearance pull request's summary: what each entry it adds lifts, row by row (maintainers.clearance_lifts),
+    on the base branch's leaderboard; nothing where clearances.yaml is unchanged."""
+    head_root, repository = Path(os.path.abspath(head)).parent, Path(os.path.abspath(base)).parent
+    if not (head_root / "clearances.yaml").is_file() or not event:
+        return ""
+    current = None
+    if base.is_dir():
+        current = collect(
+            base,
+            data_dir=data_dir,
+            history=read_history(base),
+            reproductions_dir=repository / "reproductions",
+            clearances_file=repository / "clearances.yaml",
+        ).file
+    return clearance_summary(head_root, event, current)
 
 
 # --- open pull requests ------------------------------------------------------------------------------------

@@ -47,6 +47,9 @@ def _dated(date: str | None) -> dict[str, str]:
     return {} if date is None else {"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
 
 
+REPOSITORY = "neghub/neghub"  # the tests' repository (its .github/neghub.yaml)
+
+
 @dataclass
 class Main:
     """A NegHub repository on disk whose `main` grows by pushes and GitHub merge commits."""
@@ -60,6 +63,9 @@ class Main:
         (root / "reproductions").mkdir()
         git(root, "init", "-q", "-b", "main")
         (root / "README.md").write_text("a NegHub repository of the tests\n", encoding="utf-8")
+        # its identity, as a deployment names it (leaderboard/deployment.py): the merge commits name its branches
+        (root / ".github").mkdir()
+        (root / ".github" / "neghub.yaml").write_text(f"repository: {REPOSITORY}\n", encoding="utf-8")
         git(root, "add", "-A")
         git(root, "commit", "-q", "-m", "The repository", env=_dated("2026-01-01T00:00:00Z"))
         return cls(root)

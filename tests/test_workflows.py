@@ -33,6 +33,8 @@ GPU_WORKFLOW = ROOT / ".github" / "workflows" / "gpu-eval.yml"
 GPU_REPRODUCE_WORKFLOW = ROOT / ".github" / "workflows" / "gpu-reproduce.yml"
 GPU_LOCK = ROOT / "requirements" / "gpu-eval.txt"
 NOX_LOCK = ROOT / "requirements" / "nox.txt"
+LEADERBOARD_LOCK = ROOT / "requirements" / "leaderboard.txt"
+SUBMISSION_WORKFLOW = ROOT / ".github" / "workflows" / "submission.yml"
 RUNNER_SCRIPT = ROOT / ".github" / "gpu-runner" / "one-job.sh"
 RUNNER_UNIT = ROOT / ".github" / "gpu-runner" / "neghub-gpu-runner.service"
 # the GPU runner as the lock targets it, in the names of PEP 508's environment markers
@@ -187,7 +189,7 @@ def locked(path: Path) -> dict[str, tuple[Version, list[str]]]:
     return pins
 
 
-@pytest.mark.parametrize("path", [GPU_LOCK, NOX_LOCK], ids=lambda path: path.name)
+@pytest.mark.parametrize("path", [GPU_LOCK, NOX_LOCK, LEADERBOARD_LOCK], ids=lambda path: path.name)
 def test_every_locked_package_is_an_exact_version_with_its_sha256s(path: Path) -> None:
     pins = locked(path)
     assert pins
@@ -258,10 +260,167 @@ def test_the_runner_registers_for_one_job_with_the_labels_the_gpu_job_asks_for()
     for path in GPU_WORKFLOWS:
         assert sorted(json.loads(labels[1])) == sorted(gpu_job(path)["runs-on"]["labels"])
     # a just-in-time configuration: one job per registration, then a new one
-    assert "/actions/runners/generate-jitconfig" in script and "./run.sh --jitconfig" in script
+    assert "/actions/runners/generate-jitconfig" in script and "exec ./run.sh'" in script
     unit = RUNNER_UNIT.read_text(encoding="utf-8").splitlines()
     for setting in ("Restart=always", "KillMode=control-group", "PrivateTmp=yes"):
         assert setting in unit
+
+
+def test_the_runners_credential_never_reaches_a_command_line() -> None:
+    """`run.sh --jitconfig CONFIG` shows the one-job credential to every user of the machine (/proc/PID/cmdline):
+    it goes by a file only the runner's user reads (umask 077, then chown), read into the runner's environment
+    (ACTIONS_RUNNER_INPUT_JITCONFIG, which the runner reads for --jitconfig) by the runner's own shell, and deleted."""
+    script = RUNNER_SCRIPT.read_text(encoding="utf-8")
+    code = "\n".join(line for line in script.splitlines() if not line.lstrip().startswith("#"))
+    assert "--jitconfig" not in code
+    assert "(umask 077 && jq -j .encoded_jit_config" in code and 'chown "$runner_user:" "$jit_file"' in code
+    assert '\'ACTIONS_RUNNER_INPUT_JITCONFIG=$(<"$NEGHUB_JIT_FILE") && rm -f "$NEGHUB_JIT_FILE"' in code
+
+
+def test_a_refused_registration_stops_after_a_bounded_number_of_tries_with_one_line() -> None:
+    script = RUNNER_SCRIPT.read_text(encoding="utf-8")
+    assert re.search(r"^tries=3$", script, re.MULTILINE) and 'for try in $(seq "$tries")' in script
+    (line,) = [line for line in script.splitlines() if "registration refused" in line]
+    assert line.strip().startswith("echo ") and line.strip().endswith(">&2")
+    assert "exit 78" in script
+    unit = RUNNER_UNIT.read_text(encoding="utf-8").splitlines()
+    for setting in ("RestartPreventExitStatus=78", "StartLimitIntervalSec=600", "StartLimitBurst=20"):
+        assert setting in unit
+
+
+# --- the verdict: the default branch's code, posted by the NegHub App (issue 38 item 2) -----------------------------
+
+
+def triggers(path: Path) -> dict[str, Any]:
+    data = load(path)
+    on = data.get("on", data.get(True))  # PyYAML reads the bare key `on` as True
+    assert isinstance(on, dict)
+    return on
+
+
+def test_the_verdict_runs_on_every_pull_request_with_the_default_branchs_workflow() -> None:
+    # pull_request_target: the workflow file is the default branch's (a pull request's edit of it, or a workflow it
+    # adds, never runs here); no paths filter: a required check that never starts blocks a pull request forever
+    assert list(triggers(SUBMISSION_WORKFLOW)) == ["pull_request_target"]
+    assert "paths" not in triggers(SUBMISSION_WORKFLOW)["pull_request_target"]
+    assert "paths-ignore" not in triggers(SUBMISSION_WORKFLOW)["pull_request_target"]
+
+
+def test_the_check_job_reads_the_pull_request_as_data_with_the_default_branchs_code() -> None:
+    job = load(SUBMISSION_WORKFLOW)["jobs"]["check"]
+    assert job["permissions"] == {"contents": "read", "pull-requests": "read"}
+    steps = job["steps"]
+    base_check = next(
+        index for index, step in enumerate(steps) if "base is not the default branch" in step.get("name", "")
+    )
+    checkouts = [
+        (index, step) for index, step in enumerate(steps) if step.get("uses", "").startswith("actions/checkout@")
+    ]
+    assert base_check < checkouts[0][0], "the base is refused before any code is checked out"
+    (_, code), (_, data) = checkouts
+    assert code["with"]["ref"] == "${{ github.sha }}" and "path" not in code["with"]
+    assert data["with"]["ref"] == "${{ github.event.pull_request.head.sha }}" and data["with"]["path"] == "pull-request"
+    for _, step in checkouts:
+        assert step["with"]["persist-credentials"] is False
+    # the pull request's folder is read, never run: no step runs or installs anything from it
+    for step in steps:
+        run = step.get("run", "")
+        assert "pull-request/" not in run.split("--")[0].replace("nox -s", ""), run
+        assert not re.search(r"pip install[^\n]*pull-request", run), run
+    assert not mentions_a_secret(job)
+
+
+def test_no_pull_request_run_saves_a_cache() -> None:
+    # a cache saved by a pull request's run would be restored by the default branch's (cache poisoning)
+    text = SUBMISSION_WORKFLOW.read_text(encoding="utf-8")
+    uses = [step.get("uses", "") for job in load(SUBMISSION_WORKFLOW)["jobs"].values() for step in job["steps"]]
+    assert not [u for u in uses if u.startswith(("actions/cache@", "actions/cache/save@"))], uses
+    assert "cache: " not in text  # setup-python's own cache saves as well
+    assert [u for u in uses if u.startswith("actions/cache/restore@")]
+
+
+APP_TOKEN = "actions/create-github-app-token@"
+
+
+def app_jobs() -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (path.name, name, job)
+        for path in WORKFLOWS
+        for name, job in load(path)["jobs"].items()
+        if any(step.get("uses", "").startswith(APP_TOKEN) for step in job.get("steps", []))
+    ]
+
+
+def test_the_verdict_and_the_gpu_workflows_pull_requests_use_the_apps_token() -> None:
+    # the required check is the App's check run; a pull request opened with GITHUB_TOKEN would start no check
+    assert sorted((workflow, name) for workflow, name, _ in app_jobs()) == [
+        ("gpu-eval.yml", "pull-request"),
+        ("gpu-reproduce.yml", "pull-request"),
+        ("submission.yml", "verdict"),
+    ]
+    verdict = load(SUBMISSION_WORKFLOW)["jobs"]["verdict"]
+    assert verdict["needs"] == "check" and verdict["permissions"] == {}
+    assert 'name="NegHub verdict"' in verdict["steps"][-1]["run"] and "check-runs" in verdict["steps"][-1]["run"]
+    for path in WORKFLOWS:
+        assert "github.token" not in json.dumps(
+            [job for name, job in load(path)["jobs"].items() if name in ("pull-request", "verdict")]
+        ), path.name
+
+
+@pytest.mark.parametrize("workflow", ["submission.yml", "gpu-eval.yml", "gpu-reproduce.yml"])
+def test_the_apps_key_sits_in_jobs_that_install_and_run_no_package(workflow: str) -> None:
+    """The App's key is a secret of the `neghub-app` environment (deployments from the default branch only); the jobs
+    that hold it check out at most the default branch, install nothing, and run only git and gh after the token."""
+    for name, job_name, job in app_jobs():
+        if name != workflow:
+            continue
+        assert job["environment"] == "neghub-app", job_name
+        steps = job["steps"]
+        token = next(index for index, step in enumerate(steps) if step.get("uses", "").startswith(APP_TOKEN))
+        assert re.fullmatch(APP_TOKEN + r"[0-9a-f]{40}", steps[token]["uses"])
+        assert steps[token]["with"]["private-key"] == "${{ secrets.NEGHUB_APP_PRIVATE_KEY }}"
+        for step in steps:
+            assert "pip" not in step.get("run", "") and "nox" not in step.get("run", ""), (job_name, step)
+            assert not step.get("uses", "").startswith("actions/setup-python@"), (job_name, step)
+        for step in steps[token + 1 :]:
+            commands = [line.split()[0] for line in step["run"].splitlines() if line.strip() and line[0] != " "]
+            assert set(commands) <= {
+                "gh",
+                "git",
+                "if",
+                "elif",
+                "else",
+                "fi",
+                "conclusion=success",
+                "conclusion=failure",
+            }
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_jobs_with_a_write_token_install_only_from_hashes(path: Path) -> None:
+    for name, job in load(path)["jobs"].items():
+        writes = "write" in json.dumps(job.get("permissions") or {}) or any(
+            step.get("uses", "").startswith(APP_TOKEN) for step in job.get("steps", [])
+        )
+        if not writes:
+            continue
+        for step in job.get("steps", []):
+            run = step.get("run", "")
+            for install in re.findall(r"pip install[^\n]*", run):
+                assert "--require-hashes" in install, (path.name, name, install)
+            assert "nox -s" not in run, (path.name, name, run)  # a session may install unpinned (install_project)
+
+
+def test_the_gpu_reproduce_check_recomputes_agreement_from_a_hashed_install() -> None:
+    job = load(GPU_REPRODUCE_WORKFLOW)["jobs"]["check"]
+    assert job["permissions"] == {"contents": "read"} and not mentions_a_secret(job)
+    assert load(GPU_REPRODUCE_WORKFLOW)["jobs"]["pull-request"]["needs"] == ["run", "check"]
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    (session,) = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "reproduction_check"]
+    source = ast.unparse(session)
+    assert "'--require-hashes', '--no-deps', '--only-binary', ':all:'" in source and "leaderboard.txt" in source
+    assert "install_project" not in source and "session.install" not in source
+    assert "check_rerun.py" in source
 
 
 def test_the_gpu_machine_takes_jobs_only_from_its_runner_group() -> None:
@@ -278,7 +437,7 @@ def test_the_gpu_machine_takes_jobs_only_from_its_runner_group() -> None:
         assert gpu_job(path)["runs-on"]["group"] == "neghub-gpu"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for path in GPU_WORKFLOWS:
-        assert f"neghub/neghub/.github/workflows/{path.name}@refs/heads/main" in readme
+        assert f"OWNER/NAME/.github/workflows/{path.name}@refs/heads/main" in readme
 
 
 def test_every_zizmor_suppression_is_justified_just_above_it() -> None:
@@ -352,7 +511,7 @@ def test_gpu_reproduce_downloads_the_hub_model_a_submission_pins_and_refuses_oth
     )
 
 
-def test_open_reproduction_pr_reads_the_records_as_the_site_does(tmp_path: Path) -> None:
+def test_reproduction_check_reads_the_records_as_the_site_does(tmp_path: Path) -> None:
     program = noxfile_constant("READ_REPRODUCTIONS")
     committed = ROOT / "reproductions"
     done = subprocess.run([sys.executable, "-c", program, str(committed)], capture_output=True, text=True, check=False)

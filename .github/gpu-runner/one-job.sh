@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One GitHub Actions job on the GPU machine, after which nothing of it is left. systemd runs this script as
-# root (neghub-gpu-runner.service) and starts it again once it exits, for the next job (Restart=always):
+# root (neghub-gpu-runner.service) and starts it again once it exits, for the next job (Restart=always; a
+# registration GitHub refuses three times stops it: exit 78, one log line, RestartPreventExitStatus=78):
 #   1. it asks GitHub for a just-in-time runner configuration: an ephemeral registration that takes
 #      exactly one job and is then removed;
 #   2. it runs that one job as the unprivileged runner user, in a new copy of the runner and a new, empty
@@ -32,17 +33,38 @@ chown -R "$runner_user:" "$job/runner" "$job/home"
 
 request=$(jq -n --arg name "gpu-$(hostname -s)-${job##*.}" --arg group "$group" \
   '{name: $name, runner_group_id: ($group|tonumber), labels: ["self-hosted", "gpu"], work_folder: "_work"}')
-# the token goes to curl through a file descriptor, never on a command line other users can read
-jit_config=$(
-  curl --fail --silent --show-error --request POST \
-    --header @<(printf 'Authorization: Bearer %s\n' "$(<"$token_file")") \
-    --header "Accept: application/vnd.github+json" \
-    --header "X-GitHub-Api-Version: 2022-11-28" \
-    --data "$request" \
-    "https://api.github.com/orgs/$org/actions/runners/generate-jitconfig" |
-    jq -r .encoded_jit_config
-)
+# the registration, tried a bounded number of times: an expired or revoked token fails the same way every time, so
+# after the last try the script says so in one line and exits 78, which the unit does not restart
+# (RestartPreventExitStatus=78) until a maintainer renews the token and restarts it
+tries=3
+for try in $(seq "$tries"); do
+  # the token goes to curl through a file descriptor, never on a command line other users can read
+  if reply=$(
+    curl --fail --silent --show-error --request POST \
+      --header @<(printf 'Authorization: Bearer %s\n' "$(<"$token_file")") \
+      --header "Accept: application/vnd.github+json" \
+      --header "X-GitHub-Api-Version: 2022-11-28" \
+      --data "$request" \
+      "https://api.github.com/orgs/$org/actions/runners/generate-jitconfig" 2>&1
+  ); then
+    break
+  fi
+  if [ "$try" -eq "$tries" ]; then
+    echo "neghub-gpu-runner: registration refused $tries times (${reply//$'\n'/ }): renew $token_file, then systemctl restart neghub-gpu-runner" >&2
+    exit 78
+  fi
+  sleep 30
+done
+# the runner's credential goes by a file only its user reads (0600), which the runner's own shell reads into its
+# environment (ACTIONS_RUNNER_INPUT_JITCONFIG, the runner's --jitconfig) and deletes: never a command line, which
+# every user of the machine can read in /proc
+jit_file="$job/jitconfig"
+(umask 077 && jq -j .encoded_jit_config <<<"$reply" >"$jit_file")
+unset reply
+chown "$runner_user:" "$jit_file"
 
 cd "$job/runner"
+# shellcheck disable=SC2016 # expanded by the runner user's shell, not this one
 runuser -u "$runner_user" -- env -i HOME="$job/home" PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
-  ./run.sh --jitconfig "$jit_config"
+  NEGHUB_JIT_FILE="$jit_file" bash -c \
+  'ACTIONS_RUNNER_INPUT_JITCONFIG=$(<"$NEGHUB_JIT_FILE") && rm -f "$NEGHUB_JIT_FILE" && export ACTIONS_RUNNER_INPUT_JITCONFIG && unset NEGHUB_JIT_FILE && exec ./run.sh'
