@@ -154,6 +154,9 @@ def submitted_by(history: History, sid: str, metadata: Metadata) -> str:
     landing = history.added.get(sid) if history.recorded else None
     if landing is None:
         return NOT_ON_RECORD
-    if _from_own_branch(landing, SUBMISSION_BRANCH) and account.key == f"github:{workflow_account().lower()}":
+    if (
+        _from_own_branch(history, landing, SUBMISSION_BRANCH)
+        and account.key == f"github:{workflow_account(history).lower()}"
+    ):
         return MAINTAINERS_WORDS
     return account.words
