@@ -32,6 +32,9 @@ from neghub.evaluator.core.stats import (
     unpaired_difference_interval,
     wilson_interval,
 )
+from neghub.leaderboard.boards import primary_board
+from neghub.leaderboard.facts import RowFacts
+from neghub.leaderboard.row_figures import difference_ci, ranges_of
 
 VALID = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "jnli-neg" / "jnli-neg-valid-v1.1.jsonl"
 
@@ -131,10 +134,7 @@ def test_502_of_787_against_58_96_is_above_unclustered_and_at_the_level_clustere
     assert clustered is not None and clustered[0] < 0 < clustered[1]
 
 
-def _row(values: np.ndarray, clusters: tuple[str, ...] | None, name: str) -> "RowFacts":
-    from neghub.leaderboard.boards import primary_board
-    from neghub.leaderboard.facts import RowFacts
-
+def _row(values: np.ndarray, clusters: tuple[str, ...] | None, name: str) -> RowFacts:
     board = primary_board("jnli-neg")
     assert board is not None
     keys = tuple(str(i) for i in range(values.size))
@@ -151,7 +151,7 @@ def _row(values: np.ndarray, clusters: tuple[str, ...] | None, name: str) -> "Ro
     )
 
 
-def _two_rows_differing_in_two_sources(clustered: bool) -> tuple["RowFacts", "RowFacts"]:
+def _two_rows_differing_in_two_sources(clustered: bool) -> tuple[RowFacts, RowFacts]:
     # 40 units from 4 sources of 10: row a is right on units 0-19 (sources 0 and 1), row b on 0-9, 20-24 and
     # 30-31; a - b is +1 on source 1's 10 units, -1 on 5 of source 2's and 2 of source 3's: mean 3/40 = 0.075. By
     # source the difference sums are (0, +10, -5, -2): a cluster bootstrap draws 4 sources, and a draw without
@@ -168,8 +168,6 @@ def _two_rows_differing_in_two_sources(clustered: bool) -> tuple["RowFacts", "Ro
 
 
 def test_the_difference_of_two_rows_resamples_whole_sources() -> None:
-    from neghub.leaderboard.row_figures import difference_ci
-
     unit = difference_ci(*_two_rows_differing_in_two_sources(clustered=False))
     clustered = difference_ci(*_two_rows_differing_in_two_sources(clustered=True))
     assert unit is not None and clustered is not None
@@ -182,8 +180,6 @@ def test_ranks_resample_whole_sources() -> None:
     # 200 units from 4 sources of 50; row a is right on source 0 only, row b nowhere: a - b is +1 on 50 units. By
     # unit, a beats b in every resample (its mean 0.25 ± 0.06); by source, a draw without source 0 (prob
     # (3/4)^4 = 0.316) ties them, more than 2.5 % of the resamples: a does not beat b
-    from neghub.leaderboard.row_figures import ranges_of
-
     a = np.zeros(200)
     a[:50] = 1.0
     b = np.zeros(200)
