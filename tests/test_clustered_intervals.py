@@ -186,3 +186,26 @@ def test_ranks_resample_whole_sources() -> None:
     clusters = tuple(str(i // 50) for i in range(200))
     assert ranges_of([_row(a, None, "a"), _row(b, None, "b")]) == [(1, 1), (2, 2)]
     assert ranges_of([_row(a, clusters, "a"), _row(b, clusters, "b")]) == [(1, 2), (1, 2)]
+
+
+@pytest.mark.skipif(not VALID.exists(), reason="the JNLI-Neg release is not here (../shared)")
+def test_the_m_i_interval_of_always_contradiction_is_wilsons_at_its_design_effect() -> None:
+    # the scorer's M_i Acc′ interval is Wilson's at 787 / 1.0936 effective pairs, and the result records each pair's
+    # source for the build's paired comparisons
+    from neghub.evaluator.benchmarks import jnli_neg
+    from neghub.evaluator.core.stats import BootstrapConfig
+    from neghub.evaluator.families.minimal_pairs import score_pairs
+    from neghub.evaluator.families.minimal_pairs.scoring import outcomes
+
+    dataset = jnli_neg.load("valid", data_dir=VALID.parents[1])
+    predicted = np.full(dataset.gold.size, 2, dtype=np.int16)  # contradiction
+    m_i = score_pairs(dataset, predicted, BootstrapConfig())["pair_metrics"]["M_i"]
+    assert m_i["n"] == 787 and m_i["acc_prime"] == pytest.approx(357 / 787)
+    assert m_i["design_effect"]["clusters"] == 159
+    assert round(m_i["design_effect"]["acc_prime"], 2) == 1.09
+    expected = wilson_interval(357, 787, design_effect=m_i["design_effect"]["acc_prime"])
+    assert m_i["acc_prime_ci95"] == pytest.approx(list(expected))
+    naive = wilson_interval(357, 787)
+    assert naive is not None and m_i["acc_prime_ci95"][0] < naive[0]
+    _, headline, _ = outcomes(dataset, predicted, lambda code: code, {})
+    assert headline.clusters is not None and len(set(headline.clusters)) == 159 and len(headline.clusters) == 787
