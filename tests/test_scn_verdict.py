@@ -334,8 +334,9 @@ def test_coref_controls_of_25_and_27_beside_28_9_fail_under_line_287(cntn: float
     drops = {**LARGE, "coref": (0.289, 0.641, cntn, cptv)}
     judged = judge(model_counts(drops, PAPER_TRIPLETS["roberta-large"]))
     assert (judged["verdict"], judged["verdict_parts"]["coref"]) == ("partially passes", "not confirmed")
-    assert "the coref variant does not confirm the base drops: coref CpTn drop 28.9 is not above 1.4 x coref" in (
-        judged["verdict_reason"]
+    assert (
+        "the coref variant does not confirm the base drops: coref CpTn drop 28.9 is not above 1.4 x coref"
+        in (judged["verdict_reason"])
     )
 
 

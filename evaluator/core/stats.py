@@ -176,34 +176,37 @@ def cluster_index(keys: NDArray[Any] | list[Any] | tuple[Any, ...]) -> NDArray[n
     return np.asarray(inverse, dtype=np.intp).reshape(-1)
 
 
-def _clustered_sum_of_squares(residuals: FloatArray, clusters: NDArray[np.intp]) -> float:
-    """G / (G - 1) * sum over clusters of (the cluster's residual sum)^2: n^2 times CR1's variance of the mean."""
+def _clustered_sum_of_squares(residuals: FloatArray, clusters: NDArray[np.intp]) -> float | None:
+    """G / (G - 1) * sum over clusters of (the cluster's residual sum)^2: n^2 times CR1's variance of the mean; None
+    with fewer than 2 clusters (no variance between clusters can be estimated)."""
     sums = np.bincount(clusters, weights=residuals)
     groups = int(np.count_nonzero(np.bincount(clusters)))
     if groups < 2:
-        return math.inf  # one cluster: no variance between clusters can be estimated
+        return None
     return groups / (groups - 1) * float(np.dot(sums, sums))
 
 
 def design_effect(values: FloatArray, clusters: NDArray[np.intp] | None) -> float:
     """Kish's design effect of mean(values) with units in `clusters`: the CR1 clustered variance of the mean over
     the independent one, sum e_i^2 / n^2 (e the residuals), floored at 1 (see the module's docstring). 1 where no
-    cluster key is on record (`clusters` None) or the values are constant (no variance to correct); infinite with a
-    single cluster (no interval can be estimated)."""
+    cluster key is on record (`clusters` None), the values are constant (no variance to correct), or all units
+    share one cluster (no variance between clusters can be estimated: the units are counted as independent)."""
     if clusters is None or values.size == 0:
         return 1.0
     residuals = values - values.mean()
     independent = float(np.dot(residuals, residuals))
     if independent <= 1e-12 * values.size:
         return 1.0
-    return max(1.0, _clustered_sum_of_squares(residuals, clusters) / independent)
+    clustered = _clustered_sum_of_squares(residuals, clusters)
+    return 1.0 if clustered is None else max(1.0, clustered / independent)
 
 
 def two_way_design_effect(values: FloatArray, first: NDArray[np.intp], second: NDArray[np.intp]) -> float:
     """The design effect with units clustered two ways at once (SCN's triplets: by name/profession pair and by
     verb): Cameron, Gelbach and Miller's V_first + V_second - V_both (V_both clustered by the pair of keys), each a
     CR1 variance; where that sum is not positive (it can be, in small samples), the larger one-way variance
-    (their section 2.3's fallback); floored at 1."""
+    (their section 2.3's fallback); a way with a single cluster is left out (nothing between its clusters to
+    estimate); floored at 1."""
     if values.size == 0:
         return 1.0
     residuals = values - values.mean()
@@ -212,8 +215,11 @@ def two_way_design_effect(values: FloatArray, first: NDArray[np.intp], second: N
         return 1.0
     v_first = _clustered_sum_of_squares(residuals, first)
     v_second = _clustered_sum_of_squares(residuals, second)
+    if v_first is None or v_second is None:
+        one_way = v_second if v_first is None else v_first
+        return 1.0 if one_way is None else max(1.0, one_way / independent)
     both = cluster_index(first.astype(np.int64) * (int(second.max()) + 1) + second)
-    v_both = _clustered_sum_of_squares(residuals, both)
+    v_both = _clustered_sum_of_squares(residuals, both) or 0.0
     combined = v_first + v_second - v_both
     if not combined > 0:
         combined = max(v_first, v_second)

@@ -90,8 +90,11 @@ def triplet_clusters(
     verb = cluster_index([verb for _, _, verb, _ in keys]) if keys else np.zeros(0)
     out: dict[str, Triplets] = {}
     for v, variant in enumerate(VARIANTS):
-        mask = triplet_variant == v
-        out[variant] = (outcome[mask], pair[mask], verb[mask])
+        mask = np.flatnonzero(triplet_variant == v)
+        # in the order of (pair, verb), not of the file's lines: the design effect's sums are then the same
+        # floating-point sums however the file is ordered
+        order = mask[np.lexsort((verb[mask], pair[mask]))]
+        out[variant] = (outcome[order], pair[order], verb[order])
     return out
 
 
