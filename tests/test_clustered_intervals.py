@@ -209,3 +209,17 @@ def test_the_m_i_interval_of_always_contradiction_is_wilsons_at_its_design_effec
     assert naive is not None and m_i["acc_prime_ci95"][0] < naive[0]
     _, headline, _ = outcomes(dataset, predicted, lambda code: code, {})
     assert headline.clusters is not None and len(set(headline.clusters)) == 159 and len(headline.clusters) == 787
+
+
+def test_a_statistic_of_categories_resamples_whole_clusters() -> None:
+    # SCN's negation contrast is a statistic of the triplets' outcome counts; its interval draws whole
+    # name/profession pairs. Two pairs of 20 triplets: every triplet of the first in category 0, of the second in
+    # category 1; the share of category 0 in a draw of two pairs is 1, 1/2 or 0 (each end with probability 1/4):
+    # the interval is [0, 1]. Drawing the 40 triplets alone, the share is Binomial(40, 1/2) / 40, within 0.5 ± 0.16.
+    from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_categories_ci, cluster_bootstrap_categories_ci
+
+    by_cluster = np.array([[20, 0], [0, 20]])
+    share = lambda drawn: drawn[:, 0] / drawn.sum(axis=1)  # noqa: E731
+    assert cluster_bootstrap_categories_ci(by_cluster, share, BootstrapConfig()) == (0.0, 1.0)
+    unit = bootstrap_categories_ci(by_cluster.sum(axis=0), share, BootstrapConfig())
+    assert unit is not None and unit[0] > 0.3 and unit[1] < 0.7

@@ -336,7 +336,9 @@ def test_the_negation_contrast_interval_resamples_triplets(tmp_path: Path) -> No
     # 400 triplets: half answer ideally (repeat only in CpTp, CnTn, CpTv: "10011"), half never repeat the verb
     # after CpTp ("10000"). With q the share of "never" triplets, drops are CpTn = CnTp = 1 and CnTn = CpTv =
     # q, so the contrast is 1 - q = 0.5. Resampling 400 triplets, q is Binomial(400, 1/2) / 400 with SD
-    # sqrt(.25 / 400) = 0.025: the 95% interval is 0.5 -+ 1.96 * 0.025 = [0.451, 0.549].
+    # sqrt(.25 / 400) = 0.025: the 95% interval is 0.5 -+ 1.96 * 0.025 = [0.451, 0.549]. The interval also draws
+    # whole name/profession pairs, and is the union of the two: here every name holds 5 of each outcome, so drawing
+    # names never moves q, and the triplets' interval stands.
     rows = []
     for index in range(400):
         name, verb = f"name{index // 10}", f"verb{index % 10}"
@@ -759,3 +761,19 @@ def test_any_input_reads_the_same_either_way_and_only_ever_gives_problems(data: 
     expected, expected_problems = _line_by_line(data)
     assert problems == expected_problems
     _same_predictions(got, expected)
+
+
+def test_the_negation_contrast_interval_draws_whole_name_profession_pairs(tmp_path: Path) -> None:
+    # 40 triplets, two names of 20 verbs: every triplet of the first answers ideally ("10011", contrast 1), every one
+    # of the second never repeats after CpTp ("10000"). Drawing triplets alone, q (the share of "never") is
+    # Binomial(40, 1/2) / 40 and the contrast 1 - q lies within 0.5 ± 0.16; drawing the two names, a resample holds
+    # the first twice, both or the second twice (probabilities 1/4, 1/2, 1/4): the contrast is 1, 0.5 or 0, and
+    # the interval [0, 1]
+    rows = []
+    for index in range(40):
+        name = "name0" if index < 20 else "name1"
+        rows += triplet(name, "teacher", f"verb{index % 20}", "pronoun", "10011" if index < 20 else "10000")
+    predictions = scn.load_predictions(write(tmp_path / "p.jsonl", rows))
+    pronoun = scn.score(predictions, BootstrapConfig())["variants"]["pronoun"]
+    assert pronoun["negation_contrast"] == 0.5
+    assert pronoun["negation_contrast_ci95"] == [0.0, 1.0]

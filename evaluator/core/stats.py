@@ -277,6 +277,21 @@ def bootstrap_categories_ci(
     return _percentile_interval(statistic(drawn), config.level)
 
 
+def cluster_bootstrap_categories_ci(
+    counts_by_cluster: NDArray[np.int64], statistic: Callable[[FloatArray], FloatArray], config: BootstrapConfig
+) -> tuple[float, float] | None:
+    """`bootstrap_categories_ci` drawing whole clusters: `counts_by_cluster` is (clusters x categories); a resample
+    draws G clusters with replacement (weights ~ Multinomial(G, 1/G)) and its counts are weights @ counts, one
+    (resamples x G) by (G x categories) product."""
+    groups = int(counts_by_cluster.shape[0])
+    if groups == 0 or int(counts_by_cluster.sum()) == 0:
+        return None
+    rng = np.random.default_rng(config.seed)
+    weights = rng.multinomial(groups, np.full(groups, 1.0 / groups), size=config.resamples).astype(np.float64)
+    drawn = weights @ counts_by_cluster.astype(np.float64)
+    return _percentile_interval(statistic(drawn), config.level)
+
+
 def _percentile_interval(samples: FloatArray, level: float) -> tuple[float, float]:
     tail = (1.0 - level) / 2.0
     low, high = np.quantile(samples, [tail, 1.0 - tail])

@@ -13,6 +13,7 @@ from ...core.results import ItemOutcomes
 from ...core.stats import (
     BootstrapConfig,
     bootstrap_categories_ci,
+    cluster_bootstrap_categories_ci,
     cluster_index,
     two_way_design_effect,
     wilson_interval,
@@ -67,7 +68,16 @@ def score(
                 "design_effect": effect,
             }
         contrast = negation_contrast({p: patterns[p]["drop"] for p in PATTERNS})
-        contrast_ci = bootstrap_categories_ci(outcome_counts[variant], _contrast_of_outcome_counts, bootstrap)
+        # the contrast's interval draws whole name/profession pairs (up to 20 verbs each share a pair): a cluster
+        # bootstrap one way (the verbs of each pair are drawn at random, as the paper selects them). It is never
+        # narrower than the triplets' own bootstrap (the union of the two; as a design effect is floored at 1): pairs
+        # that happen to agree exactly would otherwise leave the verbs' sampling out, and a file of one pair has no
+        # pairs to draw
+        bits, pairs, _ = triplets[variant]
+        contrast_ci = _union(
+            bootstrap_categories_ci(outcome_counts[variant], _contrast_of_outcome_counts, bootstrap),
+            cluster_bootstrap_categories_ci(_counts_by_pair(bits, pairs), _contrast_of_outcome_counts, bootstrap),
+        )
         variants[variant] = {
             "n_triplets": int(n[v, 0]),
             "patterns": patterns,
@@ -78,6 +88,23 @@ def score(
             else [contrast_ci[0], contrast_ci[1]],
         }
     return {"n_predictions": predictions.size, "variants": variants, **judge(outcome_counts, triplets)}
+
+
+def _counts_by_pair(bits: NDArray[np.int64], pairs: NDArray[Any]) -> NDArray[np.int64]:
+    """(pairs x 32) counts of the triplets' outcomes, one row per name/profession pair."""
+    outcomes_n = 2 ** len(PATTERNS)
+    pair_index = cluster_index(pairs) if bits.size else np.zeros(0, dtype=np.intp)
+    groups = int(pair_index.max()) + 1 if pair_index.size else 0
+    counts: NDArray[np.int64] = np.bincount(pair_index * outcomes_n + bits, minlength=groups * outcomes_n).reshape(
+        groups, outcomes_n
+    )
+    return counts
+
+
+def _union(first: tuple[float, float] | None, second: tuple[float, float] | None) -> tuple[float, float] | None:
+    if first is None or second is None:
+        return first or second
+    return (min(first[0], second[0]), max(first[1], second[1]))
 
 
 def triplet_clusters(
