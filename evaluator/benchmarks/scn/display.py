@@ -62,6 +62,12 @@ VERDICT_RULE = (
     f"{quoted('scn.roberta-large-controls')}). Each word as NegHub reads it, with the lines it rests on and the "
     "numbers that are NegHub's own: "
     + " ".join(_reading_words(reading) for reading in READINGS)
+    + " Where the paper disagrees with itself, NegHub names the line it follows. Of bert-large, line 72 says "
+    f"{quoted('scn.intro-bert-large')}, and line 250 {quoted('scn.bert-large')} NegHub follows line 246 with "
+    "Table 6 (its CpTn 44.7 beside its CpTv 42.9): bert-large's base test fails. Line 252 reads roberta-base's "
+    f"drops with figures Table 6 does not print, {quoted('scn.roberta-base-significant')} NegHub reads Table 6's "
+    "figures (CpTn 27.7, CnTp 66.9, CpTv 23.3) as line 252 reads its own: only CnTp's drop is strong. Of "
+    f"roberta-base's coref drops (3.9 and 12.6), line 311: {quoted('scn.roberta-base-controls')}"
     + " Each comparison is a 95 % interval, never a point estimate: two patterns of a variant are compared over the "
     "same triplets (paired), two variants unpaired (each selects its own triplets), and every interval counts the "
     "triplets of one name and profession, and of one verb, as the clusters they are (the effective sample size: "
