@@ -105,52 +105,52 @@ class Reading:
 
 READINGS: tuple[Reading, ...] = (
     Reading(
-        "“strong drops for the CpTn and CnTp patterns”",
+        "‘strong drops for the CpTn and CnTp patterns’",
         "a drop above 20 points",
-        "line 246; line 248 calls 3.6 and 1.2 “almost non-existent”, line 315 calls 28.9 large",
+        "line 246; line 248 calls 3.6 and 1.2 ‘almost non-existent’, line 315 calls 28.9 large",
         "the floor of 20 points",
     ),
     Reading(
-        "“greater than in the control pattern CpTv”",
+        "‘greater than in the control pattern CpTv’",
         "at least 1.4 times the CpTv drop, paired over the same triplets",
         "line 246; line 252 counts roberta-base's CpTn (27.7 in Table 6) beside its CpTv 23.3 (1.19 times) as no "
-        "significant drop; line 315 calls 28.9 beside 17.3 (1.67 times) “significantly larger”",
+        "significant drop; line 315 calls 28.9 beside 17.3 (1.67 times) ‘significantly larger’",
         "the factor 1.4, between 1.19 and 1.67",
     ),
     Reading(
-        "“and to a lesser extent in the CnTn pattern”",
+        "‘and to a lesser extent in the CnTn pattern’",
         "above the CnTn drop (factor 1), in the base test",
-        "line 246; line 254 calls roberta-large's CnTn 43.5 “a small drop” beside its CpTn 64.7 (1.49 times)",
+        "line 246; line 254 calls roberta-large's CnTn 43.5 ‘a small drop’ beside its CpTn 64.7 (1.49 times)",
         None,
     ),
     Reading(
-        "“large drops in the Coref column” and “The drops in CnTn and CpTv controls should remain small”",
+        "‘large drops in the Coref column’ and ‘The drops in CnTn and CpTv controls should remain small’",
         "in the coref variant, each negated drop above 20 points and at least 1.4 times each control's drop",
-        "lines 270 and 287; line 315: “significantly larger than for the CnTn and CpTv controls” (28.9 beside "
+        "lines 270 and 287; line 315: ‘significantly larger than for the CnTn and CpTv controls’ (28.9 beside "
         "14.3 and 17.3)",
         "the floor of 20 points and the factor 1.4",
     ),
     Reading(
-        "“still too high” (a CpTv drop)",
+        "‘still too high’ (a CpTv drop)",
         "a CpTv drop above 35 points vetoes its variant; in the base test it fails the model",
         "lines 228 (section 3.3) and 250; lines 254 and 252 accept 26.0 and 21.3, line 250 refuses 42.9",
         "the veto of 35 points, between 26.0 and 42.9",
     ),
     Reading(
-        "“a much smaller drop for examples with forced non-coreference” and “small drops for the Non-Coref columns”",
+        "‘a much smaller drop for examples with forced non-coreference’ and ‘small drops for the Non-Coref columns’",
         "a non-coreference CpTn or CnTp drop at most half the base test's drop of the same pattern (unpaired: each "
         "variant selects its own triplets); no fixed ceiling",
-        "lines 262 and 270; the paper's other uses of “much” are 2.9 times (line 240) and 7 times (line 248)",
+        "lines 262 and 270; the paper's other uses of ‘much’ are 2.9 times (line 240) and 7 times (line 248)",
         "the factor 1/2",
     ),
     Reading(
-        "“The drops in CnTn and CpTv controls should remain small” (non-coreference columns)",
+        "‘The drops in CnTn and CpTv controls should remain small’ (non-coreference columns)",
         "a non-coreference CnTn or CpTv drop at most half the base test's smaller negated drop (unpaired)",
-        "line 287, with line 262: “this repetition should however remain high”",
+        "line 287, with line 262: ‘this repetition should however remain high’",
         "the factor 1/2",
     ),
     Reading(
-        "“do pass our baseline test” (bert-large)",
+        "‘do pass our baseline test’ (bert-large)",
         "not followed: the base test passes when both negated drops are strong, in part when one is; bert-large's "
         "CpTn 44.7 is 1.04 times its CpTv 42.9 and its CnTp 16.5 is under the floor, so its base test fails",
         "NegHub follows line 246 with Table 6 (and line 250), not line 72",
@@ -160,7 +160,7 @@ READINGS: tuple[Reading, ...] = (
         "roberta-base's base drops",
         "Table 6's figures (CpTn 27.7, CnTp 66.9, CnTn 12.1, CpTv 23.3), judged as line 252 judges its own (20.7, "
         "46.7, 21.3): only the CnTp drop is strong, and its base test passes in part",
-        "Table 6 against line 252's figures; line 323: roberta-base “partially passes the basic test”",
+        "Table 6 against line 252's figures; line 323: roberta-base ‘partially passes the basic test’",
         None,
     ),
 )
