@@ -294,7 +294,8 @@ class Variant:
         if self._triplets is None:
             return None
         index = PATTERNS.index(pattern)
-        return ((self._triplets[0] >> index) & 1 == 0).astype(np.float64)
+        dropped: NDArray[np.float64] = ((self._triplets[0] >> index) & 1 == 0).astype(np.float64)
+        return dropped
 
     def design_effect(self, values: NDArray[np.float64] | None) -> float:
         """The design effect of mean(values) over this variant's triplets, clustered by name/profession pair and by
