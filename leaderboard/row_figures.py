@@ -102,7 +102,12 @@ def comparison(row: RowFacts, other: RowFacts) -> str:
         return f"difference {diff}; not paired (other items)"
     if ci == (0.0, 0.0):
         return f"difference {diff}; no item answered differently"
-    return f"difference {diff}, paired 95 % interval [{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"
+    how = (
+        "items resampled alone: their sources are not on record"
+        if clusters_of(row, other) is None
+        else "whole sources resampled"
+    )
+    return f"difference {diff}, paired 95 % interval [{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}] ({how})"
 
 
 def difference_ci(row: RowFacts, other: RowFacts) -> tuple[float, float] | None:

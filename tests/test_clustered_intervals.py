@@ -223,3 +223,12 @@ def test_a_statistic_of_categories_resamples_whole_clusters() -> None:
     assert cluster_bootstrap_categories_ci(by_cluster, share, BootstrapConfig()) == (0.0, 1.0)
     unit = bootstrap_categories_ci(by_cluster.sum(axis=0), share, BootstrapConfig())
     assert unit is not None and unit[0] > 0.3 and unit[1] < 0.7
+
+
+def test_a_comparison_of_two_rows_says_how_its_interval_resampled() -> None:
+    from neghub.leaderboard.row_figures import comparison
+
+    clustered = comparison(*_two_rows_differing_in_two_sources(clustered=True))
+    assert clustered.endswith("(whole sources resampled)")
+    alone = comparison(*_two_rows_differing_in_two_sources(clustered=False))
+    assert alone.endswith("(items resampled alone: their sources are not on record)")
