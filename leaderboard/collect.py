@@ -366,6 +366,7 @@ def _row(sid: str, metadata: Metadata, key: Board, runs: list[tuple[Run, Result]
         numeric_setting=setting_in_words(metadata.provenance) if setting.dtype or setting.device else None,
         setting_fields={k: getattr(setting, k) for k in SETTING_KEYS},
         headline_items=_headline_items(results),
+        headline_clusters=headline_clusters(results),
         answers=answers,
         correct=None if first.items.correct is None else np.array(first.items.correct, dtype=np.bool_),
         views=tuple(row_views),
@@ -386,6 +387,16 @@ def _headline_items(results: list[Result]) -> tuple[tuple[str, ...], NDArray[np.
         return None
     values = np.mean([np.asarray(item.values, dtype=np.float64) for item in items if item is not None], axis=0)
     return intern_ids(keys.pop()), values
+
+
+def headline_clusters(results: list[Result]) -> tuple[str, ...] | None:
+    """Each headline unit's source (HeadlineItems.clusters), where every run records the same; else None."""
+    found = {
+        None if r.headline_items is None or r.headline_items.clusters is None else tuple(r.headline_items.clusters)
+        for r in results
+    }
+    (clusters,) = found if len(found) == 1 else (None,)
+    return None if clusters is None else intern_ids(clusters)
 
 
 def _verdict_value(task: str, results: list[Result]) -> str | None:
@@ -438,6 +449,7 @@ def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowF
         verdict_value = _verdict_value(board.task, [scored])
         metrics = flatten_metrics(scored.metrics)
         items = _headline_items([scored])
+        clusters = headline_clusters([scored])
         answers: dict[int | None, RunAnswers] = {None: run_answers(scored)}
         correct = None if scored.items.correct is None else np.array(scored.items.correct, dtype=np.bool_)
     else:
@@ -446,6 +458,7 @@ def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowF
         values = np.array(found.expected[1], dtype=np.float64)
         metrics = {get_benchmark(board.task).display.headline.path: float(values.mean())}
         items = (keys, values)
+        clusters = None
         answers = {}
         correct = None
     return RowFacts(
@@ -460,6 +473,7 @@ def _reference_row(found: RuleResult, board: Board, for_row: str | None) -> RowF
         note=rule.words,
         rule=rule.words,
         headline_items=items,
+        headline_clusters=clusters,
         answers=answers,
         correct=correct,
         reference_for=for_row,

@@ -99,6 +99,8 @@ class RowFacts:
     numeric_setting: str | None = None  # dtype, device, attention kernel, batch size, as the runs record them
     setting_fields: Mapping[str, SettingValue] = field(default_factory=dict)
     headline_items: tuple[tuple[str, ...], NDArray[np.float64]] | None = None
+    # each unit's source, aligned with headline_items (HeadlineItems.clusters): intervals cluster by it (stats.py)
+    headline_clusters: tuple[str, ...] | None = None
     answers: Mapping[int | None, RunAnswers] = field(default_factory=dict)
     correct: NDArray[np.bool_] | None = None  # the first run's items answered right (aligned with its answers)
     views: tuple[str, ...] = ()  # the answers view's file of each run that has one

@@ -11,9 +11,15 @@ its figure is one run, its count is known: JNLI-Neg's Table 2 prints 58.96 % of 
 validation split, 464 of 787. The row's own count is its items' outcomes (`RowFacts.headline_items`, one run).
 The two are then compared by Newcombe's hybrid score interval of the difference of two independent proportions
 (Newcombe 1998, method 10; `core.stats.unpaired_difference_interval`): an interval holding 0 reads "at the
-published level", one above 0 "above the published level", one below 0 "below". The samples are the same items,
-so the paired interval would be narrower; the paper's answers per item are not published, so the unpaired one is
-the interval that can be computed, and it errs towards "at the published level", never towards a claim.
+published level", one above 0 "above the published level", one below 0 "below". Unpaired, because the paper's
+answers per item are not published: the paired interval (narrower, since the samples are the same items) cannot
+be computed. The items are not independent either: the M_i pairs of one source sentence pair share sentences
+(787 pairs from 159 sources on JNLI-Neg's valid split). Each side's Wilson interval is therefore taken at the
+effective sample size n / design effect, with the row's own design effect (its units' sources on record,
+`RowFacts.headline_clusters`; stats.design_effect) applied to both sides, since the paper's is unknown and its
+model answered the same items. Where the sources are not on record the pairs are counted as independent, and the
+words say so. The interval is an approximation: it is wider than the independent one, but it does not promise
+never to err; a claim above the paper still goes to a person (below).
 
 Where the counts are unknown (a paper's mean over seeds, a NegHub row's mean over runs, a figure that is no share
 of items such as SCN's negation contrast, a paper on other data), the row's own 95 % interval is compared with the
@@ -35,9 +41,10 @@ import numpy as np
 
 from ..evaluator.core.numbers import figure
 from ..evaluator.core.registry import get_benchmark
-from ..evaluator.core.stats import unpaired_difference_interval
+from ..evaluator.core.stats import design_effect, unpaired_difference_interval
 from .boards import Board, primary_board
 from .facts import RowFacts
+from .row_figures import clusters_of
 from .row_figures import comparable as comparable
 from .row_figures import comparable_published as comparable_published
 
@@ -87,6 +94,8 @@ class PublishedComparison:
     interval: tuple[float, float] | None
     counts: tuple[int, int, int, int] | None = None  # the row's k, n, the published k, n
     why_no_counts: str | None = None
+    design_effect: float = 1.0  # the row's, applied to both sides' counts (1: sources not on record)
+    sources: int | None = None  # how many sources the row's units come from (None: not on record)
 
     @property
     def phrase(self) -> str:
@@ -109,7 +118,8 @@ class PublishedComparison:
             return (
                 f"{label} {_shown(value, task)}{own} is {self.phrase}: the paper's {_shown(published, task)} ({where}) "
                 f"on the same {n} {display.items_noun}; difference {_points(difference)}, 95 % interval "
-                f"[{_points(low)}, {_points(high)}] (Newcombe, unpaired), {_holds_zero(self.level)}"
+                f"[{_points(low)}, {_points(high)}] (Newcombe, unpaired: the paper's answers per item are not "
+                f"published; {self._clustering_words(n)}), {_holds_zero(self.level)}"
             )
         if self.interval is None:
             return (
@@ -122,6 +132,14 @@ class PublishedComparison:
             f"{_shown(published, task)} ({where}); the paper's spread is unknown ({self.why_no_counts})"
         )
 
+    def _clustering_words(self, n: int) -> str:
+        if self.sources is None:
+            return f"its {n} items counted as independent, their sources not on record"
+        return (
+            f"both sides at this row's design effect {self.design_effect:.2f}, its {n} items coming from "
+            f"{self.sources} sources, about {n / self.design_effect:.0f} independent items"
+        )
+
 
 def compare_with_published(row: RowFacts, published: RowFacts) -> PublishedComparison:
     """Where `row` stands against a comparable `published` row (see the module's docstring)."""
@@ -131,9 +149,16 @@ def compare_with_published(row: RowFacts, published: RowFacts) -> PublishedCompa
     counts, why = _counts(row, published)
     if counts is not None:
         k, n, k_published, n_published = counts
-        interval = unpaired_difference_interval(k, n, k_published, n_published)
+        clusters = clusters_of(row)
+        effect = 1.0
+        if clusters is not None and row.headline_items is not None:
+            effect = design_effect(np.asarray(row.headline_items[1], dtype=np.float64), clusters)
+        interval = unpaired_difference_interval(k, n, k_published, n_published, design_effect=effect)
         if interval is not None:
-            return PublishedComparison(row, published, _level(interval, 0.0), "unpaired", interval, counts)
+            sources = None if clusters is None else int(clusters.max()) + 1
+            return PublishedComparison(
+                row, published, _level(interval, 0.0), "unpaired", interval, counts, None, effect, sources
+            )
     ci = row.headline_ci
     level: Level = "at" if ci is None else _level(ci, figure_value)
     return PublishedComparison(row, published, level, "row interval", ci, None, why)

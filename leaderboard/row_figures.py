@@ -7,7 +7,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ..evaluator.core.registry import get_benchmark
+from ..evaluator.core.stats import cluster_index
 from .boards import Board
 from .facts import RowFacts
 from .ranking import Candidate, paired_difference_ci, rank_ranges, significantly_better
@@ -98,16 +102,42 @@ def comparison(row: RowFacts, other: RowFacts) -> str:
         return f"difference {diff}; not paired (other items)"
     if ci == (0.0, 0.0):
         return f"difference {diff}; no item answered differently"
-    return f"difference {diff}, paired 95 % interval [{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"
+    how = (
+        "items resampled alone: their sources are not on record"
+        if clusters_of(row, other) is None
+        else "whole sources resampled"
+    )
+    return f"difference {diff}, paired 95 % interval [{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}] ({how})"
 
 
 def difference_ci(row: RowFacts, other: RowFacts) -> tuple[float, float] | None:
-    """The paired bootstrap interval of mean(row − other) over their shared units, or None."""
+    """The paired bootstrap interval of mean(row − other) over their shared units, drawing whole sources where the
+    units' sources are on record (a paired cluster bootstrap: ranking.py), or None."""
     if row.headline_items is None or other.headline_items is None:
         return None
     if row.headline_items[0] != other.headline_items[0]:
         return None
-    return paired_difference_ci(row.headline_items[1], other.headline_items[1])
+    return paired_difference_ci(row.headline_items[1], other.headline_items[1], clusters_of(row, other))
+
+
+def clusters_of(*rows: RowFacts) -> NDArray[np.intp] | None:
+    """The units' sources as 0 .. G − 1, from the first of `rows` that records them (rows over the same units share
+    their sources), or None: units resampled alone, as where the benchmark's records carry no source."""
+    found = next((r.headline_clusters for r in rows if r.headline_clusters is not None), None)
+    return None if found is None else _cluster_index(found)
+
+
+_CLUSTER_INDEX: dict[int, tuple[tuple[str, ...], NDArray[np.intp]]] = {}
+
+
+def _cluster_index(clusters: tuple[str, ...]) -> NDArray[np.intp]:
+    """stats.cluster_index, once per interned tuple of a build (every row of a board shares one)."""
+    cached = _CLUSTER_INDEX.get(id(clusters))
+    if cached is None or cached[0] is not clusters:
+        if len(_CLUSTER_INDEX) >= 64:
+            _CLUSTER_INDEX.pop(next(iter(_CLUSTER_INDEX)))
+        cached = _CLUSTER_INDEX[id(clusters)] = (clusters, cluster_index(clusters))
+    return cached[1]
 
 
 def comparable(paper: Board, board: Board) -> bool:
@@ -177,6 +207,7 @@ def candidate(index: int, row: RowFacts, sign: float) -> Candidate:
         ci=None if ci is None else ((sign * ci[0], sign * ci[1]) if sign > 0 else (-ci[1], -ci[0])),
         items=items,
         item_keys=None if row.headline_items is None else row.headline_items[0],
+        clusters=None if row.headline_items is None else clusters_of(row),
     )
 
 

@@ -91,8 +91,9 @@ def test_one_pair_above_the_paper_on_the_same_787_pairs_is_at_the_published_leve
     assert comparison.interval == pytest.approx((-0.047215, 0.049749), abs=2e-5)
     assert comparison.words() == (
         "M_i Acc′ 59.09 [55.61, 62.47] is at the published level: the paper's 58.96 (LLM-jp-3-13B-instruct, "
-        "Table 2) on the same 787 items; difference +0.13, 95 % interval [-4.72, +4.97] (Newcombe, unpaired), "
-        "which holds 0"
+        "Table 2) on the same 787 items; difference +0.13, 95 % interval [-4.72, +4.97] (Newcombe, unpaired: the "
+        "paper's answers per item are not published; its 787 items counted as independent, their sources not on "
+        "record), which holds 0"
     )
     # the hold still fires on the point estimate (decide, with the paper's rows beside the run); its sentence says
     # where the interval puts the row, and never calls it a new state of the art
@@ -141,3 +142,38 @@ def test_a_papers_mean_over_seeds_has_no_count() -> None:
     assert comparison.method == "row interval"
     assert comparison.why_no_counts == "the paper's figure is a mean over seeds"
     assert "the paper's spread is unknown" in comparison.words()
+
+
+def clustered_row(right: int) -> RowFacts:
+    """`neghub_row(right)` with its units' sources on record: the right pairs two by two in 251 sources, the wrong
+    ones two by two in 142 sources and one alone (394 sources)."""
+    assert right == 502
+    clusters = [f"r{i // 2}" for i in range(right)] + [f"w{i // 2}" for i in range(N - right)]
+    return dataclasses.replace(neghub_row(right), headline_clusters=tuple(clusters))
+
+
+def test_502_pairs_in_shared_sources_are_at_the_published_level_by_the_rows_design_effect() -> None:
+    # issue 39 item 2: unclustered, 502 / 787 (63.79) is above the paper's 58.96 (Newcombe's L > 0); the row's units
+    # come two by two from 394 sources. By hand, p = 502/787 = 0.637865: residuals 1 - p = 0.362135 (502) and
+    # -p (285); sum e^2 = 502 * 0.131142 + 285 * 0.406872 = 181.793; source sums 2(1 - p) (251), -2p (142), -p (1):
+    # sum S^2 = 1004 * 0.131142 + 568 * 0.406872 + 0.406872 = 363.180; design effect 394/393 * 363.180 / 181.793 =
+    # 2.0028: both sides at 787 / 2.0028 = 393 pairs, and the interval holds 0
+    best = best_published(neghub_row(502).key, table_2())
+    assert best is not None
+    unclustered = compare_with_published(neghub_row(502), best)
+    assert unclustered.level == "above"
+    comparison = compare_with_published(clustered_row(502), best)
+    assert comparison.design_effect == pytest.approx(2.0028, abs=1e-4)
+    assert (comparison.method, comparison.level) == ("unpaired", "at")
+    words = comparison.words()
+    assert "(Newcombe, unpaired" in words and "which holds 0" in words
+    # said in words: why unpaired, and the design effect applied to both sides
+    assert "the paper's answers per item are not published" in words
+    assert "design effect 2.00" in words and "394 source" in words and "both sides" in words
+
+
+def test_a_row_without_sources_on_record_says_its_pairs_are_counted_as_independent() -> None:
+    best = best_published(neghub_row(502).key, table_2())
+    assert best is not None
+    words = compare_with_published(neghub_row(502), best).words()
+    assert "counted as independent" in words

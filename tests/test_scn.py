@@ -229,11 +229,16 @@ def test_generator_refuses_words_outside_the_lists() -> None:
 # contrast = min(0, 0.5) - max(0.5, 0) = -0.5
 # verdict (criterion.py), by hand with z = 1.96: four triplets decide little.
 #   The veto: CpTv drops 0 of 4, Wilson [0, z^2 / (4 + z^2)] = [0, 0.4899], which straddles 0.35: undecided.
-#   CnTp drops 4 of 4, [0.5101, 1]: above the minimum 0.20. Against CpTv (dropped by none: only_a 4): phi = 0 (a
-#   margin is empty), d = 1, L = 1 - sqrt(0.4899^2 + 0.4899^2) = 0.307 > 0; against CnTn (cook only: both 1,
-#   only_a 3): phi = 0, d = 0.75, L = 0.75 - sqrt(0.4899^2 + 0.4494^2) = 0.085 > 0 (CnTn's 1 of 4 has Wilson
-#   [0.0456, 0.6994]). So CnTp's drop is strong, and only the undecided veto stands between the file and a verdict
-#   other than "fails": inconclusive, the veto named in the reason.
+#   CnTp drops 4 of 4, [0.5101, 1]: above the minimum 0.20. Against 1.4 x CpTv (dropped by none: only_a 4): phi =
+#   0 (a margin is empty), d = 1, L = 1 - sqrt(0.4899^2 + (1.4 x 0.4899)^2) = 1 - 0.8429 = 0.157 > 0 (MOVER: the
+#   second side's distance times 1.4; every triplet's 1 - 1.4 x 0 is 1, no design effect); against CnTn (cook
+#   only: both 1, only_a 3): the triplets' differences (1, 1, 1, 0) share sources: residuals (1/4, 1/4, 1/4, -3/4),
+#   sum e^2 = 3/4; by name/profession pair (Mary: swim, dance; James: sing, cook) sums 1/2 and -1/2, 2/1 x 1/2 = 1;
+#   by verb and by both (each triplet alone) 4/3 x 3/4 = 1; Cameron-Gelbach-Miller 1 + 1 - 1 = 1, design effect
+#   1 / (3/4) = 4/3: the counts become both 0.75, only_a 2.25 of n = 3. Wilson at 3 of 3: [3 / (3 + z^2), 1] =
+#   [0.4385, 1]; at 0.75 of 3: centre (0.25 + z^2/6) / (1 + z^2/3) = 0.3904, half 0.3535, [0.0369, 0.7439];
+#   phi = 0, d = 0.75, L = 0.75 - sqrt(0.5615^2 + 0.4939^2) = 0.0022 > 0. So CnTp's drop is strong, and only the
+#   undecided veto stands between the file and a verdict other than "fails": inconclusive, the veto named.
 HAND_ROWS = (
     triplet("Mary", "teacher", "swim", "pronoun", "11011")
     + triplet("Mary", "teacher", "dance", "pronoun", "10011")
@@ -282,10 +287,10 @@ def test_hand_computed_drops_through_the_command_line(tmp_path: Path, neghub: An
         "the base test's veto is undecided: pronoun CpTv drop 0.0 [0.0, 49.0] is undecided against the veto (35.0)"
     )
     assert out["verdict_comparisons"]["pronoun"]["CnTp"]["above_CpTv"]["difference_ci95"][0] == pytest.approx(
-        0.307, abs=1e-3
+        0.157, abs=1e-3
     )
     assert out["verdict_comparisons"]["pronoun"]["CnTp"]["above_CnTn"]["difference_ci95"][0] == pytest.approx(
-        0.085, abs=1e-3
+        0.0022, abs=2e-4
     )
     # the parts: the base test's CnTp is strong and its CpTn (3 of 4 against CnTn's 1 of 4) undecided, so the base
     # part is inconclusive; the CpTv control is the undecided veto
@@ -303,8 +308,11 @@ def test_hand_computed_drops_through_the_command_line(tmp_path: Path, neghub: An
     assert pronoun["patterns"]["CpTv"]["drop_ci95"] == pytest.approx([0.0, z2 / (4 + z2)])
     assert z2 / (4 + z2) == pytest.approx(0.4899, abs=1e-4)
     # CpTn, 1 of 4 repeating: Wilson's centre (p + z^2/2n) / (1 + z^2/n), half z / (1 + z^2/n) sqrt(p(1-p)/n + z^2/4n^2)
-    centre = (0.25 + z2 / 8) / (1 + z2 / 4)
-    half = (z2**0.5) / (1 + z2 / 4) * (0.25 * 0.75 / 4 + z2 / 64) ** 0.5
+    # at the effective n = 4 / (4/3) = 3: the repeats (1, 0, 0, 0) have residuals (3/4, -1/4, -1/4, -1/4), sum e^2 =
+    # 3/4; by name/profession pair sums 1/2, -1/2 (2/1 x 1/2 = 1), by verb and by both 4/3 x 3/4 = 1: design effect
+    # (1 + 1 - 1) / (3/4) = 4/3 (the CnTp-against-CnTn comparison above, the same figures)
+    centre = (0.25 + z2 / 6) / (1 + z2 / 3)
+    half = (z2**0.5) / (1 + z2 / 3) * (0.25 * 0.75 / 3 + z2 / 36) ** 0.5
     assert pronoun["patterns"]["CpTn"]["drop_ci95"] == pytest.approx([1 - (centre + half), 1 - (centre - half)])
 
 
@@ -328,7 +336,9 @@ def test_the_negation_contrast_interval_resamples_triplets(tmp_path: Path) -> No
     # 400 triplets: half answer ideally (repeat only in CpTp, CnTn, CpTv: "10011"), half never repeat the verb
     # after CpTp ("10000"). With q the share of "never" triplets, drops are CpTn = CnTp = 1 and CnTn = CpTv =
     # q, so the contrast is 1 - q = 0.5. Resampling 400 triplets, q is Binomial(400, 1/2) / 400 with SD
-    # sqrt(.25 / 400) = 0.025: the 95% interval is 0.5 -+ 1.96 * 0.025 = [0.451, 0.549].
+    # sqrt(.25 / 400) = 0.025: the 95% interval is 0.5 -+ 1.96 * 0.025 = [0.451, 0.549]. The interval also draws
+    # whole name/profession pairs, and is the union of the two: here every name holds 5 of each outcome, so drawing
+    # names never moves q, and the triplets' interval stands.
     rows = []
     for index in range(400):
         name, verb = f"name{index // 10}", f"verb{index % 10}"
@@ -385,10 +395,13 @@ def test_smollm2s_committed_run_does_not_pass(neghub: Any) -> None:
     )
     assert result.code == 0, result.err
     out = flat_result(json.loads(result.out))
-    # 49 of 80 triplets drop in CpTv: Wilson [0.503, 0.712], all of it above the veto of 0.35
-    assert out["variants"]["pronoun"]["patterns"]["CpTv"]["drop"] == 49 / 80
+    # 49 of 80 triplets drop in CpTv: Wilson [0.503, 0.712] were they independent; they are 20 verbs of each of 4
+    # name/profession pairs, so the interval is wider (clustered), and still all of it above the veto of 0.35
+    cptv = out["variants"]["pronoun"]["patterns"]["CpTv"]
+    assert cptv["drop"] == 49 / 80
+    assert cptv["drop_ci95"][0] <= 0.503 and cptv["drop_ci95"][1] >= 0.712 and cptv["drop_ci95"][0] > 0.35
     assert out["verdict"] == "fails"
-    assert out["verdict_reason"].startswith("the base test's veto: pronoun CpTv drop 61.3 [50.3, 71.2] is above")
+    assert out["verdict_reason"].startswith("the base test's veto: pronoun CpTv drop 61.3 [")
 
 
 # --- malformed input: one line per problem, exit code 2 ---------------------------------------
@@ -748,3 +761,19 @@ def test_any_input_reads_the_same_either_way_and_only_ever_gives_problems(data: 
     expected, expected_problems = _line_by_line(data)
     assert problems == expected_problems
     _same_predictions(got, expected)
+
+
+def test_the_negation_contrast_interval_draws_whole_name_profession_pairs(tmp_path: Path) -> None:
+    # 40 triplets, two names of 20 verbs: every triplet of the first answers ideally ("10011", contrast 1), every one
+    # of the second never repeats after CpTp ("10000"). Drawing triplets alone, q (the share of "never") is
+    # Binomial(40, 1/2) / 40 and the contrast 1 - q lies within 0.5 ± 0.16; drawing the two names, a resample holds
+    # the first twice, both or the second twice (probabilities 1/4, 1/2, 1/4): the contrast is 1, 0.5 or 0, and
+    # the interval [0, 1]
+    rows = []
+    for index in range(40):
+        name = "name0" if index < 20 else "name1"
+        rows += triplet(name, "teacher", f"verb{index % 20}", "pronoun", "10011" if index < 20 else "10000")
+    predictions = scn.load_predictions(write(tmp_path / "p.jsonl", rows))
+    pronoun = scn.score(predictions, BootstrapConfig())["variants"]["pronoun"]
+    assert pronoun["negation_contrast"] == 0.5
+    assert pronoun["negation_contrast_ci95"] == [0.0, 1.0]

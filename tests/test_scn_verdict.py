@@ -64,39 +64,31 @@ PAPER_TRIPLETS: dict[str, dict[str, int]] = {
     "roberta-base": {"pronoun": 362_027, "coref": 118_700, "noncoref_same": 39_600, "noncoref_other": 44_700},
     "roberta-large": {"pronoun": 107_856, "coref": 60_800, "noncoref_same": 4_400, "noncoref_other": 5_100},
 }
-# What the paper's conclusion says of each (section 5 and the introduction), as NegHub's verdict and its parts: the
-# base test (its negated drops), then its three controls, the CpTv veto, the coref variant and the non-coreference
-# variants. A non-coreference drop is small when its interval's upper end is under the 20-point minimum and it is
-# below the base (pronoun) drop of its pattern, unpaired (lines 262 and 270/287).
+# What the paper's conclusion says of each (section 5), as NegHub's verdict and its parts: the base test (its negated
+# drops), then its three controls, the CpTv veto, the coref variant and the non-coreference variants. The readings
+# (criterion.READINGS): a strong drop is above 20 points, at least 1.4 x the CpTv drop and above the CnTn drop
+# (line 246), 1.4 x both controls in coref (lines 287, 315); a non-coreference drop is small at most half the base
+# drop of its pattern (line 262), a non-coreference control at most half the base's smaller negated drop (line 287).
 #
-# bert-base-cased: no veto (CpTv 25.5, Wilson +-0.2 at 364,000, +-1.9 at 2,000: under 35) -> CpTv control
-#   confirmed; CpTn 3.6 and CnTp 1.2 are under the 20-point minimum (upper bounds 3.7 / 4.5 and 1.3 / 1.8): no
-#   strong base drop -> base fails -> fails. Coref: CpTn 2.0 under the minimum -> not confirmed. Non-coref:
-#   same-gender CnTp 2.3 is not below the base CnTp 1.2 (the difference 1.2 - 2.3 = -1.1 has Newcombe upper bound
-#   -1.1 + 0.4 = -0.7 at the paper's counts, -1.1 + sqrt(0.6^2 + 0.6^2) = -0.3 at 2,000) -> not confirmed.
-# bert-large-cased: CpTv 42.9 [42.7, 43.1] (at 2,000: [40.7, 45.1]) is above the veto of 35 -> CpTv control not
-#   confirmed -> fails. Base drops: CpTn 44.7 is above the minimum, above CnTn 9.7, and above CpTv 42.9 by 1.8, at
-#   363,922 paired triplets +- 1.96 sqrt((0.447 x 0.553 + 0.429 x 0.571) / 363922) = +- 0.23 at most: [1.6, 2.0],
-#   strong; CnTp 16.5 [16.4, 16.6] is under the minimum: one strong drop -> base partially passes. At 2,000 the
-#   same difference is 1.8 +- 3.1: [-1.3, 4.9] straddles, CpTn may or may not be strong -> base inconclusive.
-#   Coref CpTv 38.5 [38.1, 38.9] (at 2,000: [36.4, 40.7]) is above the veto -> not confirmed. Non-coref:
-#   same-gender CpTn 47.9 is far above the minimum (lower bound 47.1 at 14,300; 45.7 at 2,000) -> not confirmed.
-#   The base test passed in part and no control confirmed: line 72's "do pass our baseline test, but don't pass
-#   the control tests at all" ("scn.intro-bert-large").
-# roberta-base: CpTv 23.3 is under the veto -> CpTv control confirmed. CnTp 66.9 is far above CpTv 23.3 and CnTn
-#   12.1 and the minimum; CpTn 27.7 is above the minimum ([27.6, 27.9]; at 2,000 [25.8, 29.7]), above CnTn 12.1 by
-#   15.6, and above CpTv 23.3 by 4.4 +- 0.2 (at 2,000 +- 1.96 sqrt((0.277 x 0.723 + 0.233 x 0.767) / 2000) = +-
-#   2.7: [1.7, 7.1]): both base drops strong. Coref CpTn 3.9 is under the minimum (and under coref CpTv 8.7), CnTp
-#   12.6 too ([12.4, 12.8]; at 2,000 [11.2, 14.1]) -> not confirmed ("scn.roberta-base-controls"). Non-coref:
-#   7.5 / 3.3 (same gender, 39,600: upper bounds 7.8 / 3.5; at 2,000: 8.7 / 4.2) and 6.9 / 3.4 (other gender) are
-#   all under the minimum and far below the base drops 27.7 / 66.9 (by 19.5 points or more, half-widths under 2
-#   at 2,000) -> confirmed. Both base drops strong, the coref control unconfirmed -> partially passes.
-# roberta-large: CpTv 26.0 is under the veto ([25.7, 26.3]; at 2,000 [24.1, 28.0]); CpTn 64.7 and CnTp 82.8 are
-#   above CnTn 43.5 (by 21.2 and 39.3, +- 3.0 at most at 2,000) and CpTv 26.0: both strong. Coref: CpTv 17.3
-#   under the veto; CpTn 28.9 above the minimum ([28.5, 29.3]; at 2,000 [27.0, 30.9]), above CpTv 17.3 by 11.6
-#   (+- 2.6 at 2,000) and CnTn 14.3 by 14.6; CnTp 64.1 far above all: confirmed. Non-coref: 11.7 / 1.9 (4,400:
-#   upper bounds 12.7 / 2.4) and 12.1 / 10.8 (5,100: 13.0 / 11.7; at 2,000 at most 13.6) are under the minimum and
-#   below the base drops 64.7 / 82.8 by 52 points or more -> confirmed -> passes.
+# bert-base-cased: no veto (CpTv 25.5, under 35) -> CpTv control confirmed; CpTn 3.6 and CnTp 1.2 are under the
+#   floor: no strong base drop -> base fails -> fails. Coref: CpTn 2.0 under the floor -> not confirmed. Non-coref:
+#   same-gender CnTp 2.3 is not half the base CnTp 1.2 (1.2 - 2 x 2.3 = -3.4) -> not confirmed.
+# bert-large-cased: CpTv 42.9 [42.7, 43.1] is above the veto of 35 -> CpTv control not confirmed -> fails. Base:
+#   CpTn 44.7 is not 1.4 x CpTv 42.9 = 60.1 (difference -15.4), CnTp 16.5 is under the floor: no strong drop ->
+#   base fails, following line 246 and Table 6 rather than line 72's "do pass our baseline test". Coref CpTv 38.5
+#   is above the veto -> not confirmed. Non-coref: CpTn 47.9 is not half of 44.7 -> not confirmed.
+# roberta-base: CpTv 23.3 under the veto -> confirmed. CnTp 66.9 is above 1.4 x 23.3 = 32.6, above CnTn 12.1 and the
+#   floor: strong; CpTn 27.7 is not 1.4 x 23.3 = 32.6 (difference -4.9; at 2,000 triplets about +- 3.0, the
+#   patterns independent): not strong, as line 252 reads it ("only the 46.7 drop is significant") -> base
+#   partially passes, as line 323 says ("roberta-base partially passes the basic test"). Coref CpTn 3.9 and CnTp
+#   12.6 are under the floor -> not confirmed. Non-coref: CpTn 7.5 / 6.9 against half of 27.7 (13.85), CnTp 3.3 /
+#   3.4 against half of 66.9, the controls (at most 4.8) against half of the smaller base drop 27.7: all small ->
+#   confirmed. -> partially passes.
+# roberta-large: CpTv 26.0 under the veto; CpTn 64.7 and CnTp 82.8 above 1.4 x 26.0 = 36.4 and above CnTn 43.5
+#   (by 21.2 and 39.3): both strong. Coref: CpTv 17.3 under the veto; CpTn 28.9 above the floor, above 1.4 x 17.3
+#   = 24.2 (by 4.7; at 2,000 about +- 3.1) and 1.4 x 14.3 = 20.0 (by 8.9); CnTp 64.1 far above: confirmed.
+#   Non-coref: 11.7 / 12.1 against half of 64.7 (32.4), 1.9 / 10.8 against half of 82.8, controls at most 11.5
+#   against 32.4: confirmed -> passes.
 Parts = dict[str, str]
 EXPECTED: dict[str, tuple[str, Parts]] = {
     "bert-base-cased": (
@@ -105,20 +97,17 @@ EXPECTED: dict[str, tuple[str, Parts]] = {
     ),
     "bert-large-cased": (
         "fails",
-        {"base": "partially passes", "cptv": "not confirmed", "coref": "not confirmed", "noncoref": "not confirmed"},
+        {"base": "fails", "cptv": "not confirmed", "coref": "not confirmed", "noncoref": "not confirmed"},
     ),
     "roberta-base": (
         "partially passes",
-        {"base": "passes", "cptv": "confirmed", "coref": "not confirmed", "noncoref": "confirmed"},
+        {"base": "partially passes", "cptv": "confirmed", "coref": "not confirmed", "noncoref": "confirmed"},
     ),
     "roberta-large": ("passes", {"base": "passes", "cptv": "confirmed", "coref": "confirmed", "noncoref": "confirmed"}),
 }
-# At a NegHub run's 2,000 triplets per variant, only bert-large's base part differs: its CpTn 44.7 against its CpTv
-# 42.9 is undecided there (above).
-EXPECTED_AT_2000: dict[str, tuple[str, Parts]] = {
-    **EXPECTED,
-    "bert-large-cased": ("fails", {**EXPECTED["bert-large-cased"][1], "base": "inconclusive"}),
-}
+# At a NegHub run's 2,000 triplets per variant (100 names x 20 verbs, the outcomes placed at random: design effects
+# near 1), every verdict and part is the same.
+EXPECTED_AT_2000: dict[str, tuple[str, Parts]] = EXPECTED
 
 
 def outcomes(n: int, drops: Drops, seed: int) -> NDArray[np.int64]:
@@ -237,9 +226,11 @@ def test_the_veto_decides_only_where_its_interval_does(cptv: float, n: int, verd
 
 
 def test_a_drop_at_the_minimum_is_undecided() -> None:
-    # CpTn 20.0 of 1,000 triplets: Wilson [17.6, 22.6] straddles the 20-point minimum; CnTp 82.8 is strong, so the
-    # base test is not failed, and whether it fully passes is open: inconclusive, the minimum named
-    drops = {**LARGE, "pronoun": (0.20, 0.828, 0.10, 0.05)}
+    # CpTn 20.0 of 1,000 triplets: Wilson [17.6, 22.6] straddles the 20-point floor; CnTp 82.8 is strong, so the
+    # base test is not failed, and whether it fully passes is open: inconclusive, the floor named. (The
+    # non-coreference drops are small beside the base's smaller drop, 20.0: 5 and 2 points, at most half.)
+    small = (0.05, 0.019, 0.02, 0.02)
+    drops = {**LARGE, "pronoun": (0.20, 0.828, 0.10, 0.05), "noncoref_same": small, "noncoref_other": small}
     judged = judge(model_counts(drops, {**PAPER_TRIPLETS["roberta-large"], "pronoun": 1_000}))
     assert judged["verdict"] == "inconclusive"
     assert judged["verdict_reason"] == (
@@ -248,15 +239,15 @@ def test_a_drop_at_the_minimum_is_undecided() -> None:
     )
 
 
-def test_a_drop_just_above_cptv_is_undecided_when_the_paired_interval_straddles() -> None:
-    # CpTn 30.0 against CpTv 29.0 at 2,000 triplets: difference 1.0, +- 1.96 sqrt((0.3 x 0.7 + 0.29 x 0.71) / 2000)
-    # = +- 2.8 for independent patterns: [-1.8, 3.8] straddles 0
-    drops = {**LARGE, "pronoun": (0.30, 0.828, 0.10, 0.29)}
+def test_a_drop_just_above_1_4_times_cptv_is_undecided_when_the_paired_interval_straddles() -> None:
+    # CpTn 30.0 against CpTv 21.4 at 2,000 triplets: 1.4 x 21.4 = 29.96, difference 0.04; the patterns placed
+    # independently, +- 1.96 sqrt((0.3 x 0.7 + 1.96 x 0.214 x 0.786) / 2000) = +- 3.3: straddles 0
+    drops = {**LARGE, "pronoun": (0.30, 0.828, 0.10, 0.214)}
     judged = judge(model_counts(drops, {**PAPER_TRIPLETS["roberta-large"], "pronoun": 2_000}))
     assert judged["verdict"] == "inconclusive"
     assert (
-        "pronoun CpTn drop 30.0 is undecided against pronoun CpTv drop 29.0 (difference 1.0 ["
-        in (judged["verdict_reason"])
+        "pronoun CpTn drop 30.0 is undecided against 1.4 x pronoun CpTv drop 21.4 = 30.0 (difference 0.0 ["
+        in judged["verdict_reason"]
     )
 
 
@@ -288,91 +279,162 @@ def test_small_coreference_drops_do_not_confirm() -> None:
     )
 
 
-def test_bert_large_reads_as_the_introduction_reads_it() -> None:
-    # self-contained-neg-test.txt, line 72: models like bert-large "do pass our baseline test, but don't pass the
-    # control tests at all". At Table 5's 363,922 triplets its base test passes in part (CpTn 44.7 strong, above
-    # CpTv 42.9 by [1.6, 2.0]), and none of its three controls confirms: the veto (CpTv 42.9), the coref variant
-    # (its CpTv 38.5 vetoes it too), the non-coreference variants (CpTn 47.9 and 44.7, above the minimum)
+def test_bert_large_fails_the_base_test_under_line_246_not_as_line_72_says() -> None:
+    # Line 72 says models like bert-large "do pass our baseline test"; line 246 asks its negated drops be "greater
+    # than in the control pattern CpTv", and Table 6 gives CpTn 44.7 beside CpTv 42.9 (1.04 x, under 1.4 x = 60.1)
+    # and CnTp 16.5 (under the floor). NegHub follows line 246 and Table 6: the base test fails, and the verdict's
+    # reason names the line it follows. The verdict is "fails" either way (the veto: CpTv 42.9 above 35).
     judged = judge(model_counts(PAPER["bert-large-cased"], PAPER_TRIPLETS["bert-large-cased"]))
     parts = judged["verdict_parts"]
-    assert parts["base"] == "partially passes"
-    assert parts["base"] != "fails"
+    assert parts["base"] == "fails"
     assert (parts["cptv"], parts["coref"], parts["noncoref"]) == ("not confirmed",) * 3
     assert judged["verdict"] == "fails"
     assert judged["verdict_reason"].startswith("the base test's veto: pronoun CpTv drop 42.9 [42.7, 43.1] is above")
+    cptn = judged["verdict_comparisons"]["pronoun"]["CpTn"]["above_CpTv"]
+    assert (cptn["scale"], cptn["holds"]) == (1.4, False)
+    # without the veto (CpTv just under 35 would not make 44.7 1.4 x it either): no strong drop, line 246 named
+    no_veto = {**PAPER["bert-large-cased"], "pronoun": (0.447, 0.165, 0.097, 0.34)}
+    judged = judge(model_counts(no_veto, PAPER_TRIPLETS["bert-large-cased"]))
+    assert judged["verdict"] == "fails" and judged["verdict_parts"]["base"] == "fails"
+    assert judged["verdict_reason"].startswith("no strong drop in the base test (line 246, as Table 6's figures read")
 
 
-# --- the non-coreference control (lines 262 and 270/287): small is under the minimum and below the base drop ----
+def test_the_readings_name_each_word_its_lines_and_neghubs_own_cut_offs() -> None:
+    from neghub.evaluator.benchmarks.scn.criterion import READINGS
+
+    words = " ".join(r.words for r in READINGS)
+    for word in ("much smaller", "small drops", "should remain small", "pass our baseline test", "strong drops"):
+        assert word in words
+    owned = [r.own for r in READINGS if r.own is not None]
+    assert any("20 points" in o for o in owned) and any("1.4" in o for o in owned) and any("1/2" in o for o in owned)
+    assert any("35" in o for o in owned)
+    by_word = {r.words: r for r in READINGS}
+    baseline = next(r for w, r in by_word.items() if "pass our baseline test" in w)
+    assert "line 246" in baseline.lines and "not line 72" in baseline.lines
 
 
-def test_non_coreference_drops_just_under_the_coref_ones_are_not_small() -> None:
-    # The issue's first construction: roberta-large's figures with non-coref CpTn / CnTp drops of 27.0 / 60.0
-    # against its coref 28.9 / 64.1. Below coref, but the paper calls 28.9 large (line 315), and 27.0 of 4,400 has
-    # Wilson [25.7, 28.3] (centre (0.27 + 1.96^2/8800) / (1 + 1.96^2/4400) = 0.2702, half 1.96 sqrt(0.27 x 0.73 /
-    # 4400 + 1.96^2/(4 x 4400^2)) / 1.000873 = 0.0131): its lower end is above the 20-point minimum. Not small:
-    # the non-coreference control does not confirm, and the model only partially passes (its base and coref pass).
-    construction = (0.27, 0.60, 0.062, 0.094)
-    drops = {**LARGE, "noncoref_same": construction, "noncoref_other": construction}
+# --- the coref controls (lines 287 and 315): a negated drop is large beside controls that remain small ---------
+
+
+def test_roberta_large_coref_case_passes() -> None:
+    # Table 8b: coref CpTn 28.9 beside CnTn 14.3 and CpTv 17.3, at 60,800 triplets: 28.9 - 1.4 x 17.3 = 4.7 and
+    # 28.9 - 1.4 x 14.3 = 8.9, each +- about 0.6: the coref variant confirms (line 315: "significantly larger than
+    # for the CnTn and CpTv controls")
+    judged = judge(model_counts(LARGE, PAPER_TRIPLETS["roberta-large"]))
+    assert judged["verdict_parts"]["coref"] == "confirmed"
+    above = judged["verdict_comparisons"]["coref"]["CpTn"]["above_CpTv"]
+    assert above["holds"] is True and above["difference_ci95"][0] > 0.03
+
+
+@pytest.mark.parametrize(("cntn", "cptv"), [(0.25, 0.27), (0.27, 0.25)])
+def test_coref_controls_of_25_and_27_beside_28_9_fail_under_line_287(cntn: float, cptv: float) -> None:
+    # The issue's case: coref controls of 25 / 27 beside a coref CpTn of 28.9, at 60,800 triplets. The old reading
+    # passed it (28.9 above 27.0 by 1.9, significant at 60,800); line 287 asks the controls "remain small" beside
+    # "large drops": 28.9 is 1.07 x 27 and 1.16 x 25, under 1.4 x: not confirmed, the model partially passes
+    drops = {**LARGE, "coref": (0.289, 0.641, cntn, cptv)}
     judged = judge(model_counts(drops, PAPER_TRIPLETS["roberta-large"]))
-    assert judged["verdict"] == "partially passes"
-    assert judged["verdict_parts"] == {
-        "base": "passes",
-        "cptv": "confirmed",
-        "coref": "confirmed",
-        "noncoref": "not confirmed",
-    }
+    assert (judged["verdict"], judged["verdict_parts"]["coref"]) == ("partially passes", "not confirmed")
     assert (
-        "a non-coreference drop is not small: noncoref_same CpTn drop 27.0 [25.7, 28.3] is above the strong-drop "
-        "minimum (20.0)" in judged["verdict_reason"]
+        "the coref variant does not confirm the base drops: coref CpTn drop 28.9 is not above 1.4 x coref"
+        in (judged["verdict_reason"])
     )
+
+
+def test_controls_of_40_and_40_fail() -> None:
+    # coref controls of 40 / 40: the CpTv veto (40 above 35) and 64.1 under 1.4 x 40 = 56 -> not confirmed
+    coref = {**LARGE, "coref": (0.289, 0.641, 0.40, 0.40)}
+    judged = judge(model_counts(coref, PAPER_TRIPLETS["roberta-large"]))
+    assert (judged["verdict"], judged["verdict_parts"]["coref"]) == ("partially passes", "not confirmed")
+    # non-coreference controls of 40 / 40 (line 287: "The drops in CnTn and CpTv controls should remain small"): not
+    # at most half of the base's smaller negated drop (64.7 / 2 = 32.4): 64.7 - 2 x 40 = -15.3 -> not confirmed
+    noncoref = {
+        **LARGE,
+        "noncoref_same": (0.117, 0.019, 0.40, 0.40),
+        "noncoref_other": (0.121, 0.108, 0.40, 0.40),
+    }
+    judged = judge(model_counts(noncoref, PAPER_TRIPLETS["roberta-large"]))
+    assert (judged["verdict"], judged["verdict_parts"]["noncoref"]) == ("partially passes", "not confirmed")
+    assert judged["verdict_comparisons"]["noncoref_same"]["CnTn"]["much_smaller"]["holds"] is False
+
+
+# --- the non-coreference control (lines 262, 270, 287): "much smaller" is at most half the base drop ---------
+
+
+def test_a_base_drop_of_21_with_non_coreference_drops_of_18_5_fails_much_smaller() -> None:
+    # The issue's case: base CpTn = CnTp = 21 (strong: above 20 at 100,000 triplets, +- 0.25, and above 1.4 x 5),
+    # non-coreference CpTn = CnTp = 18.5 at 4,400: significantly smaller, but not "much smaller" (line 262):
+    # 21 - 2 x 18.5 = -16 -> not small, partially passes
+    drops = {
+        **LARGE,
+        "pronoun": (0.21, 0.21, 0.05, 0.05),
+        "noncoref_same": (0.185, 0.185, 0.02, 0.02),
+        "noncoref_other": (0.185, 0.185, 0.02, 0.02),
+    }
+    judged = judge(model_counts(drops, {**PAPER_TRIPLETS["roberta-large"], "pronoun": 100_000}))
+    assert judged["verdict_parts"]["base"] == "passes"
+    assert (judged["verdict"], judged["verdict_parts"]["noncoref"]) == ("partially passes", "not confirmed")
+    assert (
+        "a non-coreference drop is not small: pronoun CpTn drop 21.0 is not above 2 x noncoref_same CpTn drop 18.5 = "
+        "37.0" in judged["verdict_reason"]
+    )
+
+
+def test_a_base_of_80_and_90_with_non_coreference_drops_of_22_to_25_passes() -> None:
+    # The issue's case: no fixed 20-point ceiling for "small" (the paper's small and large are relative: line 254
+    # calls a CnTn of 43.5 small, line 315 calls 28.9 large): non-coreference drops of 22-25 beside base drops of
+    # 80 / 90 are at most half of them (80 - 2 x 25 = 30 points, +- about 3 at 4,400): small, and the model passes
+    drops = {
+        **LARGE,
+        "pronoun": (0.80, 0.90, 0.10, 0.10),
+        "noncoref_same": (0.22, 0.25, 0.23, 0.24),
+        "noncoref_other": (0.25, 0.22, 0.24, 0.23),
+    }
+    judged = judge(model_counts(drops, PAPER_TRIPLETS["roberta-large"]))
+    assert (judged["verdict"], judged["verdict_parts"]["noncoref"]) == ("passes", "confirmed")
 
 
 def test_non_coreference_drops_equal_to_the_base_drops_are_not_small() -> None:
-    # The issue's second construction: non-coref drops equal to roberta-large's base drops (64.7 / 82.8): far above
-    # the minimum, and not below the base drops (difference 0, unpaired: an interval around 0 at best). Line 262
-    # asks for "a much smaller drop" than the base one: not small, partially passes.
     drops = {**LARGE, "noncoref_same": LARGE["pronoun"], "noncoref_other": LARGE["pronoun"]}
     judged = judge(model_counts(drops, PAPER_TRIPLETS["roberta-large"]))
     assert (judged["verdict"], judged["verdict_parts"]["noncoref"]) == ("partially passes", "not confirmed")
-    below = judged["verdict_comparisons"]["noncoref_same"]["CpTn"]["below_base"]
-    assert below["holds"] is not True  # 64.7 against 64.7: the base drop is not known to be above it
-    assert below["difference_ci95"][0] < 0 < below["difference_ci95"][1]
+    assert judged["verdict_comparisons"]["noncoref_same"]["CpTn"]["much_smaller"]["holds"] is False
 
 
-def test_a_non_coreference_drop_under_the_minimum_must_still_be_below_the_base_drop() -> None:
-    # A base CpTn of 10.0 (not strong; CnTp 82.8 is) and non-coref CpTn drops of 10.0 (2,000 triplets each): under
-    # the minimum (Wilson upper bound 11.4), but the base drop is not known to be above them (difference 0.0 +-
-    # about 1.9, unpaired): "a much smaller drop" (line 262) is not shown, and the control is undecided. The
-    # verdict is partially passes either way (only CnTp is strong).
-    drops = {
-        **LARGE,
-        "pronoun": (0.10, 0.828, 0.05, 0.05),
-        "noncoref_same": (0.10, 0.019, 0.062, 0.094),
-        "noncoref_other": (0.10, 0.108, 0.071, 0.115),
-    }
-    judged = judge(model_counts(drops, dict.fromkeys(scn.VARIANTS, 2_000)))
-    assert judged["verdict"] == "partially passes"
-    assert judged["verdict_parts"]["noncoref"] == "inconclusive"
-    comparisons = judged["verdict_comparisons"]["noncoref_same"]["CpTn"]
-    assert comparisons["above_minimum"]["holds"] is False
-    assert comparisons["below_base"]["holds"] is None
-    # at 13.0 against the base's 10.0 the base drop is known not to be above (upper bound -3.0 + about 2.0 < 0)
-    drops = {**drops, "noncoref_same": (0.13, 0.019, 0.062, 0.094)}
-    judged = judge(model_counts(drops, dict.fromkeys(scn.VARIANTS, 2_000)))
-    assert judged["verdict_parts"]["noncoref"] == "not confirmed"
-    assert judged["verdict_comparisons"]["noncoref_same"]["CpTn"]["below_base"]["holds"] is False
-
-
-def test_a_non_coreference_drop_at_the_minimum_is_undecided() -> None:
-    # noncoref_same CpTn 20.0 of 1,000 triplets: Wilson [17.6, 22.6] straddles the 20-point minimum; everything
-    # else is roberta-large's, which passes: the verdict waits on it
-    drops = {**LARGE, "noncoref_same": (0.20, 0.019, 0.062, 0.094)}
-    judged = judge(model_counts(drops, {**PAPER_TRIPLETS["roberta-large"], "noncoref_same": 1_000}))
+def test_a_non_coreference_drop_at_half_the_base_drop_is_undecided() -> None:
+    # noncoref_same CpTn 32.35 of 4,400 against half of the base CpTn 64.7: difference 0, unpaired: straddles 0
+    drops = {**LARGE, "noncoref_same": (0.3235, 0.019, 0.062, 0.094)}
+    judged = judge(model_counts(drops, PAPER_TRIPLETS["roberta-large"]))
     assert (judged["verdict"], judged["verdict_parts"]["noncoref"]) == ("inconclusive", "inconclusive")
-    assert judged["verdict_reason"] == (
-        "a non-coreference drop may not be small: noncoref_same CpTn drop 20.0 [17.6, 22.6] is undecided against "
-        "the strong-drop minimum (20.0)"
+    assert judged["verdict_reason"].startswith(
+        "a non-coreference drop may not be small: pronoun CpTn drop 64.7 is undecided against 2 x noncoref_same "
+        "CpTn drop 32.3 = 64.7"  # 1,423 of 4,400 = 32.34 %
     )
+
+
+# --- the triplets' clusters: up to 20 verbs per name/profession pair ----------------------------------------------
+
+
+def test_drops_shared_by_a_names_verbs_widen_the_interval_by_the_two_way_design_effect() -> None:
+    # 2,000 triplets: 100 names x 20 verbs; CpTn drops on every verb of 25 names (25 %). By hand (CR1): residuals
+    # 0.75 (500) and -0.25 (1,500), sum e^2 = 375. By name: sums 15 (25) and -5 (75), 100/99 x (25 x 225 + 75 x 25) =
+    # 7575.76; by verb: every verb drops on 25 of its 100 names, sums 0; by triplet: 2000/1999 x 375 = 375.19.
+    # Cameron-Gelbach-Miller: (7575.76 + 0 - 375.19) / 375 = 19.2015. Wilson at 2000 / 19.20 = 104 triplets: about
+    # [17.6, 34.0], which straddles the 20-point floor: the drop is no longer known to be strong.
+    from neghub.evaluator.benchmarks.scn.criterion import Variant
+    from neghub.evaluator.core.stats import two_way_design_effect
+
+    names = np.repeat(np.arange(100), 20)
+    verbs = np.tile(np.arange(20), 100)
+    drops_cptn = names < 25
+    bits = np.full(2000, 0b11111, dtype=np.int64) & ~(drops_cptn.astype(np.int64) << PATTERNS.index("CpTn"))
+    assert two_way_design_effect(drops_cptn.astype(np.float64), names, verbs) == pytest.approx(19.2015, abs=1e-3)
+    counts_ = np.bincount(bits, minlength=32)
+    independent = Variant("pronoun", counts_).above_threshold("CpTn", 0.20, "the floor")
+    clustered = Variant("pronoun", counts_, (bits, names, verbs)).above_threshold("CpTn", 0.20, "the floor")
+    assert independent.holds is True
+    assert clustered.holds is None
+    low, high = (v + 0.20 for v in clustered.interval)
+    assert low == pytest.approx(0.176, abs=0.003) and high == pytest.approx(0.340, abs=0.003)
 
 
 def test_without_the_controls_a_model_at_most_partially_passes() -> None:
@@ -419,8 +481,12 @@ def test_a_file_that_fails_the_controls_as_the_paper_defines_failure_does_not_pa
         "  base test (pronoun): passes; CpTv control: confirmed; coref control: not confirmed; noncoref controls: "
         "not confirmed" in result.out
     )
-    # every comparison is printed with its figures and interval
-    assert "    coref CpTn drop 3.0 [1.0, 8.5] is not above the strong-drop minimum (20.0)" in result.out
+    # every comparison is printed with its figures and its interval (clustered: the file's 100 triplets are 5 names
+    # x 20 verbs, so the interval is wider than Wilson's [1.0, 8.5] at 100 independent triplets)
+    (line,) = [line for line in result.out.splitlines() if line.startswith("    coref CpTn drop 3.0 [")]
+    assert line.endswith("] is not above the strong-drop minimum (20.0)")
+    low, high = (float(v) for v in line.split("[")[1].split("]")[0].split(", "))
+    assert low <= 1.0 and high >= 8.5
 
 
 def test_the_display_orders_rows_by_verdict_and_leaves_inconclusive_ones_unranked() -> None:

@@ -136,11 +136,19 @@ class HeadlineItems(BaseModel):
     unit: str = Field(description="what one unit is, e.g. a pair of M_i (its treatment answered right)")
     keys: list[str]
     values: list[float]
+    clusters: list[str] | None = Field(
+        default=None,
+        description="each unit's source (the source sentence pair its minimal pair derives from): units of one "
+        "source share sentences, and intervals resample or correct by it; null where units are independent or "
+        "their source is not on record",
+    )
 
     @model_validator(mode="after")
     def _columns_align(self) -> HeadlineItems:
         if len(self.keys) != len(self.values):
             raise ValueError(f"{len(self.values)} values for {len(self.keys)} keys")
+        if self.clusters is not None and len(self.clusters) != len(self.keys):
+            raise ValueError(f"{len(self.clusters)} clusters for {len(self.keys)} keys")
         return self
 
 

@@ -23,7 +23,8 @@ from .metadata import LABELS, METADATA, RECORD, UPSTREAM_BASE, UPSTREAM_COMMIT
 
 NAME = "jnli-neg"
 # 2: Wilson intervals for proportions; no AccChg interval without a discordant pair; per-item outcomes
-TASK_VERSION = "2"
+# 3: intervals clustered by the source sentence pair (the pairs of one source share sentences; stats.py)
+TASK_VERSION = "3"
 HERE = Path(__file__).parent
 
 

@@ -33,7 +33,8 @@ from .metadata import METADATA, RECORD
 
 NAME = "jsts-neg"
 # 2: Wilson intervals for proportions; no AccChg interval without a discordant pair; per-item outcomes
-TASK_VERSION = "2"
+# 3: intervals clustered by the source sentence pair (the pairs of one source share sentences; stats.py)
+TASK_VERSION = "3"
 SCORES = range(6)
 HERE = Path(__file__).parent
 

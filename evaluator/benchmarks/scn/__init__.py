@@ -57,8 +57,12 @@ NAME = "scn"
 # 3: one verdict of the base test and the coreference controls together (passes, partially passes, fails,
 #    inconclusive), each comparison paired or unpaired with its interval: NegHub's reading of sections 3.5 and 4
 # 4: a non-coreference drop is small under the strong-drop minimum and below the base drop (lines 262, 270/287),
-#    not merely below the coref drop; the CpTv veto is a part of its own (the parts as line 72 reads bert-large)
-TASK_VERSION = "4"
+#    not merely below the coref drop; the CpTv veto is a part of its own
+# 5: the criterion's words read relative to the other drops (criterion.READINGS): a negated drop at least 1.4 x the
+#    CpTv drop (1.4 x both controls in coref), a non-coreference drop at most half the base drop, no fixed ceiling;
+#    bert-large's base test read by line 246 and Table 6, not line 72; intervals clustered by name/profession pair
+#    and by verb
+TASK_VERSION = "5"
 
 
 def evaluate(path: Path, options: EvalOptions) -> Result:

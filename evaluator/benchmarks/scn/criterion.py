@@ -1,29 +1,32 @@
-"""SCN's verdict: NegHub's reading of the paper's criterion (sections 3.5 and 4), the base test and the
-coreference controls together, as the paper's conclusion judges its four models.
+"""SCN's verdict: NegHub's reading of the paper's criterion (sections 3.5 and 4, self-contained-neg-test.txt lines
+246-331), the base test and the coreference controls together, as the paper's conclusion judges its four models.
 
-The paper gives no numbers for its criterion; every comparison below is one of its sentences (quoted whole in
-evaluator/papers/quotes.json), read with the intervals its tables lack:
+The paper gives no numbers for its criterion: its words "strong", "large", "small" and "much smaller" are relative,
+one drop beside another. READINGS (below) holds each word, the reading NegHub implements, the lines it rests on and
+the cut-off that is NegHub's own; the SCN page shows it (display.py's verdict rule). In short:
 
-- In the base test (`pronoun`) and the forced-coreference variant (`coref`), a negated pattern (CpTn, CnTp) drops
-  strongly when its drop is greater than the same variant's CpTv drop and its CnTn drop, each under a PAIRED
-  comparison (the same triplets answer every pattern of a variant: Newcombe's paired interval of the difference),
-  and above MIN_STRONG_DROP ("scn.criterion", section 3.5; "scn.roberta-large-controls", section 4: "significantly
-  larger than for the CnTn and CpTv controls").
-- A CpTv drop above CPTV_VETO vetoes the variant's drops ("scn.cptv-control", section 3.3: "it would prevent any
-  positive interpretation of a drop for this model"); in the base test the veto fails the model.
-- In the forced non-coreference variants a negated drop is small when its 95 % interval's upper end is below
-  MIN_STRONG_DROP (a drop the paper would call large is not small: it calls coref's 28.9 large, "scn.roberta-
-  large-controls") AND it is below the base test's (pronoun) drop of the same pattern, under an UNPAIRED
-  comparison (each variant selects its own triplets: Newcombe's unpaired interval). Section 4 asks for "a much
-  smaller drop for examples with forced non-coreference" than in the base examples ("scn.noncoref-expectation",
-  line 262) and "small drops for the Non-Coref columns" ("scn.noncoref-small", lines 270 and 287, across Table
-  6). Being below the coref drop is not asked: roberta-large's non-coreference drops pass because they are small,
-  and roberta-base's (7.5 against a coref 3.9) are small too; its coref drops are what fail it.
-- The parts, as the introduction reads bert-large ("scn.intro-bert-large", line 72: "do pass our baseline test,
-  but don't pass the control tests at all"): the base test is its negated drops (each strong or not); the
-  controls are the CpTv veto (section 3.3's non-negative adverb, one of the control tests of line 70), the coref
+- "strong drops" (line 246) and "large" (lines 287, 315): above a floor of 20 points (NegHub's), at least 1.4
+  times the CpTv drop (NegHub's factor, between line 252's 1.19 and line 315's 1.67) and above the CnTn drop ("to
+  a lesser extent", line 246) in the base test; at least 1.4 times both controls in the coref variant (line 287:
+  "The drops in CnTn and CpTv controls should remain small"; line 315).
+- "much smaller" (line 262) and "small" in the non-coreference columns (lines 270, 287): at most half the base
+  test's drop (NegHub's factor), of the same pattern for CpTn and CnTp, of the smaller negated drop for the
+  controls; no fixed ceiling.
+- "pass our baseline test" (line 72, of bert-large) is not followed: line 246 with Table 6 fails bert-large's base
+  test (its CpTn 44.7 is 1.04 times its CpTv 42.9); Table 6's figures for roberta-base are read, not line 252's.
+
+Each comparison is an interval, never a point estimate: paired comparisons of two patterns of a variant read the
+same triplets (Newcombe's paired interval of drop - k x control, MOVER), comparisons across variants are unpaired
+(each variant selects its own triplets), a threshold reads the drop's Wilson interval. The triplets are not
+independent (up to 20 verbs per name/profession pair, and each verb in many pairs): every interval is taken at the
+effective sample size, the triplets divided by the design effect of the figure, clustered two ways, by
+name/profession pair and by verb (stats.two_way_design_effect, Cameron, Gelbach and Miller 2011); where no
+triplet keys are given (`judge` without `triplets`), the triplets are counted as independent.
+
+- The parts, as the paper's conclusion reads its models: the base test is its negated drops (both strong passes,
+  one partially passes, none fails); the controls are the CpTv veto (section 3.3's non-negative adverb), the coref
   variant and the non-coreference variants, each confirmed or not.
-- passes: both base drops strong, both coref drops strong, every non-coreference drop small ("scn.conclusion-
+- passes: both base drops strong, the coref variant confirming, every non-coreference drop small ("scn.conclusion-
   roberta-large": "for both base and control patterns"); partially passes: no veto and at least one strong base
   drop, the rest not all confirmed ("scn.conclusion-roberta-base"); fails: the veto, or no strong base drop. A
   file without the coref and non-coreference variants confirms nothing: at most partially passes.
@@ -41,28 +44,45 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ...core.stats import paired_difference_interval, unpaired_difference_interval, wilson_interval
+from ...core.stats import (
+    cluster_index,
+    paired_difference_interval,
+    two_way_design_effect,
+    unpaired_difference_interval,
+    wilson_interval,
+)
 from .metadata import PATTERNS
 
-# A strong drop is above 20 points. The paper calls 28.9 large (section 4, "scn.roberta-large-controls": roberta-
-# large's coref CpTn) and does not call roberta-base's coref drops of 3.9 and 12.6 large ("scn.roberta-base-
-# controls": "this is not the case for the roberta-base model", of large Coref drops): any minimum in (12.6, 28.9]
-# reads Tables 8 and 9 as the paper does. 20 is a round value 7.4 and 8.9 points from those ends: the intervals of
-# those figures (Wilson half-widths 0.2 and 0.4 points at the paper's 118,700 and 60,800 triplets, 1.5 and 2.0 at
-# a NegHub run's 2,000) never reach it.
+# The floor of a strong drop: 20 points, NegHub's. The paper calls 3.6 and 1.2 "almost non-existent" (line 248) and
+# 28.9 large (line 315): any floor in (3.6, 28.9] reads its tables as it does; 20 is a round value well inside.
 MIN_STRONG_DROP = 0.20
 # A CpTv drop above 35 points vetoes. The paper accepts roberta-large's 26.0 ("scn.roberta-large": "a small drop
 # for the controls") and roberta-base's 21.3 (section 3.5's text, "scn.roberta-base-significant"), and calls
 # bert-large's 42.9 "still too high" ("scn.bert-large"): any veto in (26.0, 42.9] reads Table 6 and the text as the
-# paper does, and one is needed, since at hundreds of thousands of triplets bert-large's CpTn 44.7 is above its
-# CpTv 42.9 under any paired comparison. 35 is the round value nearest the middle (34.45), 9.0 and 7.9 points from
-# the paper's figures.
+# paper does. 35 is the round value nearest the middle (34.45), NegHub's.
 CPTV_VETO = 0.35
+# A negated drop is large beside a control's when it is at least 1.4 times it, NegHub's factor: the paper calls
+# roberta-large's coref CpTn 28.9 "significantly larger" than its controls' 17.3 (1.67 x, line 315), and counts
+# roberta-base's CpTn 27.7 (Table 6) beside its CpTv 23.3 (1.19 x) as no significant drop (line 252): any factor
+# in (1.19, 1.67] reads both as the paper does; 1.4 is the round value nearest the middle (1.43).
+LARGE_BESIDE_SMALL = 1.4
+# A drop is much smaller than another when it is at most half of it, NegHub's factor: line 262 asks "a much smaller
+# drop" without a number; the paper's other uses of "much" are 2.9 x (line 240) and 7 x (line 248), and its
+# non-coreference drops are 3.7 x (roberta-base's CpTn, 27.7 against 7.5) to 44 x smaller than the base ones.
+MUCH_SMALLER = 0.5
 LEVEL = 0.95
 NEGATED = ("CpTn", "CnTp")
 CONTROLS = ("CpTv", "CnTn")
 BASE, COREF = "pronoun", "coref"
 NONCOREF = ("noncoref_same", "noncoref_other")
+# how many times each control's drop a negated drop must be, by variant: in the base test CnTn counts "to a lesser
+# extent" (line 246: roberta-large's CnTn 43.5 is "a small drop", line 254, beside its CpTn 64.7); in the coref
+# variant both controls "should remain small" (line 287) and the drops are "significantly larger than for the CnTn
+# and CpTv controls" (line 315)
+CONTROL_FACTORS: dict[str, dict[str, float]] = {
+    BASE: {"CpTv": LARGE_BESIDE_SMALL, "CnTn": 1.0},
+    COREF: {"CpTv": LARGE_BESIDE_SMALL, "CnTn": LARGE_BESIDE_SMALL},
+}
 Verdict = Literal["passes", "partially passes", "fails", "inconclusive"]
 VERDICT_ORDER: tuple[Verdict, ...] = ("passes", "partially passes", "fails")
 UNDECIDED: Verdict = "inconclusive"
@@ -72,14 +92,90 @@ Holds = bool | None
 PARTS = ("base", "cptv", "coref", "noncoref")
 
 
+@dataclass(frozen=True)
+class Reading:
+    """One word of the paper's criterion: the reading NegHub implements, the paper's lines it rests on, and the
+    cut-off that is NegHub's own choice (None where the paper's words decide)."""
+
+    words: str
+    reading: str
+    lines: str
+    own: str | None
+
+
+READINGS: tuple[Reading, ...] = (
+    Reading(
+        "‘strong drops for the CpTn and CnTp patterns’",
+        "a drop above 20 points",
+        "line 246; line 248 calls 3.6 and 1.2 ‘almost non-existent’, line 315 calls 28.9 large",
+        "the floor of 20 points",
+    ),
+    Reading(
+        "‘greater than in the control pattern CpTv’",
+        "at least 1.4 times the CpTv drop, paired over the same triplets",
+        "line 246; line 252 counts roberta-base's CpTn (27.7 in Table 6) beside its CpTv 23.3 (1.19 times) as no "
+        "significant drop; line 315 calls 28.9 beside 17.3 (1.67 times) ‘significantly larger’",
+        "the factor 1.4, between 1.19 and 1.67",
+    ),
+    Reading(
+        "‘and to a lesser extent in the CnTn pattern’",
+        "above the CnTn drop (factor 1), in the base test",
+        "line 246; line 254 calls roberta-large's CnTn 43.5 ‘a small drop’ beside its CpTn 64.7 (1.49 times)",
+        None,
+    ),
+    Reading(
+        "‘large drops in the Coref column’ and ‘The drops in CnTn and CpTv controls should remain small’",
+        "in the coref variant, each negated drop above 20 points and at least 1.4 times each control's drop",
+        "lines 270 and 287; line 315: ‘significantly larger than for the CnTn and CpTv controls’ (28.9 beside "
+        "14.3 and 17.3)",
+        "the floor of 20 points and the factor 1.4",
+    ),
+    Reading(
+        "‘still too high’ (a CpTv drop)",
+        "a CpTv drop above 35 points vetoes its variant; in the base test it fails the model",
+        "lines 228 (section 3.3) and 250; lines 254 and 252 accept 26.0 and 21.3, line 250 refuses 42.9",
+        "the veto of 35 points, between 26.0 and 42.9",
+    ),
+    Reading(
+        "‘a much smaller drop for examples with forced non-coreference’ and ‘small drops for the Non-Coref columns’",
+        "a non-coreference CpTn or CnTp drop at most half the base test's drop of the same pattern (unpaired: each "
+        "variant selects its own triplets); no fixed ceiling",
+        "lines 262 and 270; the paper's other uses of ‘much’ are 2.9 times (line 240) and 7 times (line 248)",
+        "the factor 1/2",
+    ),
+    Reading(
+        "‘The drops in CnTn and CpTv controls should remain small’ (non-coreference columns)",
+        "a non-coreference CnTn or CpTv drop at most half the base test's smaller negated drop (unpaired)",
+        "line 287, with line 262: ‘this repetition should however remain high’",
+        "the factor 1/2",
+    ),
+    Reading(
+        "‘do pass our baseline test’ (bert-large)",
+        "not followed: the base test passes when both negated drops are strong, in part when one is; bert-large's "
+        "CpTn 44.7 is 1.04 times its CpTv 42.9 and its CnTp 16.5 is under the floor, so its base test fails",
+        "NegHub follows line 246 with Table 6 (and line 250), not line 72",
+        None,
+    ),
+    Reading(
+        "roberta-base's base drops",
+        "Table 6's figures (CpTn 27.7, CnTp 66.9, CnTn 12.1, CpTv 23.3), judged as line 252 judges its own (20.7, "
+        "46.7, 21.3): only the CnTp drop is strong, and its base test passes in part",
+        "Table 6 against line 252's figures; line 323: roberta-base ‘partially passes the basic test’",
+        None,
+    ),
+)
+# a variant's triplets with their keys: each triplet's outcome bits, its name/profession pair and its verb (any keys)
+Triplets = tuple[NDArray[np.int64], NDArray[Any], NDArray[Any]]
+
+
 def points(value: float) -> str:
     return f"{100 * value:.1f}"
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """One comparison the verdict reads: `left` is above `right` (a figure or a threshold), by `difference`
-    (left - right) with its 95 % interval; `holds` is None where the interval straddles 0."""
+    """One comparison the verdict reads: `left` is above `scale` times `right` (a figure or a threshold), by
+    `difference` (left - scale x right) with its 95 % interval; `holds` is None where the interval straddles 0."""
 
     left: str
     left_value: float
@@ -88,6 +184,7 @@ class Comparison:
     kind: Literal["paired", "unpaired", "threshold"]
     difference: float
     interval: tuple[float, float]
+    scale: float = 1.0
 
     @property
     def holds(self) -> Holds:
@@ -106,8 +203,11 @@ class Comparison:
                 f"{self.left} {points(self.left_value)} [{points(low + self.right_value)}, "
                 f"{points(high + self.right_value)}] {relation} {self.right} ({points(self.right_value)})"
             )
+        right = f"{self.right} {points(self.right_value)}"
+        if self.scale != 1.0:
+            right = f"{_factor(self.scale)} x {right} = {points(self.scale * self.right_value)}"
         return (
-            f"{self.left} {points(self.left_value)} {relation} {self.right} {points(self.right_value)} "
+            f"{self.left} {points(self.left_value)} {relation} {right} "
             f"(difference {points(self.difference)} [{points(low)}, {points(high)}], {self.kind})"
         )
 
@@ -118,7 +218,8 @@ class Comparison:
             "right": self.right,
             "right_value": self.right_value,
             "kind": self.kind,
-            # the difference is left_value - right_value; its interval is the comparison's own
+            "scale": self.scale,
+            # the difference is left_value - scale * right_value; its interval is the comparison's own
             "difference_ci95": list(self.interval),
             "holds": self.holds,
         }
@@ -127,15 +228,21 @@ class Comparison:
     def from_metrics(cls, metrics: Mapping[str, Any]) -> Comparison:
         """A comparison back from a result's metrics (the text report words it as the verdict reason does)."""
         low, high = metrics["difference_ci95"]
+        scale = float(metrics.get("scale", 1.0))
         return cls(
             metrics["left"],
             metrics["left_value"],
             metrics["right"],
             metrics["right_value"],
             metrics["kind"],
-            metrics["left_value"] - metrics["right_value"],
+            metrics["left_value"] - scale * metrics["right_value"],
             (low, high),
+            scale,
         )
+
+
+def _factor(scale: float) -> str:
+    return "1/2" if scale == 0.5 else f"{scale:g}"
 
 
 def deciding(comparisons: Iterable[Comparison]) -> Comparison:
@@ -159,14 +266,19 @@ def negated(value: Holds) -> Holds:
 
 
 class Variant:
-    """One variant's triplets as counts of their 32 outcomes (bit p: pattern p repeated the verb)."""
+    """One variant's triplets as counts of their 32 outcomes (bit p: pattern p repeated the verb), and, where their
+    keys are given, each triplet's outcome and clusters (its name/profession pair, its verb) for the design effect."""
 
-    def __init__(self, name: str, outcome_counts: NDArray[np.int64]) -> None:
+    def __init__(self, name: str, outcome_counts: NDArray[np.int64], triplets: Triplets | None = None) -> None:
         self.name = name
         self.counts = outcome_counts
         self.n = int(outcome_counts.sum())
         outcome = np.arange(outcome_counts.size)
         self._dropped = {p: (outcome >> i) & 1 == 0 for i, p in enumerate(PATTERNS)}
+        self._triplets: tuple[NDArray[np.int64], NDArray[np.intp], NDArray[np.intp]] | None = None
+        if triplets is not None and triplets[0].size:
+            bits, pairs, verbs = triplets
+            self._triplets = (bits, cluster_index(pairs), cluster_index(verbs))
 
     def dropped(self, pattern: str) -> int:
         return int(self.counts[self._dropped[pattern]].sum())
@@ -177,8 +289,24 @@ class Variant:
     def label(self, pattern: str) -> str:
         return f"{self.name} {pattern} drop"
 
+    def drops_of(self, pattern: str) -> NDArray[np.float64] | None:
+        """Each triplet's drop of `pattern` (1: the verb not repeated), where the triplets are on record."""
+        if self._triplets is None:
+            return None
+        index = PATTERNS.index(pattern)
+        dropped: NDArray[np.float64] = ((self._triplets[0] >> index) & 1 == 0).astype(np.float64)
+        return dropped
+
+    def design_effect(self, values: NDArray[np.float64] | None) -> float:
+        """The design effect of mean(values) over this variant's triplets, clustered by name/profession pair and by
+        verb; 1 where the triplets' keys are not on record (counted as independent)."""
+        if values is None or self._triplets is None:
+            return 1.0
+        return two_way_design_effect(values, self._triplets[1], self._triplets[2])
+
     def above_threshold(self, pattern: str, threshold: float, name: str) -> Comparison:
-        interval = wilson_interval(self.dropped(pattern), self.n, LEVEL)
+        effect = self.design_effect(self.drops_of(pattern))
+        interval = wilson_interval(self.dropped(pattern), self.n, LEVEL, effect)
         assert interval is not None  # a variant is judged only with triplets
         drop = self.drop(pattern)
         return Comparison(
@@ -191,10 +319,13 @@ class Variant:
             (interval[0] - threshold, interval[1] - threshold),
         )
 
-    def above_pattern(self, pattern: str, control: str) -> Comparison:
+    def above_pattern(self, pattern: str, control: str, scale: float = 1.0) -> Comparison:
+        """Whether `pattern` drops more than `scale` times `control`, paired over this variant's triplets."""
         a, b = self._dropped[pattern], self._dropped[control]
         both, only_a, only_b, neither = (int(self.counts[mask].sum()) for mask in (a & b, a & ~b, ~a & b, ~a & ~b))
-        interval = paired_difference_interval(both, only_a, only_b, neither, LEVEL)
+        first, second = self.drops_of(pattern), self.drops_of(control)
+        effect = self.design_effect(None if first is None or second is None else first - scale * second)
+        interval = paired_difference_interval(both, only_a, only_b, neither, LEVEL, effect, scale)
         assert interval is not None
         drop, control_drop = self.drop(pattern), self.drop(control)
         return Comparison(
@@ -203,21 +334,28 @@ class Variant:
             self.label(control),
             control_drop,
             "paired",
-            drop - control_drop,
+            drop - scale * control_drop,
             interval,
+            scale,
         )
 
-    def above_variant(self, pattern: str, other: Variant) -> Comparison:
-        interval = unpaired_difference_interval(self.dropped(pattern), self.n, other.dropped(pattern), other.n, LEVEL)
+    def above_variant(self, pattern: str, other: Variant, other_pattern: str, scale: float = 1.0) -> Comparison:
+        """Whether this variant's `pattern` drops more than `scale` times `other`'s `other_pattern` (unpaired: each
+        variant selects its own triplets)."""
+        effects = (self.design_effect(self.drops_of(pattern)), other.design_effect(other.drops_of(other_pattern)))
+        interval = unpaired_difference_interval(
+            self.dropped(pattern), self.n, other.dropped(other_pattern), other.n, LEVEL, effects, scale
+        )
         assert interval is not None
         return Comparison(
             self.label(pattern),
             self.drop(pattern),
-            other.label(pattern),
-            other.drop(pattern),
+            other.label(other_pattern),
+            other.drop(other_pattern),
             "unpaired",
-            self.drop(pattern) - other.drop(pattern),
+            self.drop(pattern) - scale * other.drop(other_pattern),
             interval,
+            scale,
         )
 
 
@@ -226,16 +364,17 @@ class StrongDrops:
     """The veto and each negated pattern's three comparisons in one variant (the base test or coref)."""
 
     veto: Comparison
-    checks: dict[str, tuple[Comparison, ...]]  # pattern -> (above the minimum, above CpTv, above CnTn)
+    checks: dict[str, tuple[Comparison, ...]]  # pattern -> (above the floor, above CpTv, above CnTn), as factored
 
     @classmethod
     def of(cls, variant: Variant) -> StrongDrops:
+        factors = CONTROL_FACTORS[variant.name]
         return cls(
             veto=variant.above_threshold("CpTv", CPTV_VETO, "the veto"),
             checks={
                 p: (
                     variant.above_threshold(p, MIN_STRONG_DROP, "the strong-drop minimum"),
-                    *(variant.above_pattern(p, control) for control in CONTROLS),
+                    *(variant.above_pattern(p, control, factors[control]) for control in CONTROLS),
                 )
                 for p in NEGATED
             },
@@ -259,40 +398,51 @@ class StrongDrops:
 
 @dataclass(frozen=True)
 class SmallDrop:
-    """One negated pattern's drop in a non-coreference variant and the two comparisons that make it small: its
-    interval's upper end below the strong-drop minimum (`minimum` must not hold) and the base test's drop of the
-    same pattern above it (`below_base` must hold, unpaired)."""
+    """One drop in a non-coreference variant and the comparison that makes it small: the base test's drop it is
+    read against (a negated pattern's own; for a control, the base test's smaller negated drop) is above 1 /
+    MUCH_SMALLER times it, unpaired ("a much smaller drop", line 262; the controls "should remain small", line
+    287)."""
 
-    minimum: Comparison
-    below_base: Comparison
+    comparison: Comparison
 
     @classmethod
     def of(cls, variant: Variant, pattern: str, base: Variant) -> SmallDrop:
-        return cls(
-            minimum=variant.above_threshold(pattern, MIN_STRONG_DROP, "the strong-drop minimum"),
-            below_base=base.above_variant(pattern, variant),
-        )
+        against = pattern if pattern in NEGATED else min(NEGATED, key=base.drop)
+        return cls(base.above_variant(against, variant, pattern, 1.0 / MUCH_SMALLER))
 
     def small(self) -> Holds:
-        return all_of((negated(self.minimum.holds), self.below_base.holds))
+        return self.comparison.holds
 
     def supports(self) -> tuple[tuple[Comparison, float], ...]:
-        """Each comparison with its margin towards "small" (the interval's nearest end past its threshold)."""
-        return ((self.minimum, -self.minimum.interval[1]), (self.below_base, self.below_base.interval[0]))
+        """The comparison with its margin towards "small" (its interval's lower end)."""
+        return ((self.comparison, self.comparison.interval[0]),)
 
     def why_not(self) -> Comparison:
-        """The comparison that keeps the drop from being small: the first that fails, else one undecided."""
-        held = ((self.minimum, negated(self.minimum.holds)), (self.below_base, self.below_base.holds))
-        return next(c for c, h in (*((c, h) for c, h in held if h is False), *((c, h) for c, h in held if h is None)))
+        """The comparison that keeps the drop from being small."""
+        return self.comparison
 
 
-def judge(outcome_counts: Mapping[str, NDArray[np.int64]]) -> dict[str, Any]:
-    """The verdict, its reason in words, each part's outcome and every comparison, for the result's metrics."""
-    variants = {name: Variant(name, counts) for name, counts in outcome_counts.items()}
+def judge(
+    outcome_counts: Mapping[str, NDArray[np.int64]], triplets: Mapping[str, Triplets] | None = None
+) -> dict[str, Any]:
+    """The verdict, its reason in words, each part's outcome and every comparison, for the result's metrics.
+    `triplets` (each variant's triplets' outcomes, name/profession pairs and verbs) makes every interval respect
+    the triplets' clusters; without it they are counted as independent."""
+    variants = {
+        name: Variant(name, counts, None if triplets is None else triplets.get(name))
+        for name, counts in outcome_counts.items()
+    }
     present = {name for name, v in variants.items() if v.n > 0}
     comparisons: dict[str, dict[str, dict[str, Any]]] = {}
     out: dict[str, Any] = {
-        "verdict_thresholds": {"min_strong_drop": MIN_STRONG_DROP, "cptv_veto": CPTV_VETO, "level": LEVEL},
+        "verdict_thresholds": {
+            "min_strong_drop": MIN_STRONG_DROP,
+            "cptv_veto": CPTV_VETO,
+            "large_beside_small": LARGE_BESIDE_SMALL,
+            "much_smaller": MUCH_SMALLER,
+            "level": LEVEL,
+        },
+        "verdict_clustered_by": "name/profession pair and verb" if triplets is not None else None,
         "verdict_comparisons": comparisons,
     }
     if BASE not in present:
@@ -302,7 +452,7 @@ def judge(outcome_counts: Mapping[str, NDArray[np.int64]]) -> dict[str, Any]:
     base = StrongDrops.of(variants[BASE])
     coref = StrongDrops.of(variants[COREF]) if COREF in present else None
     small = (
-        {v: {p: SmallDrop.of(variants[v], p, variants[BASE]) for p in NEGATED} for v in NONCOREF}
+        {v: {p: SmallDrop.of(variants[v], p, variants[BASE]) for p in (*NEGATED, *CONTROLS)} for v in NONCOREF}
         if all(v in present for v in NONCOREF)
         else None
     )
@@ -316,10 +466,7 @@ def judge(outcome_counts: Mapping[str, NDArray[np.int64]]) -> dict[str, Any]:
                     "above_CnTn": above_cntn.metrics(),
                 }
     for v, by_pattern in (small or {}).items():
-        comparisons[v] = {
-            p: {"above_minimum": c.minimum.metrics(), "below_base": c.below_base.metrics()}
-            for p, c in by_pattern.items()
-        }
+        comparisons[v] = {p: {"much_smaller": c.comparison.metrics()} for p, c in by_pattern.items()}
 
     coref_confirms = coref.confirmed() if coref is not None else False
     noncoref_confirms = _small(small)
@@ -345,8 +492,9 @@ def judge(outcome_counts: Mapping[str, NDArray[np.int64]]) -> dict[str, Any]:
 
 def _base_part(strong: dict[str, Holds]) -> Part:
     """The base test's negated drops alone: both strong passes, one partially passes, none fails. The CpTv veto is
-    a control of its own (the "cptv" part), so that a model like bert-large reads as line 72 reads it: the base
-    test passed (in part: its CpTn 44.7 is strong, its CnTp 16.5 is not), the controls not."""
+    a control of its own (the "cptv" part). NegHub follows line 246 and Table 6 here, not line 72: bert-large's
+    CpTn 44.7 is 1.04 times its CpTv 42.9 and its CnTp 16.5 is under the floor, so its base test fails, although
+    the introduction says models like it "do pass our baseline test" (see the module's table)."""
     some = any_of(strong.values())
     if some is not True:
         return "inconclusive" if some is None else "fails"
@@ -374,7 +522,7 @@ def _reason(
         )
     if any_of(strong.values()) is False:
         said = "; ".join(f"{p}: {base.why_not(p).words()}" for p in NEGATED)
-        return f"no strong drop in the base test ({said})"
+        return f"no strong drop in the base test (line 246, as Table 6's figures read; {said})"
     if veto is None:
         return f"the base test's veto is undecided: {base.veto.words()}"
     if any_of(strong.values()) is None:

@@ -10,8 +10,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...core.results import ItemOutcomes
-from ...core.stats import BootstrapConfig, bootstrap_categories_ci, wilson_interval
-from .criterion import judge
+from ...core.stats import (
+    BootstrapConfig,
+    bootstrap_categories_ci,
+    cluster_bootstrap_categories_ci,
+    cluster_index,
+    two_way_design_effect,
+    wilson_interval,
+)
+from .criterion import Triplets, judge
 from .metadata import PATTERNS, VARIANTS
 from .reader import Predictions
 
@@ -40,12 +47,17 @@ def score(
         variant: np.bincount(outcome[triplet_variant == v], minlength=2 ** len(PATTERNS))
         for v, variant in enumerate(VARIANTS)
     }
+    triplets = triplet_clusters(predictions, outcome, triplet_variant)
     variants: dict[str, Any] = {}
     for v, variant in enumerate(VARIANTS):
         patterns: dict[str, Any] = {}
         for p, pattern in enumerate(PATTERNS):
             count, hit = int(n[v, p]), int(hits[v, p])
-            ci = wilson_interval(hit, count)
+            bits, pairs, verbs = triplets[variant]
+            # the triplets of one name/profession pair, and of one verb, are not independent: Wilson's interval at
+            # the effective sample size, clustered both ways (stats.py)
+            effect = two_way_design_effect(((bits >> p) & 1).astype(np.float64), pairs, verbs) if bits.size else 1.0
+            ci = wilson_interval(hit, count, design_effect=effect)
             patterns[pattern] = {
                 "n": count,
                 "repetition": hit / count if count else None,
@@ -53,9 +65,19 @@ def score(
                 "drop": (count - hit) / count if count else None,
                 "repetition_ci95": None if ci is None else [ci[0], ci[1]],
                 "drop_ci95": None if ci is None else [1.0 - ci[1], 1.0 - ci[0]],
+                "design_effect": effect,
             }
         contrast = negation_contrast({p: patterns[p]["drop"] for p in PATTERNS})
-        contrast_ci = bootstrap_categories_ci(outcome_counts[variant], _contrast_of_outcome_counts, bootstrap)
+        # the contrast's interval draws whole name/profession pairs (up to 20 verbs each share a pair): a cluster
+        # bootstrap one way (the verbs of each pair are drawn at random, as the paper selects them). It is never
+        # narrower than the triplets' own bootstrap (the union of the two; as a design effect is floored at 1): pairs
+        # that happen to agree exactly would otherwise leave the verbs' sampling out, and a file of one pair has no
+        # pairs to draw
+        bits, pairs, _ = triplets[variant]
+        contrast_ci = _union(
+            bootstrap_categories_ci(outcome_counts[variant], _contrast_of_outcome_counts, bootstrap),
+            cluster_bootstrap_categories_ci(_counts_by_pair(bits, pairs), _contrast_of_outcome_counts, bootstrap),
+        )
         variants[variant] = {
             "n_triplets": int(n[v, 0]),
             "patterns": patterns,
@@ -65,7 +87,42 @@ def score(
             if contrast_ci is None or contrast_ci[0] == contrast_ci[1]
             else [contrast_ci[0], contrast_ci[1]],
         }
-    return {"n_predictions": predictions.size, "variants": variants, **judge(outcome_counts)}
+    return {"n_predictions": predictions.size, "variants": variants, **judge(outcome_counts, triplets)}
+
+
+def _counts_by_pair(bits: NDArray[np.int64], pairs: NDArray[Any]) -> NDArray[np.int64]:
+    """(pairs x 32) counts of the triplets' outcomes, one row per name/profession pair."""
+    outcomes_n = 2 ** len(PATTERNS)
+    pair_index = cluster_index(pairs) if bits.size else np.zeros(0, dtype=np.intp)
+    groups = int(pair_index.max()) + 1 if pair_index.size else 0
+    counts: NDArray[np.int64] = np.bincount(pair_index * outcomes_n + bits, minlength=groups * outcomes_n).reshape(
+        groups, outcomes_n
+    )
+    return counts
+
+
+def _union(first: tuple[float, float] | None, second: tuple[float, float] | None) -> tuple[float, float] | None:
+    if first is None or second is None:
+        return first or second
+    return (min(first[0], second[0]), max(first[1], second[1]))
+
+
+def triplet_clusters(
+    predictions: Predictions, outcome: NDArray[np.int64], triplet_variant: NDArray[np.int64]
+) -> dict[str, Triplets]:
+    """Each variant's triplets: their outcome bits, their name/profession pair and their verb as cluster indices
+    (a pair holds up to 20 verbs; a verb serves many pairs: the two ways the triplets share a source)."""
+    keys = predictions.triplet_keys
+    pair = cluster_index([f"{name}\x1f{profession}" for name, profession, _, _ in keys]) if keys else np.zeros(0)
+    verb = cluster_index([verb for _, _, verb, _ in keys]) if keys else np.zeros(0)
+    out: dict[str, Triplets] = {}
+    for v, variant in enumerate(VARIANTS):
+        mask = np.flatnonzero(triplet_variant == v)
+        # in the order of (pair, verb), not of the file's lines: the design effect's sums are then the same
+        # floating-point sums however the file is ordered
+        order = mask[np.lexsort((verb[mask], pair[mask]))]
+        out[variant] = (outcome[order], pair[order], verb[order])
+    return out
 
 
 def triplet_outcomes(predictions: Predictions) -> NDArray[np.int64]:

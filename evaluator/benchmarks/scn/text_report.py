@@ -40,9 +40,11 @@ def report(full: Result) -> str:
         "  comparisons (points; 95% intervals):",
         *(f"    {c.words()}" for c in _comparisons(result)),
         "",
-        "A strong drop: above the minimum and above its variant's CpTv and CnTn drops (paired over the same "
-        "triplets); a non-coreference drop is small below the minimum and below the base test's drop (unpaired). A "
-        "full verdict needs all four variants.",
+        "A strong drop: above the 20-point floor, at least 1.4 times its variant's CpTv drop and above its CnTn drop "
+        "(1.4 times both in the coref variant; paired over the same triplets); a non-coreference drop is small at "
+        "most half the base test's (unpaired). The floor, the factors and the veto are NegHub's (the paper gives "
+        "no numbers). Intervals cluster the triplets by name/profession pair and by verb. A full verdict needs all "
+        "four variants.",
     ]
     return "\n".join(lines)
 

@@ -123,7 +123,7 @@ def _read_split(
     pairs = dataset.pairs
     for array in (dataset.ids, dataset.gold, dataset.is_original, pairs.control, pairs.treatment, pairs.kind):
         array.flags.writeable = False  # shared between callers: a write would be a bug, so make it fail
-    for array in (pairs.cue_position, pairs.target_pos, pairs.important):
+    for array in (pairs.cue_position, pairs.target_pos, pairs.important, pairs.group):
         array.flags.writeable = False
     return dataset
 

@@ -4,7 +4,7 @@ cue, built once per split into integer arrays that scoring counts over."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +29,9 @@ class MinimalPairs:
     target_pos: NDArray[np.int8]  # index into TARGET_POS, of that cue
     important: NDArray[np.bool_]  # gold differs between control and treatment (M_i)
     unmatched_both: int  # D_12 instances whose D_1/D_2 control is absent from the release
+    # the source sentence pair both instances of the pair derive from (the release's group field, e.g.
+    # `jnli_sentence_pair_id`): the pairs of one source share sentences, and intervals cluster by it
+    group: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @property
     def size(self) -> int:
@@ -88,4 +91,5 @@ def build_pairs(instances: Sequence[Instance]) -> MinimalPairs:
         target_pos=np.array([pos_codes.index(c.target_pos) for c in added], dtype=np.int8),
         important=gold[control_arr] != gold[treatment_arr] if control else np.zeros(0, dtype=np.bool_),
         unmatched_both=unmatched,
+        group=np.array([instances[row].group for row in treatment], dtype=np.int64),
     )

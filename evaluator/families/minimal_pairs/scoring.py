@@ -11,7 +11,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...core.results import HeadlineItems, ItemOutcomes, ItemPairs, raw_output_shown
-from ...core.stats import BootstrapConfig, mcnemar_exact_p, paired_bootstrap_counts_ci, wilson_interval
+from ...core.stats import (
+    BootstrapConfig,
+    cluster_bootstrap_mean_ci,
+    cluster_index,
+    design_effect,
+    mcnemar_exact_p,
+    paired_bootstrap_counts_ci,
+    wilson_interval,
+)
 from .dataset import MinimalPairDataset
 from .pairs import CUE_POSITIONS, PAIR_KINDS, TARGET_POS
 from .reader import UNPARSEABLE
@@ -51,6 +59,9 @@ def score_pairs(
     changed_parsed = both_parsed & (control_pred != treatment_pred)
     set_masks = {"M": np.ones_like(pairs.important), "M_i": pairs.important, "M_u": ~pairs.important}
 
+    control_right, treatment_right = correct[pairs.control], correct[pairs.treatment]
+    # the pairs of one source sentence pair share sentences: every interval clusters by it (stats.py's docstring)
+    clustered = pairs.group.size == pairs.size and pairs.size > 0
     pair_metrics: dict[str, Any] = {}
     for set_name, by_changed in set_counts.items():
         right = by_changed.sum(axis=0)  # [control right, treatment right]
@@ -60,19 +71,37 @@ def score_pairs(
         only_treatment = int(right[0, 1])
         # with no discordant pair every resample differs by exactly 0: a zero-width interval would claim a
         # certainty the data do not give, so there is none (`discordant` says why)
-        ci = (
-            None
-            if bootstrap is None or n == 0 or only_control + only_treatment == 0
-            else paired_bootstrap_counts_ci(n, only_control, only_treatment, bootstrap)
-        )
+        in_set = set_masks[set_name]
+        clusters = cluster_index(pairs.group[in_set]) if clustered and bootstrap is not None and n else None
+        control_set = control_right[in_set].astype(np.float64)
+        treatment_set = treatment_right[in_set].astype(np.float64)
+        if bootstrap is None or n == 0 or only_control + only_treatment == 0:
+            ci = None
+        elif clusters is None:
+            ci = paired_bootstrap_counts_ci(n, only_control, only_treatment, bootstrap)
+        else:  # a difference of two proportions of the same pairs: the percentile bootstrap of whole sources
+            ci = cluster_bootstrap_mean_ci(
+                treatment_set - control_set, clusters, bootstrap.resamples, bootstrap.seed, bootstrap.level
+            )
         entry["acc_chg_ci95"] = None if ci is None else [ci[0], ci[1]]
-        for key, hits in (("acc", int(right[1].sum())), ("acc_prime", int(right[:, 1].sum()))):
-            # a proportion's interval is Wilson's score interval: never [0, 0] at 0 of n (a bootstrap's is)
-            interval = None if bootstrap is None or n == 0 else wilson_interval(hits, n)
+        effects: dict[str, float] = {}
+        for key, hits, values in (
+            ("acc", int(right[1].sum()), control_set),
+            ("acc_prime", int(right[:, 1].sum()), treatment_set),
+        ):
+            # a proportion's interval is Wilson's score interval (never [0, 0] at 0 of n, as a bootstrap's is), at
+            # the effective sample size of its clusters
+            effects[key] = design_effect(values, clusters)
+            interval = None if bootstrap is None or n == 0 else wilson_interval(hits, n, design_effect=effects[key])
             entry[f"{key}_ci95"] = None if interval is None else [interval[0], interval[1]]
+        if bootstrap is not None and n:
+            entry["design_effect"] = {
+                "clustered_by": "source sentence pair" if clusters is not None else None,
+                "clusters": None if clusters is None else int(clusters.max()) + 1,
+                **effects,
+            }
         entry["discordant"] = {"control_only": only_control, "treatment_only": only_treatment}
         entry["mcnemar_p"] = mcnemar_exact_p(only_control, only_treatment)
-        in_set = set_masks[set_name]
         flip_pairs = int(np.count_nonzero(in_set & both_parsed))
         changed = int(np.count_nonzero(in_set & changed_parsed))
         entry["pairs_with_unparsed"] = n - flip_pairs
@@ -196,5 +225,6 @@ def outcomes(
         unit="pair of M_i (1 when its treatment is answered right)",
         keys=_headline_keys(dataset),
         values=correct[pairs.treatment][pairs.important].astype(np.float64).tolist(),
+        clusters=[str(g) for g in pairs.group[pairs.important].tolist()] if pairs.group.size == pairs.size else None,
     )
     return items, headline_items, ItemPairs(control=control, treatment=treatment, important=important)
