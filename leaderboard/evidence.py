@@ -59,10 +59,14 @@ def workflow_account(history: History) -> str:
 def _from_own_branch(history: History, landing: Landing, prefix: str) -> bool:
     """Whether GitHub's merge commit names a branch of this repository under `prefix` (a fork's branch is named
     FORK_OWNER/BRANCH: nobody outside the repository can push a branch into it)."""
-    if landing.branch is None:
+    if landing.branch is None or "/" not in landing.branch:
+        return False
+    # a branch of no workflow's prefix is nobody's own, whatever the repository: only a branch that could be the
+    # workflows' asks which repository this is (and stops the build where the deployment names none)
+    if not landing.branch.split("/", 1)[1].startswith(prefix):
         return False
     owner = repository(history).split("/", 1)[0]
-    return landing.branch is not None and landing.branch.startswith(f"{owner}/{prefix}")
+    return landing.branch.startswith(f"{owner}/{prefix}")
 
 
 def account_of(history: History, sid: str, metadata: Metadata) -> Account:
