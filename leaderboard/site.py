@@ -36,7 +36,7 @@ from .page_rows import (
     row_view,
     unit_suffix,
 )
-from .page_words import GLOSSARY, key_line, with_abbr
+from .page_words import GLOSSARY, TERMS, key_line, with_abbr
 from .profile import profile_columns as profile_columns  # re-exported: the tests read it here
 from .profile import profile_page
 from .ranking import interval_method
@@ -413,8 +413,10 @@ def _strip_front_matter(text: str) -> str:
 
 
 def glossary_page(env: jinja2.Environment) -> str:
-    """Every abbreviation of the tables, spelled out and defined, on one page."""
-    return env.get_template("glossary.md.j2").render(title="Glossary", entries=list(GLOSSARY.items()), base="")
+    """Every abbreviation of the tables, spelled out and defined, on one page, and the tables' other terms."""
+    return env.get_template("glossary.md.j2").render(
+        title="Glossary", entries=list(GLOSSARY.items()), terms=list(TERMS.items()), base=""
+    )
 
 
 def build_pages(
