@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from ..evaluator.core.benchmark import Display
 from ..evaluator.core.numbers import MISSING, Unit, figure
+from ..evaluator.papers.citations import reader_source
 from .facts import Row
 from .page_words import hold_phrase
 from .paper_results import computed_flags
@@ -131,8 +132,8 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "verdict": row.verdict,
         "verdict_is_papers": row.kind == "reported",
         "verdict_en": row.verdict_en,
-        "verdict_source": row.verdict_source,
-        "note": row.note,
+        "verdict_source": None if row.verdict_source is None else reader_source(row.verdict_source),
+        "note": None if row.note is None else reader_source(row.note),
         "kind": row.kind,
     }
 

@@ -20,6 +20,7 @@ from markupsafe import Markup
 from ..evaluator.core.numbers import MISSING
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.stats import BootstrapConfig
+from ..evaluator.papers.citations import citation_of
 from . import charts, exports
 from .answers import view_path
 from .boards import Board
@@ -172,13 +173,8 @@ def benchmark_page(
                 "headline_table": declared.table if key == headline_key and declared is not None else None,
             }
         )
-    papers = list(
-        dict.fromkeys(
-            (t.paper.title, t.paper.title_en if t.paper.title_en != t.paper.title else None)
-            for t in board.reported_tables
-            if t.task == task
-        )
-    )
+    # each paper once, as a reader cites it (evaluator/papers/citations.py): title, authors, year, venue, link, BibTeX
+    papers = list(dict.fromkeys(citation_of(t.paper.file) for t in board.reported_tables if t.task == task))
     return env.get_template("benchmark.md.j2").render(
         title=display.name,
         task=task,

@@ -74,7 +74,7 @@ PAPERS: tuple[PaperCitation, ...] = (
         short="the NUBench paper",
         title="NUBench: A Benchmark for LLMs' Sentence-Level Negation Understanding",
         authors=("anonymous",),
-        venue="anonymous, under review (double-blind)",
+        venue="under review (a double-blind submission)",
         key="nubench-under-review",
     ),
     PaperCitation(

@@ -54,6 +54,13 @@ class Quote(BaseModel):
         return f"{paper.short} ({paper.authors_text()}{year}), section {self.section}, {lines}"
 
     @property
+    def cite_key(self) -> str:
+        """The BibTeX key of the paper the passage stands in (a benchmark page's citation block: #cite-<key>)."""
+        from .citations import citation_of
+
+        return citation_of(self.paper).key
+
+    @property
     def title(self) -> str:
         """The title of the paper the passage stands in."""
         from .citations import citation_of
