@@ -12,7 +12,7 @@ from ..evaluator.core.benchmark import Display
 from ..evaluator.core.numbers import MISSING, Unit, figure
 from ..evaluator.papers.citations import reader_source
 from .facts import Row
-from .page_words import hold_phrase
+from .page_words import hold_phrase, reader_words
 from .paper_results import computed_flags
 from .verdicts import PARSED_SHARE_MIN, headline
 
@@ -108,7 +108,9 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "cleared": list(row.cleared),
         "also_submitted_by": row.also_submitted_by,
         "marks": row.marks,
-        "evidence": row.reproduction if row.kind == "verified" else None,
+        # where the row came from: in a reader's words in the fold, whole (commits, digests) in its provenance fold
+        "evidence": reader_words(row.reproduction) if row.kind == "verified" and row.reproduction else None,
+        "provenance": row.reproduction if row.kind == "verified" else None,
         "floor": row.floor_comparison if row.status == "ranked" else None,
         "model": row.model,
         # where another row's name reads like this one's on another pinned model: the pin tells them apart
@@ -119,7 +121,9 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "size_sort": "" if row.parameters is None else f"{row.parameters:015d}",
         "trust": row.trust,
         "trust_label": TRUST_LABELS[row.trust],
-        "trust_words": row.reproduction if row.reproduction and row.kind == "verified" else TRUST_WORDS[row.trust],
+        "trust_words": reader_words(row.reproduction)
+        if row.reproduction and row.kind == "verified"
+        else TRUST_WORDS[row.trust],
         "value": fmt(value, unit, sd),
         "sd_words": sd_words,
         "value_sort": "" if value is None else repr(value),

@@ -124,3 +124,30 @@ MECHANICS = re.compile(
     r"\blanded\b|\blanding\b|position \d+ of main|\b[0-9a-f]{12,40}\b|sha256|clearance|\baccount\b|rule row|\bfloor\b",
     re.IGNORECASE,
 )
+
+
+def _without_mechanics(text: str) -> str:
+    """`text` less every parenthesis (with what it nests) whose words name the repository's mechanics."""
+    cut: list[tuple[int, int]] = []
+    opened: list[int] = []
+    for position, char in enumerate(text):
+        if char == "(":
+            opened.append(position)
+        elif char == ")" and opened:
+            start = opened.pop()
+            inside = text[start : position + 1]
+            if MECHANICS.search(inside) or re.search(r"\bcommit\b|\bpushed\b", inside):
+                cut = [(a, b) for a, b in cut if not (start <= a and b <= position + 1)] + [(start, position + 1)]
+    out, last = [], 0
+    for a, b in sorted(cut):
+        out.append(text[last:a].rstrip(" "))
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
+def reader_words(text: str) -> str:
+    """Where a row came from, in a reader's words: the provenance sentence less its commits, digests and landings
+    ("run by NegHub's maintainers (pushed to main by the maintainers (commit f70a430bbe67)); not reproduced: ..."
+    -> "run by NegHub's maintainers; not reproduced: ..."). The whole sentence stays in the row's provenance fold."""
+    return re.sub(r"\s+", " ", _without_mechanics(text)).strip()
