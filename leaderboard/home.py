@@ -206,8 +206,10 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
         ),
         "more_elsewhere": max(0, len(elsewhere) - OTHER_LINES),
         "finding": None if declared.finding is None else quote(declared.finding),
-        # NegHub's leader, where it names one (a row it ran or reproduced, ranked 1 alone on its primary board)
-        "leader": None if leader is None or leader.row is None else leader.short,
+        # the board's leader line (leaders.py): NegHub's leader, or what is true instead, and the paper's best
+        # comparable result beside it, by whose figure
+        "leader": None if leader is None else leader.short,
+        "leader_context": None if leader is None else leader.context,
     }
 
 

@@ -244,3 +244,44 @@ def test_a_build_that_cannot_read_a_pinned_release_does_not_say_neghub_lacks_the
     jnli = _mini(home, "JNLI-Neg", "JSTS-Neg")
     assert "NegHub does not hold" not in jnli, jnli
     assert "could not read the release NegHub pins" in jnli, jnli
+
+
+# --- issue 39 item 8: reasons in a reader's words ---------------------------------------------------------------
+
+DIGESTS = re.compile(r"\b[0-9a-f]{12,40}\b|sha256|\bcommit\b|pushed to main")
+
+
+def test_a_rows_fold_says_why_in_a_readers_words_its_commits_only_in_its_provenance_fold() -> None:
+    raw = {p: page for p, page in build_pages(collect(ROOT / "submissions")).items() if isinstance(page, str)}
+    folds = 0
+    for path, page in raw.items():
+        if not path.startswith(("benchmarks/", "data/rows/")):
+            continue
+        for fold in re.findall(r'<details class="neghub-why">(.*?)</td>', page, flags=re.DOTALL):
+            outside = re.sub(r'<details class="neghub-provenance">.*?</details>', " ", fold, flags=re.DOTALL)
+            assert not DIGESTS.search(text_of(outside)), (path, text_of(outside))
+            folds += 1
+    assert folds
+    # SmolLM2's JNLI-Neg row: why first (the baseline), where it came from in words; the commit in its own fold
+    jnli = raw["benchmarks/jnli-neg.md"]
+    fold = re.search(r"why not ranked</summary>(.*?)</td>", jnli[jnli.index("It does not beat") - 400 :], re.DOTALL)
+    assert fold is not None
+    words = text_of(fold.group(1))
+    assert words.startswith("not ranked: It does not beat the board's best baseline"), words
+    assert "run by NegHub's maintainers; not reproduced" in words
+    assert '<details class="neghub-provenance"><summary>provenance</summary>' in fold.group(1)
+
+
+def test_the_rules_page_opens_with_what_a_reader_must_know() -> None:
+    rules = _normal(text_of(str(build_pages(collect(ROOT / "submissions"))["rules.md"])))
+    know = rules.index("What a reader must know")
+    assert know < rules.index("The rules in force") < rules.index("The facts a verdict may rest on")
+    for words in ("What ranks.", "What is shown for context.", "What a hold means."):
+        assert know < rules.index(words) < rules.index("The rules in force"), words
+    assert rules.index("landing order") > rules.index("The facts a verdict may rest on")
+
+
+def test_the_jsts_neg_page_does_not_say_no_paper_ran_its_data(pages: dict[str, str]) -> None:
+    # jsts-neg.txt, section 4 (Table 3): the paper ran JSTS-Neg's test split; what NegHub lacks is a release of it
+    assert "no paper ran this data" not in pages["benchmarks/jsts-neg.md"]
+    assert "no paper ran this data" not in pages["index.md"]
