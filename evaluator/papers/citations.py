@@ -3,14 +3,16 @@ paper's own text (or its archive record, quoted on its first page) states them, 
 BibTeX. A page names a paper by these words, never by the repository's text file of it (`reader_source`); the
 file and its line numbers stay, secondary, for anyone who checks a quote (tests/test_quotes.py).
 
-Where the text NegHub holds does not state a year or a venue, the record says so rather than guessing: the
-JNLI-Neg and JSTS-Neg papers' texts carry neither, and NUBench's is an anonymous submission under review.
+Where the text NegHub holds does not state a year or a venue, the record says so rather than guessing (two of the
+papers' texts carry neither; one is an anonymous submission under review). The records are citations.json.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
@@ -56,56 +58,10 @@ class PaperCitation(BaseModel):
         return f"@{kind}{{{self.key},\n{body}\n}}"
 
 
-PAPERS: tuple[PaperCitation, ...] = (
-    PaperCitation(
-        file="self-contained-neg-test.txt",
-        short="the SCN paper",
-        title="The Self-Contained Negation Test Set",
-        authors=("David Kletz", "Pascal Amsili", "Marie Candito"),
-        year=2023,
-        # the HAL record on the text's first page: "BlackboxNLP 2024, BlackboxNLP, Dec 2023, Singapour, Singapore.
-        # pp.212-221. hal-04671338"; the workshop was held in Singapore in December 2023
-        venue="BlackboxNLP workshop, Singapore, December 2023, pp. 212–221 (HAL hal-04671338)",
-        url="https://hal.science/hal-04671338v1",
-        key="kletz2023selfcontained",
-    ),
-    PaperCitation(
-        file="nubench.txt",
-        short="the NUBench paper",
-        title="NUBench: A Benchmark for LLMs' Sentence-Level Negation Understanding",
-        authors=("anonymous",),
-        venue="under review (a double-blind submission)",
-        key="nubench-under-review",
-    ),
-    PaperCitation(
-        file="jnli-neg-ja.txt",
-        short="the JNLI-Neg paper",
-        title="否定理解能力を評価するための日本語言語推論データセットの構築",
-        title_en="Construction of a Japanese Language Inference Dataset for Evaluating Negation Understanding Ability",
-        authors=(
-            "吉田 朝飛 (Asahi Yoshida)",
-            "加藤 芳秀 (Yoshihide Kato)",
-            "小川 泰弘 (Yasuhiro Ogawa)",
-            "松原 茂樹 (Shigeki Matsubara)",
-        ),
-        key="yoshida-jnli-neg",
-    ),
-    PaperCitation(
-        file="jsts-neg.txt",
-        short="the JSTS-Neg paper",
-        title="JSTS-Neg: Japanese Semantic Textual Similarity Dataset for Evaluating Negation Understanding Ability",
-        authors=("Reiko Yuasa", "Yoshihide Kato", "Shigeki Matsubara"),
-        key="yuasa-jsts-neg",
-    ),
-    PaperCitation(
-        file="jsts-neg-ja.txt",
-        short="the JSTS-Neg paper (Japanese version)",
-        title="否定理解能力を評価するための日本語意味的類似度計算データセットの構築",
-        title_en="Construction of a Japanese Semantic Textual Similarity Dataset for Evaluating Negation "
-        "Understanding Ability",
-        authors=("湯浅 令子 (Reiko Yuasa)", "加藤 芳秀 (Yoshihide Kato)", "松原 茂樹 (Shigeki Matsubara)"),
-        key="yuasa-jsts-neg-ja",
-    ),
+# the records, one per paper text (a JSON file beside quotes.json: no module outside a benchmark's folder names it)
+CITATIONS_FILE = Path(__file__).with_name("citations.json")
+PAPERS: tuple[PaperCitation, ...] = tuple(
+    PaperCitation.model_validate(record) for record in json.loads(CITATIONS_FILE.read_text(encoding="utf-8"))
 )
 
 
@@ -124,5 +80,5 @@ _FILE = re.compile(r"[\w.-]+\.txt")
 
 def reader_source(text: str) -> str:
     """A place in a paper, in a reader's words: each paper's text file named by the paper ("nubench.txt, line
-    241" -> "the NUBench paper, line 241"); any other text is left as it is."""
+    241" -> "the <name> paper, line 241"); any other text is left as it is."""
     return _FILE.sub(lambda m: citations()[m.group(0)].short if m.group(0) in citations() else m.group(0), text)
