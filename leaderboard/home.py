@@ -176,7 +176,7 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
         "no_baseline": None
         if best_baseline is not None
         else (
-            "No baseline on this data: NegHub does not hold the items the paper ran."
+            "No baseline: NegHub does not hold the paper's items."
             if key.dataset.startswith("paper:")
             else "No baseline in this build: it could not read the release NegHub pins for this board."
         ),
@@ -206,10 +206,8 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
         ),
         "more_elsewhere": max(0, len(elsewhere) - OTHER_LINES),
         "finding": None if declared.finding is None else quote(declared.finding),
-        # the board's leader line (leaders.py): NegHub's leader, or what is true instead, and the paper's best
-        # comparable result beside it, by whose figure
+        # the board's leader line (leaders.py's short one): NegHub's leader, or what is true instead
         "leader": None if leader is None else leader.short,
-        "leader_context": None if leader is None else leader.context,
     }
 
 
