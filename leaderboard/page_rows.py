@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from ..evaluator.core.benchmark import Display
 from ..evaluator.core.numbers import MISSING, Unit, figure
-from ..evaluator.papers.citations import reader_source
+from ..evaluator.papers.citations import citations, reader_source
 from .facts import Row
 from .page_words import hold_phrase, reader_words
 from .paper_results import computed_flags
@@ -117,6 +117,8 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "pin": row.entry.pin if row.entry is not None else None,
         "href": f"{base}models/{row.submission_id}.html" if row.kind != "reported" and row.submission_id else None,
         "source": row.source,
+        # a paper row's table links to how its paper is cited on the benchmark's page
+        "source_href": _cite_href(row, base),
         "size": size_text(row.parameters),
         "size_sort": "" if row.parameters is None else f"{row.parameters:015d}",
         "trust": row.trust,
@@ -140,6 +142,12 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "note": None if row.note is None else reader_source(row.note),
         "kind": row.kind,
     }
+
+
+def _cite_href(row: Row, base: str) -> str | None:
+    # a paper row's id names its paper's text: "paper/<file>/<table>/<n>" (collect.py)
+    paper = citations().get(row.id.split("/")[1]) if row.kind == "reported" and row.id.startswith("paper/") else None
+    return None if paper is None else f"{base}benchmarks/{row.task}.html#cite-{paper.key}"
 
 
 def unit_of(display: Display, path: str) -> str:
