@@ -758,6 +758,27 @@ def zizmor(session: nox.Session) -> None:
     )
 
 
+@nox.session(venv_backend="none")
+def serve(session: nox.Session) -> None:
+    """Serve the built site (public/, from `nox -s site`) at http://127.0.0.1:8000/: a page opened from the file
+    system cannot load its long boards' rows, the answers or every column (the browser refuses those requests)."""
+    if not (ROOT / "public" / "index.html").is_file():
+        session.error("public/index.html is missing: build the site first (nox -s site)")
+    port = session.posargs[0] if session.posargs else "8000"
+    session.log(f"serving public/ at http://127.0.0.1:{port}/ (Ctrl-C stops it)")
+    session.run(
+        sys.executable,
+        "-m",
+        "http.server",
+        port,
+        "--bind",
+        "127.0.0.1",
+        "--directory",
+        str(ROOT / "public"),
+        external=True,
+    )
+
+
 @nox.session
 def site(session: nox.Session) -> None:
     """Build the leaderboard site into public/ (re-scores every submission, the plugin benchmarks of

@@ -15,14 +15,16 @@ from typing import Any
 
 import jinja2
 
-from ..evaluator.core.benchmark import Display, HeadlineBoard
+from ..evaluator.core.benchmark import Display, HeadlineBoard, MetricDisplay
 from ..evaluator.core.registry import benchmark_names, get_benchmark
+from ..evaluator.papers.citations import reader_source
 from ..evaluator.papers.quotes import quote
+from .answers import same_answers
 from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
 from .names import submitted_by
-from .page_words import with_abbr
+from .page_words import TERMS, with_abbr
 from .verdicts import headline
 
 MINI_ROWS = 3  # the top rows of a mini board (NegHub's comparable rows are added below them when not among them)
@@ -69,13 +71,58 @@ def _stands_behind(row: Row) -> bool:
     return row.kind == "verified" and row.trust in SHOWN_TRUST and row.status != "held" and not row.claimed
 
 
+def _in_papers_order(rows: list[Row], declared: HeadlineBoard) -> list[Row]:
+    """The table's rows in the order the paper's words give (HeadlineBoard.order), every one of them, then the
+    board's others as the board orders them; the board's own order where the paper gives none."""
+    if not declared.order:
+        return rows
+    place = {model: n for n, model in enumerate(declared.order)}
+    ordered = sorted((r for r in rows if r.kind == "reported" and r.model in place), key=lambda r: place[r.model])
+    return ordered + [r for r in rows if r not in ordered]
+
+
+def _figure_columns(display: Display, declared: HeadlineBoard) -> tuple[list[MetricDisplay], str]:
+    """The figures the table prints, where the mini board shows them in place of a headline of NegHub's, and the
+    words every one of their labels shares ("pronoun drop"), said once above them; ([], "") where it shows the
+    headline."""
+    by_path = {column.path: column for column in display.columns}
+    columns = [by_path[path] for path in declared.figures]
+    if not columns:
+        return [], ""
+    shared = [w for w in columns[0].label.split() if all(w in c.label.split() for c in columns)]
+    return columns, " ".join(shared)
+
+
+def _answers_as_baseline(row: Row, baselines: list[Row]) -> str | None:
+    """The baseline a NegHub row answers as, item for item on every run (its answers compared with the
+    baseline's, not its figure): such a row says nothing a rule does not."""
+    if not row.answers:
+        return None
+    for baseline in baselines:
+        if baseline.answers and same_answers(dict(row.answers), dict(baseline.answers)):
+            return baseline.model.removeprefix("Rule: ")
+    return None
+
+
+def _own_verdict(row: Row, baselines: list[Row]) -> str | None:
+    """Where NegHub's own row stands, in the reader's words: the benchmark's verdict (SCN's "fails", with its
+    reason), or the baseline it answers as on every item."""
+    same = _answers_as_baseline(row, baselines)
+    if same is not None:
+        return f"It answers as the {same} baseline on every item"
+    return None if row.kind != "verified" or not row.verdict else f"NegHub's verdict: {row.verdict}"
+
+
 def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: Any) -> dict[str, Any]:
     display = get_benchmark(task).display
     declared = display.headline_board
     assert declared is not None  # headline_board found the board from it
     unit = display.headline.unit
     eligible = [r for r in rows if _of_table(r, declared) or (_stands_behind(r) and r.key == key)]
-    shown = eligible[:MINI_ROWS] + [r for r in eligible[MINI_ROWS:] if r.kind == "verified"]
+    eligible = _in_papers_order(eligible, declared)
+    first = max(MINI_ROWS, len(declared.order))
+    shown = eligible[:first] + [r for r in eligible[first:] if r.kind == "verified"]
+    figures, figures_words = _figure_columns(display, declared)
     baselines = [
         r
         for r in board.rows
@@ -88,23 +135,67 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
         (r for r in board.rows if r.task == task and _stands_behind(r) and r.key != key and headline(r) is not None),
         key=lambda r: -sign * (headline(r) or 0.0),
     )
+    own_baselines = [r for r in board.rows if r.kind == "reference" and r.task == task]
+    below = (
+        []
+        if best_baseline is None
+        else [
+            r
+            for r in shown
+            if r.kind == "reported" and sign * (headline(r) or 0.0) < sign * (headline(best_baseline) or 0.0)
+        ]
+    )
+    # where the board shows a figure of NegHub's (a headline the table does not print), it says so, by name
+    headline_words = display.headline.label if not figures else f"NegHub's {display.headline.label}"
     return {
         "task": task,
         "name": display.name,
         "setting": f"{declared.table} of the paper · {key.protocol}",
+        "table_link": f"benchmarks/{task}.html#board-{key.slug}",
         "label": with_abbr(display.headline.label),
         "unit": _suffix(unit),
-        "rows": [_mini_row(r, display, fmt) for r in shown],
+        "figures": [
+            {"label": with_abbr(" ".join(w for w in c.label.split() if w not in figures_words.split()))}
+            for c in figures
+        ],
+        "figures_words": figures_words,
+        "figures_terms": [(term, TERMS[term][0]) for term in TERMS if term in figures_words.split()],
+        "table": declared.table,
+        "figures_unit": _suffix(figures[0].unit) if figures else "",
+        "rows": [_mini_row(r, display, fmt, figures, own_baselines) for r in shown],
         "n_rows": len(rows),
         "baseline": None
         if best_baseline is None
-        else {"model": best_baseline.model.removeprefix("Rule: "), "value": fmt(headline(best_baseline), unit)},
+        else {
+            "model": best_baseline.model.removeprefix("Rule: "),
+            "value": fmt(headline(best_baseline), unit),
+            # a baseline listed under a model's row that scores below it: said, so that the order is not misread
+            "above": [f"{r.model} ({fmt(headline(r), unit)})" for r in below],
+        },
+        # the board has no baseline: NegHub does not hold the items the paper ran, or this build could not read
+        # the release NegHub pins for it (the build report says why)
+        "no_baseline": None
+        if best_baseline is not None
+        else (
+            "No baseline: NegHub does not hold the paper's items."
+            if key.dataset.startswith("paper:")
+            else "No baseline in this build: it could not read the release NegHub pins for this board."
+        ),
         "elsewhere": [
             _elsewhere_line(
-                r, key, declared, fmt(headline(r), unit) + ("%" if unit == "percent" else f" {_suffix(unit)}".rstrip())
+                r,
+                key,
+                declared,
+                ("" if not figures else f"{headline_words} ")
+                + fmt(headline(r), unit)
+                + ("%" if unit == "percent" else f" {_suffix(unit)}".rstrip()),
             )
             for r in elsewhere[:OTHER_LINES]
         ],
+        "elsewhere_verdicts": [_own_verdict(r, own_baselines) for r in elsewhere[:OTHER_LINES]],
+        "contrast": None if not figures else {"name": headline_words, "definition": TERMS["negation contrast"][1]},
+        # the sentences that give the rows' order, where the paper's words give one
+        "order_quotes": [quote(k) for k in declared.order_quotes],
         # what the paper says of the kind of board a shown NegHub row stands on that its table does not
         # (Display.board_notes: the cloze test's limitation where a causal model is judged), once each
         "notes": list(
@@ -116,8 +207,8 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
         ),
         "more_elsewhere": max(0, len(elsewhere) - OTHER_LINES),
         "finding": None if declared.finding is None else quote(declared.finding),
-        # NegHub's leader, where it names one (a row it ran or reproduced, ranked 1 alone on its primary board)
-        "leader": None if leader is None or leader.row is None else leader.short,
+        # the board's leader line (leaders.py's short one): NegHub's leader, or what is true instead
+        "leader": None if leader is None else leader.short,
     }
 
 
@@ -125,7 +216,9 @@ def _suffix(unit: str) -> str:
     return {"percent": "%", "points": "points"}.get(unit, "")
 
 
-def _mini_row(row: Row, display: Display, fmt: Any) -> dict[str, Any]:
+def _mini_row(
+    row: Row, display: Display, fmt: Any, figures: list[MetricDisplay], baselines: list[Row]
+) -> dict[str, Any]:
     ci = row.headline_ci
     unit = display.headline.unit
     source = f"paper, {row.source}" if row.kind == "reported" else SOURCE_WORDS[row.trust]
@@ -133,13 +226,18 @@ def _mini_row(row: Row, display: Display, fmt: Any) -> dict[str, Any]:
         "model": row.model,
         "source": source,
         "kind": row.kind,
+        # the table's own figures where the board shows them (a paper row: every one printed in the table)
+        "figures": [fmt(row.metrics.get(c.path), c.unit) for c in figures],
         "value": fmt(headline(row), unit),
-        "ci": None if ci is None else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
+        "ci": None if ci is None or figures else f"[{fmt(ci[0], unit)}, {fmt(ci[1], unit)}]",
         "verdict": row.verdict_value,
-        # a paper's verdict is its own sentence, quoted whole: one click away, so that a row stays one line
+        # a paper's verdict is its own sentence, quoted whole; where the board shows the table's figures it is
+        # the row's second line (what the paper concludes is the board's answer), else one click away
         "papers_verdict": row.verdict if row.kind == "reported" else None,
+        "verdict_open": bool(figures),
         "verdict_en": row.verdict_en,
-        "verdict_source": row.verdict_source,
+        "verdict_source": None if row.verdict_source is None else reader_source(row.verdict_source),
+        "own_verdict": _own_verdict(row, baselines) if row.kind == "verified" else None,
     }
 
 

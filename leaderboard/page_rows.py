@@ -10,8 +10,9 @@ from markupsafe import Markup
 
 from ..evaluator.core.benchmark import Display
 from ..evaluator.core.numbers import MISSING, Unit, figure
+from ..evaluator.papers.citations import citations, reader_source
 from .facts import Row
-from .page_words import hold_phrase
+from .page_words import hold_phrase, reader_words
 from .paper_results import computed_flags
 from .verdicts import PARSED_SHARE_MIN, headline
 
@@ -107,18 +108,24 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "cleared": list(row.cleared),
         "also_submitted_by": row.also_submitted_by,
         "marks": row.marks,
-        "evidence": row.reproduction if row.kind == "verified" else None,
+        # where the row came from: in a reader's words in the fold, whole (commits, digests) in its provenance fold
+        "evidence": reader_words(row.reproduction) if row.kind == "verified" and row.reproduction else None,
+        "provenance": row.reproduction if row.kind == "verified" else None,
         "floor": row.floor_comparison if row.status == "ranked" else None,
         "model": row.model,
         # where another row's name reads like this one's on another pinned model: the pin tells them apart
         "pin": row.entry.pin if row.entry is not None else None,
         "href": f"{base}models/{row.submission_id}.html" if row.kind != "reported" and row.submission_id else None,
         "source": row.source,
+        # a paper row's table links to how its paper is cited on the benchmark's page
+        "source_href": _cite_href(row, base),
         "size": size_text(row.parameters),
         "size_sort": "" if row.parameters is None else f"{row.parameters:015d}",
         "trust": row.trust,
         "trust_label": TRUST_LABELS[row.trust],
-        "trust_words": row.reproduction if row.reproduction and row.kind == "verified" else TRUST_WORDS[row.trust],
+        "trust_words": reader_words(row.reproduction)
+        if row.reproduction and row.kind == "verified"
+        else TRUST_WORDS[row.trust],
         "value": fmt(value, unit, sd),
         "sd_words": sd_words,
         "value_sort": "" if value is None else repr(value),
@@ -131,10 +138,16 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "verdict": row.verdict,
         "verdict_is_papers": row.kind == "reported",
         "verdict_en": row.verdict_en,
-        "verdict_source": row.verdict_source,
-        "note": row.note,
+        "verdict_source": None if row.verdict_source is None else reader_source(row.verdict_source),
+        "note": None if row.note is None else reader_source(row.note),
         "kind": row.kind,
     }
+
+
+def _cite_href(row: Row, base: str) -> str | None:
+    # a paper row's id names its paper's text: "paper/<file>/<table>/<n>" (collect.py)
+    paper = citations().get(row.id.split("/")[1]) if row.kind == "reported" and row.id.startswith("paper/") else None
+    return None if paper is None else f"{base}benchmarks/{row.task}.html#cite-{paper.key}"
 
 
 def unit_of(display: Display, path: str) -> str:

@@ -43,7 +43,11 @@ GLOSSARY: dict[str, tuple[str, str]] = {
     "AccChg": ("accuracy change", "Acc′ − Acc: how much accuracy moves when the negation is added, in points"),
     "D_orig": ("the original items", "the items of the source dataset (JNLI, JSTS) the pairs were made from"),
     "D_neg": ("the negated items", "the items with a negation cue added"),
-    "D_JNLI": ("JNLI's training data", "the training split of JNLI, the dataset JNLI-Neg's items come from"),
+    "D_JNLI": (
+        "JNLI's data",
+        "JNLI, the dataset JNLI-Neg's items come from: classifiers are fine-tuned on its training split, and the "
+        "paper's Table 2 column D_JNLI is accuracy on its validation set",
+    ),
     "CpTn": (
         "context positive, target negated",
         "SCN pattern: an affirmative context sentence, then a negated target sentence",
@@ -69,6 +73,21 @@ GLOSSARY: dict[str, tuple[str, str]] = {
         "of the target (the paper's Table 7, examples 1 and 2)",
     ),
     "GH22": ("Gubelmann and Handschuh (2022)", "the earlier test the SCN paper replicates in part"),
+}
+# Words of the tables that are not abbreviations, defined once on the glossary page (under the abbreviations)
+TERMS: dict[str, tuple[str, str]] = {
+    "drop": (
+        "a fall of the verb's repetition, in points",
+        "SCN: 100 − the %-ACT-repetition of a pattern, relative to CpTp (100 by construction); the papers' Tables 6, "
+        "8 and 9 print drops. A high drop for CpTn and CnTp and a low one for CnTn and CpTv is what the paper expects "
+        "of a model that understands negation",
+    ),
+    "negation contrast": (
+        "NegHub's figure, not the paper's",
+        "SCN: min(CpTn drop, CnTp drop) − max(CnTn drop, CpTv drop), in points: how much more the negated patterns "
+        "stop the repetition than the controls do. NegHub computes it (from the paper's drops, on paper rows); no "
+        "table of the paper prints it",
+    ),
 }
 # the longest first, so that "M_i" is found before "M" and "Acc′" before "Acc"
 _ABBREVIATION = re.compile(
@@ -105,3 +124,30 @@ MECHANICS = re.compile(
     r"\blanded\b|\blanding\b|position \d+ of main|\b[0-9a-f]{12,40}\b|sha256|clearance|\baccount\b|rule row|\bfloor\b",
     re.IGNORECASE,
 )
+
+
+def _without_mechanics(text: str) -> str:
+    """`text` less every parenthesis (with what it nests) whose words name the repository's mechanics."""
+    cut: list[tuple[int, int]] = []
+    opened: list[int] = []
+    for position, char in enumerate(text):
+        if char == "(":
+            opened.append(position)
+        elif char == ")" and opened:
+            start = opened.pop()
+            inside = text[start : position + 1]
+            if MECHANICS.search(inside) or re.search(r"\bcommit\b|\bpushed\b", inside):
+                cut = [(a, b) for a, b in cut if not (start <= a and b <= position + 1)] + [(start, position + 1)]
+    out, last = [], 0
+    for a, b in sorted(cut):
+        out.append(text[last:a].rstrip(" "))
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
+def reader_words(text: str) -> str:
+    """Where a row came from, in a reader's words: the provenance sentence less its commits, digests and landings
+    ("run by NegHub's maintainers (pushed to main by the maintainers (commit f70a430bbe67)); not reproduced: ..."
+    -> "run by NegHub's maintainers; not reproduced: ..."). The whole sentence stays in the row's provenance fold."""
+    return re.sub(r"\s+", " ", _without_mechanics(text)).strip()

@@ -71,7 +71,7 @@ def context_line(task: str, papers: Sequence[RowFacts]) -> str:
     board = primary_board(task)
     rows = [] if board is None else comparable_published(board, papers)
     if not rows:
-        return "no comparable published result (no paper ran this data, split, shots and fine-tuning)"
+        return "no comparable published result (no paper row on this board's data, split, shots and fine-tuning)"
     best = rows[0]
     label = get_benchmark(task).display.headline.label
     others = f"; {len(rows)} comparable published rows" if len(rows) > 1 else ""

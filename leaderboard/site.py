@@ -21,6 +21,7 @@ from markupsafe import Markup
 from ..evaluator.core.numbers import MISSING
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.stats import BootstrapConfig
+from ..evaluator.papers.citations import citation_of
 from . import charts, exports
 from .answers import view_path
 from .boards import Board
@@ -40,7 +41,7 @@ from .page_rows import (
     row_view,
     unit_suffix,
 )
-from .page_words import GLOSSARY, key_line, with_abbr
+from .page_words import GLOSSARY, TERMS, key_line, with_abbr
 from .profile import profile_columns as profile_columns  # re-exported: the tests read it here
 from .profile import profile_page
 from .ranking import interval_method
@@ -176,13 +177,8 @@ def benchmark_page(
                 "headline_table": declared.table if key == headline_key and declared is not None else None,
             }
         )
-    papers = list(
-        dict.fromkeys(
-            (t.paper.title, t.paper.title_en if t.paper.title_en != t.paper.title else None)
-            for t in board.reported_tables
-            if t.task == task
-        )
-    )
+    # each paper once, as a reader cites it (evaluator/papers/citations.py): title, authors, year, venue, link, BibTeX
+    papers = list(dict.fromkeys(citation_of(t.paper.file) for t in board.reported_tables if t.task == task))
     return env.get_template("benchmark.md.j2").render(
         title=display.name,
         task=task,
@@ -439,8 +435,10 @@ def _strip_front_matter(text: str) -> str:
 
 
 def glossary_page(env: jinja2.Environment) -> str:
-    """Every abbreviation of the tables, spelled out and defined, on one page."""
-    return env.get_template("glossary.md.j2").render(title="Glossary", entries=list(GLOSSARY.items()), base="")
+    """Every abbreviation of the tables, spelled out and defined, on one page, and the tables' other terms."""
+    return env.get_template("glossary.md.j2").render(
+        title="Glossary", entries=list(GLOSSARY.items()), terms=list(TERMS.items()), base=""
+    )
 
 
 def build_pages(

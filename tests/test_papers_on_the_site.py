@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.histories import Main, build, hub_model, jnli_run, maintainers_pushed_submissions, submission
+from tests.conftest import ROOT
+from tests.histories import Main, build, hub_model, jnli_run, maintainers_pushed_submissions, submission, text_of
 from tests.test_evidence_attacks import model, primary
 
 JNLI_TITLE = "否定理解能力を評価するための日本語言語推論データセットの構築"
@@ -89,6 +90,64 @@ def test_the_profile_keeps_fine_tuned_cells_out_of_zero_shot_columns(tmp_path: P
 
 def test_a_papers_title_is_printed_once_per_page_with_its_gloss() -> None:
     site = build(Path(__file__).resolve().parents[1])
-    page = site.text("benchmarks/jnli-neg.md")
+    # once in the page's words; its BibTeX (a fold) repeats it for a reader to copy
+    page = text_of(re.sub(r"<pre>.*?</pre>", " ", str(site.pages["benchmarks/jnli-neg.md"]), flags=re.DOTALL))
     assert page.count(JNLI_TITLE) == 1
     assert f"{JNLI_TITLE} (Construction of a Japanese Language Inference Dataset" in page
+
+
+# --- issue 39 item 7: citations -------------------------------------------------------------------------------
+
+# the keys of a CITATION.cff at version 1.2.0 (https://citation-file-format.github.io/, its guide's key list)
+CFF_KEYS = {
+    "abstract", "authors", "cff-version", "commit", "contact", "date-released", "doi", "identifiers", "keywords",
+    "license", "license-url", "message", "preferred-citation", "references", "repository", "repository-artifact",
+    "repository-code", "title", "type", "url", "version",
+}  # fmt: skip
+CFF_REFERENCE_TYPES = {"article", "conference-paper", "unpublished", "software", "dataset", "proceedings", "report"}
+
+
+def test_neghub_ships_a_citation_file_format_1_2_0_file_naming_every_papers_record() -> None:
+    import yaml
+
+    from neghub.evaluator.papers.citations import PAPERS
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0"
+    assert {"cff-version", "message", "title", "authors"} <= set(cff) <= CFF_KEYS, set(cff) - CFF_KEYS
+    assert all("name" in a or "family-names" in a for a in cff["authors"])
+    titles = set()
+    for reference in cff["references"]:
+        assert {"type", "title", "authors"} <= set(reference), reference
+        assert reference["type"] in CFF_REFERENCE_TYPES
+        titles.add(reference["title"])
+    # one record per benchmark paper (the Japanese JSTS-Neg paper is the English one's version), the same titles
+    assert titles == {p.title for p in PAPERS if p.file != "jsts-neg-ja.txt"}
+    scn = next(p for p in PAPERS if p.file == "self-contained-neg-test.txt")
+    (cff_scn,) = [r for r in cff["references"] if r["title"] == scn.title]
+    assert cff_scn["year"] == scn.year and cff_scn["url"] == scn.url
+
+
+def test_each_benchmark_page_cites_its_papers_by_title_authors_year_and_venue_never_a_file() -> None:
+    from neghub.evaluator.papers.citations import citation_of
+
+    site = build(ROOT)
+    scn = site.pages["benchmarks/scn.md"]
+    assert isinstance(scn, str)
+    paper = citation_of("self-contained-neg-test.txt")
+    # self-contained-neg-test.txt's first page (the HAL record): title, authors, BlackboxNLP Dec 2023, pp. 212-221
+    assert f'<a href="https://hal.science/hal-04671338v1">{paper.title}</a>' in scn
+    assert "David Kletz, Pascal Amsili and Marie Candito, 2023; BlackboxNLP workshop" in text_of(scn)
+    assert "@inproceedings{kletz2023selfcontained," in scn
+    # nubench.txt l.2-3: "Anonymous authors", "Paper under double-blind review"
+    nubench = site.text("benchmarks/nubench.md")
+    assert "The paper: NUBench: A Benchmark for LLMs' Sentence-Level Negation Understanding . anonymous" in nubench
+    assert "under review" in nubench and "@misc{nubench-under-review," in str(site.pages["benchmarks/nubench.md"])
+    # a paper row's "Table N" links to how its paper is cited
+    jnli = str(site.pages["benchmarks/jnli-neg.md"])
+    link = '<a class="neghub-small neghub-table-link" href="../benchmarks/jnli-neg.html#cite-yoshida-jnli-neg">'
+    assert f"{link}Table 2</a>" in jnli
+    assert 'id="cite-yoshida-jnli-neg"' in jnli
+    # a reader page never names the repository's text file of a paper as a source
+    for path in ("index.md", "benchmarks/scn.md", "benchmarks/jnli-neg.md", "benchmarks/nubench.md"):
+        assert not re.search(r"[\w-]+\.txt\b", site.text(path)), path

@@ -78,7 +78,7 @@ def test_the_context_line_names_table_2_without_any_neghub_row() -> None:
     assert "4 comparable published rows" in line
     assert "no comparable published result" not in line
     assert context_line("jnli-neg", []) == (
-        "no comparable published result (no paper ran this data, split, shots and fine-tuning)"
+        "no comparable published result (no paper row on this board's data, split, shots and fine-tuning)"
     )
 
 

@@ -70,7 +70,10 @@ def test_the_quotes_load_typed_and_by_key() -> None:
     stored = quotes()
     assert stored, "no quote stored"
     assert all(key == q.key for key, q in stored.items())
-    assert quote("scn.criterion").citation() == "self-contained-neg-test.txt, section 3.5 Models evaluation, line 246"
+    # a reader's citation names the paper, never the repository's text file (issue 39 item 7); the line stays
+    assert quote("scn.criterion").citation() == (
+        "the SCN paper (David Kletz, Pascal Amsili and Marie Candito, 2023), section 3.5 Models evaluation, line 246"
+    )
     with pytest.raises(KeyError, match=r"no quote 'scn\.nothing'"):
         quote("scn.nothing")
     with pytest.raises(ValidationError, match="Extra inputs"):
@@ -120,9 +123,7 @@ def test_the_scn_passage_across_table_6_is_one_quote() -> None:
     stored = quote("scn.noncoref-small")
     assert (stored.line, stored.resumes_at_line) == (270, 287)
     assert "while retaining large drops in the Coref column" in stored.text
-    assert stored.citation() == (
-        "self-contained-neg-test.txt, section 4 Additional controls: forcing non-coreference, lines 270 and 287"
-    )
+    assert stored.citation().endswith("section 4 Additional controls: forcing non-coreference, lines 270 and 287")
     # read without the table's lines, it is not in the paper: the test above does read across the table
     assert collapse(stored.text) not in paper_text(stored.paper).text
 
@@ -173,6 +174,10 @@ def test_every_stored_quote_is_shown_somewhere() -> None:
             used |= _quoted_in(note.words)
     # the papers' findings about negation, quoted whole beside each benchmark's mini board on the home page
     used |= {b.display.headline_board.finding for b in benchmarks() if b.display.headline_board is not None}
+    # and the sentences that give a mini board's order of the paper's models (SCN: l.256 with l.323)
+    used |= {
+        k for b in benchmarks() if b.display.headline_board is not None for k in b.display.headline_board.order_quotes
+    }
     by_words = {(q.text, q.line): key for key, q in quotes().items()}
     for _, table in load_reported():
         for row in table.rows:

@@ -1,7 +1,8 @@
 """The built site in a real browser: headless Chromium (Selenium with Debian's chromedriver), at a laptop's
 width (1366 px) and a phone's (390 px).
 
-The site is built once with `mkdocs build` from the repository root into a temp folder, from a temp copy of
+The site is built once per test session (one build shared by pytest-xdist's workers, under a lock) with `mkdocs
+build` from the repository root into a temp folder, from a temp copy of
 submissions/ plus synthetic ones: one whose model name is Markdown markup (it validates, and must show as literal
 text), one whose name is HTML (the validator refuses it; the build report must show it as text), one whose
 answers are HTML (the answers view must show them as text), and enough others on one board that its page carries
@@ -24,6 +25,11 @@ MAX_OPEN_TABLES tables are open and no cell is wider than the page; the home, be
 most MAX_SCREENS screens tall at 1366 before a reader opens anything; no reader-facing text outside a row's or a
 model's provenance details holds a phrase of the repository's mechanics (page_words.MECHANICS; the rules page,
 the Submit page's instructions, the dataset cards' pinned digests and the papers' quotes exempt).
+
+Where a reader opens it (issue 39): the home page from the file system and over HTTP, at both widths: every cell
+credited to "paper, Table N" holds a figure stored for that table, each board has its leader line, and Models, the
+profile, the datasets and Submit are linked on the first screen; a page opened from a file says, where its rows or
+answers would load, how to serve the site.
 
 axe-core comes from the npm registry through `npm pack` (pinned version and tarball digest).
 """
@@ -189,10 +195,9 @@ def write_markup_answers(root: Path) -> None:
     )
 
 
-@pytest.fixture(scope="module")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = tmp_path_factory.mktemp("site")
+def _build_site(work: Path) -> Path:
     submissions = work / "submissions"
+    shutil.rmtree(submissions, ignore_errors=True)
     shutil.copytree(ROOT / "submissions", submissions, ignore=shutil.ignore_patterns(".*"))
     write_submission(
         submissions, "markdown-name", MARKDOWN_NAME, ["choice1", "choice4"], date=dt.date.today().isoformat()
@@ -208,6 +213,24 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built once for the whole test session: pytest-xdist's workers share one folder (their base
+    temporary folders' parent), the first to get its lock builds, and the others wait and read it (each worker
+    built its own before, two builds of 30-70 s on the two cores CI has)."""
+    import fcntl
+
+    base = tmp_path_factory.getbasetemp()
+    work = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "neghub-browser-site"
+    work.mkdir(exist_ok=True)
+    with (work / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (work / "built").is_file():
+            _build_site(work)
+            (work / "built").write_text("built\n", encoding="utf-8")
+    return work / "public"
+
+
 def serve(folder: Path, prefix: str) -> Iterator[str]:
     """The built site served as GitHub Pages serves it: under `prefix` (a path from the server's root, "" or
     "neghub/"), 404.html for any missing path."""
@@ -220,13 +243,13 @@ def serve(folder: Path, prefix: str) -> Iterator[str]:
     server.server_close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def base_url(built_site: Path) -> Iterator[str]:
     """The site served from the server's root."""
     yield from serve(built_site, "")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def project_url(built_site: Path) -> Iterator[str]:
     """The site served where GitHub Pages serves a project's site, under /neghub/ (site_url's path)."""
     yield from serve(built_site, "neghub/")
@@ -258,7 +281,7 @@ class PagesHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[webdriver.Chrome]:
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
@@ -274,7 +297,7 @@ def browser() -> Iterator[webdriver.Chrome]:
     driver.quit()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def axe_source(tmp_path_factory: pytest.TempPathFactory) -> str:
     """axe.min.js of the pinned axe-core, packed by `npm pack` from the npm registry into a folder of this test
     session (npm keeps its own cache, so a second session downloads nothing), the tarball checked against the
@@ -545,6 +568,92 @@ def test_the_home_pages_first_screens_answer(
         assert row["model"] and row["in_view"], (name, row)
         assert re.fullmatch(r"−?-?\d+\.\d\d", row["figure"]), (name, row)
         assert row["source"].startswith(("paper, Table", "NegHub's run", "reproduced")), (name, row)
+
+
+HOME_JS = """
+const limit = window.innerHeight;
+const inView = a => { const r = a.getBoundingClientRect(); return r.width > 0 && r.top >= 0 && r.bottom <= limit; };
+const links = Array.from(document.querySelectorAll("a[href]")).filter(inView).map(a => a.getAttribute("href"));
+return {
+  links: links,
+  cells: Array.from(document.querySelectorAll("section.neghub-mini tbody tr")).map(tr => ({
+    source: tr.querySelector(".neghub-source") ? tr.querySelector(".neghub-source").textContent.trim() : "",
+    model: tr.cells[0].firstChild.textContent.trim(),
+    numbers: Array.from(tr.querySelectorAll("td.neghub-num"))
+      .map(td => (td.querySelector("strong") || td).textContent.trim()),
+  })),
+  boards: Array.from(document.querySelectorAll("section.neghub-mini")).map(section => [
+    section.querySelector("h2").textContent.trim(),
+    section.querySelector("table") !== null,
+    section.querySelector(".neghub-mini-leader") ? section.querySelector(".neghub-mini-leader").textContent : null,
+  ]),
+};
+"""
+
+
+def _stored_table_values() -> dict[tuple[str, str], set[float]]:
+    """Every figure of every transcribed paper table, by (table, model), as the pages print it (percent: × 100)."""
+    from neghub.leaderboard.paper_results import load_reported
+
+    stored: dict[tuple[str, str], set[float]] = {}
+    for _, table in load_reported():
+        for row in table.rows:
+            values = stored.setdefault((table.table, row.model), set())
+            values.update(round(100 * v, 2) for v in row.metrics.values())
+            values.update(round(v, 2) for v in row.metrics.values())
+    return stored
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize("origin", ["file", "http"])
+def test_the_home_page_where_it_is_opened(
+    browser: webdriver.Chrome, base_url: str, built_site: Path, origin: str, width: int
+) -> None:
+    """Issue 39's reader, from the file system (README's old advice) and over HTTP (nox -s serve): every cell
+    credited to "paper, Table N" holds a figure stored for that table; each board has its leader line; Models, the
+    profile, the datasets and Submit are linked on the first screen."""
+    url = (built_site / "index.html").as_uri() if origin == "file" else base_url + "index.html"
+    set_viewport(browser, width, WIDTHS[width])
+    browser.get(url)
+    WebDriverWait(browser, 30).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    state = browser.execute_script(HOME_JS)
+    stored = _stored_table_values()
+    credited = [c for c in state["cells"] if c["source"].startswith("paper, Table")]
+    assert len(credited) >= 4 * 3, state["cells"]
+    for cell in credited:
+        table = cell["source"].removeprefix("paper, ")
+        numbers = [float(n.replace("−", "-")) for n in cell["numbers"]]
+        assert numbers and all(n in stored[(table, cell["model"])] for n in numbers), cell
+    for name, has_rows, leader in state["boards"]:
+        if has_rows:
+            assert leader and leader.strip().startswith("NegHub's leader:"), (name, leader)
+    wanted = {
+        "Models": r"(^|/)models/index\.html$",
+        "the profile": r"(^|/)profile\.html$",
+        "a dataset card": r"(^|/)datasets/[\w-]+\.html$",
+        "Submit": r"(^|/)submit\.html$",
+    }
+    missing = [what for what, pattern in wanted.items() if not any(re.search(pattern, h) for h in state["links"])]
+    assert missing == [], (origin, width, missing, state["links"])
+    screenshot(browser, f"home-{origin}", width)
+
+
+def test_a_page_opened_from_a_file_says_how_to_serve_the_site_where_rows_would_load(
+    browser: webdriver.Chrome, built_site: Path
+) -> None:
+    set_viewport(browser, 1366, WIDTHS[1366])
+    browser.get((built_site / "benchmarks" / "nubench.html").as_uri())
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".neghub-file-note"))
+    notes = [n.get_attribute("textContent") for n in browser.find_elements(By.CSS_SELECTOR, ".neghub-file-note")]
+    assert notes and all("python -m http.server -d public" in n for n in notes), notes
+    assert any("sorting and filtering act on the rows shown" in n for n in notes), notes
+    browser.get((built_site / "models" / "markup-answers.html").as_uri())
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".neghub-file-note"))
+
+
+def test_a_page_served_says_nothing_of_files(browser: webdriver.Chrome, base_url: str) -> None:
+    open_page(browser, base_url + "benchmarks/nubench.html", 1366)
+    assert browser.find_elements(By.CSS_SELECTOR, ".neghub-file-note") == []
 
 
 # --- every benchmark page, at both widths ------------------------------------------------------------------

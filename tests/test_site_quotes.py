@@ -48,4 +48,5 @@ def test_the_papers_verdicts_are_quoted_with_their_place(pages: dict[str, str]) 
     # roberta-base's verdict is the conclusion's whole sentence, its "but" included
     (conclusion,) = [q for q in quotes().values() if "partially passes" in q.text and "disappointing" in q.text]
     assert f"“{_normal(conclusion.text)}”" in scn
-    assert "self-contained-neg-test.txt, line" in scn
+    # its place: the paper by name, then the line (issue 39 item 7: never the repository's text file)
+    assert "the SCN paper, line 323" in scn and "self-contained-neg-test.txt" not in scn

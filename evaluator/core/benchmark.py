@@ -142,6 +142,20 @@ class HeadlineBoard(BaseModel):
         default=None,
         description="key of evaluator.papers.quotes: the paper's finding about negation, quoted whole beside it",
     )
+    figures: tuple[str, ...] = Field(
+        default=(),
+        description="the figures the table prints (metric paths of its rows), one column each, shown in place of "
+        "the headline where the headline is a figure of NegHub's, not the table's (the mini board credits every "
+        "cell to the table)",
+    )
+    order: tuple[str, ...] = Field(
+        default=(),
+        description="the table's models, best first, in the order the paper's own words give (none: by the "
+        "headline); the mini board shows every one of them",
+    )
+    order_quotes: tuple[str, ...] = Field(
+        default=(), description="keys of evaluator.papers.quotes: the sentences that give `order`"
+    )
 
 
 class Display(BaseModel):

@@ -44,9 +44,28 @@ class Quote(BaseModel):
     english: str | None = Field(default=None, description="an English rendering, for a paper not in English")
 
     def citation(self) -> str:
-        """Where the passage stands, for a reader: "self-contained-neg-test.txt, section 3.5, line 246"."""
+        """Where the passage stands, for a reader: "the SCN paper (Kletz, Amsili and Candito, 2023), section 3.5,
+        line 246": the paper by its name, the line of its text NegHub holds second (evaluator/papers/citations)."""
+        from .citations import citation_of
+
+        paper = citation_of(self.paper)
+        year = f", {paper.year}" if paper.year is not None else ""
         lines = f"line {self.line}" if self.resumes_at_line is None else f"lines {self.line} and {self.resumes_at_line}"
-        return f"{self.paper}, section {self.section}, {lines}"
+        return f"{paper.short} ({paper.authors_text()}{year}), section {self.section}, {lines}"
+
+    @property
+    def cite_key(self) -> str:
+        """The BibTeX key of the paper the passage stands in (a benchmark page's citation block: #cite-<key>)."""
+        from .citations import citation_of
+
+        return citation_of(self.paper).key
+
+    @property
+    def title(self) -> str:
+        """The title of the paper the passage stands in."""
+        from .citations import citation_of
+
+        return citation_of(self.paper).title
 
 
 @cache

@@ -350,9 +350,27 @@
     }
   }
 
+  /* a page opened from the file system (file://) cannot fetch the site's other files (the browser refuses): where
+     rows, columns or answers would load, one line says how to serve the site instead (README: nox -s serve) */
+  var FILE_NOTE = "Opened from a file: this loads only where the site is served. In the repository, run " +
+    "\"python -m http.server -d public\" (or \"nox -s serve\") and open http://127.0.0.1:8000/.";
+
+  function fileNotes() {
+    if (location.protocol !== "file:") return;
+    document.querySelectorAll("button.neghub-more-rows, button.neghub-all-columns, .neghub-answers-load")
+      .forEach(function (b) {
+        if (b.dataset.fileNote) return;
+        b.dataset.fileNote = "1";
+        var words = FILE_NOTE;
+        if (b.classList.contains("neghub-more-rows")) words += " Until then, sorting and filtering act on the rows shown.";
+        b.parentNode.appendChild(el("span", " " + words, "neghub-file-note"));
+      });
+  }
+
   function init() {
     openTarget();
     drawCharts();
+    fileNotes();
     /* a code block that scrolls sideways must take the keyboard's focus to be scrolled without a mouse; so
        must a Markdown table the theme wraps, where it is wider than the page (a dataset card's, on a phone) */
     document.querySelectorAll(".md-content pre > code").forEach(function (code) {

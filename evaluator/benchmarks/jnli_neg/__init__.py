@@ -75,7 +75,7 @@ BENCHMARK = minimal_pair_benchmark(
             why="The paper's protocol for language models (section 4.1, 実験設定): zero-shot, following llm-jp-eval "
             "(Han et al.), on the validation split; llm-jp-eval writes the prompt itself (no chat template).",
         ),
-        headline_board=HeadlineBoard(table="Table 2", shots=0, finding="jnli-neg.d-jnli-mlms-ignore-negation"),
+        headline_board=HeadlineBoard(table="Table 2", shots=0, finding="jnli-neg.zero-shot-llms-vary"),
     ),
     default_split="valid",
     prediction_line=PredictionLine,
