@@ -71,8 +71,10 @@ def test_schemas_hold_exactly_what_the_benchmarks_publish() -> None:
         assert stems == (
             [f"{benchmark.name}-{m}" for m in sorted(benchmark.modes)] if benchmark.modes else [benchmark.name]
         )
-    # and the two of NegHub's own files: a submission's metadata, a result; the leaderboard file's is the leaderboard's
-    expected = published | {"submission.schema.json", "result.schema.json", "leaderboard.schema.json"}
+    # and the two of NegHub's own files: a submission's metadata, a result; the site's files' (the data contract:
+    # the leaderboard file, a board's download, the long format) with the contract's fingerprints are the leaderboard's
+    site_files = {"leaderboard.schema.json", "board.schema.json", "results-long.schema.json", "data-contract.json"}
+    expected = published | {"submission.schema.json", "result.schema.json"} | site_files
     assert sorted(p.name for p in (ROOT / "schemas").iterdir()) == sorted(expected)
 
 
