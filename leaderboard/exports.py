@@ -50,7 +50,6 @@ LONG_COLUMNS = (
     "status",
     "rank_low",
     "rank_high",
-    "rank_claimed",
     "unranked",
     "holds",
     "rules_version",
@@ -124,7 +123,6 @@ def verdict_fields(row: Row) -> dict[str, Any]:
         "status": row.status,
         "rank_low": None if row.rank_range is None else row.rank_range[0],
         "rank_high": None if row.rank_range is None else row.rank_range[1],
-        "rank_claimed": row.claimed,
         "unranked": row.unranked,
         "holds": "; ".join(row.holds) or None,
         "rules_version": RULES_VERSION,
@@ -220,7 +218,7 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
     for name in ROW_COLUMNS:
         if name in INTEGER_COLUMNS:
             arrays[name] = _optional_integers(row_values[name]).take(indices)
-        elif name in ("is_sample", "rank_claimed"):
+        elif name == "is_sample":
             arrays[name] = _booleans(row_values[name]).take(indices)
         else:
             arrays[name] = _repeated_text(row_values[name], indices)

@@ -29,7 +29,7 @@ TRUST_WORDS = {
 TRUST_LABELS = {
     "reported": "reported",
     "re-scored": "re-scored",
-    "reproduced": "reproduced",
+    "reproduced": "re-run by NegHub",
     "neghub-run": "NegHub's run",
     "rule": "baseline",
 }
@@ -37,6 +37,7 @@ STATUS_WORDS = {
     "ranked": "ranked",
     "unranked": "not ranked",
     "held": "held",
+    "listed": "submitted, not run by NegHub",
     "reference": "baseline",
     "reported": "paper row",
     "duplicate": "shown once",
@@ -80,8 +81,6 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     if row.rank_range is not None:
         low, high = row.rank_range
         rank = str(low) if low == high else f"{low}–{high}"
-        if row.claimed:
-            rank = f"claimed rank {rank}, not reproduced"
     else:
         rank = STATUS_WORDS[row.status]
     flags: list[str] = []
@@ -101,7 +100,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "rank": rank,
         "rank_sort": "" if row.rank_range is None else f"{row.rank_range[0]:05d}",
         "status": row.status,
-        "unranked": row.unranked if row.status in ("unranked",) else None,
+        "unranked": row.unranked if row.status in ("unranked", "listed") else None,
         "holds": [hold.reason for hold in holds],
         "hold_phrases": [hold_phrase(hold) for hold in holds],
         "cleared": list(row.cleared),

@@ -214,7 +214,7 @@ def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
     if entry.status == "ranked" and entry.rank is not None:
         low, high = entry.rank
         rank = str(low) if low == high else f"{low}–{high}"
-        parts.append(f"claimed rank {rank}, not reproduced" if entry.claimed else f"ranked {rank}")
+        parts.append(f"ranked {rank}")
     elif entry.status == "duplicate" and entry.duplicate_of is not None:
         standing = entries[entry.duplicate_of]
         # the site shows the row once, as the standing row, which names this submission among "also submitted by"
