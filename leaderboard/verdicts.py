@@ -34,9 +34,9 @@ and split: every board scored on the same items):
    model (UTS #39 confusable skeletons); both rows show their pinned model (the pinned model), so that neither is
    taken for the other. No name is reserved but NegHub's.
 5. same-weights (gives: mark; lifted by: nothing): NegHub's re-runs of this row and of the other row loaded the same
-   weights (one sha256): one model under two pins, this one and the pinned model; both are shown.
+   weights (one checksum): one model under two pins, this one and the pinned model; both are shown.
 6. same-answers (gives: shown once; lifted by: nothing): The same pinned model with the same answer on every item as
-   the other row: shown once, there, with every account that submitted these answers credited, alphabetically; each
+   the other row: shown once, there, with everyone who submitted these answers credited, alphabetically; each
    submission keeps its own description.
 7. not-run (gives: not ranked; lifted by: nothing): submitted, not run by NegHub yet: queue position N; or closed
    weights: NegHub cannot check this. Only a figure NegHub computed from its own run's answers is ranked; a
@@ -166,7 +166,7 @@ RULES: tuple[Rule, ...] = (
         "mark",
         (),
         "one model under two pins: NegHub's re-runs loaded the same weights",
-        "NegHub's re-runs of this row and of {other} loaded the same weights (one sha256): one model under two "
+        "NegHub's re-runs of this row and of {other} loaded the same weights (one checksum): one model under two "
         "pins, this one and {pin}; both are shown.",
         row_rules.same_weights,
     ),
@@ -176,8 +176,8 @@ RULES: tuple[Rule, ...] = (
         "shown once",
         (),
         "the same model and answers as another row: shown once",
-        "The same pinned model with the same answer on every item as {other}: shown once, there, with every "
-        "account that submitted these answers credited, alphabetically; each submission keeps its own description.",
+        "The same pinned model with the same answer on every item as {other}: shown once, there, with everyone "
+        "who submitted these answers credited, alphabetically; each submission keeps its own description.",
         answer_rules.fold_same_answers,
     ),
     Rule(
