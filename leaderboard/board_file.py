@@ -72,6 +72,9 @@ class RowEntry(BaseModel):
     holds: list[HoldEntry] = Field(default_factory=list)
     cleared: list[str] = Field(default_factory=list, description="holds lifted, each with by whom and why")
     why: str | None = Field(default=None, description="why it is not ranked")
+    fails: list[str] = Field(
+        default_factory=list, description="every ranking condition (rule kind) it fails, whether or not it ranks"
+    )
     floor: str | None = Field(default=None, description="a ranked row's comparison with its board's best baseline")
     reproduction: str | None = Field(default=None, description="what NegHub's reproduction found, in words")
     queue_position: int | None = Field(

@@ -123,6 +123,7 @@ class Draft:
     rank: tuple[int, int] | None = None
     why: str | None = None
     unrankable: str | None = None  # the first ranking condition it fails, in words
+    failed: list[str] = field(default_factory=list)  # every ranking condition it fails (rule kinds)
     floor: str | None = None
     also: list[str] = field(default_factory=list)
     credited: list[str] = field(default_factory=list)  # every account that submitted these answers, alphabetically
@@ -205,14 +206,15 @@ class Decision:
             draft.mark_kinds.append(kind)
 
     def unrankable(self, kind: str, check: Callable[[RowFacts], dict[str, object] | None]) -> None:
-        """A ranking condition: the first one a shown row fails is why it is not ranked (held rows included: a
-        row that could not rank anyway is no new best)."""
+        """A ranking condition: the first one a shown row fails is why it is not ranked; every one it fails is
+        recorded (`RowEntry.fails`: a page flags a row under the parsed share from it, computing nothing)."""
         for row in self.shown():
             draft = self.drafts[row.id]
-            if draft.unrankable is not None:
-                continue
             fields = check(row)
-            if fields is not None:
+            if fields is None:
+                continue
+            draft.failed.append(kind)
+            if draft.unrankable is None:
                 draft.unrankable = self.rules[kind].say(**fields)
 
 

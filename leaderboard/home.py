@@ -75,14 +75,11 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
     unit = display.headline.unit
     eligible = [r for r in rows if _of_table(r, declared) or (_stands_behind(r) and r.key == key)]
     shown = eligible[:MINI_ROWS] + [r for r in eligible[MINI_ROWS:] if r.kind == "verified"]
-    baselines = [
-        r
-        for r in board.rows
-        if r.kind == "reference" and r.key.release_key() == key.release_key() and headline(r) is not None
-    ]
     sign = 1.0 if display.headline.higher_is_better else -1.0
     leader = board.leaders.get(task)
-    best_baseline = max(baselines, key=lambda r: sign * (headline(r) or 0.0), default=None)
+    # the board's best baseline as decide chose it (the leaderboard file's floor), never recomputed here
+    floor = next((b.floor for b in board.file.boards if b.board == key.slug), None)
+    best_baseline = None if floor is None else board.row(floor)
     elsewhere = sorted(
         (r for r in board.rows if r.task == task and _stands_behind(r) and r.key != key and headline(r) is not None),
         key=lambda r: -sign * (headline(r) or 0.0),

@@ -84,7 +84,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     else:
         rank = STATUS_WORDS[row.status]
     flags: list[str] = []
-    if row.kind == "verified" and parsed is not None and parsed < PARSED_SHARE_MIN:
+    if row.kind == "verified" and parsed is not None and "parsed-share" in row.verdict_entry.fails:
         flags.append(f"only {100 * parsed:.0f}% of its answers parsed: its scores say little about the model")
     flags += computed_flags(row, display.headline.path, display.headline.label)
     sd = row.sd.get(display.headline.path) if row.n_runs > 1 or row.kind == "reported" else None

@@ -533,11 +533,8 @@ def _decided_with(
                             landing_words=f"open pull request #{pull.number}",
                             forked_at=landed,
                             maintainers_run=False,
+                            # not NegHub's run: listed, never ranked (no paired test is run for it)
                             record=None,
-                            # their rows are compared, not ranked: the paired test against each board's floor is
-                            # the cost of a row (about 0.4 s), and the words of interest are those naming this
-                            # pull request's rows (holds, marks), which are decided before ranking
-                            not_rankable="another open pull request's row, compared here, ranked on its own summary",
                         )
                     )
     file = decide([*kept, *ours, *theirs], Context(HistoryEntry(recorded=True, words="")))

@@ -397,6 +397,7 @@ def _entry(draft: Draft) -> RowEntry:
         holds=list(draft.holds),
         cleared=list(draft.cleared),
         why=draft.why,
+        fails=list(draft.failed),
         floor=draft.floor if ranked else None,
         reproduction=_reproduction_words(row),
         queue_position=draft.queue_position,
