@@ -30,7 +30,7 @@ from tests.test_evidence_attacks import (
     model,
     primary,
     push_neghubs_run,
-    record,
+    rerun,
 )
 
 REPOSITORY = "neghub/neghub"
@@ -199,7 +199,7 @@ def test_a_mode_only_change_does_not_strip_neghubs_run_or_a_reproduction(
     main, _ = honest_main(tmp_path, split)
     strong = model(split, 0.80, 50)
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
-    main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(3, "neghub", rerun(main, "strong"), branch="reproduce/strong")
     pull = open_pull_request(main, tmp_path, 4, "mallory", chmod(target))
     if pull.problems:
         return
@@ -296,7 +296,7 @@ def test_claiming_another_accounts_pin_with_other_answers_holds_no_one_and_queue
         assert "disputed" in row["mark_kinds"] and row["queued_for_reproduction"], row
         (mark,) = [m for m in row["marks"] if m.startswith("Disputed")]
         assert other in mark, mark
-    main.merge(3, "neghub", {"reproductions/alice-55.json": record(main, "alice-55")}, branch="reproduce/alice-55")
+    main.merge(3, "neghub", rerun(main, "alice-55"), branch="reproduce/alice-55")
     site = build(main.root)
     assert entry(site, "alice-55")["status"] == "ranked"
     grief = entry(site, "grief")
@@ -347,7 +347,7 @@ def test_a_withdrawn_rows_reproduction_does_not_pass_to_whoever_lands_its_files_
     strong = model(split, 0.80, 50)
     pin = hub_model("Strong", "carol/s", "a" * 40)
     main.merge(2, "carol", submission("strong", pin, "carol", [jnli_run(strong)]))
-    main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(3, "neghub", rerun(main, "strong"), branch="reproduce/strong")
     withdraw = open_pull_request(main, tmp_path, 4, "carol", write({"submissions/strong": None}))
     assert not withdraw.problems, withdraw.problems
     land(main, withdraw)
@@ -453,7 +453,7 @@ def test_naming_the_workflows_branch_does_not_land_a_record(tmp_path: Path, spli
     main.merge(
         2, "mallory", submission("strong", hub_model("Strong", "mallory/s", "a" * 40), "mallory", [jnli_run(strong)])
     )
-    files = {"reproductions/strong.json": record(main, "strong")}
+    files = rerun(main, "strong")
     if how == "fork-branch-named-like-the-workflows":
         pull = open_pull_request(main, tmp_path, 3, "mallory", write(files), branch="neghub/reproduce/strong")
     else:

@@ -53,7 +53,7 @@ from tests.test_evidence_attacks import (
     model,
     primary,
     push_neghubs_run,
-    record,
+    rerun,
 )
 
 Split = tuple[list[int], list[str]]
@@ -153,7 +153,7 @@ def test_renaming_an_old_folder_does_not_take_a_reproduced_leaders_name(tmp_path
     main = early_folder_then_alice(tmp_path, split)
     strong = hub_model("Strong", "carol/s", "a" * 40)
     main.merge(3, "carol", submission("strong", strong, "carol", [jnli_run(model(split, 0.80, 50))]))
-    main.merge(4, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(4, "neghub", rerun(main, "strong"), branch="reproduce/strong")
     # 80 % is above the papers' best: reproduced, it still needs the maintainers' review to rank
     review = clearances_with_maintained("strong", ["above-published-best"], "reviewed: no training on the split")
     main.push("Review strong", {"clearances.yaml": review})
@@ -298,7 +298,7 @@ def test_a_row_true_only_on_the_items_the_workflow_will_re_run_is_not_reproduced
     main.merge(
         3,
         "neghub",
-        {"reproductions/m7b.json": record(main, "m7b", differ=found.items_checked - found.items_agreeing)},
+        rerun(main, "m7b", differ=found.items_checked - found.items_agreeing),
         branch="reproduce/m7b",
     )
     site = build(main.root)
@@ -468,7 +468,7 @@ def test_honest_first_landed_reproduced_row_keeps_its_models_real_name(tmp_path:
     main = Main.create(tmp_path / "repo")
     hub = hub_model("SmolLM2-135M-Instruct", "HuggingFaceTB/SmolLM2-135M-Instruct", "c" * 40)
     main.merge(1, "alice", submission("smollm2-hub", hub, "alice", [jnli_run(model(split, 0.56, 2))]))
-    main.merge(2, "neghub", {"reproductions/smollm2-hub.json": record(main, "smollm2-hub")}, branch="reproduce/s")
+    main.merge(2, "neghub", rerun(main, "smollm2-hub"), branch="reproduce/s")
     gguf = {
         "kind": "pypi-gguf",
         "name": "SmolLM2-135M-Instruct",

@@ -9,7 +9,8 @@ answer 'contradiction' is the floor of every board (45.36 % M_i Acc′: 357 of t
 - "Maintained 70" (org/maintained @ 1…1): 70 % right, pushed to main by the maintainers (NegHub's run);
 - "Alice 55" (org/alice @ 2…2), @alice's pull request: 55 % right;
 - "Bob 57" (org/bob @ 3…3), @bob's pull request: 57 % right.
-A community row below NegHub's run ranks, as "claimed"; one above it is held until reproduced. Both stay below the
+A community row ranks only once NegHub re-ran it (rules version 5); until then it is listed with its figure. Both
+stay below the
 best comparable published result (LLM-jp-3-13B-instruct's 58.96, 表2, zero-shot on the same data); NegHub's own run
 is above it, which its being NegHub's run clears.
 """
@@ -81,13 +82,15 @@ def push_neghubs_run(main: Main, answers: Answers) -> None:
 
 
 def honest_main(tmp_path: Path, split: tuple[list[int], list[str]]) -> tuple[Main, dict[str, Answers]]:
-    """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1). NegHub's run is
+    """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1, then NegHub's re-run
+    of it, a schema-5 record pushed by the maintainers: her row ranks by NegHub's figure). NegHub's run is
     above the best published result (58.96), which only a maintainer's review lifts, even for NegHub's own run: the
     maintainers cleared it (the review a real run above the papers would get)."""
     main = Main.create(tmp_path / "repo")
     answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.55, 2), "bob": model(split, 0.57, 3)}
     push_neghubs_run(main, answers["maintained"])
     main.merge(1, "alice", submission("alice-55", ALICE, "alice", [jnli_run(answers["alice"])]))
+    main.push("NegHub's re-run of alice-55", rerun(main, "alice-55"))
     return main, answers
 
 
@@ -343,6 +346,14 @@ def test_an_unreproduced_row_above_neghubs_run_is_never_named_leader(
 # --- reproductions: bound to content and to the workflow -----------------------------------------------------------
 
 
+def rerun(main: Main, sid: str, *, differ: int = 0, **extra: Any) -> dict[str, str | bytes | None]:
+    """NegHub's re-run of submissions/<sid>'s runs as the gpu-reproduce workflow lands it: a schema-5 record and the
+    answers it kept (the submitted ones, the first `differ` of each run changed)."""
+    from tests.reproduction_records import landed_rerun
+
+    return dict(landed_rerun(main.root, sid, differ=differ, **extra))
+
+
 def record(main: Main, sid: str, *, differ: int = 0, checked: int | None = None, **extra: Any) -> str:
     """A record of every item of submissions/<sid>'s runs, as the gpu-reproduce workflow writes it."""
     from tests.reproduction_records import landed_record
@@ -358,7 +369,7 @@ def test_a_reproduction_landed_by_the_workflow_makes_a_row_reproduced_and_first_
     main, _ = honest_main(tmp_path, split)
     strong = model(split, 0.80, 50)
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
-    main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(3, "neghub", rerun(main, "strong"), branch="reproduce/strong")
     row = primary(build(main.root))["Strong"]
     items = len(split[0])  # every item of the run: the record re-ran the whole run
     assert row.startswith("held") and f"reproduced: {items}/{items} items agree" in row
@@ -381,14 +392,14 @@ def test_a_record_from_another_branch_or_beside_other_files_does_not_count(
     files = submission("strong", hub_model("Strong", "mallory/s", "a" * 40), "mallory", [jnli_run(strong)])
     # the record rides in the submission's own pull request, from a fork's branch
     main.merge(2, "mallory", {**files})
-    main.merge(3, "mallory", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(3, "mallory", rerun(main, "strong"), branch="reproduce/strong")
     row = primary(build(main.root))["Strong"]
     assert "held" in row and "does not count" in row
 
 
 def test_a_reproduction_that_disagrees_holds_its_row(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
     main, _ = honest_main(tmp_path, split)
-    main.merge(3, "neghub", {"reproductions/alice-55.json": record(main, "alice-55", differ=52)}, branch="reproduce/a")
+    main.merge(3, "neghub", rerun(main, "alice-55", differ=52), branch="reproduce/a")
     row = primary(build(main.root))["Alice 55"]
     assert "held" in row and f"NegHub's reproduction disagrees on 52 of {len(split[0])} items" in row
 
@@ -399,7 +410,7 @@ def test_editing_the_reproduced_metadata_withdraws_the_reproduction(
     main, _ = honest_main(tmp_path, split)
     strong = model(split, 0.80, 50)
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
-    main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(3, "neghub", rerun(main, "strong"), branch="reproduce/strong")
     text = (main.root / "submissions/strong/metadata.yaml").read_text(encoding="utf-8")
     edited = text.replace("name: Strong", "name: Strong 70B").replace("parameters: 1000000", "parameters: 70000000000")
     main.merge(4, "carol", {"submissions/strong/metadata.yaml": edited})
