@@ -66,11 +66,6 @@ def jnli_leader(found: LeaderboardFile) -> LeaderEntry:
     return next(leader for leader in found.leaders if leader.task == "jnli-neg")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bought: near the ceiling κ's interval is too wide (lower end 0.08 < 0.45) and no other test looks at the "
-    "shared errors; a copy of NegHub's 99 % run keeps a claimed rank 2",
-)
 # --- A9: a clearance's scope --------------------------------------------------------------------------------
 
 

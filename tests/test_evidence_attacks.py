@@ -119,14 +119,6 @@ def test_honest_rows_neghubs_run_leads_a_rerun_row_ranks_and_an_unrun_row_is_lis
 # --- copies -------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("where", "run_options"),
-    [
-        ("3-shot", {"shots": 3}),
-        ("chat template: yes", {"chat_template": True}),
-        ("prompt llm-jp-eval-loglikelihood", {"prompt": "llm-jp-eval-loglikelihood"}),
-    ],
-)
 def test_independent_honest_rows_are_not_held_as_copies(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
     main, _ = honest_main(tmp_path, split)
     for number, seed in enumerate(range(20, 26), start=2):
