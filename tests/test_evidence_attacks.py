@@ -311,13 +311,6 @@ def test_a_submissions_folder_behind_a_link_is_refused(tmp_path: Path, split: tu
 # --- identity and names -----------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "variant",
-    [
-        hub_model("Real Model", "ORG/Real", "b" * 40),
-        hub_model("Real Model", "org/real", "b" * 40, file="model-q4.gguf"),
-    ],
-)
 def test_a_look_alike_name_of_another_accounts_model_holds_no_one_and_both_rows_show_their_pin(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
