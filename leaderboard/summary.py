@@ -224,9 +224,10 @@ def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
             + "".join(f", which reads: also submitted by {who}" for who in also[:1])
         )
     else:
-        parts.append({"held": "held", "unranked": "not ranked"}.get(entry.status, entry.status))
+        words = {"held": "held", "unranked": "not ranked", "listed": "listed, not ranked"}
+        parts.append(words.get(entry.status, entry.status))
     parts += [f"held: {hold.reason}" for hold in entry.holds]
-    if entry.status == "unranked" and entry.why:
+    if entry.status in ("unranked", "listed") and entry.why:
         parts.append(entry.why)
     parts += [f"cleared: {words}" for words in entry.cleared]
     parts += [f"also submitted by {who}" for who in entry.also_submitted_by]
@@ -235,7 +236,7 @@ def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
         parts.append(f"against the floor: {entry.floor}")
     if entry.verdict:
         parts.append(f"verdict: {entry.verdict}")
-    parts.append(f"trust: {entry.trust} ({entry.reproduction or 'not reproduced'})")
+    parts.append(f"trust: {entry.trust} ({entry.reproduction or 'not run by NegHub'})")
     return "; ".join(parts)
 
 
