@@ -163,7 +163,7 @@ def test_renaming_an_old_folder_does_not_take_a_reproduced_leaders_name(tmp_path
     carol = entry(site, "strong")
     assert "name-of-another" not in hold_kinds(carol), carol["holds"]
     # Mallory's row now reads "Strong" on another pin: the leader's line shows Carol's pin beside the name
-    assert site.leader("JNLI-Neg").startswith("Strong (carol/s; reproduced by NegHub)"), site.leader("JNLI-Neg")
+    assert site.leader("JNLI-Neg").startswith("Strong (carol/s; re-run by NegHub)"), site.leader("JNLI-Neg")
 
 
 def alice_api() -> dict[str, Any]:

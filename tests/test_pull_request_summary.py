@@ -66,7 +66,7 @@ def pull_event(number: int, author: str, base_sha: str = "", head_sha: str = "")
 
 def verdicts(entries: list[dict[str, Any]], ids: set[str]) -> dict[str, tuple[Any, ...]]:
     return {
-        e["submission"]: (e["status"], tuple(h["kind"] for h in e["holds"]), e["rank"], e["claimed"])
+        e["submission"]: (e["status"], tuple(h["kind"] for h in e["holds"]), e["rank"], e["trust"])
         for e in entries
         if e["submission"] in ids and e["kind"] == "verified"
     }
