@@ -81,7 +81,9 @@ def push_neghubs_run(main: Main, answers: Answers) -> None:
     main.push("Clear NegHub's run", {"clearances.yaml": MAINTAINED_CLEARANCE})
 
 
-def honest_main(tmp_path: Path, split: tuple[list[int], list[str]]) -> tuple[Main, dict[str, Answers]]:
+def honest_main(
+    tmp_path: Path, split: tuple[list[int], list[str]], *, rerun_alice: bool = True
+) -> tuple[Main, dict[str, Answers]]:
     """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1, then NegHub's re-run
     of it, a schema-5 record pushed by the maintainers: her row ranks by NegHub's figure). NegHub's run is
     above the best published result (58.96), which only a maintainer's review lifts, even for NegHub's own run: the
@@ -90,7 +92,8 @@ def honest_main(tmp_path: Path, split: tuple[list[int], list[str]]) -> tuple[Mai
     answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.55, 2), "bob": model(split, 0.57, 3)}
     push_neghubs_run(main, answers["maintained"])
     main.merge(1, "alice", submission("alice-55", ALICE, "alice", [jnli_run(answers["alice"])]))
-    main.push("NegHub's re-run of alice-55", rerun(main, "alice-55"))
+    if rerun_alice:
+        main.push("NegHub's re-run of alice-55", rerun(main, "alice-55"))
     return main, answers
 
 
