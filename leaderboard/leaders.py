@@ -85,7 +85,7 @@ def leader_of(
             task=task,
             board=board,
             text=f"No leader: {declared.no_leader} {best_words}.",
-            short="none: see why",
+            short="none: this board names no leader yet (why: below)",
             context=context,
         )
     ranked = [] if primary is None else [entries[r] for r in primary.rows if entries[r].status == "ranked"]
