@@ -27,10 +27,11 @@ from .row_figures import (
     who,
 )
 
-# the share of items a re-run in another numeric setting may answer otherwise and still read "within the drift
-# its setting allows": NegHub's choice (16-bit rounding flips answers near a tie; a share this small moves a
-# headline by at most 2 points); in the submitted setting NegHub's re-run allows none
-SETTING_DRIFT_SHARE = 0.02
+# the share of items a re-run in another numeric setting may answer otherwise and still read "within the drift its
+# setting allows", from NegHub's measurement (README, "Reproducing a submission": SmolLM2-135M, bfloat16 against
+# float32, 23 of 48 JNLI-Neg generations and 6 of 46 NUBench option answers moved); in the submitted setting the
+# measured drift is none (the same bits), so NegHub's re-run allows none there. A mark either way, never a condition.
+SETTING_DRIFT_SHARE = 0.5
 
 # --- the thresholds, each with why (the Ranking rules page states them from here) ---------------------------
 

@@ -106,7 +106,7 @@ def test_a_rerun_that_differs_ranks_by_neghubs_figure_with_the_difference_marked
 
 def test_an_honest_bf16_run_from_other_hardware_ranks_by_neghubs_figure() -> None:
     """NegHub re-ran in its own setting (float32): 3 of 200 answers differ from the submitted bf16 ones, within the
-    2 % its setting allows (4 items); the row ranks."""
+    drift NegHub measured between bfloat16 and float32 (half the items); the row ranks."""
     found = decided(
         baseline(),
         row("Bf16", accuracy(0.6, 5), login="dora", record=rerun_record(3, across=True), submitted_headline=0.61),
