@@ -6,7 +6,8 @@ build of a git history GitHub could have produced, on the real JNLI-Neg validati
 - @carol's "Claim 95" (pull request #1): 95 % right, never run by NegHub: listed, queue position 1;
 - @dora's "Dora" (pull request #2): submitted 95 % right; NegHub's re-run of org/dora kept answers 55 % right
   (a schema-5 record pushed by the maintainers, its answers at reproductions/dora/<run.file>): ranked by NegHub's
-  figure, the submitter's beside it, "differs on k items, beyond the drift its setting allows".
+  figure, the submitter's beside it, "differs on k items, beyond the drift its setting allows";
+- @erin's row, whose record's kept answers were changed after it was written: not run by NegHub, listed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from neghub.evaluator.benchmarks import jnli_neg
 from tests.histories import Main, build, clearances_yaml, hub_model, jnli_run, submission
-from tests.reproduction_records import landed_record
+from tests.reproduction_records import landed_record, landed_rerun
 
 LABELS = jnli_neg.LABELS
 
@@ -71,6 +72,13 @@ def test_no_unrun_row_has_a_rank_anywhere_and_a_rerun_ranks_by_neghubs_figure(
             f"reproductions/dora/{kept_run['file']}": kept_text,
         },
     )
+    # @erin's record names kept answers other than those it landed: her row stays unrun
+    erin = submission("erin", hub_model("Erin", "org/erin", "5" * 40), "erin", [jnli_run(model(split, 0.6, 5))])
+    main.merge(3, "erin", erin)
+    forged = {k: v for k, v in landed_rerun(main.root, "erin").items()}
+    kept_path = next(k for k in forged if k.startswith("reproductions/erin/"))
+    forged[kept_path] = str(forged[kept_path]).replace('"prediction": "neutral"', '"prediction": "entailment"', 5)
+    main.push("NegHub's re-run of erin, its kept answers changed after", dict(forged))
     site = build(main.root)
     file = site.file()
     ran = {r["row"] for r in file["rows"] if r["trust"] in ("neghub-run", "reproduced")}
@@ -81,11 +89,13 @@ def test_no_unrun_row_has_a_rank_anywhere_and_a_rerun_ranks_by_neghubs_figure(
         assert leader["row"] in (None, *ran) and leader["runner_up"] in (None, *ran)
     entries = {r["submission"]: r for r in file["rows"] if r["kind"] == "verified"}
     assert entries["claim-95"]["status"] == "listed" and entries["claim-95"]["queue_position"] == 1
-    assert [q["submission"] for q in file["queue"]] == ["claim-95"]
+    assert [q["submission"] for q in file["queue"]] == ["claim-95", "erin"]
     dora = entries["dora"]
     assert dora["status"] == "ranked" and dora["trust"] == "reproduced"
     assert dora["submitted_headline"] > 0.85 and dora["headline"] < 0.65  # NegHub's figure ranks, the claim beside it
     assert any("beyond the drift its setting allows" in mark for mark in dora["marks"])
+    erin_row = entries["erin"]
+    assert erin_row["status"] == "listed" and "not the file NegHub's record names" in (erin_row["reproduction"] or "")
     # the page: the claim is unnumbered and says why; Dora's row carries a rank
     rows = site.rows("jnli-neg", "valid split · 0-shot · prompt llm-jp-eval · chat template: no")
     assert not rows["Claim 95"][:1].isdigit() and "queue position 1" in rows["Claim 95"], rows["Claim 95"]
