@@ -120,223 +120,234 @@ _REVIEW: tuple[Lift, ...] = ("a maintainer's review",)
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "paper-row",
-        ("where the row comes from",),
-        "not ranked",
-        (),
-        "a paper's result: shown for context, never ranked",
-        "Printed in a paper: NegHub has no per-item answers for it, so it is shown for context and never ranked.",
-        row_rules.row_kinds,
+        kind="paper-row",
+        reads=("where the row comes from",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="a paper's result: shown for context, never ranked",
+        sentence="Printed in a paper: NegHub has no per-item answers for it, so it is shown for context and never "
+        "ranked.",
+        apply=row_rules.row_kinds,
     ),
     Rule(
-        "baseline-row",
-        ("the data", "the baseline's rule"),
-        "not ranked",
-        (),
-        "a baseline NegHub computed from the data",
-        "A baseline NegHub computes from the data on every board (each constant answer, and random guessing's "
+        kind="baseline-row",
+        reads=("the data", "the baseline's rule"),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="a baseline NegHub computed from the data",
+        sentence="A baseline NegHub computes from the data on every board (each constant answer, and random guessing's "
         "expected score; where each model selects its items, on each row's own items): never ranked. The best "
         "baseline of a board is the score a ranked row must beat.",
-        lambda state: None,  # the statuses are set with the paper rows', above
+        apply=lambda state: None,  # the statuses are set with the paper rows', above
     ),
     Rule(
-        "name-of-another",
-        ("the model's name",),
-        "hold",
-        _REVIEW,
-        "its model name uses NegHub's own name",
-        "Its model name ({name}) reads as NegHub's own name, which the site keeps for the rows NegHub ran "
+        kind="name-of-another",
+        reads=("the model's name",),
+        gives="hold",
+        lifted_by=_REVIEW,
+        phrase="its model name uses NegHub's own name",
+        sentence="Its model name ({name}) reads as NegHub's own name, which the site keeps for the rows NegHub ran "
         "(compared in any letter case, through spaces, punctuation and look-alike letters); a submission's name is "
         "the model's.",
-        row_rules.neghubs_name,
+        apply=row_rules.neghubs_name,
     ),
     Rule(
-        "names-alike",
-        ("the model's name", "the pinned model"),
-        "mark",
-        (),
-        "its name reads like another model's: both show their pinned model",
-        "Its model name reads like the name of {other} of another model (UTS #39 confusable skeletons); both rows "
+        kind="names-alike",
+        reads=("the model's name", "the pinned model"),
+        gives="mark",
+        lifted_by=(),
+        phrase="its name reads like another model's: both show their pinned model",
+        sentence="Its model name reads like the name of {other} of another model (UTS #39 confusable skeletons); both "
+        "rows "
         "show their pinned model ({pin}), so that neither is taken for the other. No name is reserved but NegHub's.",
-        row_rules.names_alike,
+        apply=row_rules.names_alike,
     ),
     Rule(
-        "same-weights",
-        ("the weights NegHub's re-runs loaded",),
-        "mark",
-        (),
-        "one model under two pins: NegHub's re-runs loaded the same weights",
-        "NegHub's re-runs of this row and of {other} loaded the same weights (one checksum): one model under two "
+        kind="same-weights",
+        reads=("the weights NegHub's re-runs loaded",),
+        gives="mark",
+        lifted_by=(),
+        phrase="one model under two pins: NegHub's re-runs loaded the same weights",
+        sentence="NegHub's re-runs of this row and of {other} loaded the same weights (one checksum): one model under "
+        "two "
         "pins, this one and {pin}; both are shown.",
-        row_rules.same_weights,
+        apply=row_rules.same_weights,
     ),
     Rule(
-        "same-answers",
-        ("the pinned model", "every answer", "the submitter"),
-        "shown once",
-        (),
-        "the same model and answers as another row: shown once",
-        "The same pinned model with the same answer on every item as {other}: shown once, there, with everyone "
+        kind="same-answers",
+        reads=("the pinned model", "every answer", "the submitter"),
+        gives="shown once",
+        lifted_by=(),
+        phrase="the same model and answers as another row: shown once",
+        sentence="The same pinned model with the same answer on every item as {other}: shown once, there, with "
+        "everyone "
         "who submitted these answers credited, alphabetically; each submission keeps its own description.",
-        answer_rules.fold_same_answers,
+        apply=answer_rules.fold_same_answers,
     ),
     Rule(
-        "not-run",
-        ("who ran the row", "the queue", "open weights"),
-        "not ranked",
-        (),
-        "submitted, not run by NegHub: listed with its own figure, not ranked",
-        "{queue}. Only a figure NegHub computed from its own run's answers is ranked; a submitted row is listed, "
+        kind="not-run",
+        reads=("who ran the row", "the queue", "open weights"),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="submitted, not run by NegHub: listed with its own figure, not ranked",
+        sentence="{queue}. Only a figure NegHub computed from its own run's answers is ranked; a submitted row is "
+        "listed, "
         "unnumbered, with the submitter's figure until NegHub runs it.",
-        row_rules.not_run,
+        apply=row_rules.not_run,
     ),
     Rule(
-        "near-copy",
-        ("every answer of the rows NegHub ran", "the gold labels", "the order rows landed in", "the submitter"),
-        "hold",
-        _REVIEW,
-        "its answers copy a ranked row's, differences leaning to gold",
-        "Its answers, as NegHub's run gave them, copy those of {other}, ranked earlier with another pin ({found}); "
+        kind="near-copy",
+        reads=("every answer of the rows NegHub ran", "the gold labels", "the order rows landed in", "the submitter"),
+        gives="hold",
+        lifted_by=_REVIEW,
+        phrase="its answers copy a ranked row's, differences leaning to gold",
+        sentence="Its answers, as NegHub's run gave them, copy those of {other}, ranked earlier with another pin "
+        "({found}); "
         "of the answers that differ, {moved}. Weights trained on a rival's answers answer like it, and a re-run "
         "cannot tell: a maintainer's review decides.",
-        answer_rules.copies,
+        apply=answer_rules.copies,
     ),
     Rule(
-        "above-published-best",
-        ("the headline", "the papers' results on the same data and split"),
-        "hold",
-        _REVIEW,
-        "above the best published result: waits for a maintainer's review",
-        "Its {result} is above the best published result on the same data and split, at any number of shots "
+        kind="above-published-best",
+        reads=("the headline", "the papers' results on the same data and split"),
+        gives="hold",
+        lifted_by=_REVIEW,
+        phrase="above the best published result: waits for a maintainer's review",
+        sentence="Its {result} is above the best published result on the same data and split, at any number of shots "
         "({best}), by its point estimate, and {level}. NegHub's run shows that the weights give these answers; it "
         "cannot show that the model never saw the evaluation split's gold labels, which public releases ship. Only "
         "a held-out split closes that for a model tuned under the published best; above it, a maintainer's review "
         "decides.",
-        row_rules.above_published,
+        apply=row_rules.above_published,
     ),
     Rule(
-        "custom-prompt",
-        ("the prompt",),
-        "hold",
-        _REVIEW,
-        "a prompt of its own, not yet reviewed",
-        "Its prompt ({prompt}) is not one of the benchmark's: held until a maintainer's review accepts it.",
-        row_rules.custom_prompt,
+        kind="custom-prompt",
+        reads=("the prompt",),
+        gives="hold",
+        lifted_by=_REVIEW,
+        phrase="a prompt of its own, not yet reviewed",
+        sentence="Its prompt ({prompt}) is not one of the benchmark's: held until a maintainer's review accepts it.",
+        apply=row_rules.custom_prompt,
     ),
     Rule(
-        "rerun-agreement",
-        ("NegHub's re-run answers", "the submitted answers"),
-        "mark",
-        (),
-        "how NegHub's run agrees with the submitted answers",
-        "{found}; the submitter's figure: {submitted}. A mark, never a condition: the row ranks by NegHub's figure.",
-        row_rules.rerun_agreement,
+        kind="rerun-agreement",
+        reads=("NegHub's re-run answers", "the submitted answers"),
+        gives="mark",
+        lifted_by=(),
+        phrase="how NegHub's run agrees with the submitted answers",
+        sentence="{found}; the submitter's figure: {submitted}. A mark, never a condition: the row ranks by NegHub's "
+        "figure.",
+        apply=row_rules.rerun_agreement,
     ),
     Rule(
-        "evaluation-split",
-        ("the split",),
-        "not ranked",
-        (),
-        "not the benchmark's evaluation split",
-        "{split} split is not the benchmark's evaluation split{evaluation}: a model may have trained on it.",
-        row_rules.condition("evaluation-split", row_rules.evaluation_split),
+        kind="evaluation-split",
+        reads=("the split",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="not the benchmark's evaluation split",
+        sentence="{split} split is not the benchmark's evaluation split{evaluation}: a model may have trained on it.",
+        apply=row_rules.condition("evaluation-split", row_rules.evaluation_split),
     ),
     Rule(
-        "distinct-runs",
-        ("the runs' seeds and predictions",),
-        "not ranked",
-        (),
-        "its runs repeat a seed or the same predictions",
-        "Its runs repeat a seed or the same predictions: an average needs distinct runs.",
-        row_rules.condition("distinct-runs", row_rules.distinct_runs),
+        kind="distinct-runs",
+        reads=("the runs' seeds and predictions",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="its runs repeat a seed or the same predictions",
+        sentence="Its runs repeat a seed or the same predictions: an average needs distinct runs.",
+        apply=row_rules.condition("distinct-runs", row_rules.distinct_runs),
     ),
     Rule(
-        "headline",
-        ("the headline",),
-        "not ranked",
-        (),
-        "no headline figure",
-        "It has no headline figure to rank by.",
-        row_rules.condition("headline", row_rules.has_headline),
+        kind="headline",
+        reads=("the headline",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="no headline figure",
+        sentence="It has no headline figure to rank by.",
+        apply=row_rules.condition("headline", row_rules.has_headline),
     ),
     Rule(
-        "verdict",
-        ("the benchmark's verdict",),
-        "not ranked",
-        (),
-        "its verdict is open",
-        "Its benchmark's verdict ({verdict}) leaves it open: a board orders its rows by their verdict, and only a "
+        kind="verdict",
+        reads=("the benchmark's verdict",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="its verdict is open",
+        sentence="Its benchmark's verdict ({verdict}) leaves it open: a board orders its rows by their verdict, and "
+        "only a "
         "decided one is ranked.",
-        row_rules.condition("verdict", row_rules.decided_verdict),
+        apply=row_rules.condition("verdict", row_rules.decided_verdict),
     ),
     Rule(
-        "parsed-share",
-        ("the share of answers that parse",),
-        "not ranked",
-        (),
-        f"fewer than {100 * PARSED_SHARE_MIN:.0f} % of its answers parsed",
-        "Too few of its answers parsed ({parsed}); a row is ranked from " + f"{100 * PARSED_SHARE_MIN:.0f} %: "
+        kind="parsed-share",
+        reads=("the share of answers that parse",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase=f"fewer than {100 * PARSED_SHARE_MIN:.0f} % of its answers parsed",
+        sentence="Too few of its answers parsed ({parsed}); a row is ranked from " + f"{100 * PARSED_SHARE_MIN:.0f} %: "
         f"{PARSED_SHARE_WHY}.",
-        row_rules.condition("parsed-share", row_rules.parsed_share),
+        apply=row_rules.condition("parsed-share", row_rules.parsed_share),
     ),
     Rule(
-        "enough-items",
-        ("the items it rests on",),
-        "not ranked",
-        (),
-        "too few items to rank",
-        "It rests on too few items to rank ({items}; {min_items} or more are needed).",
-        row_rules.condition("enough-items", row_rules.enough_items),
+        kind="enough-items",
+        reads=("the items it rests on",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="too few items to rank",
+        sentence="It rests on too few items to rank ({items}; {min_items} or more are needed).",
+        apply=row_rules.condition("enough-items", row_rules.enough_items),
     ),
     Rule(
-        "informative-interval",
-        ("the headline's 95 % interval",),
-        "not ranked",
-        (),
-        "its interval is too wide to rank",
-        "Its headline's 95 % interval says too little to rank: {width}.",
-        row_rules.condition("informative-interval", row_rules.informative_interval),
+        kind="informative-interval",
+        reads=("the headline's 95 % interval",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="its interval is too wide to rank",
+        sentence="Its headline's 95 % interval says too little to rank: {width}.",
+        apply=row_rules.condition("informative-interval", row_rules.informative_interval),
     ),
     Rule(
-        "beats-baseline",
-        ("every item's score", "the board's baselines"),
-        "not ranked",
-        (),
-        "does not beat the board's best baseline",
-        "It does not beat the board's best baseline under the paired test ({baseline}).",
-        row_rules.beats_baseline,
+        kind="beats-baseline",
+        reads=("every item's score", "the board's baselines"),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="does not beat the board's best baseline",
+        sentence="It does not beat the board's best baseline under the paired test ({baseline}).",
+        apply=row_rules.beats_baseline,
     ),
     Rule(
-        "rank",
-        ("every item's score", "the benchmark's verdict", "who ran the row"),
-        "rank",
-        (),
-        "ranked: a range from paired tests",
-        "Ranked: only rows NegHub ran, by NegHub's figure; ranks are ranges from paired tests over the same items.",
-        row_rules.rank,
+        kind="rank",
+        reads=("every item's score", "the benchmark's verdict", "who ran the row"),
+        gives="rank",
+        lifted_by=(),
+        phrase="ranked: a range from paired tests",
+        sentence="Ranked: only rows NegHub ran, by NegHub's figure; ranks are ranges from paired tests over the same "
+        "items.",
+        apply=row_rules.rank,
     ),
     Rule(
-        "leader",
-        ("the ranked rows of the primary board", "the papers' best result"),
-        "leader",
-        (),
-        "the leader: ranked first alone on the primary board",
-        "A benchmark's leader is a row NegHub ran, ranked first alone on the primary board among two ranked rows "
+        kind="leader",
+        reads=("the ranked rows of the primary board", "the papers' best result"),
+        gives="leader",
+        lifted_by=(),
+        phrase="the leader: ranked first alone on the primary board",
+        sentence="A benchmark's leader is a row NegHub ran, ranked first alone on the primary board among two ranked "
+        "rows "
         "or more, named with its margin over the next and that margin's paired interval. Where NegHub has checked "
         "no row above the best baseline, the board says so, with the paper's best on comparable data beside it; a "
         "board whose data the display says cannot name one (a sample of the test set) names none and says why.",
-        lambda state: None,  # leaders.leader_of, from the boards decide returns
+        apply=lambda state: None,  # leaders.leader_of, from the boards decide returns
     ),
     Rule(
-        "ignores-negation",
-        ("the answers to each M_i pair",),
-        "mark",
-        (),
-        "ignores negation: NegHub's statistic, not the paper's",
-        "It answers both items of M_i pairs (those whose gold changes) alike more often than its own answers would "
+        kind="ignores-negation",
+        reads=("the answers to each M_i pair",),
+        gives="mark",
+        lifted_by=(),
+        phrase="ignores negation: NegHub's statistic, not the paper's",
+        sentence="It answers both items of M_i pairs (those whose gold changes) alike more often than its own answers "
+        "would "
         "by chance (the lower end of the 95 % Wilson interval above that share): NegHub's statistic, not the "
         "paper's (marks.py); the table tags the row 'ignores negation'.",
-        lambda state: None,  # computed per row by marks.py and written with the entry, below (_entry)
+        apply=lambda state: None,  # computed per row by marks.py and written with the entry, below (_entry)
     ),
 )
 _BY_KIND = {rule.kind: rule for rule in RULES}
