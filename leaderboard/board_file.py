@@ -21,20 +21,12 @@ from .contract import DATA_CONTRACT_VERSION
 LEADERBOARD_FILE_VERSION: Literal[2] = DATA_CONTRACT_VERSION
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 
-HoldKind = Literal[
-    "other-answers-same-model",
-    "near-copy",
-    "answers-alike",
-    "above-published-best",
-    "unreproduced-best",
-    "reproduction-disagrees",
-    "custom-prompt",
-    "name-of-another",
-]
-Status = Literal["ranked", "unranked", "held", "reference", "reported", "duplicate"]
-# reported: printed in a paper; re-scored: NegHub re-scored the predictions; reproduced: NegHub re-ran a sample and
-# got the same answers; neghub-run: the maintainers ran it (pushed to main, or their gpu-eval workflow);
-# rule: a baseline NegHub computed from the data
+HoldKind = Literal["near-copy", "above-published-best", "custom-prompt", "name-of-another"]
+# listed: submitted, not run by NegHub: shown unnumbered with its own figure, never ranked, never a leader or a best
+Status = Literal["ranked", "unranked", "held", "listed", "reference", "reported", "duplicate"]
+# reported: printed in a paper; re-scored: NegHub re-scored the submitted predictions (a claim: listed, never
+# ranked); reproduced: NegHub re-ran the pinned weights and scored its own answers (the row's figures are NegHub's);
+# neghub-run: the maintainers ran it (pushed to main, or their gpu-eval workflow); rule: a baseline NegHub computed
 Trust = Literal["reported", "re-scored", "reproduced", "neghub-run", "rule"]
 
 
@@ -72,23 +64,30 @@ class RowEntry(BaseModel):
     status: Status
     headline: float | None = None
     headline_ci: tuple[float, float] | None = None
-    rank: tuple[int, int] | None = Field(default=None, description="the rank range of a ranked row")
-    claimed: bool = Field(
-        default=False,
-        description="ranked, but neither reproduced nor run by NegHub: its rank is claimed rank N, not reproduced",
+    rank: tuple[int, int] | None = Field(
+        default=None, description="the rank range of a ranked row (only a row NegHub ran is ranked)"
+    )
+    submitted_headline: float | None = Field(
+        default=None,
+        description="the submitter's own headline, where the row's headline is NegHub's re-run of it (a claim)",
     )
     holds: list[HoldEntry] = Field(default_factory=list)
     cleared: list[str] = Field(default_factory=list, description="holds lifted, each with by whom and why")
     why: str | None = Field(default=None, description="why it is not ranked")
+    fails: list[str] = Field(
+        default_factory=list, description="every ranking condition (rule kind) it fails, whether or not it ranks"
+    )
     floor: str | None = Field(default=None, description="a ranked row's comparison with its board's best baseline")
     reproduction: str | None = Field(default=None, description="what NegHub's reproduction found, in words")
-    queued_for_reproduction: bool = Field(
-        default=False,
-        description="the rules wait for NegHub's reproduction of this row (a dispute, answers alike with a "
-        "submission under review at the same time, a new best)",
+    queue_position: int | None = Field(
+        default=None, description="its place in NegHub's reproduction queue (LeaderboardFile.queue), where it waits"
     )
     also_submitted_by: list[str] = Field(
         default_factory=list, description="other accounts whose rows of the same model gave the same answers"
+    )
+    credited: list[str] = Field(
+        default_factory=list,
+        description="every account that submitted this model's same answers, alphabetically (a row shown once)",
     )
     duplicate_of: str | None = Field(default=None, description="the row this one repeats (status duplicate)")
     marks: list[str] = Field(default_factory=list, description="what a reader should know of the row, in words")
@@ -126,9 +125,6 @@ class LeaderEntry(BaseModel):
     text: str
     short: str
     context: str | None = None
-    unreproduced_above: int = Field(
-        default=0, description="rows on the primary board, not reproduced, that claim a higher value"
-    )
 
 
 class RuleEntry(BaseModel):
@@ -137,10 +133,25 @@ class RuleEntry(BaseModel):
 
     model_config = _CLOSED
     kind: str = Field(description="the hold kind, mark kind or ranking condition (RowEntry.holds[i].kind, mark_kinds)")
-    gives: Literal["not ranked", "hold", "mark", "shown once", "rank"]
+    gives: Literal["not ranked", "hold", "mark", "shown once", "rank", "leader"]
     lifted_by: list[str] = Field(default_factory=list, description="what lifts it; empty: nothing")
     phrase: str = Field(description="at most 12 words, for a table's cell")
     sentence: str = Field(description="the full sentence, as it reads for any row")
+
+
+class QueueEntry(BaseModel):
+    """One place in NegHub's reproduction queue (leaderboard/queue.py): a pinned model in one numeric setting, the
+    submission whose runs NegHub re-runs for it. Round robin over accounts, first in first out within one."""
+
+    model_config = _CLOSED
+    position: int = Field(ge=1, description="1-based, in queue order")
+    account: str = Field(description="the account whose submission it is, in words (@alice)")
+    submission: str
+    pin: str = Field(description="the pinned model, in words")
+    setting: str = Field(description="the numeric setting the submission records, in words")
+    runs: list[str] = Field(description="the prediction files to re-run (metadata.yaml's paths)")
+    boards: list[str] = Field(description="the slugs of the boards its runs could rank on")
+    why: str = Field(description="why it is queued, in one phrase")
 
 
 class HistoryEntry(BaseModel):
@@ -164,6 +175,9 @@ class LeaderboardFile(BaseModel):
     boards: list[BoardEntry]
     rows: list[RowEntry]
     leaders: list[LeaderEntry]
+    queue: list[QueueEntry] = Field(
+        default_factory=list, description="NegHub's reproduction queue, in order (Contract Q)"
+    )
 
     def entries(self) -> dict[str, RowEntry]:
         return {entry.row: entry for entry in self.rows}

@@ -16,7 +16,7 @@ from .boards import Board, primary_board
 from .facts import RowFacts
 from .row_figures import comparable, floor_of, headline, is_primary, landing_order, sign_of
 
-STATUS_ORDER = {"ranked": 0, "held": 1, "unranked": 1, "duplicate": 1, "reference": 2, "reported": 3}
+STATUS_ORDER = {"ranked": 0, "held": 1, "unranked": 1, "duplicate": 1, "listed": 2, "reference": 3, "reported": 4}
 
 
 def board_entries(rows: Sequence[RowFacts], entries: Mapping[str, RowEntry]) -> list[BoardEntry]:

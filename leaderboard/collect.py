@@ -45,6 +45,7 @@ from .clearances import load_clearances
 from .evidence import account_of, maintainers_run, record_facts
 from .facts import RecordFacts, Row, RowFacts, SettingValue, joined
 from .history import History, read_history
+from .kept_answers import neghubs_figures
 from .marks import ignored_negation
 from .paper_results import ReportedRow, ReportedTable, load_reported
 from .verdicts import Context, decide
@@ -615,7 +616,8 @@ def collect(
             if collected.metadata is None:
                 continue
             accepted[sub_dir.name] = collected.metadata
-            facts.extend(_with_evidence(r, collected.metadata, history, records) for r in collected.rows)
+            rows = [_with_evidence(r, collected.metadata, history, records) for r in collected.rows]
+            facts.extend(neghubs_figures(rows, sub_dir, collected.metadata, records, reproductions_dir, data_dir))
     for board, result in samples.items():
         facts.extend(reference_rows(result, board, data_dir))
     tables = [table for _, table in load_reported()] if reported else []

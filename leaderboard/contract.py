@@ -88,10 +88,11 @@ class LongRecord(BaseModel):
     submission_id: str | None
     source: str | None = Field(description="a paper's row: its table")
     trust: str = Field(description="reported, re-scored, reproduced, neghub-run or rule (board_file.Trust)")
-    status: str = Field(description="ranked, unranked, held, reference, reported or duplicate (board_file.Status)")
+    status: str = Field(
+        description="ranked, listed, unranked, held, reference, reported or duplicate (board_file.Status)"
+    )
     rank_low: int | None
     rank_high: int | None
-    rank_claimed: bool
     unranked: str | None
     holds: str | None = Field(description="the row's holds in words, joined with '; '")
     baseline_for: str | None = Field(
@@ -132,7 +133,6 @@ class BoardRecord(BaseModel):
     status: str
     rank_low: int | None
     rank_high: int | None
-    rank_claimed: bool
     unranked: str | None
     holds: str | None
     rules_version: str

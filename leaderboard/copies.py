@@ -23,23 +23,13 @@ with `items_path`), an item one row left out is not compared: leaving it out is 
 answer each everywhere): nothing tells a copy from two perfect rows there, and the rule (verdicts.py) holds the
 later row when the answers are identical on every compared item, and compares nothing otherwise.
 
-**Which row is the copy.** The rule (verdicts.py) calls the later row the copy only where it was submitted after
-the earlier one landed: where the later row's pull request branched from main (`RowFacts.forked_at`, the merge
-base git records) before the earlier row landed, and no pull request opened after that landing bears a smaller
-number (answer_rules._open_together: a fork point alone is the submitter's choice), the two pull requests were
-open at once, and the one merged first
-may be the copy of the other's open answers. Then neither is called the copy: both are held as answering alike,
-named to each other, until a maintainer's review settles it. The same where the later row was reproduced: a
-reproduction shows that its weights give those answers, not where they came from (weights trained on an earlier
-row's answers pass it), so it neither lifts a copy hold nor makes the earlier row the copy; only NegHub's own run
-is exempt, and a row that answers alike it is the copy. What git cannot show: a
-branch updated from main (a merge of main into it, or a rebase) moves its merge base forward, so an honest pull
-request that was open before the copy landed, and then updated, reads as submitted after it, and is called the
-copy; the maintainers should not ask a submitter to update a branch while another pull request answering alike is
-open, and a maintainer's review settles it either way. A placeholder pull request opened early (to fork from an
-early main and claim "open at once" with any later row) gains only this: where its answers copy a row that landed
-while it was open, both rows are held alike instead of it alone; it can never make the other row the copy, and it
-is itself held until a maintainer's review.
+**Which row is the copy.** Only rows NegHub ran are compared (answer_rules.copies), each against the rows NegHub
+ran that landed before it on main: a submitted prediction file ranks nothing, so copying one buys nothing, and
+NegHub's run gives the weights' own answers whenever the pull request was opened. The later row is the copy only
+where its differences from the earlier lean to the gold labels beyond chance (weights tuned on the rival's answers,
+its mistakes corrected); a maintainer's review settles it. What a re-run cannot show: weights trained on a rival's
+answers that lean to gold on no item answer like the rival and rank beside it, no higher.
+
 A row is a copy when κ is *significantly* above what independent models of one family reach: the lower end of
 κ's 95 % interval (Cohen's 1960 standard error, √(c_obs(1 − c_obs)/n)/(1 − c_exp)) is at `COPY_KAPPA` or more.
 Models of one family share hard items, so their errors agree beyond chance too; the cut-off sits above the most
@@ -51,7 +41,6 @@ that simulated families with strongly shared item difficulty reached, and the in
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,41 +167,6 @@ def is_copy(found: Agreement) -> bool:
         return found.identical == found.items
     low = found.low
     return low is not None and low >= COPY_KAPPA
-
-
-def error_consistency_matrix(
-    rows: Sequence[Answered],
-) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]:
-    """κ (NaN where undefined), the items compared, c_obs and c_exp for every pair of rows that share one tuple of
-    ids and have right answers: one matrix product each, where comparing pair by pair would be rows² numpy calls.
-    The rows' `nulls_wrong` must agree (verdicts.py only builds the matrix where they do)."""
-    right = np.stack([np.where(r.codes >= 0, r.correct, False) for r in rows if r.correct is not None])
-    answered = np.stack([r.codes >= 0 for r in rows]).astype(np.float64)
-    right_f = right.astype(np.float64)
-    if rows and rows[0].nulls_wrong:
-        # compared: every item but those both left unanswered; an unanswered item is wrong
-        unanswered = 1.0 - answered
-        left_both = unanswered @ unanswered.T
-        n = answered.shape[1] - left_both
-        wrong_f = 1.0 - right_f
-        both_right = right_f @ right_f.T
-        both_wrong = wrong_f @ wrong_f.T - left_both
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p1 = right_f.sum(axis=1, keepdims=True) / n  # a right answer is an answered item: compared everywhere
-    else:
-        wrong_f = answered - right_f
-        n = answered @ answered.T
-        both_right = right_f @ right_f.T
-        both_wrong = wrong_f @ wrong_f.T
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p1 = (right_f @ answered.T) / n  # row i's accuracy on the items both answered
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p2 = p1.T
-        observed = (both_right + both_wrong) / n
-        expected = p1 * p2 + (1.0 - p1) * (1.0 - p2)
-        kappa = (observed - expected) / (1.0 - expected)
-    kappa[(n == 0) | (expected >= 1.0 - 1e-12)] = np.nan
-    return kappa, n.astype(np.int64), observed, expected
 
 
 def flips(first: Answered, second: Answered) -> tuple[int, int] | None:

@@ -15,34 +15,28 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from .board_file import HistoryEntry, HoldEntry, HoldKind, Status, Trust
+from .board_file import HistoryEntry, HoldEntry, HoldKind, QueueEntry, Status, Trust
 from .boards import Board
 from .copies import Answered
 from .facts import RowFacts
 from .row_figures import landing_order
 
 Lift = Literal["a reproduction", "a maintainer's review"]
-Gives = Literal["not ranked", "hold", "mark", "shown once", "rank"]
+Gives = Literal["not ranked", "hold", "mark", "shown once", "rank", "leader"]
 
 # how a sentence's named fields read where no row fills them (the Ranking rules page, README, the docstring)
 FIELD_WORDS: Mapping[str, str] = {
     "name": "the model's name",
     "other": "the other row",
     "pin": "the pinned model",
-    "setting_here": "its setting here",
-    "setting_there": "its setting there",
-    "settings": "",
-    "differ": "how many shared items differ",
-    "figure": "its figure there",
-    "found": "the error consistency of the two rows",
-    "claimed": "",
-    "moved": "",
-    "headline": "its headline figure",
+    "found": "what the comparison found",
+    "moved": "how many of the answers that differ are right here and wrong there, and the other way round",
+    "submitted": "the submitter's figure",
+    "queue": "submitted, not run by NegHub yet: queue position N; or closed weights: NegHub cannot check this",
     "result": "headline figure",
     "best": "that result",
     "level": "where its interval puts it (at, above or below the published level)",
     "prompt": "the prompt",
-    "record": "what the reproduction found",
     "split": "The row's",
     "evaluation": "",
     "verdict": "the verdict",
@@ -50,7 +44,6 @@ FIELD_WORDS: Mapping[str, str] = {
     "items": "the row's item count",
     "min_items": "the benchmark's minimum",
     "width": "how wide it is",
-    "than": "(or NegHub has run or reproduced none)",
     "baseline": "the baseline and the difference",
 }
 
@@ -130,13 +123,16 @@ class Draft:
     rank: tuple[int, int] | None = None
     why: str | None = None
     unrankable: str | None = None  # the first ranking condition it fails, in words
+    failed: list[str] = field(default_factory=list)  # every ranking condition it fails (rule kinds)
     floor: str | None = None
     also: list[str] = field(default_factory=list)
+    credited: list[str] = field(default_factory=list)  # every account that submitted these answers, alphabetically
     duplicate_of: str | None = None
     marks: list[str] = field(default_factory=list)
     mark_kinds: list[str] = field(default_factory=list)
     pin: str | None = None
-    queued: bool = False
+    listed: str | None = None  # NegHub has not run it: why, with its queue position (status listed)
+    queue_position: int | None = None
 
 
 class Decision:
@@ -150,6 +146,7 @@ class Decision:
         self.papers = [r for r in rows if r.kind == "reported"]
         self.verified = sorted((r for r in rows if r.kind == "verified"), key=landing_order)
         self.references = [r for r in rows if r.kind == "reference"]
+        self.queue: list[QueueEntry] = []
         self.cleared_by: dict[str, list[Clearance]] = {}
         for entry in context.clearances:
             self.cleared_by.setdefault(entry.submission, []).append(entry)
@@ -188,18 +185,14 @@ class Decision:
         return groups
 
     def hold(self, row: RowFacts, kind: HoldKind, **fields: object) -> None:
-        """Hold a row by a rule, unless what lifts the rule is on record: NegHub ran or reproduced the row (where a
-        reproduction lifts it), or a maintainer's clearance names this hold of this row (Clearance.lifts)."""
+        """Hold a row by a rule, unless a maintainer's clearance names this hold of this row (Clearance.lifts)."""
         draft = self.drafts[row.id]
         if any(h.kind == kind for h in draft.holds):
             return
         rule = self.rules[kind]
         reason = rule.say(**fields)
         entry = next((c for c in self.cleared_by.get(row.submission_id or "", []) if c.lifts(row, kind)), None)
-        if "a reproduction" in rule.lifted_by and row.trusted:
-            evidence = row.record.words if row.record is not None and row.record.agrees else "NegHub ran it"
-            draft.cleared.append(f"{reason} — lifted: {evidence}")
-        elif entry is not None and "a maintainer's review" in rule.lifted_by:
+        if entry is not None and "a maintainer's review" in rule.lifted_by:
             draft.cleared.append(f"{reason} — lifted by a maintainer's review ({entry.by}, {entry.date}): {entry.why}")
         else:
             draft.holds.append(HoldEntry(kind=kind, reason=reason))
@@ -213,14 +206,15 @@ class Decision:
             draft.mark_kinds.append(kind)
 
     def unrankable(self, kind: str, check: Callable[[RowFacts], dict[str, object] | None]) -> None:
-        """A ranking condition: the first one a shown row fails is why it is not ranked (held rows included: a
-        row that could not rank anyway is no new best)."""
+        """A ranking condition: the first one a shown row fails is why it is not ranked; every one it fails is
+        recorded (`RowEntry.fails`: a page flags a row under the parsed share from it, computing nothing)."""
         for row in self.shown():
             draft = self.drafts[row.id]
-            if draft.unrankable is not None:
-                continue
             fields = check(row)
-            if fields is not None:
+            if fields is None:
+                continue
+            draft.failed.append(kind)
+            if draft.unrankable is None:
                 draft.unrankable = self.rules[kind].say(**fields)
 
 
@@ -234,15 +228,19 @@ def trust_of(row: RowFacts) -> Trust:
         return "rule"
     if row.maintainers_run:
         return "neghub-run"
-    return "reproduced" if row.record is not None and row.record.agrees else "re-scored"
+    return "reproduced" if row.trusted else "re-scored"
 
 
 def same_model(first: RowFacts, second: RowFacts) -> bool:
-    """One pinned model: the same identity, unless NegHub's reproductions recorded other weights for the two."""
+    """One model: the same pin, unless NegHub's re-runs recorded other weights for the two; or other pins whose
+    re-runs loaded the same weights (one `weights_sha256`)."""
+    weights = [r.record.weights_sha256 for r in (first, second) if r.record is not None and r.record.accepted]
+    known = len(weights) == 2 and bool(weights[0]) and bool(weights[1])
+    if known and weights[0] == weights[1]:
+        return True
     if first.identity is None or second.identity is None or first.identity != second.identity:
         return False
-    weights = [r.record.weights_sha256 for r in (first, second) if r.record is not None and r.record.accepted]
-    return not (len(weights) == 2 and weights[0] and weights[1] and weights[0] != weights[1])
+    return not (known and weights[0] != weights[1])
 
 
 def pin_words(row: RowFacts) -> str | None:
@@ -250,15 +248,6 @@ def pin_words(row: RowFacts) -> str | None:
     if row.identity_words is None:
         return None
     return row.identity_words.split(" at revision ")[0]
-
-
-def other_setting(first: RowFacts, second: RowFacts) -> bool:
-    """Whether two rows ran in numeric settings that change answers (runners/setting.py: the device type and dtype,
-    in 16 bits the attention kernel and the batches too), both recorded."""
-    from ..evaluator.runners.setting import differences_between, recorded_setting
-
-    mine, theirs = dict(first.setting_fields), dict(second.setting_fields)
-    return bool(differences_between(mine, theirs) and recorded_setting(mine).dtype and recorded_setting(theirs).dtype)
 
 
 def same_answers(first: RowFacts, second: RowFacts) -> bool:
@@ -286,7 +275,3 @@ def aligned_ids(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[NDArra
 
     empty = np.zeros(0, dtype=np.int32)
     return aligned(Answered(first, empty, None), Answered(second, empty, None))
-
-
-def differ_words(differ: int, shared: int) -> str:
-    return f"{differ} of the {shared} items both answered differ"

@@ -20,6 +20,10 @@
   shows or the re-run used (evaluator.submissions.reproduction.metadata_sha256), and only where it compared
   every item of each of the row's runs (schema 4): a record that compared a sample does not count, whatever it
   found (the submitter chose the batches a sample is drawn in, and can doctor those a sample seldom draws).
+  Only a record that kept NegHub's own answers (schema 5: `reproductions/<id>/<run.file>`, landed with the record
+  by the same landing) ranks the row, by the figure the build scores from those answers; the record may be of
+  either kind (NegHub's run in its own setting is NegHub's run of the pinned weights). Records of schema 1 to 4
+  hold no answers: the row is listed as not run by NegHub.
 - **A clearance** counts only where it landed (a direct push, or a pull request whose check held its `by:` equal
   to the pull request's author, an account .github/MAINTAINERS lists on the base branch), after the submission's
   landing (new answers or a new model entry need a new review; a description's typo does not).
@@ -120,29 +124,37 @@ def record_facts(
     if why_not is None:
         why_not = _record_after(history, path, sid)
     if why_not is not None:
-        return RecordFacts(False, f"not reproduced: NegHub's record does not count ({why_not})")
+        return RecordFacts(False, f"not run by NegHub: NegHub's record does not count ({why_not})")
+    if record.schema_version < 5 or any(r.rerun_file is None or r.rerun_sha256 is None for r in record.runs):
+        return RecordFacts(
+            False, f"not run by NegHub: its record ({record.date}) kept none of NegHub's answers to score"
+        )
     by_file = {run.file: run for run in record.runs}
     mine = [by_file[name] for name in files]
     if not all(run.compared_whole for run in mine):
         sampled = sum(run.items_checked for run in mine)
         return RecordFacts(
             False,
-            f"not reproduced: NegHub's record does not count: it compared a sample of {sampled} items, and a record "
+            f"not run by NegHub: NegHub's record does not count: it compared a sample of {sampled} items, and a record "
             "must compare every item",
         )
     checked = sum(r.items_checked for r in mine)
     agreeing = sum(r.items_agreeing for r in mine)
     unexpected = sum(r.unexpected_items for r in mine)
     runs = "its run" if len(mine) == 1 else f"its {len(mine)} runs"
-    if checked and agreeing == checked and not unexpected:
-        words = f"reproduced: {agreeing}/{checked} items agree, every item of {runs} re-run ({record.date})"
-    else:
-        extra = f"; {unexpected} items its recorded settings would not run" if unexpected else ""
-        words = (
-            f"NegHub's reproduction disagrees on {checked - agreeing} of {checked} items{extra}, every item of {runs} "
-            f"re-run ({record.date})"
-        )
-    return RecordFacts(True, words, checked, agreeing, unexpected, record.date, record.weights_sha256)
+    setting = ", in NegHub's own numeric setting" if record.kind == "across-settings" else ""
+    words = f"run by NegHub: NegHub re-ran every item of {runs} ({record.date}{setting}) and scored its own answers"
+    return RecordFacts(
+        True,
+        words,
+        checked,
+        agreeing,
+        unexpected,
+        record.date,
+        record.weights_sha256,
+        rerun=True,
+        across_settings=record.kind == "across-settings",
+    )
 
 
 def _record_after(history: History, path: Path, sid: str) -> str | None:
@@ -163,7 +175,11 @@ def _record_landing(history: History, path: Path) -> str | None:
     if landing.pull_request is None:
         return None
     relative = path.resolve().relative_to(history.root).as_posix() if history.root is not None else path.name
-    if _from_own_branch(history, landing, RECORD_BRANCH) and landing.paths == frozenset({relative}):
+    # the record and NegHub's answers it kept (reproductions/<id>/...), nothing else
+    kept = relative.removesuffix(".json") + "/"
+    if _from_own_branch(history, landing, RECORD_BRANCH) and all(
+        p == relative or p.startswith(kept) for p in landing.paths
+    ):
         return None
     return (
         f"it landed by pull request #{landing.pull_request} from {landing.branch or 'a branch not on record'}, not by "
@@ -172,7 +188,7 @@ def _record_landing(history: History, path: Path) -> str | None:
 
 
 def _record_binding(record: Reproduction, metadata: Metadata, files: dict[str, str]) -> str | None:
-    if record.kind != "same-setting":
+    if record.kind != "same-setting" and not (record.schema_version >= 5 and record.kind == "across-settings"):
         return (
             "a drift report: it re-ran the model in another numeric setting"
             if record.kind == "across-settings"

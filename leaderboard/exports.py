@@ -130,7 +130,6 @@ def verdict_fields(row: Row) -> dict[str, Any]:
         "status": row.status,
         "rank_low": None if row.rank_range is None else row.rank_range[0],
         "rank_high": None if row.rank_range is None else row.rank_range[1],
-        "rank_claimed": row.claimed,
         "unranked": row.unranked,
         "holds": "; ".join(row.holds) or None,
         "baseline_for": row.reference_for,
@@ -230,7 +229,7 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
     for name in ROW_COLUMNS:
         if name in INTEGER_COLUMNS:
             arrays[name] = _optional_integers(row_values[name]).take(indices)
-        elif name in ("is_sample", "rank_claimed"):
+        elif name == "is_sample":
             arrays[name] = _booleans(row_values[name]).take(indices)
         else:
             arrays[name] = _repeated_text(row_values[name], indices)

@@ -45,15 +45,23 @@ class Account:
 @dataclass(frozen=True)
 class RecordFacts:
     """A reproduction record of a row, as collect read it: whether it counts (`accepted`, with why not), and what
-    NegHub's re-run found on the row's files."""
+    NegHub's re-run answered.
+
+    `rerun` is true where the record kept NegHub's own answers (schema 5) and the build scored them: the row's
+    figures are then NegHub's (collect.py replaces the submitted ones), and the submitted answers are compared with
+    them for a mark (`differing` of `compared` items), never for a condition."""
 
     accepted: bool
-    words: str  # what it found ("46/46 sampled items agree"), or why it does not count
+    words: str  # what it found, or why it does not count
     checked: int = 0
     agreeing: int = 0
     unexpected: int = 0
     date: str | None = None
     weights_sha256: str | None = None  # the weights NegHub's re-run loaded, where the record names them
+    rerun: bool = False  # NegHub's re-run answers were kept and scored: the row's figures are NegHub's
+    compared: int = 0  # items both NegHub's re-run and the submitted files answered
+    differing: int = 0  # of those, items answered otherwise
+    across_settings: bool = False  # NegHub re-ran in its own numeric setting, not the submitted one
 
     @property
     def agrees(self) -> bool:
@@ -112,6 +120,9 @@ class RowFacts:
     not_rankable: str | None = None  # why a row cannot be ranked whatever the rules say (its runs repeat a seed)
     rule: str | None = None  # a rule row's rule, in words
     reference_for: str | None = None  # a rule row computed on one row's own items: that row's id
+    # the submitter's own headline and interval, where NegHub's re-run replaced the row's figures (a claim, shown)
+    submitted_headline: float | None = None
+    submitted_headline_ci: tuple[float, float] | None = None
 
     @property
     def headline(self) -> float | None:
@@ -131,8 +142,9 @@ class RowFacts:
 
     @property
     def trusted(self) -> bool:
-        """NegHub ran it (the maintainers' run) or reproduced it: what a new best on a board needs."""
-        return self.maintainers_run or (self.record is not None and self.record.agrees)
+        """NegHub ran it: the maintainers' run, or NegHub's re-run of the pinned weights whose answers the build
+        scored (the row's figures are NegHub's). Only such a row is ranked."""
+        return self.maintainers_run or (self.record is not None and self.record.accepted and self.record.rerun)
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,10 +172,6 @@ class Row(RowFacts):
     def rank(self) -> int | None:
         rank = self.verdict_entry.rank
         return None if rank is None else rank[0]
-
-    @property
-    def claimed(self) -> bool:
-        return self.verdict_entry.claimed
 
     @property
     def holds(self) -> list[str]:

@@ -5,7 +5,7 @@ A mini board is one board, the one the benchmark's display block declares (`head
 its shots and mode): its top rows, each figure with where it comes from in the model cell (the paper and its table,
 "NegHub's run" or "reproduced", as SWE-bench marks a row's source), and its best baseline. NegHub's rows join it only
 where they are on that very board (the same data and protocol); a NegHub row on other data or in another setting gets
-one line of its own saying so. Rows only re-scored (their rank claimed) or held are left to the benchmark page: the
+one line of its own saying so. Rows NegHub has not run (listed, unranked) or held are left to the benchmark page: the
 home page shows what NegHub or a paper stands behind. Nothing ranks one benchmark against another.
 """
 
@@ -29,7 +29,7 @@ from .verdicts import headline
 
 MINI_ROWS = 3  # the top rows of a mini board (NegHub's comparable rows are added below them when not among them)
 OTHER_LINES = 1  # NegHub's rows elsewhere, one line each, the best first
-SHOWN_TRUST = ("neghub-run", "reproduced")  # what NegHub stands behind: its own run, or a re-run that agreed
+SHOWN_TRUST = ("neghub-run", "reproduced")  # what NegHub stands behind: its own run, or its re-run of the weights
 SOURCE_WORDS = {"neghub-run": "NegHub's run", "reproduced": "reproduced by NegHub"}
 COUNTED = (
     ("neghub-run", "rows NegHub ran"),
@@ -67,8 +67,8 @@ def _of_table(row: Row, declared: HeadlineBoard) -> bool:
 
 
 def _stands_behind(row: Row) -> bool:
-    """A NegHub row the home page may show: NegHub ran or reproduced it, and it is neither held nor claimed."""
-    return row.kind == "verified" and row.trust in SHOWN_TRUST and row.status != "held" and not row.claimed
+    """A NegHub row the home page may show: NegHub ran it, and it is not held."""
+    return row.kind == "verified" and row.trust in SHOWN_TRUST and row.status != "held"
 
 
 def _in_papers_order(rows: list[Row], declared: HeadlineBoard) -> list[Row]:
@@ -123,14 +123,11 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
     first = max(MINI_ROWS, len(declared.order))
     shown = eligible[:first] + [r for r in eligible[first:] if r.kind == "verified"]
     figures, figures_words = _figure_columns(display, declared)
-    baselines = [
-        r
-        for r in board.rows
-        if r.kind == "reference" and r.key.release_key() == key.release_key() and headline(r) is not None
-    ]
     sign = 1.0 if display.headline.higher_is_better else -1.0
     leader = board.leaders.get(task)
-    best_baseline = max(baselines, key=lambda r: sign * (headline(r) or 0.0), default=None)
+    # the board's best baseline as decide chose it (the leaderboard file's floor), never recomputed here
+    floor = next((b.floor for b in board.file.boards if b.board == key.slug), None)
+    best_baseline = None if floor is None else board.row(floor)
     elsewhere = sorted(
         (r for r in board.rows if r.task == task and _stands_behind(r) and r.key != key and headline(r) is not None),
         key=lambda r: -sign * (headline(r) or 0.0),

@@ -1,27 +1,28 @@
-"""Each benchmark's leader, or what is true instead, and the best comparable published result beside it.
+"""Each benchmark's leader, or what is true instead, and the papers' best result beside it (verdicts' `leader` rule).
 
-The leader is named only on the benchmark's primary board (its display block declares it), only a row NegHub ran
-or reproduced, ranked first alone among those rows on a board of two ranked rows or more, with its margin over the
-next ranked row and that margin's paired interval. A row not reproduced neither vetoes nor is the leader; the line
-says how many such rows claim a higher value and names those the paired test cannot tell from the leader. A row
-marked disputed (verdicts.py) is never reproduced or run by NegHub, so it cannot lead either. The line names each
-row as its model cell does: with its pin where another row's name reads alike on another pin.
+The leader is named only on the benchmark's primary board (its display block declares it), and only among rows
+NegHub ran: only those are ranked (verdicts.py). It is the row ranked first alone on a board of two ranked rows or
+more, with its margin over the next ranked row and that margin's paired interval. Where NegHub has checked no row
+above the best baseline, the line says so in one sentence with the paper's best on comparable data beside it; a
+board whose display says it cannot name a leader yet (NUBench's sample of the test set) says why. A submitted row
+NegHub did not run is never the leader, never vetoes one and is not counted here. The line names each row as its
+model cell does: with its pin where another row's name reads alike on another pin.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from ..evaluator.core.registry import get_benchmark
 from .board_file import BoardEntry, LeaderEntry, RowEntry
+from .boards import Board, primary_board
 from .facts import RowFacts
 from .published import context_line
 from .row_figures import (
-    beats,
+    comparable_published,
     difference_ci,
+    headline,
     ignored_words,
-    merit,
     primary_protocol,
     ranges_of,
     scale_of,
@@ -30,6 +31,38 @@ from .row_figures import (
     verdict_groups,
 )
 
+NONE_CHECKED = "NegHub has checked no model above the best baseline on this board yet"
+
+
+def papers_best(board: Board, papers: Sequence[RowFacts]) -> RowFacts | None:
+    """The paper's best on data comparable with `board`: the same data, split, shots and fine-tuning; on a sample
+    board, its display's `published_table` on the full set it is drawn from, at the same shots."""
+    found = comparable_published(board, papers)
+    declared = get_benchmark(board.task).display.primary_board
+    if not found and board.is_sample and declared is not None and declared.published_table is not None:
+        sign = sign_of(board.task)
+        found = sorted(
+            (
+                p
+                for p in papers
+                if p.task == board.task
+                and p.source == declared.published_table
+                and p.key.split == board.split
+                and p.key.shots == board.shots
+                and p.key.fine_tuned == board.fine_tuned
+                and headline(p) is not None
+            ),
+            key=lambda p: -sign * (headline(p) or 0.0),
+        )
+    return found[0] if found else None
+
+
+def papers_best_words(board: Board | None, papers: Sequence[RowFacts]) -> str:
+    best = None if board is None else papers_best(board, papers)
+    if best is None:
+        return "The paper's best: none on comparable data"
+    return f"The paper's best: {best.model} {shown(headline(best), best.task)} ({best.source})"
+
 
 def leader_of(
     task: str,
@@ -37,88 +70,68 @@ def leader_of(
     entries: Mapping[str, RowEntry],
     facts: Mapping[str, RowFacts],
 ) -> LeaderEntry:
-    display = get_benchmark(task).display
-    label = display.headline.label
-    primary = next((b for b in boards if b.task == task and b.primary), None)
     protocol = primary_protocol(task)
     if protocol is None:
         return LeaderEntry(task=task, text="no leader: this benchmark declares no primary board", short="none")
+    papers = [f for f in facts.values() if f.kind == "reported"]
     # the papers' best comparable result, whether or not a NegHub row stands on the primary board
-    context = context_line(task, [f for f in facts.values() if f.kind == "reported"])
-    if primary is None:
+    context = context_line(task, papers)
+    best_words = papers_best_words(primary_board(task), papers)
+    declared = get_benchmark(task).display.primary_board
+    primary = next((b for b in boards if b.task == task and b.primary), None)
+    board = None if primary is None else primary.board
+    if declared is not None and declared.no_leader is not None:
         return LeaderEntry(
             task=task,
-            text=f"no row yet on the primary board ({protocol})",
-            short="no row on the primary board yet",
+            board=board,
+            text=f"No leader: {declared.no_leader} {best_words}.",
+            short="none: this board names no leader yet (why: below)",
             context=context,
         )
-    rows = [entries[r] for r in primary.rows if entries[r].kind == "verified"]
-    ranked = [e for e in rows if e.status == "ranked"]
-    trusted = [facts[e.row] for e in rows if e.trust in ("reproduced", "neghub-run") and e.status != "held"]
-    best = max(trusted, key=merit, default=None)
-    above = sum(
-        1
-        for e in rows
-        if e.trust == "re-scored" and e.headline is not None and (best is None or merit(facts[e.row]) > merit(best))
-    )
-    claims = f"; {above} row{'s' if above != 1 else ''} not reproduced claim{'s' if above == 1 else ''} a higher value"
-    claim_words = claims if above else ""
+    ranked = [] if primary is None else [entries[r] for r in primary.rows if entries[r].status == "ranked"]
     if len(ranked) < 2:
-        words = "no ranked row" if not ranked else f"one ranked row ({named(ranked[0])})"
+        words = (
+            f"{best_words}; {NONE_CHECKED}"
+            if not ranked
+            else f"{best_words}; NegHub has checked one model above the best baseline on this board, "
+            f"{named(ranked[0])}: a leader needs two to compare"
+        )
         return LeaderEntry(
             task=task,
-            board=primary.board,
-            text=f"{words} on the primary board ({primary.title}): a leader needs two ranked rows to be "
-            f"compared{claim_words}",
-            short=f"none yet: {words}",
+            board=board,
+            text=f"{words}.",
+            short="none yet: NegHub has checked no model above the best baseline" if not ranked else "none yet",
             context=context,
-            unreproduced_above=above,
         )
-    # the leader is decided among the rows NegHub ran or reproduced alone: a claim neither vetoes it nor is it
-    # (a claim above them is held as a new best; one that the paired test cannot tell from the leader is said)
-    vouched = [facts[e.row] for e in ranked if e.trust in ("reproduced", "neghub-run")]
-    leading, tied_rows = first_of(vouched)
+    assert primary is not None
+    leading, tied_rows = first_of([facts[e.row] for e in ranked])
     if leading is None:
         names = ", ".join(sorted(named(entries[r.id]) for r in tied_rows))
-        text = (
-            f"no leader: rank 1 among the rows NegHub ran or reproduced is shared by {names} on the primary board "
-            f"({primary.title}){claim_words}"
-            if tied_rows
-            else f"no leader: no ranked row on the primary board ({primary.title}) was run or reproduced by NegHub"
-            f"{claim_words}"
-        )
         return LeaderEntry(
             task=task,
-            board=primary.board,
-            text=text,
-            short=f"tied: {names}" if tied_rows else "none yet: no ranked row NegHub ran or reproduced",
+            board=board,
+            text=f"no leader: rank 1 is shared by {names} on the primary board ({primary.title}). {best_words}.",
+            short=f"tied: {names}",
             context=context,
-            unreproduced_above=above,
         )
     (top,) = [e for e in ranked if e.row == leading.id]
     sign = sign_of(task)
-    close = sorted(
-        named(e) for e in ranked if e.trust == "re-scored" and e is not top and not beats(leading, facts[e.row], sign)
-    )
-    if close:
-        claim_words += (
-            f"; {', '.join(close)} (not reproduced) {'is' if len(close) == 1 else 'are'} not significantly below it"
-        )
-    runner = max((e for e in ranked if e is not top), key=lambda e: sign * (e.headline or -math.inf))
+    runner = max((e for e in ranked if e is not top), key=lambda e: sign * (e.headline or 0.0))
     scale, words = scale_of(task)
     margin = (top.headline or 0.0) - (runner.headline or 0.0)
     ci = difference_ci(facts[top.row], facts[runner.row])
     interval = "" if ci is None else f", paired 95 % interval [{scale * ci[0]:+.2f}, {scale * ci[1]:+.2f}]"
-    trust = "run by NegHub" if top.trust == "neghub-run" else "reproduced by NegHub"
+    trust = "run by NegHub" if top.trust == "neghub-run" else "re-run by NegHub"
     # the leader's line carries what NegHub computed of the row itself (its negation mark), no other row's words
     marks = "".join(f"; {mark}" for mark in ignored_words(leading))
+    label = get_benchmark(task).display.headline.label
     text = (
         f"{named(top, trust)}: {label} {shown(top.headline, task)}, {scale * margin:+.2f} {words} over "
-        f"{named(runner)}{interval} ({primary.title}){marks}{claim_words}"
+        f"{named(runner)}{interval} ({primary.title}){marks}. {best_words}."
     )
     return LeaderEntry(
         task=task,
-        board=primary.board,
+        board=board,
         row=top.row,
         runner_up=runner.row,
         margin=margin,
@@ -126,7 +139,6 @@ def leader_of(
         text=text,
         short=f"{named(top)}, {scale * margin:+.2f} {words} over {named(runner)}",
         context=context,
-        unreproduced_above=above,
     )
 
 

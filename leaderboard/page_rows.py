@@ -30,7 +30,7 @@ TRUST_WORDS = {
 TRUST_LABELS = {
     "reported": "reported",
     "re-scored": "re-scored",
-    "reproduced": "reproduced",
+    "reproduced": "re-run by NegHub",
     "neghub-run": "NegHub's run",
     "rule": "baseline",
 }
@@ -38,6 +38,7 @@ STATUS_WORDS = {
     "ranked": "ranked",
     "unranked": "not ranked",
     "held": "held",
+    "listed": "submitted, not run by NegHub",
     "reference": "baseline",
     "reported": "paper row",
     "duplicate": "shown once",
@@ -81,12 +82,10 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
     if row.rank_range is not None:
         low, high = row.rank_range
         rank = str(low) if low == high else f"{low}–{high}"
-        if row.claimed:
-            rank = f"claimed rank {rank}, not reproduced"
     else:
         rank = STATUS_WORDS[row.status]
     flags: list[str] = []
-    if row.kind == "verified" and parsed is not None and parsed < PARSED_SHARE_MIN:
+    if row.kind == "verified" and parsed is not None and "parsed-share" in row.verdict_entry.fails:
         flags.append(f"only {100 * parsed:.0f}% of its answers parsed: its scores say little about the model")
     flags += computed_flags(row, display.headline.path, display.headline.label)
     sd = row.sd.get(display.headline.path) if row.n_runs > 1 or row.kind == "reported" else None
@@ -102,7 +101,7 @@ def row_view(row: Row, display: Display, base: str) -> dict[str, Any]:
         "rank": rank,
         "rank_sort": "" if row.rank_range is None else f"{row.rank_range[0]:05d}",
         "status": row.status,
-        "unranked": row.unranked if row.status in ("unranked",) else None,
+        "unranked": row.unranked if row.status in ("unranked", "listed") else None,
         "holds": [hold.reason for hold in holds],
         "hold_phrases": [hold_phrase(hold) for hold in holds],
         "cleared": list(row.cleared),

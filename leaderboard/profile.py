@@ -9,6 +9,7 @@ import jinja2
 
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from . import charts
+from .board_order import STATUS_ORDER
 from .boards import Board
 from .collect import Leaderboard
 from .facts import Row
@@ -190,7 +191,7 @@ def _rows_filling_every_column(table: list[dict[str, Any]]) -> list[dict[str, An
 def _preference(row: Row) -> tuple[int, int, float]:
     """Which of a model's rows of one data release the profile shows: ranked first, then NegHub's other rows,
     then the paper's; the better rank, then the better headline (never the board's title or a name)."""
-    group = {"ranked": 0, "held": 1, "unranked": 1, "duplicate": 1, "reference": 2, "reported": 3}[row.status]
+    group = STATUS_ORDER[row.status]
     value = headline(row)
     sign = 1.0 if get_benchmark(row.task).display.headline.higher_is_better else -1.0
     return (group, row.rank or 0, -sign * value if value is not None else math.inf)

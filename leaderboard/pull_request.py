@@ -170,10 +170,32 @@ def changed_records(head_root: Path, base_root: Path, changes: list[tuple[str, s
     changed = []
     for name in sorted(names):
         mine, theirs = head / name, base / name
-        added_or_removed = mine.exists() != theirs.exists() or mine.is_dir() or theirs.is_dir()
+        if mine.is_dir() or theirs.is_dir():
+            # NegHub's kept answers of a schema-5 record (reproductions/<id>/<run.file>): a folder, compared file
+            # by file (Contract R)
+            if not _same_tree(mine, theirs):
+                changed.append(f"{REPRODUCTIONS}/{name}")
+            continue
+        added_or_removed = mine.exists() != theirs.exists()
         if added_or_removed or not filecmp.cmp(mine, theirs, shallow=False) or _executable(mine) != _executable(theirs):
             changed.append(f"{REPRODUCTIONS}/{name}")
     return changed
+
+
+def _same_tree(first: Path, second: Path) -> bool:
+    """Whether two folders hold the same files, byte for byte and mode for mode (links are never the same)."""
+    if not (first.is_dir() and second.is_dir()) or first.is_symlink() or second.is_symlink():
+        return False
+    files = [{p.relative_to(root) for p in root.rglob("*")} for root in (first, second)]
+    if files[0] != files[1]:
+        return False
+    for relative in files[0]:
+        a, b = first / relative, second / relative
+        if a.is_symlink() or b.is_symlink() or a.is_dir() != b.is_dir():
+            return False
+        if a.is_file() and (not filecmp.cmp(a, b, shallow=False) or _executable(a) != _executable(b)):
+            return False
+    return True
 
 
 def changed_links(head_root: Path, base_root: Path, event: dict[str, Any]) -> list[str]:
@@ -427,7 +449,7 @@ def record_problems(
         files = "an unknown number of" if changed_files is None else changed_files
         problems.append(
             f"{shown}: a pull request that changes a reproduction record changes that one record alone (this one "
-            f"changes {len(records)} record(s) and {files} file(s) in all)"
+            f"changes {len(ids)} record(s) and {files} file(s) in all)"
         )
     return problems
 

@@ -1,6 +1,8 @@
-"""The rules on a row by itself and the ranking (verdicts.RULES places them): NegHub's name, names that read alike,
-a result above the published best, a custom prompt, a reproduction that disagrees, the conditions a ranked row
-meets, a new best that waits for a reproduction, the board's best baseline, and the rank ranges."""
+"""The rules on a row by itself and the ranking (verdicts.RULES places them): NegHub's name, names that read alike
+and weights NegHub's re-runs found equal, a row NegHub has not run (listed, with its queue position), a result above
+the published best, a custom prompt, how NegHub's re-run agrees with the submitted answers, the conditions a ranked
+row meets, the board's best baseline, and the rank ranges. Only a row NegHub ran is ranked: every hold here is on
+such a row, or on a row's name."""
 
 from __future__ import annotations
 
@@ -12,19 +14,24 @@ from .decision import Decision, pin_words, same_model
 from .facts import RowFacts
 from .names import holds_neghubs_name, name_keys
 from .published import interval_words
+from .queue import build_queue
 from .row_figures import (
     beats,
-    comparable_best,
     comparison,
     floor_of,
     headline,
-    merit,
     ranges_of,
     shown,
     sign_of,
     verdict_groups,
     who,
 )
+
+# the share of items a re-run in another numeric setting may answer otherwise and still read "within the drift its
+# setting allows", from NegHub's measurement (README, "Reproducing a submission": SmolLM2-135M, bfloat16 against
+# float32, 23 of 48 JNLI-Neg generations and 6 of 46 NUBench option answers moved); in the submitted setting the
+# measured drift is none (the same bits), so NegHub's re-run allows none there. A mark either way, never a condition.
+SETTING_DRIFT_SHARE = 0.5
 
 # --- the thresholds, each with why (the Ranking rules page states them from here) ---------------------------
 
@@ -64,10 +71,58 @@ def names_alike(state: Decision) -> None:
             state.mark(row, "names-alike", other=who(other), pin=pin_words(row) or "no pin")
 
 
+def same_weights(state: Decision) -> None:
+    """Rows of other pins whose NegHub re-runs loaded the same weights (one `weights_sha256`) are one model: each
+    shows its pin and names the other."""
+    by_weights: dict[str, list[RowFacts]] = {}
+    for row in state.verified:
+        if row.trusted and row.record is not None and row.record.weights_sha256:
+            by_weights.setdefault(row.record.weights_sha256, []).append(row)
+    for members in by_weights.values():
+        for row in members:
+            others = [o for o in members if o is not row and o.identity != row.identity]
+            if others:
+                state.drafts[row.id].pin = pin_words(row)
+                state.mark(row, "same-weights", other=who(others[0]), pin=pin_words(others[0]) or "no pin")
+
+
+def not_run(state: Decision) -> None:
+    """A submitted row NegHub has not run is listed with its own figure, never ranked: queued for NegHub's re-run
+    where it could rank (queue.py), or why not (closed weights, a board NegHub does not re-run)."""
+    queue = build_queue([r for r in state.shown() if not r.trusted])
+    state.queue = queue.entries
+    for row_id, why in queue.why.items():
+        draft = state.drafts[row_id]
+        draft.listed = state.rules["not-run"].say(queue=why)
+        draft.queue_position = queue.position.get(row_id)
+
+
+def published_ceiling(row: RowFacts, papers: list[RowFacts]) -> RowFacts | None:
+    """The best published result on `row`'s data and split, at any number of shots, with the same fine-tuning and
+    test; on a sample board (the display's `published_table`), that table's rows on the full set it is drawn from."""
+    declared = get_benchmark(row.task).display.primary_board
+    table = declared.published_table if declared is not None and row.key.is_sample else None
+    found = [
+        p
+        for p in papers
+        if p.task == row.task
+        and headline(p) is not None
+        and p.key.split == row.key.split
+        and p.key.fine_tuned == row.key.fine_tuned
+        and p.key.test == row.key.test
+        and (p.source == table if table is not None else p.key.dataset == row.key.dataset)
+    ]
+    sign = sign_of(row.task)
+    return max(found, key=lambda p: sign * (headline(p) or 0.0), default=None)
+
+
 def above_published(state: Decision) -> None:
-    """Every row, NegHub's own runs included: a result above every comparable published one needs a person."""
+    """Every row NegHub ran, its maintainers' runs included: a result above the best published one on the same data
+    and split, at any number of shots, needs a person (a model trained on the public gold answers as it is asked)."""
     for row in state.shown():
-        best = comparable_best(row, state.papers)
+        if not row.trusted:
+            continue
+        best = published_ceiling(row, state.papers)
         value = headline(row)
         if best is None or value is None:
             continue
@@ -79,22 +134,35 @@ def above_published(state: Decision) -> None:
                 row,
                 "above-published-best",
                 result=f"{label} {shown(value, row.task)}",
-                best=f"{shown(best_value, row.task)}, {best.model}, {best.source}, {best.key.protocol}",
+                best=f"{shown(best_value, row.task)}, {best.model}, {best.source}, {best.key.protocol}"
+                + (f", on the full set {best.key.dataset_label}" if row.key.is_sample else ""),
                 level=interval_words(row, best),
             )
 
 
 def custom_prompt(state: Decision) -> None:
     for row in state.shown():
-        if row.key.is_custom_prompt and (row.task, row.key.prompt) not in state.context.accepted_prompts:
+        accepted = (row.task, row.key.prompt) in state.context.accepted_prompts
+        if row.trusted and row.key.is_custom_prompt and not accepted:
             state.hold(row, "custom-prompt", prompt=row.key.prompt.removeprefix("custom: "))
 
 
-def reproduction_disagrees(state: Decision) -> None:
+def rerun_agreement(state: Decision) -> None:
+    """A mark, never a condition: how NegHub's re-run answers agree with the submitted ones."""
     for row in state.shown():
         record = row.record
-        if record is not None and record.accepted and not record.agrees:
-            state.hold(row, "reproduction-disagrees", record=record.words)
+        if record is None or not row.trusted or not record.rerun or not record.compared:
+            continue
+        if not record.differing:
+            found = f"NegHub's run agrees on {record.compared}/{record.compared} items"
+        else:
+            allowed = SETTING_DRIFT_SHARE if record.across_settings else 0.0
+            within = record.differing <= allowed * record.compared
+            found = (
+                f"NegHub's run differs on {record.differing} of {record.compared} items, "
+                f"{'within' if within else 'beyond'} the drift its setting allows"
+            )
+        state.mark(row, "rerun-agreement", found=found, submitted=shown(row.submitted_headline, row.task))
 
 
 def evaluation_split(row: RowFacts) -> dict[str, object] | None:
@@ -156,28 +224,6 @@ def condition(kind: str, check: Callable[[RowFacts], dict[str, object] | None]) 
     return apply
 
 
-def unreproduced_best(state: Decision) -> None:
-    """No row that NegHub neither ran nor reproduced is first: each that could rank is held unless a row NegHub ran
-    or reproduced (and that is not held) has a higher headline. Held rows count for no other row here; a row that
-    could not rank anyway (too few answers parsed, too wide an interval) is no new best: holding it "until a
-    reproduction" would promise what a reproduction cannot give it, and hide why it is not ranked."""
-    for rows in state.boards():
-        trusted = [r for r in rows if r.trusted and not state.drafts[r.id].holds and headline(r) is not None]
-        best_row = max(trusted, key=merit, default=None)
-        for row in rows:
-            draft = state.drafts[row.id]
-            if row.trusted or draft.holds or headline(row) is None or draft.unrankable is not None:
-                continue
-            if best_row is not None and merit(row) < merit(best_row):
-                continue
-            than = "(NegHub has run or reproduced no row of this board yet)"
-            if best_row is not None:
-                verdict = f", {best_row.verdict_value}" if best_row.verdict_value else ""
-                than = f"({shown(headline(best_row), row.task)}{verdict})"
-            state.hold(row, "unreproduced-best", headline=shown(headline(row), row.task), than=than)
-            draft.queued = draft.queued or any(h.kind == "unreproduced-best" for h in draft.holds)
-
-
 def beats_baseline(state: Decision) -> None:
     for rows in state.boards():
         board = rows[0].key
@@ -185,7 +231,7 @@ def beats_baseline(state: Decision) -> None:
         sign = sign_of(board.task)
         for row in rows:
             draft = state.drafts[row.id]
-            if draft.holds or draft.unrankable is not None:
+            if draft.holds or draft.unrankable is not None or draft.listed is not None:
                 continue
             own = [r for r in state.references if r.reference_for == row.id]
             floor = floor_of(own or board_refs)
@@ -204,7 +250,9 @@ def rank(state: Decision) -> None:
         eligible = []
         for row in rows:
             draft = state.drafts[row.id]
-            if draft.holds:
+            if draft.listed is not None:
+                draft.status, draft.why = "listed", draft.listed
+            elif draft.holds:
                 draft.status, draft.why = "held", "held: " + "; ".join(h.reason for h in draft.holds)
             elif draft.unrankable is not None:
                 draft.status, draft.why = "unranked", draft.unrankable

@@ -3,7 +3,7 @@ lists the changes (each in full, in a wrapped cell)."""
 
 from __future__ import annotations
 
-RULES_VERSION = "4"
+RULES_VERSION = "5"
 RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
     (
         "1",
@@ -72,5 +72,26 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "coref drop no longer suffices; the CpTv veto is a control of its own, so that a model that passes the "
         "base test but no control reads as the paper's introduction reads it; the paper's four models keep their "
         "verdicts.",
+    ),
+    (
+        "5",
+        "2026-12-02",
+        "NegHub ranks what it ran: a row is ranked only by a figure NegHub computed from its own run's answers (the "
+        "maintainers' runs, and NegHub's re-run of a submitted open-weights model, whose answers its record keeps: "
+        "schema 5); the submitter's figure stands beside it, and how the two sets of answers agree is a mark, never "
+        "a condition. A submitted row NegHub has not run is listed, unnumbered, with its own figure and its place "
+        "in NegHub's queue (or 'closed weights: NegHub cannot check this'); no such row has a rank, a leader or a "
+        "best anywhere, and 'claimed rank' is gone. Records of schemas 1 to 4 keep no answers and rank nothing. "
+        "The queue is round robin over accounts, first in first out within one, one entry per pinned model and "
+        "numeric setting, primary boards and their 1-, 3- and 5-shot settings only. Removed with their tests: "
+        "other-setting, other-answers-same-model, disputed, answers-alike and unreproduced-best (a submitted row "
+        "ranks nothing, so none of them protects a rank); reproduction-disagrees is now the agreement mark. A row "
+        "NegHub ran is held as a copy only where its answers copy an earlier ranked row of another pin beyond "
+        "chance and its differences lean to the gold (exact sign test, p below 0.01); rows whose re-runs loaded "
+        "the same weights are one model, both pins shown. The above-published-best hold compares with the best "
+        "published result on the same data and split at any number of shots (a sample board: the table on the "
+        "full set it is drawn from). NUBench's sample board names no leader until the official test set is "
+        "pinned. Rows of one model with the same answers credit every account, alphabetically. Where NegHub has "
+        "checked no row above the best baseline, the leader line says so beside the paper's best.",
     ),
 )

@@ -22,7 +22,8 @@ def rules_page(env: jinja2.Environment) -> str:
     for task in benchmark_names():
         board = get_benchmark(task).display.primary_board
         if board is not None:
-            primary.append((get_benchmark(task).display.name, board.words, board.why))
+            why = board.why + (f" {board.no_leader}" if board.no_leader else "")
+            primary.append((get_benchmark(task).display.name, board.words, why))
     return env.get_template("rules.md.j2").render(
         title="Ranking rules",
         version=RULES_VERSION,

@@ -164,6 +164,7 @@ def benchmark_page(
                 "more": max(0, len(rows) - ROWS_IN_PAGE),
                 "more_url": f"../{rows_path(key)}",
                 "n_ranked": sum(1 for r in rows if r.rank_range is not None),
+                "n_listed": sum(1 for r in rows if r.status == "listed"),
                 "floor": None
                 if floor is None
                 else f"{floor.model}: {fmt(headline(floor), display.headline.unit)} "

@@ -215,7 +215,7 @@ def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
     if entry.status == "ranked" and entry.rank is not None:
         low, high = entry.rank
         rank = str(low) if low == high else f"{low}–{high}"
-        parts.append(f"claimed rank {rank}, not reproduced" if entry.claimed else f"ranked {rank}")
+        parts.append(f"ranked {rank}")
     elif entry.status == "duplicate" and entry.duplicate_of is not None:
         standing = entries[entry.duplicate_of]
         # the site shows the row once, as the standing row, which names this submission among "also submitted by"
@@ -225,9 +225,10 @@ def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
             + "".join(f", which reads: also submitted by {who}" for who in also[:1])
         )
     else:
-        parts.append({"held": "held", "unranked": "not ranked"}.get(entry.status, entry.status))
+        words = {"held": "held", "unranked": "not ranked", "listed": "listed, not ranked"}
+        parts.append(words.get(entry.status, entry.status))
     parts += [f"held: {hold.reason}" for hold in entry.holds]
-    if entry.status == "unranked" and entry.why:
+    if entry.status in ("unranked", "listed") and entry.why:
         parts.append(entry.why)
     parts += [f"cleared: {words}" for words in entry.cleared]
     parts += [f"also submitted by {who}" for who in entry.also_submitted_by]
@@ -236,7 +237,7 @@ def verdict_words(entry: RowEntry, file: LeaderboardFile) -> str:
         parts.append(f"against the floor: {entry.floor}")
     if entry.verdict:
         parts.append(f"verdict: {entry.verdict}")
-    parts.append(f"trust: {entry.trust} ({entry.reproduction or 'not reproduced'})")
+    parts.append(f"trust: {entry.trust} ({entry.reproduction or 'not run by NegHub'})")
     return "; ".join(parts)
 
 
@@ -554,11 +555,8 @@ def _decided_with(
                             landing_words=f"open pull request #{pull.number}",
                             forked_at=landed,
                             maintainers_run=False,
+                            # not NegHub's run: listed, never ranked (no paired test is run for it)
                             record=None,
-                            # their rows are compared, not ranked: the paired test against each board's floor is
-                            # the cost of a row (about 0.4 s), and the words of interest are those naming this
-                            # pull request's rows (holds, marks), which are decided before ranking
-                            not_rankable="another open pull request's row, compared here, ranked on its own summary",
                         )
                     )
     file = decide([*kept, *ours, *theirs], Context(HistoryEntry(recorded=True, words="")))

@@ -14,12 +14,12 @@ rules page, README's rules table and the leaderboard file's `rules` list are gen
 kinds are checked against it (`python -m neghub.leaderboard.rules_text --write`; tests/test_rules_declared.py
 fails when one drifts).
 
-Choices where issue 32 is silent, as a cited leaderboard would make them: a dispute is marked for rows of one
-account too (a resubmission with other answers is as unproven as another account's); a dispute never holds, but a
-row answering otherwise than NegHub's own run or reproduction of the same pin in the same setting is held (NegHub's
-run says what the pinned weights answer); a maintainer's review can lift a hold NegHub's reproduction cannot (the
-above-published-best hold), never the other way round. Rules, in the order `decide` applies them, per data release
-(a benchmark's release and split: every board scored on the same items):
+NegHub ranks what it ran (issue 37): a row is ranked only by a figure NegHub computed from its own run's answers
+(the maintainers' runs, and NegHub's re-run of a submitted open-weights model, whose answers its record keeps:
+kept_answers.py). A submitted row NegHub has not run is listed, unnumbered, with its own figure and its place in the
+queue (queue.py); it never has a rank, a leader or a best. A hold protects a ranked row, a leader or the queue; a
+mark never holds an honest row. Rules, in the order `decide` applies them, per data release (a benchmark's release
+and split: every board scored on the same items):
 
 <!-- rules:begin -->
 1. paper-row (gives: not ranked; lifted by: nothing): Printed in a paper: NegHub has no per-item answers for it, so
@@ -28,59 +28,59 @@ above-published-best hold), never the other way round. Rules, in the order `deci
    (each constant answer, and random guessing's expected score; where each model selects its items, on each row's
    own items): never ranked. The best baseline of a board is the score a ranked row must beat.
 3. name-of-another (gives: hold; lifted by: a maintainer's review): Its model name (the model's name) reads as
-   NegHub's own name, which the site keeps for the rows NegHub ran or reproduced (compared in any letter case,
-   through spaces, punctuation and look-alike letters); a submission's name is the model's.
+   NegHub's own name, which the site keeps for the rows NegHub ran (compared in any letter case, through spaces,
+   punctuation and look-alike letters); a submission's name is the model's.
 4. names-alike (gives: mark; lifted by: nothing): Its model name reads like the name of the other row of another
    model (UTS #39 confusable skeletons); both rows show their pinned model (the pinned model), so that neither is
    taken for the other. No name is reserved but NegHub's.
-5. same-answers (gives: shown once; lifted by: nothing): The same pinned model with the same answer on every item as
-   the other row: shown once, there ('also submitted by'); this adds no trust.
-6. other-setting (gives: mark; lifted by: nothing): The same pinned model as the other row in another numeric
-   setting: its setting here, its setting there; answers may differ.
-7. other-answers-same-model (gives: hold; lifted by: a reproduction, a maintainer's review): This pinned model (the
-   pinned model) gave other answers here than in the other row, which NegHub ran or reproduced in the same numeric
-   setting: how many shared items differ.
-8. disputed (gives: mark; lifted by: a reproduction): Disputed: the other row pins the same model (the pinned model)
-   in the same numeric setting and answers otherwise (its figure there; how many shared items differ). Neither row
-   is held for it; each that could rank is queued for NegHub's reproduction, and neither can lead or be a new best
-   until one is reproduced.
-9. near-copy (gives: hold; lifted by: a maintainer's review): Its answers copy those of the other row, submitted
-   earlier: the error consistency of the two rows. A copy keeps which items its source gets right; independent
-   models do not (the cut-off and why: Ranking rules).
-10. answers-alike (gives: hold; lifted by: a maintainer's review): Its answers and those of the other row agree
-    beyond what independent models reach (the error consistency of the two rows), and the two were under review at
-    the same time, or the later one was reproduced (which shows that its weights give these answers, not where they
-    came from), so neither can be called the copy: both wait for a maintainer's review.
-11. above-published-best (gives: hold; lifted by: a maintainer's review): Its headline figure is above the best
-    comparable published result (that result) by its point estimate, and where its interval puts it (at, above or
-    below the published level). A reproduction shows that the weights give these answers; it cannot show that the
-    model never saw the evaluation split's gold labels, which public releases ship. A result above every published
-    one waits for a maintainer's review.
-12. custom-prompt (gives: hold; lifted by: a maintainer's review): Its prompt (the prompt) is not one of the
+5. same-weights (gives: mark; lifted by: nothing): NegHub's re-runs of this row and of the other row loaded the same
+   weights (one checksum): one model under two pins, this one and the pinned model; both are shown.
+6. same-answers (gives: shown once; lifted by: nothing): The same pinned model with the same answer on every item as
+   the other row: shown once, there, with everyone who submitted these answers credited, alphabetically; each
+   submission keeps its own description.
+7. not-run (gives: not ranked; lifted by: nothing): submitted, not run by NegHub yet: queue position N; or closed
+   weights: NegHub cannot check this. Only a figure NegHub computed from its own run's answers is ranked; a
+   submitted row is listed, unnumbered, with the submitter's figure until NegHub runs it.
+8. near-copy (gives: hold; lifted by: a maintainer's review): Its answers, as NegHub's run gave them, copy those of
+   the other row, ranked earlier with another pin (what the comparison found); of the answers that differ, how many
+   of the answers that differ are right here and wrong there, and the other way round. Weights trained on a rival's
+   answers answer like it, and a re-run cannot tell: a maintainer's review decides.
+9. above-published-best (gives: hold; lifted by: a maintainer's review): Its headline figure is above the best
+   published result on the same data and split, at any number of shots (that result), by its point estimate, and
+   where its interval puts it (at, above or below the published level). NegHub's run shows that the weights give
+   these answers; it cannot show that the model never saw the evaluation split's gold labels, which public releases
+   ship. Only a held-out split closes that for a model tuned under the published best; above it, a maintainer's
+   review decides.
+10. custom-prompt (gives: hold; lifted by: a maintainer's review): Its prompt (the prompt) is not one of the
     benchmark's: held until a maintainer's review accepts it.
-13. reproduction-disagrees (gives: hold; lifted by: a maintainer's review): NegHub's reproduction gave other
-    answers: what the reproduction found.
-14. evaluation-split (gives: not ranked; lifted by: nothing): The row's split is not the benchmark's evaluation
+11. rerun-agreement (gives: mark; lifted by: nothing): what the comparison found; the submitter's figure: the
+    submitter's figure. A mark, never a condition: the row ranks by NegHub's figure.
+12. evaluation-split (gives: not ranked; lifted by: nothing): The row's split is not the benchmark's evaluation
     split: a model may have trained on it.
-15. distinct-runs (gives: not ranked; lifted by: nothing): Its runs repeat a seed or the same predictions: an
+13. distinct-runs (gives: not ranked; lifted by: nothing): Its runs repeat a seed or the same predictions: an
     average needs distinct runs.
-16. headline (gives: not ranked; lifted by: nothing): It has no headline figure to rank by.
-17. verdict (gives: not ranked; lifted by: nothing): Its benchmark's verdict (the verdict) leaves it open: a board
+14. headline (gives: not ranked; lifted by: nothing): It has no headline figure to rank by.
+15. verdict (gives: not ranked; lifted by: nothing): Its benchmark's verdict (the verdict) leaves it open: a board
     orders its rows by their verdict, and only a decided one is ranked.
-18. parsed-share (gives: not ranked; lifted by: nothing): Too few of its answers parsed (the row's share); a row is
+16. parsed-share (gives: not ranked; lifted by: nothing): Too few of its answers parsed (the row's share); a row is
     ranked from 50 %: below half, most of the score is the parser's, not the model's: an unparsed answer is scored
     wrong, so a row that parses few answers measures its output format.
-19. enough-items (gives: not ranked; lifted by: nothing): It rests on too few items to rank (the row's item count;
+17. enough-items (gives: not ranked; lifted by: nothing): It rests on too few items to rank (the row's item count;
     the benchmark's minimum or more are needed).
-20. informative-interval (gives: not ranked; lifted by: nothing): Its headline's 95 % interval says too little to
+18. informative-interval (gives: not ranked; lifted by: nothing): Its headline's 95 % interval says too little to
     rank: how wide it is.
-21. unreproduced-best (gives: hold; lifted by: a reproduction, a maintainer's review): A new best on this board
-    needs a reproduction: its headline figure is not below the best of the rows NegHub ran or reproduced here (or
-    NegHub has run or reproduced none), and the row is queued for NegHub's reproduction.
-22. beats-baseline (gives: not ranked; lifted by: nothing): It does not beat the board's best baseline under the
+19. beats-baseline (gives: not ranked; lifted by: nothing): It does not beat the board's best baseline under the
     paired test (the baseline and the difference).
-23. rank (gives: rank; lifted by: nothing): Ranked: ranks are ranges from paired tests over the same items; a row
-    NegHub neither ran nor reproduced has a claimed rank.
+20. rank (gives: rank; lifted by: nothing): Ranked: only rows NegHub ran, by NegHub's figure; ranks are ranges from
+    paired tests over the same items.
+21. leader (gives: leader; lifted by: nothing): A benchmark's leader is a row NegHub ran, ranked first alone on the
+    primary board among two ranked rows or more, named with its margin over the next and that margin's paired
+    interval. Where NegHub has checked no row above the best baseline, the board says so, with the paper's best on
+    comparable data beside it; a board whose data the display says cannot name one (a sample of the test set) names
+    none and says why.
+22. ignores-negation (gives: mark; lifted by: nothing): It answers both items of M_i pairs (those whose gold
+    changes) alike more often than its own answers would by chance (the lower end of the 95 % Wilson interval above
+    that share): NegHub's statistic, not the paper's (marks.py); the table tags the row 'ignores negation'.
 <!-- rules:end -->
 """
 
@@ -117,246 +117,240 @@ from .rules_changelog import RULES_CHANGELOG as RULES_CHANGELOG
 from .rules_changelog import RULES_VERSION as RULES_VERSION
 
 _REVIEW: tuple[Lift, ...] = ("a maintainer's review",)
-_BOTH: tuple[Lift, ...] = ("a reproduction", "a maintainer's review")
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "paper-row",
-        ("where the row comes from",),
-        "not ranked",
-        (),
-        "a paper's result: shown for context, never ranked",
-        "Printed in a paper: NegHub has no per-item answers for it, so it is shown for context and never ranked.",
-        row_rules.row_kinds,
+        kind="paper-row",
+        reads=("where the row comes from",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="a paper's result: shown for context, never ranked",
+        sentence="Printed in a paper: NegHub has no per-item answers for it, so it is shown for context and never "
+        "ranked.",
+        apply=row_rules.row_kinds,
     ),
     Rule(
-        "baseline-row",
-        ("the data", "the baseline's rule"),
-        "not ranked",
-        (),
-        "a baseline NegHub computed from the data",
-        "A baseline NegHub computes from the data on every board (each constant answer, and random guessing's "
+        kind="baseline-row",
+        reads=("the data", "the baseline's rule"),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="a baseline NegHub computed from the data",
+        sentence="A baseline NegHub computes from the data on every board (each constant answer, and random guessing's "
         "expected score; where each model selects its items, on each row's own items): never ranked. The best "
         "baseline of a board is the score a ranked row must beat.",
-        lambda state: None,  # the statuses are set with the paper rows', above
+        apply=lambda state: None,  # the statuses are set with the paper rows', above
     ),
     Rule(
-        "name-of-another",
-        ("the model's name",),
-        "hold",
-        _REVIEW,
-        "its model name uses NegHub's own name",
-        "Its model name ({name}) reads as NegHub's own name, which the site keeps for the rows NegHub ran or "
-        "reproduced (compared in any letter case, through spaces, punctuation and look-alike letters); a "
-        "submission's name is the model's.",
-        row_rules.neghubs_name,
+        kind="name-of-another",
+        reads=("the model's name",),
+        gives="hold",
+        lifted_by=_REVIEW,
+        phrase="its model name uses NegHub's own name",
+        sentence="Its model name ({name}) reads as NegHub's own name, which the site keeps for the rows NegHub ran "
+        "(compared in any letter case, through spaces, punctuation and look-alike letters); a submission's name is "
+        "the model's.",
+        apply=row_rules.neghubs_name,
     ),
     Rule(
-        "names-alike",
-        ("the model's name", "the pinned model"),
-        "mark",
-        (),
-        "its name reads like another model's: both show their pinned model",
-        "Its model name reads like the name of {other} of another model (UTS #39 confusable skeletons); both rows "
+        kind="names-alike",
+        reads=("the model's name", "the pinned model"),
+        gives="mark",
+        lifted_by=(),
+        phrase="its name reads like another model's: both show their pinned model",
+        sentence="Its model name reads like the name of {other} of another model (UTS #39 confusable skeletons); both "
+        "rows "
         "show their pinned model ({pin}), so that neither is taken for the other. No name is reserved but NegHub's.",
-        row_rules.names_alike,
+        apply=row_rules.names_alike,
     ),
     Rule(
-        "same-answers",
-        ("the pinned model", "every answer"),
-        "shown once",
-        (),
-        "the same model and answers as another row: shown once",
-        "The same pinned model with the same answer on every item as {other}: shown once, there ('also submitted "
-        "by'); this adds no trust.",
-        answer_rules.fold_same_answers,
+        kind="same-weights",
+        reads=("the weights NegHub's re-runs loaded",),
+        gives="mark",
+        lifted_by=(),
+        phrase="one model under two pins: NegHub's re-runs loaded the same weights",
+        sentence="NegHub's re-runs of this row and of {other} loaded the same weights (one checksum): one model under "
+        "two "
+        "pins, this one and {pin}; both are shown.",
+        apply=row_rules.same_weights,
     ),
     Rule(
-        "other-setting",
-        ("the pinned model", "the numeric setting the runs record"),
-        "mark",
-        (),
-        "the same model run in another numeric setting",
-        "The same pinned model as {other} in another numeric setting: {setting_here}, {setting_there}; answers may "
-        "differ.",
-        answer_rules.mark_other_setting,
+        kind="same-answers",
+        reads=("the pinned model", "every answer", "the submitter"),
+        gives="shown once",
+        lifted_by=(),
+        phrase="the same model and answers as another row: shown once",
+        sentence="The same pinned model with the same answer on every item as {other}: shown once, there, with "
+        "everyone "
+        "who submitted these answers credited, alphabetically; each submission keeps its own description.",
+        apply=answer_rules.fold_same_answers,
     ),
     Rule(
-        "other-answers-same-model",
-        ("the pinned model", "every answer", "the numeric setting", "NegHub's runs and reproductions"),
-        "hold",
-        _BOTH,
-        "other answers than NegHub's own run of this model",
-        "This pinned model ({pin}) gave other answers here than in {other}, which NegHub ran or reproduced in the "
-        "same numeric setting{claimed}: {differ}{settings}.",
-        answer_rules.hold_other_answers,
+        kind="not-run",
+        reads=("who ran the row", "the queue", "open weights"),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="submitted, not run by NegHub: listed with its own figure, not ranked",
+        sentence="{queue}. Only a figure NegHub computed from its own run's answers is ranked; a submitted row is "
+        "listed, "
+        "unnumbered, with the submitter's figure until NegHub runs it.",
+        apply=row_rules.not_run,
     ),
     Rule(
-        "disputed",
-        ("the pinned model", "every answer", "the numeric setting"),
-        "mark",
-        ("a reproduction",),
-        "disputed: another submission of this model gave other answers",
-        "Disputed: {other} pins the same model ({pin}) in the same numeric setting and answers otherwise ({figure}; "
-        "{differ}). Neither row is held for it; each that could rank is queued for NegHub's reproduction, and "
-        "neither can lead or be a new best until one is reproduced.",
-        answer_rules.mark_disputed,
+        kind="near-copy",
+        reads=("every answer of the rows NegHub ran", "the gold labels", "the order rows landed in", "the submitter"),
+        gives="hold",
+        lifted_by=_REVIEW,
+        phrase="its answers copy a ranked row's, differences leaning to gold",
+        sentence="Its answers, as NegHub's run gave them, copy those of {other}, ranked earlier with another pin "
+        "({found}); "
+        "of the answers that differ, {moved}. Weights trained on a rival's answers answer like it, and a re-run "
+        "cannot tell: a maintainer's review decides.",
+        apply=answer_rules.copies,
     ),
     Rule(
-        "near-copy",
-        ("every answer", "the order submissions were accepted", "the submitter"),
-        "hold",
-        _REVIEW,
-        "its answers copy those of a row submitted earlier",
-        "Its answers copy those of {other}, submitted earlier{claimed}: {found}{moved}. A copy keeps which items "
-        "its source gets right; independent models do not (the cut-off and why: Ranking rules).",
-        answer_rules.copies,
+        kind="above-published-best",
+        reads=("the headline", "the papers' results on the same data and split"),
+        gives="hold",
+        lifted_by=_REVIEW,
+        phrase="above the best published result: waits for a maintainer's review",
+        sentence="Its {result} is above the best published result on the same data and split, at any number of shots "
+        "({best}), by its point estimate, and {level}. NegHub's run shows that the weights give these answers; it "
+        "cannot show that the model never saw the evaluation split's gold labels, which public releases ship. Only "
+        "a held-out split closes that for a model tuned under the published best; above it, a maintainer's review "
+        "decides.",
+        apply=row_rules.above_published,
     ),
     Rule(
-        "answers-alike",
-        ("every answer", "when each submission was under review", "NegHub's reproductions", "the submitter"),
-        "hold",
-        _REVIEW,
-        "answers alike with another submission: neither called the copy",
-        "Its answers and those of {other} agree beyond what independent models reach ({found}), and the two were "
-        "under review at the same time, or the later one was reproduced (which shows that its weights give these "
-        "answers, not where they came from), so neither can be called the copy: both wait for a maintainer's "
-        "review.",
-        lambda state: None,  # decided with the copies, above: one comparison of each pair
+        kind="custom-prompt",
+        reads=("the prompt",),
+        gives="hold",
+        lifted_by=_REVIEW,
+        phrase="a prompt of its own, not yet reviewed",
+        sentence="Its prompt ({prompt}) is not one of the benchmark's: held until a maintainer's review accepts it.",
+        apply=row_rules.custom_prompt,
     ),
     Rule(
-        "above-published-best",
-        ("the headline", "the papers' comparable results"),
-        "hold",
-        _REVIEW,
-        "above the best published result: waits for a maintainer's review",
-        "Its {result} is above the best comparable published result ({best}) by its point estimate, and {level}. "
-        "A reproduction shows that the weights "
-        "give these answers; it cannot show that the model never saw the evaluation split's gold labels, which "
-        "public releases ship. A result above every published one waits for a maintainer's review.",
-        row_rules.above_published,
+        kind="rerun-agreement",
+        reads=("NegHub's re-run answers", "the submitted answers"),
+        gives="mark",
+        lifted_by=(),
+        phrase="how NegHub's run agrees with the submitted answers",
+        sentence="{found}; the submitter's figure: {submitted}. A mark, never a condition: the row ranks by NegHub's "
+        "figure.",
+        apply=row_rules.rerun_agreement,
     ),
     Rule(
-        "custom-prompt",
-        ("the prompt",),
-        "hold",
-        _REVIEW,
-        "a prompt of its own, not yet reviewed",
-        "Its prompt ({prompt}) is not one of the benchmark's: held until a maintainer's review accepts it.",
-        row_rules.custom_prompt,
+        kind="evaluation-split",
+        reads=("the split",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="not the benchmark's evaluation split",
+        sentence="{split} split is not the benchmark's evaluation split{evaluation}: a model may have trained on it.",
+        apply=row_rules.condition("evaluation-split", row_rules.evaluation_split),
     ),
     Rule(
-        "reproduction-disagrees",
-        ("NegHub's reproduction",),
-        "hold",
-        _REVIEW,
-        "NegHub's reproduction gave other answers",
-        "NegHub's reproduction gave other answers: {record}.",
-        row_rules.reproduction_disagrees,
+        kind="distinct-runs",
+        reads=("the runs' seeds and predictions",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="its runs repeat a seed or the same predictions",
+        sentence="Its runs repeat a seed or the same predictions: an average needs distinct runs.",
+        apply=row_rules.condition("distinct-runs", row_rules.distinct_runs),
     ),
     Rule(
-        "evaluation-split",
-        ("the split",),
-        "not ranked",
-        (),
-        "not the benchmark's evaluation split",
-        "{split} split is not the benchmark's evaluation split{evaluation}: a model may have trained on it.",
-        row_rules.condition("evaluation-split", row_rules.evaluation_split),
+        kind="headline",
+        reads=("the headline",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="no headline figure",
+        sentence="It has no headline figure to rank by.",
+        apply=row_rules.condition("headline", row_rules.has_headline),
     ),
     Rule(
-        "distinct-runs",
-        ("the runs' seeds and predictions",),
-        "not ranked",
-        (),
-        "its runs repeat a seed or the same predictions",
-        "Its runs repeat a seed or the same predictions: an average needs distinct runs.",
-        row_rules.condition("distinct-runs", row_rules.distinct_runs),
-    ),
-    Rule(
-        "headline",
-        ("the headline",),
-        "not ranked",
-        (),
-        "no headline figure",
-        "It has no headline figure to rank by.",
-        row_rules.condition("headline", row_rules.has_headline),
-    ),
-    Rule(
-        "verdict",
-        ("the benchmark's verdict",),
-        "not ranked",
-        (),
-        "its verdict is open",
-        "Its benchmark's verdict ({verdict}) leaves it open: a board orders its rows by their verdict, and only a "
+        kind="verdict",
+        reads=("the benchmark's verdict",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="its verdict is open",
+        sentence="Its benchmark's verdict ({verdict}) leaves it open: a board orders its rows by their verdict, and "
+        "only a "
         "decided one is ranked.",
-        row_rules.condition("verdict", row_rules.decided_verdict),
+        apply=row_rules.condition("verdict", row_rules.decided_verdict),
     ),
     Rule(
-        "parsed-share",
-        ("the share of answers that parse",),
-        "not ranked",
-        (),
-        f"fewer than {100 * PARSED_SHARE_MIN:.0f} % of its answers parsed",
-        "Too few of its answers parsed ({parsed}); a row is ranked from " + f"{100 * PARSED_SHARE_MIN:.0f} %: "
+        kind="parsed-share",
+        reads=("the share of answers that parse",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase=f"fewer than {100 * PARSED_SHARE_MIN:.0f} % of its answers parsed",
+        sentence="Too few of its answers parsed ({parsed}); a row is ranked from " + f"{100 * PARSED_SHARE_MIN:.0f} %: "
         f"{PARSED_SHARE_WHY}.",
-        row_rules.condition("parsed-share", row_rules.parsed_share),
+        apply=row_rules.condition("parsed-share", row_rules.parsed_share),
     ),
     Rule(
-        "enough-items",
-        ("the items it rests on",),
-        "not ranked",
-        (),
-        "too few items to rank",
-        "It rests on too few items to rank ({items}; {min_items} or more are needed).",
-        row_rules.condition("enough-items", row_rules.enough_items),
+        kind="enough-items",
+        reads=("the items it rests on",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="too few items to rank",
+        sentence="It rests on too few items to rank ({items}; {min_items} or more are needed).",
+        apply=row_rules.condition("enough-items", row_rules.enough_items),
     ),
     Rule(
-        "informative-interval",
-        ("the headline's 95 % interval",),
-        "not ranked",
-        (),
-        "its interval is too wide to rank",
-        "Its headline's 95 % interval says too little to rank: {width}.",
-        row_rules.condition("informative-interval", row_rules.informative_interval),
+        kind="informative-interval",
+        reads=("the headline's 95 % interval",),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="its interval is too wide to rank",
+        sentence="Its headline's 95 % interval says too little to rank: {width}.",
+        apply=row_rules.condition("informative-interval", row_rules.informative_interval),
     ),
     Rule(
-        "unreproduced-best",
-        ("the headline", "NegHub's runs and reproductions on the board"),
-        "hold",
-        _BOTH,
-        "a new best waits for NegHub's reproduction",
-        "A new best on this board needs a reproduction: {headline} is not below the best of the rows NegHub ran or "
-        "reproduced here {than}, and the row is queued for NegHub's reproduction.",
-        row_rules.unreproduced_best,
+        kind="beats-baseline",
+        reads=("every item's score", "the board's baselines"),
+        gives="not ranked",
+        lifted_by=(),
+        phrase="does not beat the board's best baseline",
+        sentence="It does not beat the board's best baseline under the paired test ({baseline}).",
+        apply=row_rules.beats_baseline,
     ),
     Rule(
-        "beats-baseline",
-        ("every item's score", "the board's baselines"),
-        "not ranked",
-        (),
-        "does not beat the board's best baseline",
-        "It does not beat the board's best baseline under the paired test ({baseline}).",
-        row_rules.beats_baseline,
+        kind="rank",
+        reads=("every item's score", "the benchmark's verdict", "who ran the row"),
+        gives="rank",
+        lifted_by=(),
+        phrase="ranked: a range from paired tests",
+        sentence="Ranked: only rows NegHub ran, by NegHub's figure; ranks are ranges from paired tests over the same "
+        "items.",
+        apply=row_rules.rank,
     ),
     Rule(
-        "rank",
-        ("every item's score", "the benchmark's verdict"),
-        "rank",
-        (),
-        "ranked: a range from paired tests",
-        "Ranked: ranks are ranges from paired tests over the same items; a row NegHub neither ran nor reproduced "
-        "has a claimed rank.",
-        row_rules.rank,
+        kind="leader",
+        reads=("the ranked rows of the primary board", "the papers' best result"),
+        gives="leader",
+        lifted_by=(),
+        phrase="the leader: ranked first alone on the primary board",
+        sentence="A benchmark's leader is a row NegHub ran, ranked first alone on the primary board among two ranked "
+        "rows "
+        "or more, named with its margin over the next and that margin's paired interval. Where NegHub has checked "
+        "no row above the best baseline, the board says so, with the paper's best on comparable data beside it; a "
+        "board whose data the display says cannot name one (a sample of the test set) names none and says why.",
+        apply=lambda state: None,  # leaders.leader_of, from the boards decide returns
+    ),
+    Rule(
+        kind="ignores-negation",
+        reads=("the answers to each M_i pair",),
+        gives="mark",
+        lifted_by=(),
+        phrase="ignores negation: NegHub's statistic, not the paper's",
+        sentence="It answers both items of M_i pairs (those whose gold changes) alike more often than its own answers "
+        "would "
+        "by chance (the lower end of the 95 % Wilson interval above that share): NegHub's statistic, not the "
+        "paper's (marks.py); the table tags the row 'ignores negation'.",
+        apply=lambda state: None,  # computed per row by marks.py and written with the entry, below (_entry)
     ),
 )
 _BY_KIND = {rule.kind: rule for rule in RULES}
-
-
-def rules_in_words(task: str, shared: bool = True) -> list[str]:
-    """The ranking conditions of a benchmark's page (rules_text.py, which reads RULES: imported when called)."""
-    from .rules_text import rules_in_words as in_words
-
-    return in_words(task, shared)
 
 
 def rule_for(kind: str) -> Rule:
@@ -386,6 +380,7 @@ def decide(rows: Sequence[RowFacts], context: Context) -> LeaderboardFile:
         boards=boards,
         rows=[entries[row.id] for row in rows],
         leaders=leaders,
+        queue=state.queue,
     )
 
 
@@ -409,18 +404,20 @@ def _entry(draft: Draft) -> RowEntry:
         headline=headline(row),
         headline_ci=row.headline_ci,
         rank=draft.rank if ranked else None,
-        claimed=ranked and trust == "re-scored",
+        submitted_headline=row.submitted_headline,
         holds=list(draft.holds),
         cleared=list(draft.cleared),
         why=draft.why,
+        fails=list(draft.failed),
         floor=draft.floor if ranked else None,
         reproduction=_reproduction_words(row),
-        queued_for_reproduction=draft.queued and not row.trusted,
+        queue_position=draft.queue_position,
         also_submitted_by=list(draft.also),
+        credited=list(draft.credited),
         duplicate_of=draft.duplicate_of,
         marks=[*draft.marks, *ignored],
-        mark_kinds=list(draft.mark_kinds),
-        tags=[*(["disputed"] if "disputed" in draft.mark_kinds else []), *(["ignores negation"] if ignored else [])],
+        mark_kinds=[*draft.mark_kinds, *(["ignores-negation"] if ignored else [])],
+        tags=["ignores negation"] if ignored else [],
         verdict=row.verdict,
     )
 
@@ -433,4 +430,4 @@ def _reproduction_words(row: RowFacts) -> str | None:
         if row.record is not None:
             words += f"; {row.record.words}"
         return words
-    return "not reproduced" if row.record is None else row.record.words
+    return "not run by NegHub" if row.record is None else row.record.words

@@ -69,3 +69,36 @@ def landed_record(root: Path, sid: str, *, differ: int = 0, checked: int | None 
         **extra,
     }
     return json.dumps(document, indent=1) + "\n"
+
+
+def landed_rerun(root: Path, sid: str, *, differ: int = 0, **extra: Any) -> dict[str, str]:
+    """The files a schema-5 record of submissions/<sid>/ lands (Contract R): reproductions/<sid>.json, and NegHub's
+    kept answers to each run at reproductions/<sid>/<run.file>: the submitted lines, the first `differ` of each run
+    with another label (a JNLI-Neg run's), so that NegHub's re-run differs from the submission on `differ` items."""
+    import yaml
+
+    from neghub.evaluator.submissions.format import Metadata
+
+    folder = root / "submissions" / sid
+    metadata = Metadata.model_validate(yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8")))
+    labels = ("entailment", "neutral", "contradiction")
+    files: dict[str, str] = {}
+    kept_sha: dict[str, str] = {}
+    for run in metadata.runs:
+        lines = (folder / run.file).read_text(encoding="utf-8").splitlines()
+        out = []
+        for n, line in enumerate(lines):
+            item = json.loads(line)
+            if n < differ and item.get("prediction") in labels:
+                item["prediction"] = labels[(labels.index(item["prediction"]) + 1) % 3]
+            out.append(json.dumps(item, ensure_ascii=False))
+        text = "\n".join(out) + "\n"
+        files[f"reproductions/{sid}/{run.file}"] = text
+        kept_sha[run.file] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    document = json.loads(landed_record(root, sid, differ=differ, **extra))
+    document["schema_version"] = 5
+    for entry in document["runs"]:
+        entry["rerun_file"] = entry["file"]
+        entry["rerun_sha256"] = kept_sha[entry["file"]]
+    files[f"reproductions/{sid}.json"] = json.dumps(document, indent=1) + "\n"
+    return files

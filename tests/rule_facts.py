@@ -52,8 +52,23 @@ def account(login: str) -> Account:
     return Account(f"github:{login}", f"@{login}")
 
 
-def agreeing_record() -> RecordFacts:
-    return RecordFacts(accepted=True, words="46/46 sampled items agree", checked=46, agreeing=46)
+def rerun_record(
+    differing: int = 0, *, compared: int = ITEMS, across: bool = False, weights: str | None = None
+) -> RecordFacts:
+    """An accepted schema-5 record: NegHub re-ran the row's pin and kept its answers, which the build scored (the
+    row's answers and figures are then NegHub's: give them to `row`); `differing` of the `compared` items answered
+    otherwise in the submitted files; `across`: NegHub ran in its own numeric setting."""
+    return RecordFacts(
+        accepted=True,
+        words="run by NegHub: NegHub re-ran every item of its run (2026-12-01) and scored its own answers",
+        checked=compared,
+        agreeing=compared,
+        rerun=True,
+        compared=compared,
+        differing=differing,
+        across_settings=across,
+        weights_sha256=weights,
+    )
 
 
 def _metrics(answers: Answers, ids: Sequence[str]) -> tuple[dict[str, float], np.ndarray]:
@@ -90,9 +105,12 @@ def row(
     setting: dict[str, object] | None = None,
     key: Board | None = None,
     model: str | None = None,
+    submitted_headline: float | None = None,
+    open_weights: bool | None = True,
 ) -> RowFacts:
     """A submission's row: `name` is its submission id (and its model's name unless `model` gives one); `pin` a
-    Hub repo (revision all 'a'), by default one of the submitter's own."""
+    Hub repo (revision all 'a'), by default one of the submitter's own. A row NegHub re-ran (`record=rerun_record()`)
+    takes NegHub's answers here, and the submitter's figure as `submitted_headline`."""
     metrics, right = _metrics(answers, ids)
     repo = pin or f"{login}/{name.lower().replace(' ', '-')}"
     values = [None if a is None else LABELS[a] for a in answers]
@@ -110,6 +128,8 @@ def row(
         pull_request=pull_request,
         maintainers_run=login == "maintainers",
         record=record,
+        open_weights=open_weights,
+        submitted_headline=submitted_headline,
         identity=f"hub:{repo.lower()}@{'a' * 40}",
         identity_words=f"{repo} at revision {'a' * 12}…",
         setting_fields=dict(setting or {}),

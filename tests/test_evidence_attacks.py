@@ -9,7 +9,8 @@ answer 'contradiction' is the floor of every board (45.36 % M_i Acc′: 357 of t
 - "Maintained 70" (org/maintained @ 1…1): 70 % right, pushed to main by the maintainers (NegHub's run);
 - "Alice 55" (org/alice @ 2…2), @alice's pull request: 55 % right;
 - "Bob 57" (org/bob @ 3…3), @bob's pull request: 57 % right.
-A community row below NegHub's run ranks, as "claimed"; one above it is held until reproduced. Both stay below the
+A community row ranks only once NegHub re-ran it (rules version 5); until then it is listed with its figure. Both
+stay below the
 best comparable published result (LLM-jp-3-13B-instruct's 58.96, 表2, zero-shot on the same data); NegHub's own run
 is above it, which its being NegHub's run clears.
 """
@@ -80,14 +81,19 @@ def push_neghubs_run(main: Main, answers: Answers) -> None:
     main.push("Clear NegHub's run", {"clearances.yaml": MAINTAINED_CLEARANCE})
 
 
-def honest_main(tmp_path: Path, split: tuple[list[int], list[str]]) -> tuple[Main, dict[str, Answers]]:
-    """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1). NegHub's run is
+def honest_main(
+    tmp_path: Path, split: tuple[list[int], list[str]], *, rerun_alice: bool = True
+) -> tuple[Main, dict[str, Answers]]:
+    """main with NegHub's run (pushed by the maintainers) and Alice's row (her pull request #1, then NegHub's re-run
+    of it, a schema-5 record pushed by the maintainers: her row ranks by NegHub's figure). NegHub's run is
     above the best published result (58.96), which only a maintainer's review lifts, even for NegHub's own run: the
     maintainers cleared it (the review a real run above the papers would get)."""
     main = Main.create(tmp_path / "repo")
     answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.55, 2), "bob": model(split, 0.57, 3)}
     push_neghubs_run(main, answers["maintained"])
     main.merge(1, "alice", submission("alice-55", ALICE, "alice", [jnli_run(answers["alice"])]))
+    if rerun_alice:
+        main.push("NegHub's re-run of alice-55", rerun(main, "alice-55"))
     return main, answers
 
 
@@ -98,7 +104,7 @@ def primary(site: Site) -> dict[str, str]:
 # --- the honest state -------------------------------------------------------------------------------------
 
 
-def test_honest_rows_neghubs_run_leads_and_a_community_row_has_a_claimed_rank(
+def test_honest_rows_neghubs_run_leads_a_rerun_row_ranks_and_an_unrun_row_is_listed(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
     main, answers = honest_main(tmp_path, split)
@@ -107,134 +113,13 @@ def test_honest_rows_neghubs_run_leads_and_a_community_row_has_a_claimed_rank(
     rows = primary(site)
     assert rows["Maintained 70"].startswith("1 ")
     assert "NegHub's run" in rows["Maintained 70"]
-    for name in ("Alice 55", "Bob 57"):
-        assert "claimed rank" in rows[name] and "not reproduced" in rows[name], rows[name]
+    assert rows["Alice 55"].startswith("2 ") and "re-run by NegHub" in rows["Alice 55"], rows["Alice 55"]
+    assert rows["Bob 57"].startswith("submitted, not run by NegHub") and "queue position 1" in rows["Bob 57"]
     leader = site.leader("JNLI-Neg")
     assert leader.startswith("Maintained 70 (run by NegHub)"), leader
 
 
-# --- landing order -------------------------------------------------------------------------------------------
-
-
-def test_a_copy_backdated_before_the_honest_row_lands_after_it_and_is_held(
-    tmp_path: Path, split: tuple[list[int], list[str]]
-) -> None:
-    main, answers = honest_main(tmp_path, split)
-    # Mallory's commit says it was made a year before Alice's; it is merged after hers
-    copy = changed(answers["alice"], split, 0.03, towards_gold=False)
-    files = submission("aaa-copy", hub_model("Original Work", "mallory/ow", "4" * 40), "mallory", [jnli_run(copy)])
-    main.merge(2, "mallory", files, date="2025-01-01T00:00:00Z", base=main.head())
-    rows = primary(build(main.root))
-    assert "held" in rows["Original Work"] and "copy those of alice-55" in rows["Original Work"]
-    assert "claimed rank" in rows["Alice 55"]
-
-
-def test_a_copy_landed_in_the_same_commit_as_its_source_is_held_with_it(
-    tmp_path: Path, split: tuple[list[int], list[str]]
-) -> None:
-    # two accounts' rows in one commit (a maintainer's push of both): neither came first, both copy each other
-    main, answers = honest_main(tmp_path, split)
-    bob = answers["bob"]
-    copy = changed(bob, split, 0.02, towards_gold=False)
-    files = {
-        **submission("zz-bob", BOB, "bob", [jnli_run(bob)]),
-        **submission("aa-copy", hub_model("First Sorted", "mallory/fs", "5" * 40), "mallory", [jnli_run(copy)]),
-    }
-    main.push("Two submissions at once", files)
-    rows = primary(build(main.root))
-    # pushed by the maintainers: both are the maintainers' rows, so the copy rule does not separate them; the
-    # landing is one, and no id order makes one first: neither is held for coming second
-    assert "copy those of" not in rows["First Sorted"] + rows["Bob 57"]
-
-
-def test_editing_an_old_folders_predictions_moves_its_landing(
-    tmp_path: Path, split: tuple[list[int], list[str]]
-) -> None:
-    main = Main.create(tmp_path / "repo")
-    answers = {"maintained": model(split, 0.70, 1), "alice": model(split, 0.55, 2)}
-    push_neghubs_run(main, answers["maintained"])
-    own = model(split, 0.40, 9)
-    mallory = hub_model("Old Row", "mallory/old", "6" * 40)
-    main.merge(1, "mallory", submission("old-row", mallory, "mallory", [jnli_run(own)]))
-    main.merge(2, "alice", submission("alice-55", ALICE, "alice", [jnli_run(answers["alice"])]))
-    # Mallory's old folder now holds a copy of Alice's answers: it lands with this change, after Alice's
-    copy = changed(answers["alice"], split, 0.03, towards_gold=False)
-    main.merge(3, "mallory", {"submissions/old-row/predictions/jnli-neg/run.jsonl": jnli_run(copy)[1]})
-    rows = primary(build(main.root))
-    assert "held" in rows["Old Row"] and "copy those of alice-55" in rows["Old Row"]
-    assert "claimed rank" in rows["Alice 55"]
-
-
-def test_a_metadata_only_change_keeps_the_landing(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
-    main, answers = honest_main(tmp_path, split)
-    copy = changed(answers["alice"], split, 0.03, towards_gold=False)
-    main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [jnli_run(copy)]))
-    # Alice edits her description after Mallory's copy landed: her row keeps its landing, before the copy
-    text = (main.root / "submissions/alice-55/metadata.yaml").read_text(encoding="utf-8")
-    main.merge(3, "alice", {"submissions/alice-55/metadata.yaml": text.replace("Made for", "Made, with care, for")})
-    site = build(main.root)
-    rows = primary(site)
-    assert "held" in rows["Copy"] and "claimed rank" in rows["Alice 55"]
-    landing = {e["submission"]: e["landing"] for e in site.file()["rows"] if e["kind"] == "verified"}
-    assert landing["alice-55"] < landing["copy"]
-
-
-# --- the submitter is the account -----------------------------------------------------------------------------
-
-
-def test_a_copy_under_the_maintainers_name_is_another_accounts_copy(
-    tmp_path: Path, split: tuple[list[int], list[str]]
-) -> None:
-    main, answers = honest_main(tmp_path, split)
-    copy = changed(answers["maintained"], split, 0.0103, towards_gold=True)  # 98.97 % alike
-    forged = hub_model("Maintained 70", "mallory/m70", "8" * 40)
-    files = submission("maintained-again", forged, "mallory", [jnli_run(copy)], submitter_name="NegHub maintainers")
-    main.merge(2, "mallory", files)
-    site = build(main.root)
-    rows = primary(site)
-    # the reader tells the two apart by the pin beside each name
-    forged_row = rows["Maintained 70 mallory/m70"]
-    assert "Maintained 70 org/maintained" in rows
-    assert "held" in forged_row and "copy those of maintained" in forged_row
-    # no name is reserved but NegHub's: the two rows show their pinned models instead
-    pins = {e["submission"]: e["pin"] for e in site.file()["rows"] if e["kind"] == "verified"}
-    assert pins["maintained-again"] == "mallory/m70" and pins["maintained"] == "org/maintained"
-    leader = site.leader("JNLI-Neg")
-    assert leader.startswith("Maintained 70 (org/maintained; run by NegHub)") and "over Maintained 70" not in leader
-
-
 # --- copies -------------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("share", [0.01, 0.02, 0.05, 0.10, 0.20])
-@pytest.mark.parametrize("towards_gold", [False, True])
-def test_a_copy_with_a_share_of_answers_changed_is_held(
-    tmp_path: Path, split: tuple[list[int], list[str]], share: float, towards_gold: bool
-) -> None:
-    main, answers = honest_main(tmp_path, split)
-    copy = changed(answers["alice"], split, share, towards_gold)
-    main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [jnli_run(copy)]))
-    rows = primary(build(main.root))
-    assert "held" in rows["Copy"] and "copy those of alice-55" in rows["Copy"], rows["Copy"]
-
-
-@pytest.mark.parametrize(
-    ("where", "run_options"),
-    [
-        ("3-shot", {"shots": 3}),
-        ("chat template: yes", {"chat_template": True}),
-        ("prompt llm-jp-eval-loglikelihood", {"prompt": "llm-jp-eval-loglikelihood"}),
-    ],
-)
-def test_a_copy_declared_under_another_protocol_is_compared_across_boards(
-    tmp_path: Path, split: tuple[list[int], list[str]], where: str, run_options: dict[str, Any]
-) -> None:
-    main, answers = honest_main(tmp_path, split)
-    copy = changed(answers["alice"], split, 0.05, towards_gold=False)
-    run = jnli_run(copy, **run_options)
-    main.merge(2, "mallory", submission("copy", hub_model("Copy", "mallory/c", "7" * 40), "mallory", [run]))
-    rows = build(main.root).rows("jnli-neg", where)
-    assert "held" in rows["Copy"] and "copy those of alice-55" in rows["Copy"], rows
 
 
 def test_independent_honest_rows_are_not_held_as_copies(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
@@ -263,6 +148,7 @@ def test_a_row_that_answers_one_label_everywhere_is_not_ranked(
     main.merge(
         2, "eve", submission("one-label", hub_model("One Label", "eve/one", "9" * 40), "eve", [jnli_run(constant)])
     )
+    main.push("NegHub's re-run of one-label", rerun(main, "one-label"))
     rows = primary(build(main.root))
     assert rows["One Label"].startswith("not ranked"), rows["One Label"]
     assert (
@@ -319,13 +205,13 @@ def test_flooding_another_board_does_not_move_the_leader(tmp_path: Path, split: 
         main.merge(number, f"sybil{number}", files)
     site = build(main.root)
     assert site.leader("JNLI-Neg").startswith("Maintained 70 (run by NegHub)")
-    # and on their own board no unreproduced row is first: each is held until NegHub reproduces one
+    # and on their own board no row NegHub did not run is ranked: each is listed, in the queue
     for name, row in site.rows("jnli-neg", "3-shot").items():
         if name.startswith("Sybil"):
-            assert "held" in row and "needs a reproduction" in row
+            assert row.startswith("submitted, not run by NegHub") and "queue position" in row
 
 
-def test_an_unreproduced_row_above_neghubs_run_is_never_named_leader(
+def test_an_unrun_row_above_neghubs_run_is_never_named_leader(
     tmp_path: Path, split: tuple[list[int], list[str]]
 ) -> None:
     main, _ = honest_main(tmp_path, split)
@@ -335,12 +221,20 @@ def test_an_unreproduced_row_above_neghubs_run_is_never_named_leader(
     )
     site = build(main.root)
     row = primary(site)["Strong"]
-    assert "held" in row and "above the best comparable published result" in row
+    assert row.startswith("submitted, not run by NegHub") and "queue position 1" in row
     leader = site.leader("JNLI-Neg")
-    assert not leader.startswith("Strong") and "1 row not reproduced claims a higher value" in leader
+    assert leader.startswith("Maintained 70 (run by NegHub)") and "Strong" not in leader
 
 
 # --- reproductions: bound to content and to the workflow -----------------------------------------------------------
+
+
+def rerun(main: Main, sid: str, *, differ: int = 0, **extra: Any) -> dict[str, str | bytes | None]:
+    """NegHub's re-run of submissions/<sid>'s runs as the gpu-reproduce workflow lands it: a schema-5 record and the
+    answers it kept (the submitted ones, the first `differ` of each run changed)."""
+    from tests.reproduction_records import landed_rerun
+
+    return dict(landed_rerun(main.root, sid, differ=differ, **extra))
 
 
 def record(main: Main, sid: str, *, differ: int = 0, checked: int | None = None, **extra: Any) -> str:
@@ -358,10 +252,10 @@ def test_a_reproduction_landed_by_the_workflow_makes_a_row_reproduced_and_first_
     main, _ = honest_main(tmp_path, split)
     strong = model(split, 0.80, 50)
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
-    main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(3, "neghub", rerun(main, "strong"), branch="reproduce/strong")
     row = primary(build(main.root))["Strong"]
     items = len(split[0])  # every item of the run: the record re-ran the whole run
-    assert row.startswith("held") and f"reproduced: {items}/{items} items agree" in row
+    assert row.startswith("held") and f"NegHub's run agrees on {items}/{items} items" in row
     assert "waits for a maintainer's review" in row
     reviewed = clearances_with_maintained(
         "strong", ["above-published-best"], "trained on no JNLI-Neg data, per its model card and its authors"
@@ -369,8 +263,8 @@ def test_a_reproduction_landed_by_the_workflow_makes_a_row_reproduced_and_first_
     main.push("Review strong", {"clearances.yaml": reviewed})
     site = build(main.root)
     row = primary(site)["Strong"]
-    assert row.startswith("1 ") and f"reproduced: {items}/{items} items agree" in row
-    assert site.leader("JNLI-Neg").startswith("Strong (reproduced by NegHub)")
+    assert row.startswith("1 ") and f"NegHub's run agrees on {items}/{items} items" in row
+    assert site.leader("JNLI-Neg").startswith("Strong (re-run by NegHub)")
 
 
 def test_a_record_from_another_branch_or_beside_other_files_does_not_count(
@@ -381,16 +275,9 @@ def test_a_record_from_another_branch_or_beside_other_files_does_not_count(
     files = submission("strong", hub_model("Strong", "mallory/s", "a" * 40), "mallory", [jnli_run(strong)])
     # the record rides in the submission's own pull request, from a fork's branch
     main.merge(2, "mallory", {**files})
-    main.merge(3, "mallory", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(3, "mallory", rerun(main, "strong"), branch="reproduce/strong")
     row = primary(build(main.root))["Strong"]
-    assert "held" in row and "does not count" in row
-
-
-def test_a_reproduction_that_disagrees_holds_its_row(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
-    main, _ = honest_main(tmp_path, split)
-    main.merge(3, "neghub", {"reproductions/alice-55.json": record(main, "alice-55", differ=52)}, branch="reproduce/a")
-    row = primary(build(main.root))["Alice 55"]
-    assert "held" in row and f"NegHub's reproduction disagrees on 52 of {len(split[0])} items" in row
+    assert row.startswith("submitted, not run by NegHub") and "does not count" in row
 
 
 def test_editing_the_reproduced_metadata_withdraws_the_reproduction(
@@ -399,13 +286,14 @@ def test_editing_the_reproduced_metadata_withdraws_the_reproduction(
     main, _ = honest_main(tmp_path, split)
     strong = model(split, 0.80, 50)
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
-    main.merge(3, "neghub", {"reproductions/strong.json": record(main, "strong")}, branch="reproduce/strong")
+    main.merge(3, "neghub", rerun(main, "strong"), branch="reproduce/strong")
     text = (main.root / "submissions/strong/metadata.yaml").read_text(encoding="utf-8")
     edited = text.replace("name: Strong", "name: Strong 70B").replace("parameters: 1000000", "parameters: 70000000000")
     main.merge(4, "carol", {"submissions/strong/metadata.yaml": edited})
     site = build(main.root)
     row = primary(site)["Strong 70B"]
-    assert f"reproduced: {len(split[0])}/" not in row and "the metadata changed since" in row and "held" in row
+    assert "NegHub's run agrees" not in row and "the metadata changed since" in row
+    assert row.startswith("submitted, not run by NegHub")
 
 
 # --- links ----------------------------------------------------------------------------------------------------------
@@ -424,42 +312,6 @@ def test_a_submissions_folder_behind_a_link_is_refused(tmp_path: Path, split: tu
 
 
 # --- identity and names -----------------------------------------------------------------------------------------------
-
-
-def test_a_squatted_hub_pin_loses_to_neghubs_run_of_it(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
-    main = Main.create(tmp_path / "repo")
-    real = hub_model("Real Model", "org/real", "b" * 40)
-    fabricated = model(split, 0.68, 60)
-    main.merge(1, "mallory", submission("real-first", real, "mallory", [jnli_run(fabricated)]))
-    main.push("NegHub's run of org/real", submission("real-neghub", real, "neghub", [jnli_run(model(split, 0.66, 61))]))
-    review = clearances_yaml("real-neghub", ["above-published-best"], "neghub-maint", "2026-11-28", "NegHub's run")
-    main.push("Review NegHub's run", {"clearances.yaml": review})
-    site = build(main.root)
-    rows = primary(site)
-    assert rows["Real Model"].startswith("1 ") and "NegHub's run" in rows["Real Model"]
-    assert "held" in rows["Real Model #2"] and "gave other answers" in rows["Real Model #2"]
-
-
-@pytest.mark.parametrize(
-    "variant",
-    [
-        hub_model("Real Model", "ORG/Real", "b" * 40),
-        hub_model("Real Model", "org/real", "b" * 40, file="model-q4.gguf"),
-    ],
-)
-def test_a_hub_pin_in_other_letter_case_or_with_a_file_is_the_same_model(
-    tmp_path: Path, split: tuple[list[int], list[str]], variant: dict[str, Any]
-) -> None:
-    main = Main.create(tmp_path / "repo")
-    main.push(
-        "NegHub's run",
-        submission(
-            "real-neghub", hub_model("Real Model", "org/real", "b" * 40), "neghub", [jnli_run(model(split, 0.66, 61))]
-        ),
-    )
-    main.merge(1, "mallory", submission("variant", variant, "mallory", [jnli_run(model(split, 0.5, 62))]))
-    rows = primary(build(main.root))
-    assert "held" in rows["Real Model #2"] and "gave other answers" in rows["Real Model #2"]
 
 
 def test_a_look_alike_name_of_another_accounts_model_holds_no_one_and_both_rows_show_their_pin(

@@ -111,7 +111,7 @@ def _clearance_pull(tmp_path: Path, split: Split, author: str, member: bool, hea
     main, _ = honest_main(tmp_path, split)
     main.push("The maintainers", maintainers_file("a-maintainer"))
     files: dict[str, str | bytes | None] = {
-        "clearances.yaml": clearances_yaml("alice-55", ["unreproduced-best"], author, "2026-11-28", "reviewed")
+        "clearances.yaml": clearances_yaml("alice-55", ["above-published-best"], author, "2026-11-28", "reviewed")
     }
     if head_maintainers:
         files.update(maintainers_file("a-maintainer", author))

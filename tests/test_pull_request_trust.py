@@ -277,7 +277,7 @@ def test_without_a_git_checkout_every_new_link_is_refused(tmp_path: Path) -> Non
 # --- clearances -----------------------------------------------------------------------------------------------------
 
 ENTRY = (
-    "clearances:\n  - submission: strong\n    holds: [unreproduced-best]\n    boards: [jnli-neg--valid--0shot]\n"
+    "clearances:\n  - submission: strong\n    holds: [above-published-best]\n    boards: [jnli-neg--valid--0shot]\n"
     "    by: {by}\n"
     '    date: "2026-11-26"\n    why: an API model the provider re-ran for us\naccepted_prompts: []\n'
 )
@@ -324,6 +324,6 @@ def test_a_maintainers_clearance_of_a_figure_naming_no_board_is_refused(tmp_path
     (head / "clearances.yaml").write_text(unscoped, encoding="utf-8")
     problems = clearance_problems(event("a-maintainer/neghub", "a-maintainer", 1), head, base)
     assert len(problems) == 1 and "name the boards reviewed" in problems[0], problems
-    name_only = unscoped.replace("[unreproduced-best]", "[name-of-another]")
+    name_only = unscoped.replace("[above-published-best]", "[name-of-another]")
     (head / "clearances.yaml").write_text(name_only, encoding="utf-8")
     assert clearance_problems(event("a-maintainer/neghub", "a-maintainer", 1), head, base) == []

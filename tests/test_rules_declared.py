@@ -98,14 +98,16 @@ def test_the_rules_page_states_every_rule_wraps_its_cells_and_says_shared_senten
 
 def test_the_changelog_of_this_version_says_each_change() -> None:
     version, _, what = verdicts.RULES_CHANGELOG[-1]
-    assert version == verdicts.RULES_VERSION == "4"
+    assert version == verdicts.RULES_VERSION == "5"
     for change in (
-        "declared once",
-        "NegHub's own runs included",
-        "disputed",
-        "Only NegHub's own name is reserved",
-        "different samples",
-        "unanswered item counts as a wrong answer",
-        "under review at the same time",
+        "NegHub ranks what it ran",
+        "listed, unnumbered",
+        "'claimed rank' is gone",
+        "round robin over accounts",
+        "other-setting, other-answers-same-model, disputed, answers-alike and unreproduced-best",
+        "lean to the gold",
+        "at any number of shots",
+        "no leader until the official test set is",
+        "alphabetically",
     ):
         assert change in what, change

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.histories import Main, build, hub_model, jnli_primary_slug, jnli_run, submission
-from tests.test_evidence_attacks import ALICE, honest_main, model, primary, push_neghubs_run, record
+from tests.test_evidence_attacks import ALICE, honest_main, model, primary, push_neghubs_run, rerun
 
 PRIMARY = "valid split · 0-shot · prompt llm-jp-eval · chat template: no"
 
@@ -77,6 +77,7 @@ def test_a_row_that_cannot_rank_is_told_why_not_held_for_a_reproduction(
     # unparsed where the line number is 0, 1 or 2 mod 5, as in the test above: parsed 544 of 1,363 (39.9 %)
     terse = {i: (None if n % 5 < 3 else g) for n, (i, g) in enumerate(zip(ids, gold, strict=True))}
     main.merge(2, "carol", submission("terse", hub_model("Terse", "carol/terse", "8" * 40), "carol", [jnli_run(terse)]))
+    main.push("NegHub's re-run of terse", rerun(main, "terse"))  # NegHub ran it: only its conditions are left
     row = primary(build(main.root))["Terse"]
     assert row.startswith("not ranked") and "Too few of its answers parsed (40 %); a row is ranked from 50 %" in row, (
         row
@@ -101,16 +102,15 @@ def test_a_tie_is_said_and_never_broken_by_a_name(tmp_path: Path, split: tuple[l
     site = build(main.root)
     rows = primary(site)
     assert rows["Zeta"].startswith("1–2") and rows["!!! Aardvark"].startswith("1–2")
-    assert site.leader("JNLI-Neg").startswith(
-        "no leader: rank 1 among the rows NegHub ran or reproduced is shared by !!! Aardvark, Zeta"
-    )
+    assert site.leader("JNLI-Neg").startswith("no leader: rank 1 is shared by !!! Aardvark, Zeta")
 
 
 def test_one_ranked_row_alone_is_no_leader(tmp_path: Path, split: tuple[list[int], list[str]]) -> None:
     main = Main.create(tmp_path / "repo")
     push_neghubs_run(main, model(split, 0.7, 1))
     leader = build(main.root).leader("JNLI-Neg")
-    assert leader.startswith("one ranked row (Maintained 70)") and "a leader needs two ranked rows" in leader
+    assert "NegHub has checked one model above the best baseline on this board, Maintained 70" in leader
+    assert "a leader needs two to compare" in leader and leader.startswith("The paper's best: ")
 
 
 def test_a_clearance_counts_as_landed_and_names_who_landed_it(
@@ -119,8 +119,9 @@ def test_a_clearance_counts_as_landed_and_names_who_landed_it(
     main, _ = honest_main(tmp_path, split)
     strong = model(split, 0.80, 50)
     main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
+    main.push("NegHub's re-run of strong", rerun(main, "strong"))
     entry = (
-        "clearances:\n  - submission: strong\n    holds: [unreproduced-best, above-published-best]\n"
+        "clearances:\n  - submission: strong\n    holds: [above-published-best]\n"
         f"    boards: [{jnli_primary_slug()}]\n"
         "    by: a-maintainer\n"
         '    date: "2026-11-26"\n    why: an API model whose provider re-ran 200 items for us\naccepted_prompts: []\n'
@@ -130,28 +131,33 @@ def test_a_clearance_counts_as_landed_and_names_who_landed_it(
     assert "held" in primary(build(main.root))["Strong"]
     main.merge(3, "a-maintainer", {"clearances.yaml": entry}, branch="clear-strong")
     row = primary(build(main.root))["Strong"]
-    assert "claimed rank" in row or row.startswith("1"), row
+    assert row.startswith("1"), row
     assert "lifted by a maintainer's review (@a-maintainer (pull request #3), 2026-11-26): an API model" in row
 
 
 @pytest.mark.parametrize(
-    ("extra", "words"),
+    ("change", "words"),
     [
-        ({"kind": "across-settings"}, "a drift report"),
         ({"metadata_sha256": "0" * 64}, "the metadata changed since"),
+        ({"schema_version": 4}, "kept none of NegHub's answers to score"),
     ],
 )
-def test_only_a_same_setting_record_of_these_files_reproduces_a_row(
-    tmp_path: Path, split: tuple[list[int], list[str]], extra: dict[str, str], words: str
+def test_only_a_record_that_kept_neghubs_answers_to_these_files_ranks_a_row(
+    tmp_path: Path, split: tuple[list[int], list[str]], change: dict[str, object], words: str
 ) -> None:
     main, _ = honest_main(tmp_path, split)
-    strong = model(split, 0.80, 50)
-    main.merge(2, "carol", submission("strong", hub_model("Strong", "carol/s", "a" * 40), "carol", [jnli_run(strong)]))
-    text = json.loads(record(main, "strong"))
-    text.update(extra)
-    main.merge(3, "neghub", {"reproductions/strong.json": json.dumps(text)}, branch="reproduce/strong")
-    row = primary(build(main.root))["Strong"]
-    assert "held" in row and "does not count" in row and words in row
+    weaker = model(split, 0.50, 50)
+    main.merge(2, "carol", submission("weak", hub_model("Weak", "carol/w", "a" * 40), "carol", [jnli_run(weaker)]))
+    files = rerun(main, "weak")
+    text = json.loads(str(files["reproductions/weak.json"]))
+    text.update(change)
+    if text["schema_version"] == 4:
+        for run in text["runs"]:
+            del run["rerun_file"], run["rerun_sha256"]
+    files["reproductions/weak.json"] = json.dumps(text)
+    main.merge(3, "neghub", files, branch="reproduce/weak")
+    row = primary(build(main.root))["Weak"]
+    assert row.startswith("submitted, not run by NegHub") and words in row, row
 
 
 def test_a_reproduction_clears_a_hold_but_not_a_custom_prompts(
@@ -162,61 +168,8 @@ def test_a_reproduction_clears_a_hold_but_not_a_custom_prompts(
         "private", hub_model("Prompted", "carol/p", "e" * 40), "carol", [jnli_run(answers["alice"], prompt="my-secret")]
     )
     main.merge(2, "carol", files)
-    main.merge(3, "neghub", {"reproductions/private.json": record(main, "private")}, branch="reproduce/private")
+    main.merge(3, "neghub", rerun(main, "private"), branch="reproduce/private")
     row = build(main.root).rows("jnli-neg", "custom: my-secret")["Prompted"]
     items = len(split[0])  # the record re-ran every item of the run
-    assert f"reproduced: {items}/{items}" in row and "held" in row and "not one of the benchmark's" in row
-
-
-def test_runs_of_one_model_in_settings_that_change_answers_are_told_apart(
-    tmp_path: Path, split: tuple[list[int], list[str]]
-) -> None:
-    # bfloat16: the attention kernel and the batches are part of the setting (runners/setting.py, measured: in
-    # bfloat16 they moved 11-20 of 48 JNLI-Neg answers); other answers there are no contradiction, and each row says so
-    main = Main.create(tmp_path / "repo")
-    pin = hub_model("Pinned", "org/pinned", "f" * 40)
-    sdpa = {"dtype": "bfloat16", "device": "cuda", "attn_implementation": "sdpa", "batch_size": 64}
-    eager = {**sdpa, "attn_implementation": "eager", "batch_size": 8}
-    main.push(
-        "NegHub's bf16 sdpa run",
-        submission("p-sdpa", pin, "neghub", [jnli_run(model(split, 0.55, 30))], provenance=sdpa),
-    )
-    main.merge(1, "carol", submission("p-eager", pin, "carol", [jnli_run(model(split, 0.54, 31))], provenance=eager))
-    site = build(main.root)
-    rows = primary(site)
-    carol = rows["Pinned #2"]
-    assert "held" not in carol.split(" why ")[0]
-    assert "in another numeric setting: bfloat16 on cuda, eager attention, batches of 8 items here" in carol
-    assert "attention: eager, sdpa; batch size: 8, 64" in carol
-    assert "sdpa attention, batches of 64 items" in site.text("models/p-sdpa.md")
-
-
-def test_one_accounts_runs_of_a_model_in_settings_that_change_answers_are_not_held(
-    tmp_path: Path, split: tuple[list[int], list[str]]
-) -> None:
-    main = Main.create(tmp_path / "repo")
-    push_neghubs_run(main, model(split, 0.7, 1))
-    pin = hub_model("Pinned", "org/pinned", "f" * 40)
-    bf16 = {"dtype": "bfloat16", "device": "cuda", "attn_implementation": "sdpa", "batch_size": 64}
-    fp32 = {"dtype": "float32", "device": "cuda", "batch_size": 8}
-    main.merge(1, "carol", submission("p-bf16", pin, "carol", [jnli_run(model(split, 0.55, 30))], provenance=bf16))
-    main.merge(2, "carol", submission("p-fp32", pin, "carol", [jnli_run(model(split, 0.54, 31))], provenance=fp32))
-    rows = primary(build(main.root))
-    second = rows["Pinned #2"]
-    assert not second.startswith("held"), second
-    assert "The same pinned model as p-bf16 in another numeric setting: float32 on cuda" in second, second
-
-
-def test_a_float32_run_of_one_model_with_other_answers_is_held_naming_both_settings(
-    tmp_path: Path, split: tuple[list[int], list[str]]
-) -> None:
-    # float32: batches and attention moved no answer (runners/setting.py): one setting, so other answers contradict
-    main = Main.create(tmp_path / "repo")
-    pin = hub_model("Pinned", "org/pinned", "f" * 40)
-    mine = {"dtype": "float32", "device": "cpu", "batch_size": 8}
-    main.push("NegHub's run", submission("p-8", pin, "neghub", [jnli_run(model(split, 0.55, 30))], provenance=mine))
-    theirs = {**mine, "batch_size": 16}
-    main.merge(1, "carol", submission("p-16", pin, "carol", [jnli_run(model(split, 0.56, 31))], provenance=theirs))
-    row = primary(build(main.root))["Pinned #2"]
-    assert "held" in row and "gave other answers" in row
-    assert "this row ran in float32 on cpu, batches of 16 items, that one in float32 on cpu, batches of 8 items" in row
+    assert f"NegHub's run agrees on {items}/{items} items" in row
+    assert "held" in row and "not one of the benchmark's" in row

@@ -99,6 +99,14 @@ class PrimaryBoard(BaseModel):
     test: str = "base"
     seeds: int = 1
     why: str = Field(description="why this protocol answers the benchmark's question")
+    published_table: str | None = Field(
+        default=None,
+        description="where the board's data is a sample: the papers' table on the full set it is drawn from, which "
+        "its rows are compared with (the above-published-best hold)",
+    )
+    no_leader: str | None = Field(
+        default=None, description="why the board names no leader yet, in a sentence its page shows (None: it may)"
+    )
 
     @property
     def words(self) -> str:

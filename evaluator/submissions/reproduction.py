@@ -81,6 +81,10 @@ class ReproducedRun(BaseModel):
         default=None, ge=0, description="largest |difference| of the numbers (log-likelihoods, logits) compared"
     )
     median_abs_delta: float | None = Field(default=None, ge=0, description="median |difference| of those numbers")
+    rerun_file: str | None = Field(
+        default=None, description="schema 5: the re-run's answers, kept at reproductions/<submission>/<rerun_file>"
+    )
+    rerun_sha256: str | None = Field(default=None, description="schema 5: the sha256 of that kept file")
 
     @property
     def compared_whole(self) -> bool:
@@ -101,7 +105,7 @@ class Reproduction(BaseModel):
 
     model_config = _CLOSED
     # a record that names no version predates version 2 (neghub reproduce writes 4)
-    schema_version: Literal[1, 2, 3, 4] = 1
+    schema_version: Literal[1, 2, 3, 4, 5] = 1
     kind: RecordKind | None = Field(
         default=None,
         description="same-setting: a reproduction; across-settings: a drift report (None: a schema 1 record)",

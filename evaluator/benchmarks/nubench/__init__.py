@@ -280,6 +280,10 @@ DISPLAY = Display(
         prompt="simple",
         why="The paper's first setting (its Table 12): zero-shot, the simple prompt, each option scored by its "
         "log-likelihood (completion), which asks nothing of the answer's format.",
+        published_table="Table 12",
+        no_leader="NegHub holds a 46-item sample of NUBench's test set, not the official test set: a row needs 40 of "
+        "46 items right to reach a ±10-point interval, which only a model that saw the items reaches, so the board "
+        "names no leader until the official test set is pinned.",
     ),
     board_notes=(BoardNote(test="error analysis", words=ERROR_ANALYSIS_NOTE),),
     headline_board=HeadlineBoard(

@@ -1,0 +1,97 @@
+"""NegHub's reproduction queue (Contract Q): which submitted rows NegHub re-runs, in what order, and why a row waits.
+
+Only a row NegHub ran is ranked (verdicts.py), so the queue decides whose claim becomes a figure. No account can
+flood it or jump it:
+- one entry per pinned model and numeric setting: a second submission of the same weights in the same setting
+  waits on the first's entry (the re-run answers for the weights, whoever submitted them);
+- only runs that could rank: the benchmark's primary board (its evaluation split and protocol), and the same
+  protocol at the few-shot counts of `QUEUED_SHOTS`; a run on any other board is listed, never queued;
+- closed weights never queue: NegHub cannot run them;
+- round robin over accounts, first in first out within one (by landing order on main): an account's tenth
+  submission waits behind every other account's first;
+- a submitter's own figure never sets the order (nothing here reads a headline).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .board_file import QueueEntry
+from .boards import Board, primary_board
+from .facts import RowFacts
+from .row_figures import account_key, account_words, landing_order
+
+# the few-shot counts NegHub re-runs beside a primary board's own: the common few-shot settings of the papers and
+# of lm-eval; every other count is listed only, so that one submission cannot claim GPU hours for each count
+QUEUED_SHOTS = (1, 3, 5)
+CLOSED_WEIGHTS = "closed weights: NegHub cannot check this"
+
+
+@dataclass(frozen=True)
+class Queue:
+    """The queue's entries, and for each submitted row NegHub has not run why it is not ranked (its position)."""
+
+    entries: list[QueueEntry]
+    why: dict[str, str]  # row id -> "submitted, not run by NegHub yet: queue position N", or why it is not queued
+    position: dict[str, int]  # row id -> its entry's position
+
+
+def queueable(board: Board) -> bool:
+    """Whether a run on `board` could rank: the primary board, or its protocol at one of QUEUED_SHOTS."""
+    primary = primary_board(board.task)
+    if primary is None:
+        return False
+    return board == primary or (
+        board.shots in QUEUED_SHOTS and dataclasses.replace(board, shots=primary.shots) == primary
+    )
+
+
+def build_queue(rows: Sequence[RowFacts]) -> Queue:
+    """The queue of `rows` (the shown verified rows NegHub has not run), in landing order within each account."""
+    why: dict[str, str] = {}
+    groups: dict[tuple[str, str], list[RowFacts]] = {}
+    for row in sorted(rows, key=landing_order):
+        if row.open_weights is False:
+            why[row.id] = CLOSED_WEIGHTS
+        elif row.identity is None:
+            why[row.id] = "submitted, not run by NegHub: it pins no weights NegHub could run"
+        elif not queueable(row.key):
+            shots = ", ".join(str(s) for s in QUEUED_SHOTS)
+            why[row.id] = (
+                "submitted, not run by NegHub: NegHub re-runs the primary board's protocol (and its "
+                f"{shots}-shot settings) only"
+            )
+        else:
+            groups.setdefault((row.identity, row.numeric_setting or ""), []).append(row)
+    # an entry belongs to the account whose submission of the pin landed first
+    by_account: dict[str, list[list[RowFacts]]] = {}
+    for members in groups.values():
+        first = members[0]
+        by_account.setdefault(account_key(first), []).append(members)
+    accounts = sorted(by_account, key=lambda key: landing_order(by_account[key][0][0]))
+    order: list[list[RowFacts]] = []
+    for turn in range(max((len(v) for v in by_account.values()), default=0)):
+        order += [by_account[key][turn] for key in accounts if turn < len(by_account[key])]
+    entries: list[QueueEntry] = []
+    position: dict[str, int] = {}
+    for place, members in enumerate(order, start=1):
+        first = members[0]
+        own = [r for r in members if r.submission_id == first.submission_id]
+        entries.append(
+            QueueEntry(
+                position=place,
+                account=account_words(first),
+                submission=first.submission_id or first.id,
+                pin=(first.identity_words or first.identity or "").split(" at revision ")[0],
+                setting=first.numeric_setting or "not recorded",
+                runs=sorted({str(p["file"]) for r in own for p in r.provenance}),
+                boards=[r.key.slug for r in own],
+                why="a submitted open-weights model NegHub has not run, on a board it could rank on",
+            )
+        )
+        for row in members:
+            position[row.id] = place
+            why[row.id] = f"submitted, not run by NegHub yet: queue position {place}"
+    return Queue(entries, why, position)
