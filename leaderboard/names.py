@@ -112,14 +112,24 @@ def _named_letter(ch: str) -> str:
 
 
 def _letters(text: str) -> str:
-    return "".join(ch for ch in text if unicodedata.category(ch)[0] in ("L", "N") and unicodedata.category(ch) != "Lm")
+    # a Default_Ignorable_Code_Point letter draws nothing (the Hangul fillers U+3164, U+115F, U+1160, U+FFA0 are
+    # category Lo): `Neg<filler>Hub` reads "NegHub", so it is dropped as UTS #39 drops it
+    ignorable = _ignorable()
+    return "".join(
+        ch
+        for ch in text
+        if unicodedata.category(ch)[0] in ("L", "N")
+        and unicodedata.category(ch) != "Lm"
+        and not ignorable.fullmatch(ch)
+    )
 
 
 def neghub_letters(name: str) -> str:
     """The letters and numbers of `name` as NegHub's name check reads them: NFKC; each letter whose Unicode name is
     LATIN LETTER SMALL CAPITAL X or MODIFIER LETTER ... X read as X; then only categories L and N kept, modifier
-    letters (Lm) dropped. Everything else a reader reads past (spaces, punctuation, symbols such as a box-drawing
-    line or a plus sign, marks, format characters, a modifier letter that is no letter: ˍ, ー) is dropped."""
+    letters (Lm) and letters that draw nothing (Default_Ignorable_Code_Point: a Hangul filler) dropped. Everything
+    else a reader reads past (spaces, punctuation, symbols such as a box-drawing line or a plus sign, marks, format
+    characters, a modifier letter that is no letter: ˍ, ー) is dropped."""
     read = "".join(_named_letter(ch) for ch in unicodedata.normalize("NFKC", name))
     return _letters(unicodedata.normalize("NFKC", read))
 

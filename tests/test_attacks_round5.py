@@ -38,9 +38,6 @@ from tests.rule_facts import (
 HANGUL_FILLERS = ("\u3164", "\u115f", "\u1160", "\uffa0")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="round 5 A9: a Hangul filler (a letter that draws nothing) inside NegHub's name buys the name"
-)
 @pytest.mark.parametrize("filler", HANGUL_FILLERS, ids=[f"U+{ord(c):04X}" for c in HANGUL_FILLERS])
 def test_a9_a_blank_letter_inside_neghubs_name_is_held(filler: str) -> None:
     """Rule 3: "compared ... through spaces, punctuation and look-alike letters": a letter that draws nothing
