@@ -8,7 +8,8 @@ flood it or jump it:
   protocol at the few-shot counts of `QUEUED_SHOTS`; a run on any other board is listed, never queued;
 - closed weights never queue: NegHub cannot run them;
 - round robin over accounts, first in first out within one (by landing order on main): an account's tenth
-  submission waits behind every other account's first;
+  submission waits behind every other account's first; a pin two accounts submitted takes the earlier of their
+  two turns, so landing another account's pin first does not move its entry back;
 - a submitter's own figure never sets the order (nothing here reads a headline).
 """
 
@@ -65,19 +66,35 @@ def build_queue(rows: Sequence[RowFacts]) -> Queue:
             )
         else:
             groups.setdefault((row.identity, row.numeric_setting or ""), []).append(row)
-    # an entry belongs to the account whose submission of the pin landed first
+    # an entry is in the turns of every account that submitted its pin and setting, each in that account's own
+    # landing order, and takes the first of those turns: an account that lands another's pin before it cannot move
+    # that account's entry to its own place in the round
     by_account: dict[str, list[list[RowFacts]]] = {}
     for members in groups.values():
-        first = members[0]
-        by_account.setdefault(account_key(first), []).append(members)
-    accounts = sorted(by_account, key=lambda key: landing_order(by_account[key][0][0]))
-    order: list[list[RowFacts]] = []
-    for turn in range(max((len(v) for v in by_account.values()), default=0)):
-        order += [by_account[key][turn] for key in accounts if turn < len(by_account[key])]
+        for key in dict.fromkeys(account_key(r) for r in members):
+            by_account.setdefault(key, []).append(members)
+
+    def own_first(key: str, members: list[RowFacts]) -> RowFacts:
+        return next(r for r in members if account_key(r) == key)
+
+    for key, turns in by_account.items():
+        turns.sort(key=lambda members: landing_order(own_first(key, members)))
+    accounts = sorted(by_account, key=lambda key: landing_order(own_first(key, by_account[key][0])))
+    order: list[tuple[RowFacts, list[RowFacts]]] = []
+    placed: set[int] = set()
+    cursor = dict.fromkeys(accounts, 0)
+    while len(order) < len(groups):
+        for key in accounts:
+            turns = by_account[key]
+            while cursor[key] < len(turns) and id(turns[cursor[key]]) in placed:
+                cursor[key] += 1
+            if cursor[key] < len(turns):
+                members = turns[cursor[key]]
+                placed.add(id(members))
+                order.append((own_first(key, members), members))
     entries: list[QueueEntry] = []
     position: dict[str, int] = {}
-    for place, members in enumerate(order, start=1):
-        first = members[0]
+    for place, (first, members) in enumerate(order, start=1):
         own = [r for r in members if r.submission_id == first.submission_id]
         entries.append(
             QueueEntry(

@@ -71,10 +71,6 @@ def test_a9_other_look_alikes_of_neghubs_name_are_held(name: str) -> None:
 # --- A10/A11: the queue -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="round 5 A10: a flooder that lands an honest account's pin first takes its queue entry: bob waits 31st",
-)
 def test_a10_front_running_an_honest_pin_does_not_send_it_behind_the_flooders_queue() -> None:
     """@flood lands 30 pins of its own, then lands @bob's pin (seen in bob's open pull request) before bob's
     submission lands. The words: round robin over accounts, one entry per pin and setting: bob's only pin is bob's
