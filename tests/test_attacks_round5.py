@@ -231,3 +231,46 @@ def test_a19_an_inflated_file_ranks_by_neghubs_answers() -> None:
     assert entry(found, "Inflated").submitted_headline == 0.95
     assert entry(found, "Honest").rank is not None and entry(found, "Honest").rank[0] == 1
     assert leader.row in (None, "Honest/primary")
+
+
+# --- A8b: a copied file on an honest row's pin, landing after it ------------------------------------------------
+
+
+def test_a8b_a_copy_of_a_ranked_rows_file_on_its_pin_is_credited_as_the_words_say() -> None:
+    """@mallory copies @hana's prediction file onto hana's pin after NegHub re-ran it. Rule 6's words: "the same
+    pinned model with the same answer on every item: shown once, there, with everyone who submitted these answers
+    credited": the copier is credited on the honest row (what the words promise; the report lists it as the one
+    credit a copy still buys), and the row shown is hana's, ranked, with no hold."""
+    answers = accuracy(0.7, 1)
+    found = decided(
+        baseline(),
+        row("Hana", answers, login="hana", landing=1, pin="hana/model", record=rerun_record()),
+        row("Copy", answers, login="mallory", landing=2, pin="hana/model"),
+    )
+    hana = entry(found, "Hana")
+    assert hana.status == "ranked" and hana.holds == [] and hana.credited == ["@hana", "@mallory"]
+    assert entry(found, "Copy").status == "duplicate" and entry(found, "Copy").duplicate_of == "Hana/primary"
+
+
+# --- A1b: a submitted row of the pin and setting NegHub ran -------------------------------------------------------
+
+
+def test_a1b_a_row_of_neghubs_own_pin_and_setting_takes_a_queue_turn_but_no_rank() -> None:
+    """@mallory submits NegHub's own pin in the setting NegHub ran it, with 70 answers moved to gold: listed, never
+    ranked; it does take a queue entry (a re-run would give NegHub's answers again): one turn of @mallory's round,
+    so it delays no other account's first entry."""
+    setting = "cpu float32"
+    honest = accuracy(0.55, 1)
+    doctored = list(honest)
+    for i in [i for i in range(ITEMS) if honest[i] != int(GOLD[i])][:70]:
+        doctored[i] = int(GOLD[i])
+    neghub = dataclasses.replace(
+        row("NegHub Run", honest, login="maintainers", landing=1, pin="neghub/model"), numeric_setting=setting
+    )
+    squat = dataclasses.replace(
+        row("Squat", doctored, login="mallory", landing=2, pin="neghub/model"), numeric_setting=setting
+    )
+    found = decided(baseline(), neghub, squat, row("Bob", accuracy(0.5, 9), login="bob", landing=3))
+    assert entry(found, "Squat").status == "listed" and entry(found, "Squat").rank is None
+    assert entry(found, "NegHub Run").status == "ranked"
+    assert entry(found, "Bob").queue_position == 2
