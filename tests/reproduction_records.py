@@ -29,10 +29,13 @@ def minimal_record(**fields: Any) -> Reproduction:
     return Reproduction.model_validate({**values, **fields})
 
 
-def landed_record(root: Path, sid: str, *, differ: int = 0, checked: int | None = None, **extra: Any) -> str:
+def landed_record(
+    root: Path, sid: str, *, differ: int = 0, checked: int | None = None, schema_version: int = 4, **extra: Any
+) -> str:
     """The text of reproductions/<sid>.json for submissions/<sid>/ under `root`: a same-setting record (schema 4)
     that re-ran every item of each run (one item a line, as in a JNLI-Neg run), `differ` of them disagreeing; with
-    `checked`, one that compared that many items of each run instead."""
+    `checked`, one that compared that many items of each run instead. With `schema_version=5` it keeps NegHub's
+    answers (Contract R): `kept_answers` gives the files that go beside it, here the submitted bytes."""
     import yaml
 
     from neghub.evaluator.submissions.format import Metadata
@@ -55,8 +58,14 @@ def landed_record(root: Path, sid: str, *, differ: int = 0, checked: int | None 
                 "comparison": "labels exactly",
             }
         )
+        if schema_version >= 5:
+            runs[-1] |= {
+                "rerun_file": run.file,
+                "rerun_sha256": hashlib.sha256(data).hexdigest(),
+                "items_not_in_file": 0,
+            }
     document = {
-        "schema_version": 4,
+        "schema_version": schema_version,
         "kind": "same-setting",
         "submission": sid,
         "date": "2026-11-26",
@@ -69,3 +78,16 @@ def landed_record(root: Path, sid: str, *, differ: int = 0, checked: int | None 
         **extra,
     }
     return json.dumps(document, indent=1) + "\n"
+
+
+def kept_answers(root: Path, sid: str) -> dict[str, str]:
+    """reproductions/<sid>/<file> -> text for each run of submissions/<sid>/ under `root`: NegHub's kept answers
+    of a schema-5 record (`landed_record(..., schema_version=5)`), the same bytes as the submitted file."""
+    import yaml
+
+    folder = root / "submissions" / sid
+    metadata = yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8"))
+    return {
+        f"reproductions/{sid}/{run['file']}": (folder / run["file"]).read_text(encoding="utf-8")
+        for run in metadata["runs"]
+    }

@@ -35,6 +35,7 @@ The record (evaluator/submissions/reproduction.py, schema 4) goes to `reproducti
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import importlib.metadata
 import json
 import math
@@ -42,6 +43,7 @@ import os
 import platform
 import statistics
 import sys
+import time
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,6 +54,7 @@ from ..core.registry import get_benchmark
 from ..fileio.files import atomic_write
 from ..submissions.format import Metadata, Run
 from ..submissions.reproduction import (
+    ContaminationProbe,
     NotRerun,
     NumericSetting,
     RecordKind,
@@ -271,53 +274,109 @@ def read_lines(path: Path) -> list[Line]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
+def json_line(line: Line) -> str:
+    """A prediction line as `neghub run` writes it: the kept answers are the same bytes for the same answers."""
+    return json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _grouped(lines: Sequence[Line], line_item: Callable[[Line], Hashable]) -> dict[Hashable, list[Line]]:
+    by_item: dict[Hashable, list[Line]] = {}
+    for line in lines:
+        by_item.setdefault(line_item(line), []).append(line)
+    return by_item
+
+
 def compare_run(
-    run: Run,
-    submitted: list[Line],
-    batches: Sequence[Sequence[Any]],
-    item_key: Callable[[Any], Hashable],
+    file: str,
+    submitted: Sequence[Line],
+    rerun: Sequence[Line],
     line_item: Callable[[Line], Hashable],
-    answer: Callable[[Sequence[Any]], list[list[Line]]],
     *,
     tolerance: float,
-    sha256: str,
     comparison: str,
+    predictions_sha256: str,
+    rerun_sha256: str,
+    unexpected_items: int = 0,
+    items_not_in_file: int = 0,
 ) -> ReproducedRun:
-    """Re-answer every one of `batches` (the run's items in its order and batching) and compare with the submitted
-    lines of each item: agreement within `tolerance`, and the drift (answers, |differences|) either way."""
-    by_item: dict[Hashable, list[Line]] = {}
-    for line in submitted:
-        by_item.setdefault(line_item(line), []).append(line)
-    known = {item_key(item) for batch in batches for item in batch}
-    unexpected = [key for key in by_item if key not in known]
-    picked: list[Any] = []
-    answers: list[list[Line]] = []
-    for batch in batches:
-        picked += batch
-        answers += answer(batch)
+    """Compare a run's submitted lines with NegHub's re-run lines, item by item (`line_item` names the item a line
+    belongs to): the one comparison `neghub reproduce` records and the write job recomputes from the two kept files.
+
+    The items compared are every item either file holds (the submitted file's order, then any the re-run alone
+    holds): an item agrees when its lines agree one for one within `tolerance` (`lines_agree`); the drift (answers
+    differing, |differences| of the numbers) is counted either way. `unexpected_items` (items of the file that the
+    recorded settings would not run) and `items_not_in_file` (items they run that the file lacks) come from the run's
+    plan, which the files alone cannot show; they are recorded as given."""
+    theirs_by_item = _grouped(submitted, line_item)
+    mine_by_item = _grouped(rerun, line_item)
+    keys = [*theirs_by_item, *(key for key in mine_by_item if key not in theirs_by_item)]
     disagreeing = []
     differing = 0
     deltas: list[float] = []
-    for item, mine in zip(picked, answers, strict=True):
-        theirs = by_item.get(item_key(item), [])
+    for key in keys:
+        mine, theirs = mine_by_item.get(key, []), theirs_by_item.get(key, [])
         if not lines_agree(mine, theirs, tolerance):
-            disagreeing.append(item_key(item))
+            disagreeing.append(key)
         same, item_deltas = line_drift(mine, theirs)
         differing += not same
         deltas += item_deltas
     return ReproducedRun(
-        file=run.file,
-        predictions_sha256=sha256,
-        items_in_run=len(picked),
-        items_checked=len(picked),
-        items_agreeing=len(picked) - len(disagreeing),
-        disagreeing_ids=[_id_text(key) for key in (disagreeing + unexpected)[:MAX_DISAGREEING_IDS]],
-        unexpected_items=len(unexpected),
+        file=file,
+        predictions_sha256=predictions_sha256,
+        items_in_run=len(keys),
+        items_checked=len(keys),
+        items_agreeing=len(keys) - len(disagreeing),
+        disagreeing_ids=[_id_text(key) for key in disagreeing[:MAX_DISAGREEING_IDS]],
+        unexpected_items=unexpected_items,
         comparison=comparison,
         answers_differing=differing,
         max_abs_delta=max(deltas) if deltas else None,
         median_abs_delta=statistics.median(deltas) if deltas else None,
+        rerun_file=file,
+        rerun_sha256=rerun_sha256,
+        items_not_in_file=items_not_in_file,
     )
+
+
+def compare_run_files(
+    file: str,
+    submitted: Path,
+    rerun: Path,
+    line_item: Callable[[Line], Hashable],
+    *,
+    tolerance: float,
+    comparison: str,
+    unexpected_items: int = 0,
+    items_not_in_file: int = 0,
+) -> ReproducedRun:
+    """`compare_run` on two prediction files (the submitted one, NegHub's kept re-run), each hashed as read."""
+    return compare_run(
+        file,
+        read_lines(submitted),
+        read_lines(rerun),
+        line_item,
+        tolerance=tolerance,
+        comparison=comparison,
+        predictions_sha256=_sha256(submitted),
+        rerun_sha256=_sha256(rerun),
+        unexpected_items=unexpected_items,
+        items_not_in_file=items_not_in_file,
+    )
+
+
+def items_in_file(
+    batches: Sequence[Sequence[Any]],
+    item_key: Callable[[Any], Hashable],
+    submitted: Sequence[Line],
+    line_item: Callable[[Line], Hashable],
+) -> tuple[list[list[Any]], int, int]:
+    """The run's batches cut to the items its prediction file holds (the file says what a run covers, not a
+    metadata line: a deleted `max_pairs` would otherwise re-run a whole benchmark), in the run's order; with how
+    many items the recorded settings run that the file lacks, and how many of the file's items they do not run."""
+    held = {line_item(line) for line in submitted}
+    kept = [[item for item in batch if item_key(item) in held] for batch in batches]
+    known = {item_key(item) for batch in batches for item in batch}
+    return [batch for batch in kept if batch], len(known - held), len(held - known)
 
 
 def runs_to_rerun(metadata: Metadata, tasks: Sequence[str] | None) -> tuple[list[Run], list[NotRerun]]:
@@ -429,11 +488,17 @@ def reproduce(
     device_map: str = "device",
     data_dir: Path | None = None,
     tasks: Sequence[str] | None = None,
+    output: Path = Path("reproductions"),
+    resume: bool = True,
 ) -> Reproduction:
-    """Re-run every item of each run a verdict could rank (of `tasks`, when given: `runs_to_rerun`) of a valid
-    submission and say what agrees: in the
-    recorded setting unless an option asks for another (None: the recorded value), a reproduction; in another
-    setting, a drift report (`Reproduction.kind`)."""
+    """Re-run every item that each run a verdict could rank (of `tasks`, when given: `runs_to_rerun`) holds, in its
+    recorded order and batches, and say what agrees: in the recorded setting unless an option asks for another (None:
+    the recorded value), a reproduction; in another setting, a drift report (`Reproduction.kind`).
+
+    NegHub's answers are kept in `output/<id>/<run.file>` and the record written to `output/<id>.json`. After each
+    run the answers so far and the partial record are written (`output/<id>.in-progress`, atomically); started
+    again with the same submission, model, setting, tolerance and tasks, it resumes after the last run it finished
+    (`resume=False`: starts over), and ends with the same bytes as a re-run never interrupted."""
     from ..submissions.validation import check_submission
 
     checked = check_submission(sub_dir, data_dir=data_dir)
@@ -447,7 +512,6 @@ def reproduce(
             "--tasks" if tasks is not None else str(sub_dir),
             f"the submission has no run{asked} that a verdict could rank: nothing to reproduce",
         )
-    runs: list[ReproducedRun] = []
     kind: RecordKind = "same-setting"
     from .loading import run_setting
     from .run import _library_versions, require_models_extra
@@ -478,32 +542,75 @@ def reproduce(
         if kind == "same-setting"
         else "across settings: answers exactly, numbers by their differences (no tolerance is a verdict)"
     )
+    submission = sub_dir.name
+    shas = {run.file: _sha256(sub_dir / run.file) for run in chosen_runs}
+    key = {
+        "submission": submission,
+        "metadata_sha256": metadata_sha256(metadata),
+        "predictions_sha256": shas,
+        "weights_sha256": weights,
+        "setting": here.model_dump(mode="json"),
+        "tolerance": tolerance,
+        "tasks": list(tasks) if tasks is not None else None,
+        "neghub_version": __version__,
+    }
+    progress = _Progress.read(output, submission, key) if resume else None
+    if progress is None:
+        progress = _Progress(output, submission, key, dt.date.today().isoformat(), {})
+    # every run's plan and items first: the estimate counts what is left of the whole re-run
+    work = []
     for run in chosen_runs:
         plan = plan_for(run, metadata, backend, data_dir, here)
-        path = sub_dir / run.file
-        runs.append(
-            compare_run(
-                run,
-                read_lines(path),
-                plan.batched_items(backend),
-                _item_key(plan),
-                _line_item(plan),
-                _model_answers(backend, plan),
-                tolerance=tolerance,
-                sha256=_sha256(path),
-                comparison=compared,
-            )
+        submitted = read_lines(sub_dir / run.file)
+        line_item = _line_item(plan)
+        batches, not_in_file, unexpected = items_in_file(
+            plan.batched_items(backend), _item_key(plan), submitted, line_item
         )
-    return Reproduction(
-        schema_version=4,
+        work.append((run, plan, submitted, line_item, batches, not_in_file, unexpected))
+    clock = _Clock(sum(len(batch) for *_, batches, _, _ in work for batch in batches))
+    runs: list[ReproducedRun] = []
+    for number, (run, plan, submitted, line_item, batches, not_in_file, unexpected) in enumerate(work, 1):
+        items = sum(map(len, batches))
+        done = progress.finished(run.file)
+        if done is not None:
+            runs.append(done)
+            clock.skip(items)
+            _note(f"[{number}/{len(work)}] {run.file}: {items} items, compared before (resumed)")
+            continue
+        _note(f"[{number}/{len(work)}] {run.file}: {items} items to re-run{_not_in_file(not_in_file)}")
+        answer = _model_answers(backend, plan)
+        lines: list[Line] = []
+        for batch in batches:
+            lines += [line for item_lines in answer(batch) for line in item_lines]
+            clock.advance(len(batch), run.file)
+        text = "".join(json_line(line) for line in lines)
+        kept = output / submission / run.file
+        atomic_write(kept, lambda handle, text=text: handle.write(text))
+        result = compare_run(
+            run.file,
+            submitted,
+            lines,
+            line_item,
+            tolerance=tolerance,
+            comparison=compared,
+            predictions_sha256=shas[run.file],
+            rerun_sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            unexpected_items=unexpected,
+            items_not_in_file=not_in_file,
+        )
+        runs.append(result)
+        progress.save(result)
+        _note(f"[{number}/{len(work)}] {run.file}: {clock.line()}")
+    record = Reproduction(
+        schema_version=5,
         metadata_sha256=metadata_sha256(metadata),
         weights_sha256=weights,
         kind=kind,
         recorded_setting=recorded,
         run_setting=here,
         setting_differences=differences,
-        submission=sub_dir.name,
-        date=dt.date.today().isoformat(),
+        submission=submission,
+        date=progress.date,
         neghub_version=__version__,
         device=describe(here),
         machine=" ".join(x for x in (platform.machine(), f"{os.cpu_count()} cores") if x),
@@ -511,6 +618,104 @@ def reproduce(
         runs=runs,
         not_rerun=not_rerun,
     )
+    write_record(record, output)
+    _forget_other_answers(output / submission, {run.rerun_file or run.file for run in runs})
+    progress.finish()
+    return record
+
+
+def _not_in_file(count: int) -> str:
+    return f" ({count} items its recorded settings run are not in the file: not re-run)" if count else ""
+
+
+def _forget_other_answers(folder: Path, kept: set[str]) -> None:
+    """Kept answers of runs this record does not name (an earlier record's) go: the folder holds this record's."""
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and not path.is_symlink() and path.relative_to(folder).as_posix() not in kept:
+            path.unlink()
+
+
+RESUME_SUFFIX = ".in-progress"
+
+
+class _Progress:
+    """What a re-run compared so far (`output/<id>.in-progress`, written after each run), to resume from."""
+
+    def __init__(self, output: Path, submission: str, key: dict[str, Any], date: str, runs: dict[str, Any]) -> None:
+        self.path = output / f"{submission}{RESUME_SUFFIX}"
+        self.folder = output / submission
+        self.key, self.date, self.runs = key, date, runs
+
+    @classmethod
+    def read(cls, output: Path, submission: str, key: dict[str, Any]) -> _Progress | None:
+        path = output / f"{submission}{RESUME_SUFFIX}"
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(saved, dict) or saved.get("key") != key:
+            _note(f"{path} is of another re-run (submission, model, setting, tolerance or tasks): starting over")
+            return None
+        _note(f"resuming from {path}")
+        return cls(output, submission, key, str(saved["date"]), dict(saved["runs"]))
+
+    def finished(self, file: str) -> ReproducedRun | None:
+        """The run as compared before, if its kept answers are still the bytes it compared."""
+        saved = self.runs.get(file)
+        if saved is None:
+            return None
+        run = ReproducedRun.model_validate(saved)
+        kept = self.folder / (run.rerun_file or file)
+        if not kept.is_file() or _sha256(kept) != run.rerun_sha256:
+            return None
+        return run
+
+    def save(self, run: ReproducedRun) -> None:
+        self.runs[run.file] = run.model_dump(mode="json")
+        text = json.dumps({"key": self.key, "date": self.date, "runs": self.runs}, ensure_ascii=False, indent=1)
+        atomic_write(self.path, lambda handle: handle.write(text + "\n"))
+
+    def finish(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+class _Clock:
+    """Progress in items and an estimate of what is left from this re-run's own rate (items done / time taken)."""
+
+    EVERY_S = 30.0
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done, self.skipped = total, 0, 0
+        self.start = self.last = time.monotonic()
+
+    def skip(self, items: int) -> None:
+        self.skipped += items
+
+    def advance(self, items: int, file: str) -> None:
+        self.done += items
+        if time.monotonic() - self.last >= self.EVERY_S:
+            _note(f"  {file}: {self.line()}")
+
+    def line(self) -> str:
+        self.last = now = time.monotonic()
+        elapsed = now - self.start
+        left = self.total - self.done - self.skipped
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        estimate = f"about {_duration(left / rate)} left at {rate:.3g} items/s" if rate > 0 else "no rate yet"
+        return f"{self.done + self.skipped}/{self.total} items of the re-run done in {_duration(elapsed)}; {estimate}"
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
 
 
 def _weights_sha256(source: ModelSource) -> str | None:
@@ -557,9 +762,23 @@ def summary(record: Reproduction) -> list[str]:
                 f"{run.items_checked - run.items_agreeing} differ"
             )
         extra = f"; {run.unexpected_items} items the recorded settings would not run" if run.unexpected_items else ""
+        if run.items_not_in_file:
+            extra += f"; {run.items_not_in_file} items the recorded settings run are not in the file"
+        if run.probe is not None:
+            extra += f"; {probe_words(run.probe)}"
         lines.append(f"{run.file}: {text}{extra}")
     lines += [f"{left.file}: not re-run ({left.why})" for left in record.not_rerun]
     return lines
+
+
+def probe_words(probe: ContaminationProbe) -> str:
+    """The contamination probe in a line: both figures, their difference and whether it is marked."""
+    figures = (
+        f"{probe.metric} {100 * probe.ranked_figure:.2f} here, {100 * probe.probe_figure:.2f} on {probe.probe_units} "
+        f"pairs of the {probe.split} split drawn to its mix ({100 * probe.difference:+.2f}, one-sided p "
+        f"{probe.p_value:.3g})"
+    )
+    return f"{figures}: {'MARKED, possible contamination' if probe.marked else 'not marked'}"
 
 
 def verdict(record: Reproduction) -> str:
@@ -601,7 +820,14 @@ def add_reproduce_parser(sub: Any) -> None:
         "--output",
         type=Path,
         default=Path("reproductions"),
-        help="the folder of reproduction records (default reproductions)",
+        help="the folder of reproduction records (default reproductions): the record goes to <id>.json, NegHub's "
+        "answers to <id>/",
+    )
+    rp.add_argument(
+        "--restart",
+        action="store_true",
+        help="start over: by default a re-run resumes after the last run a killed one of the same submission, model, "
+        "setting, tolerance and tasks finished (<id>.in-progress)",
     )
 
 
@@ -614,6 +840,8 @@ def reproduce_command(args: Any) -> int:
         raise InputError.single("--tolerance", f"must be a finite number of nats, 0 or more, got {args.tolerance}")
     record = reproduce(
         args.submission,
+        output=args.output,
+        resume=not args.restart,
         tolerance=args.tolerance,
         model_path=args.model,
         device=args.device,
@@ -625,7 +853,7 @@ def reproduce_command(args: Any) -> int:
         data_dir=args.data_dir,
         tasks=args.tasks,
     )
-    path = write_record(record, args.output)
+    path = args.output / f"{record.submission}.json"
     for line in summary(record):
         print(line)
     print(f"wrote {path}: {verdict(record)}", file=sys.stderr)
