@@ -62,6 +62,7 @@ from ..submissions.reproduction import (
     Reproduction,
     metadata_sha256,
 )
+from .rerun_probe import probe_of, probe_seed, run_probe
 from .setting import DEFAULT_BATCH_SIZE, describe, recorded_setting, setting_differences
 
 if TYPE_CHECKING:
@@ -598,6 +599,30 @@ def reproduce(
             unexpected_items=unexpected,
             items_not_in_file=not_in_file,
         )
+        probe = probe_of(run)
+        if probe is not None:
+            _note(
+                f"[{number}/{len(work)}] {run.file}: the contamination probe, {probe.sample_units} {probe.split} units"
+            )
+            found = run_probe(
+                probe,
+                run,
+                lines,
+                line_item,
+                plan_on=lambda other: plan_for(other, metadata, backend, data_dir, here),
+                answer=lambda plan, batches: [
+                    line
+                    for batch in batches
+                    for item_lines in _model_answers(backend, plan)(batch)
+                    for line in item_lines
+                ],
+                batched=lambda plan: plan.batched_items(backend),
+                item_key=_item_key,
+                kept_folder=output / submission,
+                seed=probe_seed(key["metadata_sha256"]),
+                data_dir=data_dir,
+            )
+            result = result.model_copy(update={"probe": found})
         runs.append(result)
         progress.save(result)
         _note(f"[{number}/{len(work)}] {run.file}: {clock.line()}")
@@ -619,7 +644,8 @@ def reproduce(
         not_rerun=not_rerun,
     )
     write_record(record, output)
-    _forget_other_answers(output / submission, {run.rerun_file or run.file for run in runs})
+    kept = {run.rerun_file or run.file for run in runs} | {run.probe.probe_file for run in runs if run.probe}
+    _forget_other_answers(output / submission, kept)
     progress.finish()
     return record
 
@@ -669,6 +695,9 @@ class _Progress:
         run = ReproducedRun.model_validate(saved)
         kept = self.folder / (run.rerun_file or file)
         if not kept.is_file() or _sha256(kept) != run.rerun_sha256:
+            return None
+        probe = None if run.probe is None else self.folder / run.probe.probe_file
+        if run.probe is not None and (probe is None or not probe.is_file() or _sha256(probe) != run.probe.probe_sha256):
             return None
         return run
 
