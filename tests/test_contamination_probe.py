@@ -11,7 +11,6 @@ a quarter of the time at α = 0.05.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np

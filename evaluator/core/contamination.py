@@ -9,9 +9,9 @@ the record holds both figures, their difference and a one-sided test of it (`pro
 
 Why a stratified sample. Two splits differ in their mix of gold labels and unit kinds, and a constant model's figure
 moves with the mix alone (issue 38 measured +3.20 points between a release's two splits, and a naive comparison
-marking an honest constant model 26 % of the time at α = 0.05). The sample takes, from each stratum of the training split, the
-stratum's share of the ranked split (largest remainders, so the shares are as close as whole units allow): a model
-whose accuracy depends only on the strata scores the same on both, whatever it is.
+marking an honest constant model 26 % of the time at α = 0.05). The sample takes, from each stratum of the
+training split, the stratum's share of the ranked split (largest remainders, so the shares are as close as whole
+units allow): a model whose accuracy depends only on the strata scores the same on both, whatever it is.
 
 Why clustered. Units of one cluster share sentences (a minimal pair's members, and pairs of one source pair), so
 their answers are not independent; the variance of each mean is the cluster-robust (linearised ratio) variance over
