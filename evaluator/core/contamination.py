@@ -99,7 +99,8 @@ def quotas(ranked_strata: NDArray[np.int64], available: NDArray[np.int64], size:
     order = sorted(range(n_strata), key=lambda s: (-(exact[s] - whole[s]), s))
     for s in order[:short]:
         whole[s] += 1
-    return np.minimum(whole, available)
+    capped: NDArray[np.int64] = np.minimum(whole, available)
+    return capped
 
 
 def stratified_sample(ranked: ProbeUnits, pool: ProbeUnits, size: int, seed: int) -> NDArray[np.int64]:

@@ -585,8 +585,7 @@ def reproduce(
             lines += [line for item_lines in answer(batch) for line in item_lines]
             clock.advance(len(batch), run.file)
         text = "".join(json_line(line) for line in lines)
-        kept = output / submission / run.file
-        atomic_write(kept, lambda handle, text=text: handle.write(text))
+        _write_text(output / submission / run.file, text)
         result = compare_run(
             run.file,
             submitted,
@@ -619,7 +618,7 @@ def reproduce(
                 batched=lambda plan: plan.batched_items(backend),
                 item_key=_item_key,
                 kept_folder=output / submission,
-                seed=probe_seed(key["metadata_sha256"]),
+                seed=probe_seed(metadata_sha256(metadata)),
                 data_dir=data_dir,
             )
             result = result.model_copy(update={"probe": found})
@@ -644,10 +643,17 @@ def reproduce(
         not_rerun=not_rerun,
     )
     write_record(record, output)
-    kept = {run.rerun_file or run.file for run in runs} | {run.probe.probe_file for run in runs if run.probe}
-    _forget_other_answers(output / submission, kept)
+    kept_files = {run.rerun_file or run.file for run in runs} | {run.probe.probe_file for run in runs if run.probe}
+    _forget_other_answers(output / submission, kept_files)
     progress.finish()
     return record
+
+
+def _write_text(path: Path, text: str) -> None:
+    def write(handle: Any) -> None:
+        handle.write(text)
+
+    atomic_write(path, write)
 
 
 def _not_in_file(count: int) -> str:
