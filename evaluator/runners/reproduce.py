@@ -41,9 +41,7 @@ import json
 import math
 import os
 import platform
-import statistics
 import sys
-import time
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -62,7 +60,18 @@ from ..submissions.reproduction import (
     Reproduction,
     metadata_sha256,
 )
+from .rerun_compare import (  # compare_run and the line comparisons are the command's public names too
+    Line,
+    _sha256,
+    compare_run,
+    json_line,
+    read_lines,
+)
+from .rerun_compare import compare_run_files as compare_run_files
+from .rerun_compare import lines_agree as lines_agree
+from .rerun_compare import values_agree as values_agree
 from .rerun_probe import probe_of, probe_seed, run_probe
+from .rerun_progress import _Clock, _Progress
 from .setting import DEFAULT_BATCH_SIZE, describe, recorded_setting, setting_differences
 
 if TYPE_CHECKING:
@@ -73,108 +82,9 @@ if TYPE_CHECKING:
 # nats per continuation, within one setting: far above the drift README's "Reproducing a submission" measures within
 # one setting (scripts/measure_drift.py), far below the drift across settings, where no tolerance holds
 DEFAULT_TOLERANCE = 1e-3
-MAX_DISAGREEING_IDS = 10
-Line = dict[str, Any]
-
-
-# --- comparing lines ------------------------------------------------------------------------------
-
-
-def values_agree(mine: Any, theirs: Any, tolerance: float) -> bool:
-    """Equal, except that two floats (log-likelihoods) may differ by `tolerance`."""
-    if isinstance(mine, bool) or isinstance(theirs, bool):
-        return mine is theirs
-    if isinstance(mine, float) or isinstance(theirs, float):
-        if not isinstance(mine, int | float) or not isinstance(theirs, int | float):
-            return False
-        return math.isfinite(mine) and math.isfinite(theirs) and abs(mine - theirs) <= tolerance
-    if isinstance(mine, dict) and isinstance(theirs, dict):
-        return mine.keys() == theirs.keys() and all(values_agree(mine[k], theirs[k], tolerance) for k in mine)
-    if isinstance(mine, list) and isinstance(theirs, list):
-        pairs = zip(mine, theirs, strict=False)  # lengths compared first
-        return len(mine) == len(theirs) and all(values_agree(a, b, tolerance) for a, b in pairs)
-    return bool(mine == theirs) and type(mine) is type(theirs)
-
-
-def _shape(value: Any) -> Any:
-    # a line with its floats blanked: lines of one item are paired by everything but their log-likelihoods
-    if isinstance(value, float):
-        return 0
-    if isinstance(value, dict):
-        return {k: _shape(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_shape(v) for v in value]
-    return value
-
-
-def _order(lines: list[Line]) -> list[Line]:
-    return sorted(lines, key=lambda line: json.dumps(_shape(line), sort_keys=True, ensure_ascii=False))
-
-
-def lines_agree(mine: list[Line], theirs: list[Line], tolerance: float) -> bool:
-    """One item's lines: as many, and pairwise in agreement (paired in a canonical order)."""
-    if len(mine) != len(theirs):
-        return False
-    return all(values_agree(a, b, tolerance) for a, b in zip(_order(mine), _order(theirs), strict=True))
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _answer(value: Any) -> Any:
-    """What a line answers, its numbers aside: labels, letters, text and tokens as they are, and for a set of
-    numbers (log-likelihoods by option, a head's logits) which one is largest (the first on ties)."""
-    if isinstance(value, float):
-        return 0
-    if isinstance(value, dict):
-        shape: dict[str, Any] = {k: _answer(v) for k, v in value.items()}
-        numbers = {k: v for k, v in value.items() if _is_number(v)}
-        if numbers and all(v is None or k in numbers for k, v in value.items()):
-            shape["\x00largest"] = max(numbers, key=numbers.__getitem__)
-        return shape
-    if isinstance(value, list):
-        inner = [_answer(v) for v in value]
-        if len(value) > 1 and all(_is_number(v) for v in value):
-            inner.append(["\x00largest", max(range(len(value)), key=value.__getitem__)])
-        return inner
-    return value
-
-
-def _numbers(value: Any) -> list[float]:
-    if isinstance(value, float):
-        return [value]
-    if isinstance(value, dict):
-        return [x for v in value.values() for x in _numbers(v)]
-    if isinstance(value, list):
-        return [x for v in value for x in _numbers(v)]
-    return []
-
-
-def line_drift(mine: list[Line], theirs: list[Line]) -> tuple[bool, list[float]]:
-    """One item across settings: whether its answers are the same (`_answer`), and the |differences| of its
-    numbers where its lines pair up (the same answers)."""
-    if len(mine) != len(theirs):
-        return False, []
-    deltas: list[float] = []
-    same = True
-    for a, b in zip(_order(mine), _order(theirs), strict=True):
-        if _answer(a) != _answer(b):
-            same = False
-            continue
-        pairs = zip(_numbers(a), _numbers(b), strict=True)
-        deltas += [abs(x - y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
-    return same, deltas
 
 
 # --- the model the metadata pins --------------------------------------------------------------------
-
-
-def _sha256(path: Path) -> str:
-    """A file's sha256, read in full: what reproduce checks never comes from a cache."""
-    from .hashing import read_sha256
-
-    return read_sha256(path)
 
 
 def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
@@ -269,102 +179,6 @@ def plan_for(run: Run, metadata: Metadata, backend: Backend, data_dir: Path | No
     raise InputError.single(run.file, "neghub run has no run with these settings: it cannot be reproduced")
 
 
-def read_lines(path: Path) -> list[Line]:
-    """A validated prediction file's lines (the validator has read it already: no check is repeated)."""
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
-def json_line(line: Line) -> str:
-    """A prediction line as `neghub run` writes it: the kept answers are the same bytes for the same answers."""
-    return json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n"
-
-
-def _grouped(lines: Sequence[Line], line_item: Callable[[Line], Hashable]) -> dict[Hashable, list[Line]]:
-    by_item: dict[Hashable, list[Line]] = {}
-    for line in lines:
-        by_item.setdefault(line_item(line), []).append(line)
-    return by_item
-
-
-def compare_run(
-    file: str,
-    submitted: Sequence[Line],
-    rerun: Sequence[Line],
-    line_item: Callable[[Line], Hashable],
-    *,
-    tolerance: float,
-    comparison: str,
-    predictions_sha256: str,
-    rerun_sha256: str,
-    unexpected_items: int = 0,
-    items_not_in_file: int = 0,
-) -> ReproducedRun:
-    """Compare a run's submitted lines with NegHub's re-run lines, item by item (`line_item` names the item a line
-    belongs to): the one comparison `neghub reproduce` records and the write job recomputes from the two kept files.
-
-    The items compared are every item either file holds (the submitted file's order, then any the re-run alone
-    holds): an item agrees when its lines agree one for one within `tolerance` (`lines_agree`); the drift (answers
-    differing, |differences| of the numbers) is counted either way. `unexpected_items` (items of the file that the
-    recorded settings would not run) and `items_not_in_file` (items they run that the file lacks) come from the run's
-    plan, which the files alone cannot show; they are recorded as given."""
-    theirs_by_item = _grouped(submitted, line_item)
-    mine_by_item = _grouped(rerun, line_item)
-    keys = [*theirs_by_item, *(key for key in mine_by_item if key not in theirs_by_item)]
-    disagreeing = []
-    differing = 0
-    deltas: list[float] = []
-    for key in keys:
-        mine, theirs = mine_by_item.get(key, []), theirs_by_item.get(key, [])
-        if not lines_agree(mine, theirs, tolerance):
-            disagreeing.append(key)
-        same, item_deltas = line_drift(mine, theirs)
-        differing += not same
-        deltas += item_deltas
-    return ReproducedRun(
-        file=file,
-        predictions_sha256=predictions_sha256,
-        items_in_run=len(keys),
-        items_checked=len(keys),
-        items_agreeing=len(keys) - len(disagreeing),
-        disagreeing_ids=[_id_text(key) for key in disagreeing[:MAX_DISAGREEING_IDS]],
-        unexpected_items=unexpected_items,
-        comparison=comparison,
-        answers_differing=differing,
-        max_abs_delta=max(deltas) if deltas else None,
-        median_abs_delta=statistics.median(deltas) if deltas else None,
-        rerun_file=file,
-        rerun_sha256=rerun_sha256,
-        items_not_in_file=items_not_in_file,
-    )
-
-
-def compare_run_files(
-    file: str,
-    submitted: Path,
-    rerun: Path,
-    line_item: Callable[[Line], Hashable],
-    *,
-    tolerance: float,
-    comparison: str,
-    unexpected_items: int = 0,
-    items_not_in_file: int = 0,
-) -> ReproducedRun:
-    """`compare_run` on two prediction files (the submitted one, NegHub's kept re-run), each hashed as read."""
-    return compare_run(
-        file,
-        read_lines(submitted),
-        read_lines(rerun),
-        line_item,
-        tolerance=tolerance,
-        comparison=comparison,
-        predictions_sha256=_sha256(submitted),
-        rerun_sha256=_sha256(rerun),
-        unexpected_items=unexpected_items,
-        items_not_in_file=items_not_in_file,
-    )
-
-
 def items_in_file(
     batches: Sequence[Sequence[Any]],
     item_key: Callable[[Any], Hashable],
@@ -399,10 +213,6 @@ def runs_to_rerun(metadata: Metadata, tasks: Sequence[str] | None) -> tuple[list
         else:
             chosen.append(run)
     return chosen, left
-
-
-def _id_text(key: Hashable) -> str:
-    return " / ".join(map(str, key)) if isinstance(key, tuple) else str(key)
 
 
 def _model_answers(backend: Backend, plan: RunPlan) -> Callable[[Sequence[Any]], list[list[Line]]]:
@@ -667,90 +477,6 @@ def _forget_other_answers(folder: Path, kept: set[str]) -> None:
     for path in sorted(folder.rglob("*")):
         if path.is_file() and not path.is_symlink() and path.relative_to(folder).as_posix() not in kept:
             path.unlink()
-
-
-RESUME_SUFFIX = ".in-progress"
-
-
-class _Progress:
-    """What a re-run compared so far (`output/<id>.in-progress`, written after each run), to resume from."""
-
-    def __init__(self, output: Path, submission: str, key: dict[str, Any], date: str, runs: dict[str, Any]) -> None:
-        self.path = output / f"{submission}{RESUME_SUFFIX}"
-        self.folder = output / submission
-        self.key, self.date, self.runs = key, date, runs
-
-    @classmethod
-    def read(cls, output: Path, submission: str, key: dict[str, Any]) -> _Progress | None:
-        path = output / f"{submission}{RESUME_SUFFIX}"
-        try:
-            saved = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if not isinstance(saved, dict) or saved.get("key") != key:
-            _note(f"{path} is of another re-run (submission, model, setting, tolerance or tasks): starting over")
-            return None
-        _note(f"resuming from {path}")
-        return cls(output, submission, key, str(saved["date"]), dict(saved["runs"]))
-
-    def finished(self, file: str) -> ReproducedRun | None:
-        """The run as compared before, if its kept answers are still the bytes it compared."""
-        saved = self.runs.get(file)
-        if saved is None:
-            return None
-        run = ReproducedRun.model_validate(saved)
-        kept = self.folder / (run.rerun_file or file)
-        if not kept.is_file() or _sha256(kept) != run.rerun_sha256:
-            return None
-        probe = None if run.probe is None else self.folder / run.probe.probe_file
-        if run.probe is not None and (probe is None or not probe.is_file() or _sha256(probe) != run.probe.probe_sha256):
-            return None
-        return run
-
-    def save(self, run: ReproducedRun) -> None:
-        self.runs[run.file] = run.model_dump(mode="json")
-        text = json.dumps({"key": self.key, "date": self.date, "runs": self.runs}, ensure_ascii=False, indent=1)
-        atomic_write(self.path, lambda handle: handle.write(text + "\n"))
-
-    def finish(self) -> None:
-        self.path.unlink(missing_ok=True)
-
-
-class _Clock:
-    """Progress in items and an estimate of what is left from this re-run's own rate (items done / time taken)."""
-
-    EVERY_S = 30.0
-
-    def __init__(self, total: int) -> None:
-        self.total, self.done, self.skipped = total, 0, 0
-        self.start = self.last = time.monotonic()
-
-    def skip(self, items: int) -> None:
-        self.skipped += items
-
-    def advance(self, items: int, file: str) -> None:
-        self.done += items
-        if time.monotonic() - self.last >= self.EVERY_S:
-            _note(f"  {file}: {self.line()}")
-
-    def line(self) -> str:
-        self.last = now = time.monotonic()
-        elapsed = now - self.start
-        left = self.total - self.done - self.skipped
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        estimate = f"about {_duration(left / rate)} left at {rate:.3g} items/s" if rate > 0 else "no rate yet"
-        return f"{self.done + self.skipped}/{self.total} items of the re-run done in {_duration(elapsed)}; {estimate}"
-
-
-def _duration(seconds: float) -> str:
-    seconds = round(seconds)
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes} min {seconds} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes} min"
 
 
 def _weights_sha256(source: ModelSource) -> str | None:

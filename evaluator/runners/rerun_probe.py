@@ -22,6 +22,7 @@ from ..core.contamination import ContaminationProbeSpec, answers_by_item, probe_
 from ..core.registry import get_benchmark
 from ..fileio.files import atomic_write
 from ..submissions.reproduction import ContaminationProbe
+from .rerun_compare import json_line
 
 if TYPE_CHECKING:
     from ..protocol.plans import RunPlan
@@ -71,8 +72,6 @@ def run_probe(
     key = item_key(plan)
     plan = dataclasses.replace(plan, items=[item for item in plan.items if key(item) in wanted])
     lines = answer(plan, batched(plan))
-    from .reproduce import json_line
-
     text = "".join(json_line(line) for line in lines)
     relative = f"{PROBE_FOLDER}/{run.file}"
     atomic_write(kept_folder / relative, lambda handle: handle.write(text))
