@@ -280,15 +280,14 @@ def test_a_row_true_only_on_the_items_the_workflow_will_re_run_is_not_reproduced
     run = Run(task="jnli-neg", split="valid", file=file, shots=0, seed=None, prompt="llm-jp-eval", chat_template=False)
     submitted = [json.loads(line) for line in jnli_run(fabricated)[1].splitlines()]
     found = compare_run(
-        run,
+        run.file,
         submitted,
-        batches,
-        lambda item: item,
+        [{"id": i, "prediction": honest[i]} for batch in batches for i in batch],
         lambda line: line["id"],
-        lambda batch: [[{"id": i, "prediction": honest[i]}] for i in batch],
         tolerance=0.05,
-        sha256="",
         comparison="labels exactly",
+        predictions_sha256="",
+        rerun_sha256="",
     )
     agreeing_share = sum(fabricated[i] == honest[i] for i in ids) / len(ids)
     assert agreeing_share < 0.6, agreeing_share  # the set-up: the file is mostly not the model's
