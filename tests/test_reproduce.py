@@ -268,6 +268,21 @@ def test_an_honest_run_reproduces_on_every_item_in_its_batches(nubench_run: tupl
         assert run.rerun_file == run.file and kept.read_bytes() == (sub / run.file).read_bytes()
         assert run.rerun_sha256 == run.predictions_sha256
     assert not (records / "tiny-model.in-progress").exists()
+    # the write job recomputes agreement from the two files and finds what the record says; a record that claims
+    # more than its kept answers show, or kept answers changed after the comparison, are named
+    from neghub.evaluator.runners.reproduce import recheck_record
+
+    kept_dir = records / "tiny-model"
+    assert recheck_record(sub, kept_dir, record) == []
+    first = record.runs[0]
+    claims = record.model_copy(update={"runs": [first.model_copy(update={"items_agreeing": 47}), *record.runs[1:]]})
+    assert recheck_record(sub, kept_dir, claims) == [
+        f"{first.file}: the record says items_agreeing 47, the files give 46"
+    ]
+    kept = kept_dir / first.file
+    kept.write_text(kept.read_text(encoding="utf-8").replace('"id": ', '"id":  ', 1), encoding="utf-8")
+    (changed,) = recheck_record(sub, kept_dir, record)
+    assert changed.startswith(f"{first.file}: the record says rerun_sha256 ")
     # and the leaderboard says so once the record has landed as the workflow lands it (a pull request from this
     # repository's reproduce/ branch changing that record alone): the rows become "reproduced"
     from neghub.leaderboard.collect import collect
@@ -355,6 +370,10 @@ def test_scn_reproduction_checks_the_triplets_a_pair_selects(tmp_path: Path) -> 
     # the file says what the run covers: the pair it lacks is not re-run, and counted; the stranger disagrees
     assert (run.items_checked, run.items_agreeing, run.unexpected_items, run.items_not_in_file) == (3, 2, 1, 1)
     assert run.disagreeing_ids == [" / ".join(stranger)] and not record.agrees()
+    # the write job pairs the cloze test's lines by name and profession too, from the run's plan without a model
+    from neghub.evaluator.runners.reproduce import recheck_record
+
+    assert recheck_record(sub, records / "cloze-run", record) == []
 
 
 def test_deleting_the_max_pairs_line_does_not_make_a_reproduction_rerun_every_pair(

@@ -492,6 +492,86 @@ def _weights_sha256(source: ModelSource) -> str | None:
     return source.local_sha256
 
 
+def line_item_of(run: Run, metadata: Metadata, data_dir: Path | None) -> Callable[[Line], Hashable]:
+    """The key of the item a prediction line of `run` belongs to, from the run's plan built without a model (the
+    plans of each model kind, matched by the run's file): what `compare_run` pairs lines by."""
+    benchmark = get_benchmark(run.task)
+    settings = _settings_for(run, metadata, data_dir, NumericSetting(device=None, dtype=None))
+    for kind in ("causal", "masked", "classifier"):
+        try:
+            plans = benchmark.plans(settings, kind) if benchmark.plans is not None else []
+        except (InputError, ValueError):
+            continue
+        for plan in plans:
+            if plan.file == run.file or (plan.split, plan.shots, plan.mode, plan.prompt) == (
+                run.split,
+                run.shots,
+                run.mode,
+                run.prompt,
+            ):
+                return _line_item(plan)
+    return lambda line: line["id"]
+
+
+def recheck_record(
+    sub_dir: Path,
+    kept_dir: Path,
+    record: Reproduction,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    data_dir: Path | None = None,
+) -> list[str]:
+    """What the write job checks before landing a record: each run's agreement recomputed with `compare_run` from the
+    submitted file (`sub_dir/<file>`) and NegHub's kept answers (`kept_dir/<rerun_file>`), never the record's counts,
+    at the `tolerance` the workflow's re-run used (neghub reproduce's default); one line per difference (empty: the
+    record says what its files show). A record below schema 5 keeps no answers: nothing can be recomputed, which is
+    itself a line."""
+    import yaml
+
+    if record.schema_version < 5:
+        return [f"a schema {record.schema_version} record keeps no answers: nothing to recompute"]
+    metadata = Metadata.model_validate(yaml.safe_load((sub_dir / "metadata.yaml").read_text(encoding="utf-8")))
+    runs = {run.file: run for run in metadata.runs}
+    problems = []
+    for claimed in record.runs:
+        run = runs.get(claimed.file)
+        kept = kept_dir / (claimed.rerun_file or claimed.file)
+        if run is None or not (sub_dir / claimed.file).is_file() or not kept.is_file():
+            problems.append(f"{claimed.file}: the submitted file, its run or NegHub's kept answers are missing")
+            continue
+        found = compare_run_files(
+            claimed.file,
+            sub_dir / claimed.file,
+            kept,
+            line_item_of(run, metadata, data_dir),
+            tolerance=tolerance,
+            comparison=claimed.comparison,
+            unexpected_items=claimed.unexpected_items,
+            items_not_in_file=claimed.items_not_in_file or 0,
+        )
+        for field in RECOMPUTED:
+            if getattr(found, field) != getattr(claimed, field):
+                problems.append(
+                    f"{claimed.file}: the record says {field} {getattr(claimed, field)!r}, "
+                    f"the files give {getattr(found, field)!r}"
+                )
+    return problems
+
+
+# what `recheck_record` recomputes from the two files (the numbers of an across-settings record included)
+RECOMPUTED = (
+    "predictions_sha256",
+    "rerun_sha256",
+    "items_in_run",
+    "items_checked",
+    "items_agreeing",
+    "disagreeing_ids",
+    "answers_differing",
+    "max_abs_delta",
+    "median_abs_delta",
+)
+
+
 def write_record(record: Reproduction, folder: Path) -> Path:
     path = folder / f"{record.submission}.json"
     text = json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=1) + "\n"
