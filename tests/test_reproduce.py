@@ -341,6 +341,10 @@ def test_another_model_than_the_pinned_one_is_refused(
     assert err == [f"error: --model: {other} is not the model whose sha256 the submission pins"]
     assert main(["reproduce", str(sub), "-o", str(tmp_path / "records")]) == 2
     assert "is re-run from --model PATH" in capsys.readouterr().err
+    # NegHub's answers never go into the submission's own folder (they would replace its files)
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(sub.parent)]) == 2
+    assert capsys.readouterr().err.strip().endswith("the submission's own folder")
+    assert sorted(p.name for p in sub.iterdir()) == ["metadata.yaml", "predictions"]
 
 
 def test_scn_reproduction_checks_the_triplets_a_pair_selects(tmp_path: Path) -> None:

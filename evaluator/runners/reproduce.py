@@ -29,7 +29,15 @@ on a CPU-only machine) the record is a drift report instead: per run, the items 
 differ (the arg-max of log-likelihoods included) and the largest and median |difference| of the numbers, never
 called reproduced or not.
 
-The record (evaluator/submissions/reproduction.py, schema 4) goes to `reproductions/<id>.json`.
+The items re-run are those the run's prediction file holds (its item ids), in the run's order and batches, never what
+a metadata line says (a deleted `max_pairs` made a one-pair cloze run's re-run draw every pair); items the recorded
+settings run that the file lacks are counted, not re-run.
+
+The record (evaluator/submissions/reproduction.py, schema 5) goes to `reproductions/<id>.json` and NegHub's answers
+to `reproductions/<id>/<file>` (Contract R: the build scores them; `recheck_record` recomputes agreement from them).
+The re-run prints its progress per run with an estimate from its own rate, writes each run's answers and the partial
+record as it finishes it (`<id>.in-progress`), and resumes there when started again (rerun_progress.py). A run the
+benchmark declares a contamination probe for also answers a sample of its training split (rerun_probe.py).
 """
 
 from __future__ import annotations
@@ -312,6 +320,11 @@ def reproduce(
     (`resume=False`: starts over), and ends with the same bytes as a re-run never interrupted."""
     from ..submissions.validation import check_submission
 
+    kept_dir, submitted_dir = (output / sub_dir.name).resolve(), sub_dir.resolve()
+    if kept_dir == submitted_dir or kept_dir in submitted_dir.parents or submitted_dir in kept_dir.parents:
+        raise InputError.single(
+            "--output", f"NegHub's answers would go to {output / sub_dir.name}, the submission's own folder"
+        )
     checked = check_submission(sub_dir, data_dir=data_dir)
     if checked.problems or checked.metadata is None:
         raise InputError([*checked.problems] or [Problem(str(sub_dir), None, None, "not a valid submission")])
