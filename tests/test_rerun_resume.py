@@ -101,3 +101,32 @@ def test_a_rerun_of_another_setting_or_tolerance_starts_over(
     per_run = _answers_counted(monkeypatch, stop_at_run=None)
     assert main(["reproduce", str(sub), "--model", str(model), "--restart", "-o", str(records)]) == 0
     assert per_run == [46, 46]
+
+
+def test_a_rerun_killed_by_sigkill_after_its_first_run_resumes_to_the_same_bytes(
+    nubench_run: tuple[Path, Path], tmp_path: Path
+) -> None:
+    # a real kill: `neghub reproduce` in its own process, SIGKILLed as soon as its partial record appears (the first
+    # run compared, the second under way), then started again
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    model, sub = nubench_run
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(whole)]) == 0
+    command = [sys.executable, "-m", "neghub.evaluator.cli", "reproduce", str(sub), "--model", str(model)]
+    process = subprocess.Popen([*command, "-o", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while not (killed / "tiny-model.in-progress").exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert process.returncode == -signal.SIGKILL and not (killed / "tiny-model.json").exists()  # killed half-way
+    # what a kill in the middle of a write leaves (atomic_write's temporary files) is swept when the re-run ends
+    (killed / ".tiny-model.in-progress.k1ll.tmp").write_text("{")
+    (killed / "tiny-model" / "predictions" / ".half.jsonl.k1ll.tmp").write_text("{")
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(killed)]) == 0
+    assert _files(killed) == _files(whole)

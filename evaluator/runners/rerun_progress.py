@@ -63,7 +63,13 @@ class _Progress:
         atomic_write(self.path, lambda handle: handle.write(text + "\n"))
 
     def finish(self) -> None:
+        """The re-run ended: its partial record goes, and the temporary files a killed one left beside it (a kill
+        during a write leaves its `.NAME.*.tmp`; the folder of answers is swept by the caller)."""
         self.path.unlink(missing_ok=True)
+        submission = self.folder.name
+        for name in (f"{submission}{RESUME_SUFFIX}", f"{submission}.json"):
+            for stale in self.path.parent.glob(f".{name}.*.tmp"):
+                stale.unlink(missing_ok=True)
 
 
 class _Clock:
