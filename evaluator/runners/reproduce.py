@@ -76,6 +76,7 @@ from .rerun_compare import (  # compare_run and the line comparisons are the com
     read_lines,
 )
 from .rerun_compare import compare_run_files as compare_run_files
+from .rerun_compare import line_drift as line_drift
 from .rerun_compare import lines_agree as lines_agree
 from .rerun_compare import values_agree as values_agree
 from .rerun_probe import probe_of, probe_seed, run_probe
