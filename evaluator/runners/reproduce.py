@@ -79,7 +79,6 @@ from .rerun_compare import compare_run_files as compare_run_files
 from .rerun_compare import line_drift as line_drift
 from .rerun_compare import lines_agree as lines_agree
 from .rerun_compare import values_agree as values_agree
-from .rerun_probe import probe_of, probe_seed, run_probe
 from .rerun_progress import _Clock, _Progress
 from .setting import DEFAULT_BATCH_SIZE, describe, recorded_setting, setting_differences
 
@@ -339,6 +338,7 @@ def reproduce(
         )
     kind: RecordKind = "same-setting"
     from .loading import run_setting
+    from .rerun_probe import probe_of, probe_seed, run_probe
     from .run import _library_versions, require_models_extra
 
     require_models_extra()
