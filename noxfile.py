@@ -531,8 +531,9 @@ def gpu_reproduce_model(session: nox.Session) -> None:
 def gpu_reproduce(session: nox.Session) -> None:
     """Re-run every item of a submission's runs on the GPU runner (`neghub reproduce`: each run a verdict could rank,
     in its recorded order and batches, in the setting the submission records: GPU_SETTING for gpu_eval's own) and
-    write its record to reproductions/<id>.json; gpu-reproduce.yml. Offline (the model comes from the cache
-    gpu_download filled) and without the Hub token, which it refuses to see. Argument: SUBMISSION_ID."""
+    write its record to reproductions/<id>.json, NegHub's answers to reproductions/<id>/ (a re-run killed half-way
+    resumes from reproductions/<id>.in-progress when started again); gpu-reproduce.yml. Offline (the model comes
+    from the cache gpu_download filled) and without the Hub token, which it refuses to see. Argument: SUBMISSION_ID."""
     if len(session.posargs) != 1:
         session.error("usage: nox -s gpu_reproduce -- SUBMISSION_ID")
     _refuse_the_hub_token(session)

@@ -29,10 +29,13 @@ def minimal_record(**fields: Any) -> Reproduction:
     return Reproduction.model_validate({**values, **fields})
 
 
-def landed_record(root: Path, sid: str, *, differ: int = 0, checked: int | None = None, **extra: Any) -> str:
+def landed_record(
+    root: Path, sid: str, *, differ: int = 0, checked: int | None = None, schema_version: int = 4, **extra: Any
+) -> str:
     """The text of reproductions/<sid>.json for submissions/<sid>/ under `root`: a same-setting record (schema 4)
     that re-ran every item of each run (one item a line, as in a JNLI-Neg run), `differ` of them disagreeing; with
-    `checked`, one that compared that many items of each run instead."""
+    `checked`, one that compared that many items of each run instead. With `schema_version=5` it keeps NegHub's
+    answers (Contract R): `kept_answers` gives the files that go beside it, here the submitted bytes."""
     import yaml
 
     from neghub.evaluator.submissions.format import Metadata
@@ -55,8 +58,14 @@ def landed_record(root: Path, sid: str, *, differ: int = 0, checked: int | None 
                 "comparison": "labels exactly",
             }
         )
+        if schema_version >= 5:
+            runs[-1] |= {
+                "rerun_file": run.file,
+                "rerun_sha256": hashlib.sha256(data).hexdigest(),
+                "items_not_in_file": 0,
+            }
     document = {
-        "schema_version": 4,
+        "schema_version": schema_version,
         "kind": "same-setting",
         "submission": sid,
         "date": "2026-11-26",
@@ -95,10 +104,21 @@ def landed_rerun(root: Path, sid: str, *, differ: int = 0, **extra: Any) -> dict
         text = "\n".join(out) + "\n"
         files[f"reproductions/{sid}/{run.file}"] = text
         kept_sha[run.file] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    document = json.loads(landed_record(root, sid, differ=differ, **extra))
-    document["schema_version"] = 5
+    document = json.loads(landed_record(root, sid, differ=differ, schema_version=5, **extra))
     for entry in document["runs"]:
-        entry["rerun_file"] = entry["file"]
         entry["rerun_sha256"] = kept_sha[entry["file"]]
     files[f"reproductions/{sid}.json"] = json.dumps(document, indent=1) + "\n"
     return files
+
+
+def kept_answers(root: Path, sid: str) -> dict[str, str]:
+    """reproductions/<sid>/<file> -> text for each run of submissions/<sid>/ under `root`: NegHub's kept answers
+    of a schema-5 record (`landed_record(..., schema_version=5)`), the same bytes as the submitted file."""
+    import yaml
+
+    folder = root / "submissions" / sid
+    metadata = yaml.safe_load((folder / "metadata.yaml").read_text(encoding="utf-8"))
+    return {
+        f"reproductions/{sid}/{run['file']}": (folder / run["file"]).read_text(encoding="utf-8")
+        for run in metadata["runs"]
+    }

@@ -24,7 +24,9 @@ import yaml
 from neghub.leaderboard.pull_request import DEFAULT_BOT, changed_records, trust_problems
 
 ROOT = Path(__file__).resolve().parent.parent
-RECORD = (ROOT / "reproductions" / "smollm2-135m-instruct.json").read_text(encoding="utf-8")
+RECORD = (ROOT / "tests" / "fixtures" / "reproductions" / "sampled-schema-2-smollm2-135m-instruct.json").read_text(
+    encoding="utf-8"
+)
 
 
 def event(

@@ -154,19 +154,18 @@ def test_a_whole_run_reproduction_finds_every_doctored_answer(tmp_path: Path) ->
     run = Run(task="jnli-neg", split="valid", file="predictions/jnli-neg/run.jsonl", shots=0, seed=None)
     ids = sorted(honest)
     found = compare_run(
-        run,
+        run.file,
         [{"id": i, "prediction": submitted[i]} for i in ids],
-        [ids[b : b + DOCTORED_BATCH] for b in range(0, len(ids), DOCTORED_BATCH)],
-        lambda item: item,
+        [{"id": i, "prediction": honest[i]} for i in ids],
         lambda line: line["id"],
-        lambda batch: [[{"id": i, "prediction": honest[i]}] for i in batch],
         tolerance=1e-3,
-        sha256="",
         comparison="labels exactly",
+        predictions_sha256="",
+        rerun_sha256="",
     )
     assert (found.items_in_run, found.items_checked) == (22 * DOCTORED_BATCH, 22 * DOCTORED_BATCH)
     assert found.items_checked - found.items_agreeing == doctored
-    whole = {"schema_version": 4, "runs": [found.model_dump(mode="json")]}
+    whole = {"schema_version": 5, "runs": [found.model_dump(mode="json")]}
     facts = _landed_record(tmp_path, submitted, whole)
     assert facts.accepted and not facts.agrees
     assert f"disagrees on {doctored} of {22 * DOCTORED_BATCH} items" in facts.words
@@ -259,10 +258,31 @@ def test_an_honest_run_reproduces_on_every_item_in_its_batches(nubench_run: tupl
     records = tmp_path / "records"
     assert main(["reproduce", str(sub), "--model", str(model), "-o", str(records)]) == 0
     record = _record(records, "tiny-model")
-    assert record.agrees() and record.schema_version == 4 and record.not_rerun == []
+    assert record.agrees() and record.schema_version == 5 and record.not_rerun == []
     assert record.kind == "same-setting" and record.setting_differences == []
     # every item of both modes' runs: NegHub's NUBench sample has 46 test items (nubench/metadata.py)
     assert [(r.items_in_run, r.items_checked, r.items_agreeing) for r in record.runs] == [(46, 46, 46)] * 2
+    # NegHub's answers are kept beside the record, byte for byte the submitted file `neghub run` wrote (Contract R)
+    for run in record.runs:
+        kept = records / "tiny-model" / run.file
+        assert run.rerun_file == run.file and kept.read_bytes() == (sub / run.file).read_bytes()
+        assert run.rerun_sha256 == run.predictions_sha256
+    assert not (records / "tiny-model.in-progress").exists()
+    # the write job recomputes agreement from the two files and finds what the record says; a record that claims
+    # more than its kept answers show, or kept answers changed after the comparison, are named
+    from neghub.evaluator.runners.reproduce import recheck_record
+
+    kept_dir = records / "tiny-model"
+    assert recheck_record(sub, kept_dir, record) == []
+    first = record.runs[0]
+    claims = record.model_copy(update={"runs": [first.model_copy(update={"items_agreeing": 47}), *record.runs[1:]]})
+    assert recheck_record(sub, kept_dir, claims) == [
+        f"{first.file}: the record says items_agreeing 47, the files give 46"
+    ]
+    kept = kept_dir / first.file
+    kept.write_text(kept.read_text(encoding="utf-8").replace('"id": ', '"id":  ', 1), encoding="utf-8")
+    (changed,) = recheck_record(sub, kept_dir, record)
+    assert changed.startswith(f"{first.file}: the record says rerun_sha256 ")
     # and the leaderboard says so once the record has landed as the workflow lands it (a pull request from this
     # repository's reproduce/ branch changing that record alone): the rows become "reproduced"
     from neghub.leaderboard.collect import collect
@@ -321,6 +341,10 @@ def test_another_model_than_the_pinned_one_is_refused(
     assert err == [f"error: --model: {other} is not the model whose sha256 the submission pins"]
     assert main(["reproduce", str(sub), "-o", str(tmp_path / "records")]) == 2
     assert "is re-run from --model PATH" in capsys.readouterr().err
+    # NegHub's answers never go into the submission's own folder (they would replace its files)
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(sub.parent)]) == 2
+    assert capsys.readouterr().err.strip().endswith("the submission's own folder")
+    assert sorted(p.name for p in sub.iterdir()) == ["metadata.yaml", "predictions"]
 
 
 def test_scn_reproduction_checks_the_triplets_a_pair_selects(tmp_path: Path) -> None:
@@ -345,9 +369,54 @@ def test_scn_reproduction_checks_the_triplets_a_pair_selects(tmp_path: Path) -> 
     extra = [{**x, "name": stranger[0], "profession": stranger[1]} for x in kept if x["variant"] == "pronoun"][:5]
     path.write_text("".join(json.dumps(x) + "\n" for x in kept + extra))
     assert main(["reproduce", str(sub), "--model", str(model), "-o", str(records)]) == 0
+    record = _record(records, "cloze-run")
+    (run,) = record.runs
+    # the file says what the run covers: the pair it lacks is not re-run, and counted; the stranger disagrees
+    assert (run.items_checked, run.items_agreeing, run.unexpected_items, run.items_not_in_file) == (3, 2, 1, 1)
+    assert run.disagreeing_ids == [" / ".join(stranger)] and not record.agrees()
+    # the write job pairs the cloze test's lines by name and profession too, from the run's plan without a model
+    from neghub.evaluator.runners.reproduce import recheck_record
+
+    assert recheck_record(sub, records / "cloze-run", record) == []
+
+
+def test_deleting_the_max_pairs_line_does_not_make_a_reproduction_rerun_every_pair(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 38: `validate` accepts a cloze-test submission without its provenance's max_pairs line, and the re-run
+    # then drew every pair of the word lists (44,240 on the pinned lists) instead of the 2 the file holds
+    model = _causal(tmp_path / "model", constant=True)
+    sub = tmp_path / "cloze-run"
+    assert main(["run", str(model), "--tasks", "scn", "--max-pairs", "2", "-o", str(sub), "--no-progress"]) == 0
+    meta = yaml.safe_load((sub / "metadata.yaml").read_text(encoding="utf-8"))
+    assert meta["provenance"].pop("max_pairs") == 2
+    (sub / "metadata.yaml").write_text(yaml.safe_dump(meta, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    assert main(["validate", str(sub)]) == 0
+    from neghub.evaluator.benchmarks import scn
+    from neghub.evaluator.runners import reproduce as module
+
+    lists = scn.load_word_lists()
+    every_pair = (len(lists.female_names) + len(lists.male_names)) * len(lists.professions)
+    answered: list[Any] = []
+    model_answers = module._model_answers
+
+    def counted(backend: Any, plan: Any) -> Any:
+        answer = model_answers(backend, plan)
+
+        def count(batch: Any) -> Any:
+            answered.extend(batch)
+            assert len(answered) <= 2, "the re-run answers pairs the prediction file does not hold"
+            return answer(batch)
+
+        return count
+
+    monkeypatch.setattr(module, "_model_answers", counted)
+    records = tmp_path / "records"
+    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(records)]) == 0
     (run,) = _record(records, "cloze-run").runs
-    assert (run.items_checked, run.items_agreeing, run.unexpected_items) == (3, 2, 1)
-    assert " / ".join(first) in run.disagreeing_ids and " / ".join(stranger) in run.disagreeing_ids
+    assert len(answered) == 2 and (run.items_checked, run.items_agreeing) == (2, 2)
+    # the record says the metadata no longer describes the run the file holds: not a reproduction
+    assert run.items_not_in_file == every_pair - 2 and not _record(records, "cloze-run").agrees()
 
 
 # --- the committed SmolLM2 submission (the real model, on CPU) --------------------------------------

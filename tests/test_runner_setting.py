@@ -128,7 +128,9 @@ def test_a_schema_2_record_says_its_kind_and_a_schema_1_record_still_reads() -> 
         Reproduction.model_validate({**_record("same-setting").model_dump(), "kind": None})
     with pytest.raises(ValueError, match="is schema_version 2 or later"):
         Reproduction.model_validate({**_record("same-setting").model_dump(), "schema_version": 1})
-    old = json.loads((ROOT / "reproductions/smollm2-135m-instruct.json").read_text(encoding="utf-8"))
+    old = json.loads(
+        (ROOT / "tests/fixtures/reproductions/sampled-schema-2-smollm2-135m-instruct.json").read_text(encoding="utf-8")
+    )
     old.pop("kind", None)
     for key in ("recorded_setting", "run_setting", "setting_differences"):
         old.pop(key, None)

@@ -516,7 +516,11 @@ def test_reproduction_check_reads_the_records_as_the_site_does(tmp_path: Path) -
     committed = ROOT / "reproductions"
     done = subprocess.run([sys.executable, "-c", program, str(committed)], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stderr) == (0, "")
-    (tmp_path / "some-model.json").write_text((committed / "smollm2-135m-instruct.json").read_text(encoding="utf-8"))
+    (tmp_path / "some-model.json").write_text(
+        (ROOT / "tests" / "fixtures" / "reproductions" / "sampled-schema-2-smollm2-135m-instruct.json").read_text(
+            encoding="utf-8"
+        )
+    )
     done = subprocess.run([sys.executable, "-c", program, str(tmp_path)], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "some-model.json" in done.stderr
 

@@ -27,6 +27,7 @@ from .stats import BootstrapConfig
 if TYPE_CHECKING:
     from ..protocol.lm_eval import LmEvalScorer
     from ..protocol.plans import RunPlan, RunSettings
+    from .contamination import ContaminationProbeSpec
     from .results import Result
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
@@ -306,6 +307,8 @@ class Benchmark:
     # the rule rows NegHub computes on a scored result's items (each constant answer a model can give, random
     # guessing's expected score): the leaderboard's floors. None: the benchmark has no rule rows
     references: Callable[[Result, EvalOptions], list[ReferenceRule]] | None = None
+    # the contamination probe of a ranked split whose gold is public (core/contamination.py; None: none declared)
+    contamination_probe: ContaminationProbeSpec | None = None
 
     @property
     def scored_splits(self) -> tuple[str, ...]:

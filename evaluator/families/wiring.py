@@ -18,6 +18,7 @@ from ..protocol.metadata import DatasetMetadata
 from ..releases.loading import Release, ResolvedFile
 
 if TYPE_CHECKING:
+    from ..core.contamination import ContaminationProbeSpec
     from ..protocol.lm_eval import LmEvalScorer
     from ..protocol.plans import RunPlan, RunSettings
 
@@ -72,6 +73,7 @@ class BenchmarkFields(TypedDict, total=False):
     reported_dir: Path | None  # transcribed paper tables
     plans: Callable[[RunSettings, str], list[RunPlan]] | None  # how `neghub run` runs it
     lm_eval: LmEvalScorer | None  # how lm-eval scores its exported runs (a family declares its own)
+    contamination_probe: ContaminationProbeSpec | None  # a re-run's probe of a ranked split with public gold
 
 
 S = TypeVar("S", bound=FamilySpec)

@@ -29,18 +29,26 @@ on a CPU-only machine) the record is a drift report instead: per run, the items 
 differ (the arg-max of log-likelihoods included) and the largest and median |difference| of the numbers, never
 called reproduced or not.
 
-The record (evaluator/submissions/reproduction.py, schema 4) goes to `reproductions/<id>.json`.
+The items re-run are those the run's prediction file holds (its item ids), in the run's order and batches, never what
+a metadata line says (a deleted `max_pairs` made a one-pair cloze run's re-run draw every pair); items the recorded
+settings run that the file lacks are counted, not re-run.
+
+The record (evaluator/submissions/reproduction.py, schema 5) goes to `reproductions/<id>.json` and NegHub's answers
+to `reproductions/<id>/<file>` (Contract R: the build scores them; `recheck_record` recomputes agreement from them).
+The re-run prints its progress per run with an estimate from its own rate, writes each run's answers and the partial
+record as it finishes it (`<id>.in-progress`), and resumes there when started again (rerun_progress.py). A run the
+benchmark declares a contamination probe for also answers a sample of its training split (rerun_probe.py).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import importlib.metadata
 import json
 import math
 import os
 import platform
-import statistics
 import sys
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
@@ -52,6 +60,7 @@ from ..core.registry import get_benchmark
 from ..fileio.files import atomic_write
 from ..submissions.format import Metadata, Run
 from ..submissions.reproduction import (
+    ContaminationProbe,
     NotRerun,
     NumericSetting,
     RecordKind,
@@ -59,6 +68,18 @@ from ..submissions.reproduction import (
     Reproduction,
     metadata_sha256,
 )
+from .rerun_compare import (  # compare_run and the line comparisons are the command's public names too
+    Line,
+    _sha256,
+    compare_run,
+    json_line,
+    read_lines,
+)
+from .rerun_compare import compare_run_files as compare_run_files
+from .rerun_compare import line_drift as line_drift
+from .rerun_compare import lines_agree as lines_agree
+from .rerun_compare import values_agree as values_agree
+from .rerun_progress import _Clock, _Progress
 from .setting import DEFAULT_BATCH_SIZE, describe, recorded_setting, setting_differences
 
 if TYPE_CHECKING:
@@ -69,108 +90,9 @@ if TYPE_CHECKING:
 # nats per continuation, within one setting: far above the drift README's "Reproducing a submission" measures within
 # one setting (scripts/measure_drift.py), far below the drift across settings, where no tolerance holds
 DEFAULT_TOLERANCE = 1e-3
-MAX_DISAGREEING_IDS = 10
-Line = dict[str, Any]
-
-
-# --- comparing lines ------------------------------------------------------------------------------
-
-
-def values_agree(mine: Any, theirs: Any, tolerance: float) -> bool:
-    """Equal, except that two floats (log-likelihoods) may differ by `tolerance`."""
-    if isinstance(mine, bool) or isinstance(theirs, bool):
-        return mine is theirs
-    if isinstance(mine, float) or isinstance(theirs, float):
-        if not isinstance(mine, int | float) or not isinstance(theirs, int | float):
-            return False
-        return math.isfinite(mine) and math.isfinite(theirs) and abs(mine - theirs) <= tolerance
-    if isinstance(mine, dict) and isinstance(theirs, dict):
-        return mine.keys() == theirs.keys() and all(values_agree(mine[k], theirs[k], tolerance) for k in mine)
-    if isinstance(mine, list) and isinstance(theirs, list):
-        pairs = zip(mine, theirs, strict=False)  # lengths compared first
-        return len(mine) == len(theirs) and all(values_agree(a, b, tolerance) for a, b in pairs)
-    return bool(mine == theirs) and type(mine) is type(theirs)
-
-
-def _shape(value: Any) -> Any:
-    # a line with its floats blanked: lines of one item are paired by everything but their log-likelihoods
-    if isinstance(value, float):
-        return 0
-    if isinstance(value, dict):
-        return {k: _shape(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_shape(v) for v in value]
-    return value
-
-
-def _order(lines: list[Line]) -> list[Line]:
-    return sorted(lines, key=lambda line: json.dumps(_shape(line), sort_keys=True, ensure_ascii=False))
-
-
-def lines_agree(mine: list[Line], theirs: list[Line], tolerance: float) -> bool:
-    """One item's lines: as many, and pairwise in agreement (paired in a canonical order)."""
-    if len(mine) != len(theirs):
-        return False
-    return all(values_agree(a, b, tolerance) for a, b in zip(_order(mine), _order(theirs), strict=True))
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _answer(value: Any) -> Any:
-    """What a line answers, its numbers aside: labels, letters, text and tokens as they are, and for a set of
-    numbers (log-likelihoods by option, a head's logits) which one is largest (the first on ties)."""
-    if isinstance(value, float):
-        return 0
-    if isinstance(value, dict):
-        shape: dict[str, Any] = {k: _answer(v) for k, v in value.items()}
-        numbers = {k: v for k, v in value.items() if _is_number(v)}
-        if numbers and all(v is None or k in numbers for k, v in value.items()):
-            shape["\x00largest"] = max(numbers, key=numbers.__getitem__)
-        return shape
-    if isinstance(value, list):
-        inner = [_answer(v) for v in value]
-        if len(value) > 1 and all(_is_number(v) for v in value):
-            inner.append(["\x00largest", max(range(len(value)), key=value.__getitem__)])
-        return inner
-    return value
-
-
-def _numbers(value: Any) -> list[float]:
-    if isinstance(value, float):
-        return [value]
-    if isinstance(value, dict):
-        return [x for v in value.values() for x in _numbers(v)]
-    if isinstance(value, list):
-        return [x for v in value for x in _numbers(v)]
-    return []
-
-
-def line_drift(mine: list[Line], theirs: list[Line]) -> tuple[bool, list[float]]:
-    """One item across settings: whether its answers are the same (`_answer`), and the |differences| of its
-    numbers where its lines pair up (the same answers)."""
-    if len(mine) != len(theirs):
-        return False, []
-    deltas: list[float] = []
-    same = True
-    for a, b in zip(_order(mine), _order(theirs), strict=True):
-        if _answer(a) != _answer(b):
-            same = False
-            continue
-        pairs = zip(_numbers(a), _numbers(b), strict=True)
-        deltas += [abs(x - y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
-    return same, deltas
 
 
 # --- the model the metadata pins --------------------------------------------------------------------
-
-
-def _sha256(path: Path) -> str:
-    """A file's sha256, read in full: what reproduce checks never comes from a cache."""
-    from .hashing import read_sha256
-
-    return read_sha256(path)
 
 
 def pinned_source(metadata: Metadata, model_path: Path | None) -> ModelSource:
@@ -265,59 +187,19 @@ def plan_for(run: Run, metadata: Metadata, backend: Backend, data_dir: Path | No
     raise InputError.single(run.file, "neghub run has no run with these settings: it cannot be reproduced")
 
 
-def read_lines(path: Path) -> list[Line]:
-    """A validated prediction file's lines (the validator has read it already: no check is repeated)."""
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
-def compare_run(
-    run: Run,
-    submitted: list[Line],
+def items_in_file(
     batches: Sequence[Sequence[Any]],
     item_key: Callable[[Any], Hashable],
+    submitted: Sequence[Line],
     line_item: Callable[[Line], Hashable],
-    answer: Callable[[Sequence[Any]], list[list[Line]]],
-    *,
-    tolerance: float,
-    sha256: str,
-    comparison: str,
-) -> ReproducedRun:
-    """Re-answer every one of `batches` (the run's items in its order and batching) and compare with the submitted
-    lines of each item: agreement within `tolerance`, and the drift (answers, |differences|) either way."""
-    by_item: dict[Hashable, list[Line]] = {}
-    for line in submitted:
-        by_item.setdefault(line_item(line), []).append(line)
+) -> tuple[list[list[Any]], int, int]:
+    """The run's batches cut to the items its prediction file holds (the file says what a run covers, not a
+    metadata line: a deleted `max_pairs` would otherwise re-run a whole benchmark), in the run's order; with how
+    many items the recorded settings run that the file lacks, and how many of the file's items they do not run."""
+    held = {line_item(line) for line in submitted}
+    kept = [[item for item in batch if item_key(item) in held] for batch in batches]
     known = {item_key(item) for batch in batches for item in batch}
-    unexpected = [key for key in by_item if key not in known]
-    picked: list[Any] = []
-    answers: list[list[Line]] = []
-    for batch in batches:
-        picked += batch
-        answers += answer(batch)
-    disagreeing = []
-    differing = 0
-    deltas: list[float] = []
-    for item, mine in zip(picked, answers, strict=True):
-        theirs = by_item.get(item_key(item), [])
-        if not lines_agree(mine, theirs, tolerance):
-            disagreeing.append(item_key(item))
-        same, item_deltas = line_drift(mine, theirs)
-        differing += not same
-        deltas += item_deltas
-    return ReproducedRun(
-        file=run.file,
-        predictions_sha256=sha256,
-        items_in_run=len(picked),
-        items_checked=len(picked),
-        items_agreeing=len(picked) - len(disagreeing),
-        disagreeing_ids=[_id_text(key) for key in (disagreeing + unexpected)[:MAX_DISAGREEING_IDS]],
-        unexpected_items=len(unexpected),
-        comparison=comparison,
-        answers_differing=differing,
-        max_abs_delta=max(deltas) if deltas else None,
-        median_abs_delta=statistics.median(deltas) if deltas else None,
-    )
+    return [batch for batch in kept if batch], len(known - held), len(held - known)
 
 
 def runs_to_rerun(metadata: Metadata, tasks: Sequence[str] | None) -> tuple[list[Run], list[NotRerun]]:
@@ -339,10 +221,6 @@ def runs_to_rerun(metadata: Metadata, tasks: Sequence[str] | None) -> tuple[list
         else:
             chosen.append(run)
     return chosen, left
-
-
-def _id_text(key: Hashable) -> str:
-    return " / ".join(map(str, key)) if isinstance(key, tuple) else str(key)
 
 
 def _model_answers(backend: Backend, plan: RunPlan) -> Callable[[Sequence[Any]], list[list[Line]]]:
@@ -429,13 +307,24 @@ def reproduce(
     device_map: str = "device",
     data_dir: Path | None = None,
     tasks: Sequence[str] | None = None,
+    output: Path = Path("reproductions"),
+    resume: bool = True,
 ) -> Reproduction:
-    """Re-run every item of each run a verdict could rank (of `tasks`, when given: `runs_to_rerun`) of a valid
-    submission and say what agrees: in the
-    recorded setting unless an option asks for another (None: the recorded value), a reproduction; in another
-    setting, a drift report (`Reproduction.kind`)."""
+    """Re-run every item that each run a verdict could rank (of `tasks`, when given: `runs_to_rerun`) holds, in its
+    recorded order and batches, and say what agrees: in the recorded setting unless an option asks for another (None:
+    the recorded value), a reproduction; in another setting, a drift report (`Reproduction.kind`).
+
+    NegHub's answers are kept in `output/<id>/<run.file>` and the record written to `output/<id>.json`. After each
+    run the answers so far and the partial record are written (`output/<id>.in-progress`, atomically); started
+    again with the same submission, model, setting, tolerance and tasks, it resumes after the last run it finished
+    (`resume=False`: starts over), and ends with the same bytes as a re-run never interrupted."""
     from ..submissions.validation import check_submission
 
+    kept_dir, submitted_dir = (output / sub_dir.name).resolve(), sub_dir.resolve()
+    if kept_dir == submitted_dir or kept_dir in submitted_dir.parents or submitted_dir in kept_dir.parents:
+        raise InputError.single(
+            "--output", f"NegHub's answers would go to {output / sub_dir.name}, the submission's own folder"
+        )
     checked = check_submission(sub_dir, data_dir=data_dir)
     if checked.problems or checked.metadata is None:
         raise InputError([*checked.problems] or [Problem(str(sub_dir), None, None, "not a valid submission")])
@@ -447,9 +336,9 @@ def reproduce(
             "--tasks" if tasks is not None else str(sub_dir),
             f"the submission has no run{asked} that a verdict could rank: nothing to reproduce",
         )
-    runs: list[ReproducedRun] = []
     kind: RecordKind = "same-setting"
     from .loading import run_setting
+    from .rerun_probe import probe_of, probe_seed, run_probe
     from .run import _library_versions, require_models_extra
 
     require_models_extra()
@@ -478,32 +367,98 @@ def reproduce(
         if kind == "same-setting"
         else "across settings: answers exactly, numbers by their differences (no tolerance is a verdict)"
     )
+    submission = sub_dir.name
+    shas = {run.file: _sha256(sub_dir / run.file) for run in chosen_runs}
+    key = {
+        "submission": submission,
+        "metadata_sha256": metadata_sha256(metadata),
+        "predictions_sha256": shas,
+        "weights_sha256": weights,
+        "setting": here.model_dump(mode="json"),
+        "tolerance": tolerance,
+        "tasks": list(tasks) if tasks is not None else None,
+        "neghub_version": __version__,
+    }
+    progress = _Progress.read(output, submission, key) if resume else None
+    if progress is None:
+        progress = _Progress(output, submission, key, dt.date.today().isoformat(), {})
+    # every run's plan and items first: the estimate counts what is left of the whole re-run
+    work = []
     for run in chosen_runs:
         plan = plan_for(run, metadata, backend, data_dir, here)
-        path = sub_dir / run.file
-        runs.append(
-            compare_run(
-                run,
-                read_lines(path),
-                plan.batched_items(backend),
-                _item_key(plan),
-                _line_item(plan),
-                _model_answers(backend, plan),
-                tolerance=tolerance,
-                sha256=_sha256(path),
-                comparison=compared,
-            )
+        submitted = read_lines(sub_dir / run.file)
+        line_item = _line_item(plan)
+        batches, not_in_file, unexpected = items_in_file(
+            plan.batched_items(backend), _item_key(plan), submitted, line_item
         )
-    return Reproduction(
-        schema_version=4,
+        work.append((run, plan, submitted, line_item, batches, not_in_file, unexpected))
+    clock = _Clock(sum(len(batch) for *_, batches, _, _ in work for batch in batches))
+    runs: list[ReproducedRun] = []
+    for number, (run, plan, submitted, line_item, batches, not_in_file, unexpected) in enumerate(work, 1):
+        items = sum(map(len, batches))
+        done = progress.finished(run.file)
+        if done is not None:
+            runs.append(done)
+            clock.skip(items)
+            _note(f"[{number}/{len(work)}] {run.file}: {items} items, compared before (resumed)")
+            continue
+        _note(f"[{number}/{len(work)}] {run.file}: {items} items to re-run{_not_in_file(not_in_file)}")
+        answer = _model_answers(backend, plan)
+        lines: list[Line] = []
+        for batch in batches:
+            lines += [line for item_lines in answer(batch) for line in item_lines]
+            clock.advance(len(batch), run.file)
+        text = "".join(json_line(line) for line in lines)
+        _write_text(output / submission / run.file, text)
+        result = compare_run(
+            run.file,
+            submitted,
+            lines,
+            line_item,
+            tolerance=tolerance,
+            comparison=compared,
+            predictions_sha256=shas[run.file],
+            rerun_sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            unexpected_items=unexpected,
+            items_not_in_file=not_in_file,
+        )
+        probe = probe_of(run)
+        if probe is not None:
+            _note(
+                f"[{number}/{len(work)}] {run.file}: the contamination probe, {probe.sample_units} {probe.split} units"
+            )
+            found = run_probe(
+                probe,
+                run,
+                lines,
+                line_item,
+                plan_on=lambda other: plan_for(other, metadata, backend, data_dir, here),
+                answer=lambda plan, batches: [
+                    line
+                    for batch in batches
+                    for item_lines in _model_answers(backend, plan)(batch)
+                    for line in item_lines
+                ],
+                batched=lambda plan: plan.batched_items(backend),
+                item_key=_item_key,
+                kept_folder=output / submission,
+                seed=probe_seed(metadata_sha256(metadata)),
+                data_dir=data_dir,
+            )
+            result = result.model_copy(update={"probe": found})
+        runs.append(result)
+        progress.save(result)
+        _note(f"[{number}/{len(work)}] {run.file}: {clock.line()}")
+    record = Reproduction(
+        schema_version=5,
         metadata_sha256=metadata_sha256(metadata),
         weights_sha256=weights,
         kind=kind,
         recorded_setting=recorded,
         run_setting=here,
         setting_differences=differences,
-        submission=sub_dir.name,
-        date=dt.date.today().isoformat(),
+        submission=submission,
+        date=progress.date,
         neghub_version=__version__,
         device=describe(here),
         machine=" ".join(x for x in (platform.machine(), f"{os.cpu_count()} cores") if x),
@@ -511,6 +466,31 @@ def reproduce(
         runs=runs,
         not_rerun=not_rerun,
     )
+    write_record(record, output)
+    kept_files = {run.rerun_file or run.file for run in runs} | {run.probe.probe_file for run in runs if run.probe}
+    _forget_other_answers(output / submission, kept_files)
+    progress.finish()
+    return record
+
+
+def _write_text(path: Path, text: str) -> None:
+    def write(handle: Any) -> None:
+        handle.write(text)
+
+    atomic_write(path, write)
+
+
+def _not_in_file(count: int) -> str:
+    return f" ({count} items its recorded settings run are not in the file: not re-run)" if count else ""
+
+
+def _forget_other_answers(folder: Path, kept: set[str]) -> None:
+    """Kept answers of runs this record does not name (an earlier record's) go: the folder holds this record's."""
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and not path.is_symlink() and path.relative_to(folder).as_posix() not in kept:
+            path.unlink()
 
 
 def _weights_sha256(source: ModelSource) -> str | None:
@@ -524,6 +504,86 @@ def _weights_sha256(source: ModelSource) -> str | None:
         folder = snapshot_download(repo_id=source.location, revision=source.revision, local_files_only=True)
         return local_sha256(Path(folder))
     return source.local_sha256
+
+
+def line_item_of(run: Run, metadata: Metadata, data_dir: Path | None) -> Callable[[Line], Hashable]:
+    """The key of the item a prediction line of `run` belongs to, from the run's plan built without a model (the
+    plans of each model kind, matched by the run's file): what `compare_run` pairs lines by."""
+    benchmark = get_benchmark(run.task)
+    settings = _settings_for(run, metadata, data_dir, NumericSetting(device=None, dtype=None))
+    for kind in ("causal", "masked", "classifier"):
+        try:
+            plans = benchmark.plans(settings, kind) if benchmark.plans is not None else []
+        except (InputError, ValueError):
+            continue
+        for plan in plans:
+            if plan.file == run.file or (plan.split, plan.shots, plan.mode, plan.prompt) == (
+                run.split,
+                run.shots,
+                run.mode,
+                run.prompt,
+            ):
+                return _line_item(plan)
+    return lambda line: line["id"]
+
+
+def recheck_record(
+    sub_dir: Path,
+    kept_dir: Path,
+    record: Reproduction,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    data_dir: Path | None = None,
+) -> list[str]:
+    """What the write job checks before landing a record: each run's agreement recomputed with `compare_run` from the
+    submitted file (`sub_dir/<file>`) and NegHub's kept answers (`kept_dir/<rerun_file>`), never the record's counts,
+    at the `tolerance` the workflow's re-run used (neghub reproduce's default); one line per difference (empty: the
+    record says what its files show). A record below schema 5 keeps no answers: nothing can be recomputed, which is
+    itself a line."""
+    import yaml
+
+    if record.schema_version < 5:
+        return [f"a schema {record.schema_version} record keeps no answers: nothing to recompute"]
+    metadata = Metadata.model_validate(yaml.safe_load((sub_dir / "metadata.yaml").read_text(encoding="utf-8")))
+    runs = {run.file: run for run in metadata.runs}
+    problems = []
+    for claimed in record.runs:
+        run = runs.get(claimed.file)
+        kept = kept_dir / (claimed.rerun_file or claimed.file)
+        if run is None or not (sub_dir / claimed.file).is_file() or not kept.is_file():
+            problems.append(f"{claimed.file}: the submitted file, its run or NegHub's kept answers are missing")
+            continue
+        found = compare_run_files(
+            claimed.file,
+            sub_dir / claimed.file,
+            kept,
+            line_item_of(run, metadata, data_dir),
+            tolerance=tolerance,
+            comparison=claimed.comparison,
+            unexpected_items=claimed.unexpected_items,
+            items_not_in_file=claimed.items_not_in_file or 0,
+        )
+        for field in RECOMPUTED:
+            if getattr(found, field) != getattr(claimed, field):
+                problems.append(
+                    f"{claimed.file}: the record says {field} {getattr(claimed, field)!r}, "
+                    f"the files give {getattr(found, field)!r}"
+                )
+    return problems
+
+
+# what `recheck_record` recomputes from the two files (the numbers of an across-settings record included)
+RECOMPUTED = (
+    "predictions_sha256",
+    "rerun_sha256",
+    "items_in_run",
+    "items_checked",
+    "items_agreeing",
+    "disagreeing_ids",
+    "answers_differing",
+    "max_abs_delta",
+    "median_abs_delta",
+)
 
 
 def write_record(record: Reproduction, folder: Path) -> Path:
@@ -557,9 +617,23 @@ def summary(record: Reproduction) -> list[str]:
                 f"{run.items_checked - run.items_agreeing} differ"
             )
         extra = f"; {run.unexpected_items} items the recorded settings would not run" if run.unexpected_items else ""
+        if run.items_not_in_file:
+            extra += f"; {run.items_not_in_file} items the recorded settings run are not in the file"
+        if run.probe is not None:
+            extra += f"; {probe_words(run.probe)}"
         lines.append(f"{run.file}: {text}{extra}")
     lines += [f"{left.file}: not re-run ({left.why})" for left in record.not_rerun]
     return lines
+
+
+def probe_words(probe: ContaminationProbe) -> str:
+    """The contamination probe in a line: both figures, their difference and whether it is marked."""
+    figures = (
+        f"{probe.metric} {100 * probe.ranked_figure:.2f} here, {100 * probe.probe_figure:.2f} on {probe.probe_units} "
+        f"pairs of the {probe.split} split drawn to its mix ({100 * probe.difference:+.2f}, one-sided p "
+        f"{probe.p_value:.3g})"
+    )
+    return f"{figures}: {'MARKED, possible contamination' if probe.marked else 'not marked'}"
 
 
 def verdict(record: Reproduction) -> str:
@@ -601,7 +675,14 @@ def add_reproduce_parser(sub: Any) -> None:
         "--output",
         type=Path,
         default=Path("reproductions"),
-        help="the folder of reproduction records (default reproductions)",
+        help="the folder of reproduction records (default reproductions): the record goes to <id>.json, NegHub's "
+        "answers to <id>/",
+    )
+    rp.add_argument(
+        "--restart",
+        action="store_true",
+        help="start over: by default a re-run resumes after the last run a killed one of the same submission, model, "
+        "setting, tolerance and tasks finished (<id>.in-progress)",
     )
 
 
@@ -614,6 +695,8 @@ def reproduce_command(args: Any) -> int:
         raise InputError.single("--tolerance", f"must be a finite number of nats, 0 or more, got {args.tolerance}")
     record = reproduce(
         args.submission,
+        output=args.output,
+        resume=not args.restart,
         tolerance=args.tolerance,
         model_path=args.model,
         device=args.device,
@@ -625,7 +708,7 @@ def reproduce_command(args: Any) -> int:
         data_dir=args.data_dir,
         tasks=args.tasks,
     )
-    path = write_record(record, args.output)
+    path = args.output / f"{record.submission}.json"
     for line in summary(record):
         print(line)
     print(f"wrote {path}: {verdict(record)}", file=sys.stderr)

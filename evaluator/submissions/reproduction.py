@@ -19,6 +19,14 @@ From schema_version 4 a record re-runs whole runs: each run it re-ran says how m
 (`not_rerun`). Records of schema 1 to 3 compared a sample of items (`items_per_run`, drawn with `sample_seed`):
 the leaderboard no longer counts them (a submitter chooses the batches a sample is drawn in, and can doctor the
 batches a sample is unlikely to draw: issue 32).
+
+From schema_version 5 a record keeps NegHub's answers: each run it re-ran has its re-run's prediction lines in
+`reproductions/<submission>/<file>` (`rerun_file`, its sha256 `rerun_sha256`), in the format the evaluator scores,
+so that the build scores NegHub's own answers (a row's ranked figure) and the write job recomputes agreement from
+the two files (`runners.reproduce.compare_run`) instead of trusting the counts. The items a run covers are the
+items its prediction file holds (`items_not_in_file` counts those its recorded settings run that the file lacks),
+never a metadata line a submitter can delete. A re-run of a run the benchmark declares a contamination probe for
+also answers a sample of the training split (`probe`, evaluator/core/contamination.py).
 """
 
 from __future__ import annotations
@@ -54,6 +62,31 @@ class NumericSetting(BaseModel):
     cuda_version: str | None = Field(default=None, description="the CUDA torch was built with (None: CPU build)")
 
 
+class ContaminationProbe(BaseModel):
+    """The re-run's figure on the ranked split against the same figure on a sample of the training split drawn to the
+    ranked split's mix (evaluator/core/contamination.py): a model that saw the ranked split's public gold scores
+    higher there. The difference is tested one-sided, its variance clustered by the benchmark's cluster key."""
+
+    model_config = _CLOSED
+    metric: str = Field(description="the figure compared, as the benchmark names it (e.g. M_i Acc′)")
+    split: str = Field(description="the split the sample is drawn from")
+    strata: str = Field(description="what the sample matches the ranked split on, in words")
+    cluster_key: str = Field(description="the field whose items vary together (the variance is clustered by it)")
+    sample_seed: int
+    probe_items: int = Field(ge=0, description="items of the training split answered")
+    ranked_units: int = Field(ge=0, description="units (pairs) the ranked figure averages")
+    probe_units: int = Field(ge=0, description="units (pairs) the probe's figure averages")
+    ranked_figure: float = Field(description="the figure on the ranked split (a fraction)")
+    probe_figure: float = Field(description="the figure on the sample of the training split (a fraction)")
+    difference: float = Field(description="ranked_figure - probe_figure")
+    standard_error: float = Field(ge=0, description="of the difference, clustered")
+    p_value: float = Field(ge=0, le=1, description="one-sided: the ranked split scoring higher than the sample")
+    alpha: float = Field(gt=0, lt=1, description="the level a difference is marked at")
+    marked: bool = Field(description="p_value < alpha: the reviewer sees a possible contamination mark")
+    probe_file: str = Field(description="the probe's answers, relative to reproductions/<submission>/")
+    probe_sha256: str
+
+
 class ReproducedRun(BaseModel):
     """One run of the submission, re-run in its recorded order and batches (schema 4: every item; schema 1 to 3: a
     sample of whole batches)."""
@@ -82,9 +115,19 @@ class ReproducedRun(BaseModel):
     )
     median_abs_delta: float | None = Field(default=None, ge=0, description="median |difference| of those numbers")
     rerun_file: str | None = Field(
-        default=None, description="schema 5: the re-run's answers, kept at reproductions/<submission>/<rerun_file>"
+        default=None,
+        description="schema 5: NegHub's answers, relative to reproductions/<submission>/ (equal to file)",
     )
     rerun_sha256: str | None = Field(default=None, description="schema 5: the sha256 of that kept file")
+    items_not_in_file: int | None = Field(
+        default=None,
+        ge=0,
+        description="schema 5: items the recorded settings run that the prediction file does not hold (not re-run: "
+        "the file says what a run covers; reproduced: 0)",
+    )
+    probe: ContaminationProbe | None = Field(
+        default=None, description="schema 5: the contamination probe, where the benchmark declares one for this run"
+    )
 
     @property
     def compared_whole(self) -> bool:
@@ -104,7 +147,7 @@ class Reproduction(BaseModel):
     """What `neghub reproduce` found for one submission."""
 
     model_config = _CLOSED
-    # a record that names no version predates version 2 (neghub reproduce writes 4)
+    # a record that names no version predates version 2 (neghub reproduce writes 5)
     schema_version: Literal[1, 2, 3, 4, 5] = 1
     kind: RecordKind | None = Field(
         default=None,
@@ -148,6 +191,15 @@ class Reproduction(BaseModel):
             raise ValueError("a schema 4 record says how many items each run it re-ran holds (items_in_run)")
         if self.schema_version < 4 and (self.not_rerun or any(run.items_in_run is not None for run in self.runs)):
             raise ValueError("a record that says items_in_run or not_rerun is schema_version 4 or later")
+        kept = ("rerun_file", "rerun_sha256", "items_not_in_file")
+        if self.schema_version >= 5 and any(getattr(run, key) is None for run in self.runs for key in kept):
+            raise ValueError("a schema 5 record keeps each run's answers: rerun_file, rerun_sha256, items_not_in_file")
+        if self.schema_version >= 5 and any(run.rerun_file != run.file for run in self.runs):
+            raise ValueError("a schema 5 record keeps a run's answers under the run's own file name (rerun_file)")
+        if self.schema_version < 5 and any(
+            getattr(run, key) is not None for run in self.runs for key in (*kept, "probe")
+        ):
+            raise ValueError("a record that keeps answers (rerun_file, probe) is schema_version 5 or later")
         return self
 
     def agrees(self) -> bool:
@@ -156,8 +208,12 @@ class Reproduction(BaseModel):
             self.kind == "same-setting"
             and bool(self.runs)
             and all(r.compared_whole and r.items_agreeing == r.items_checked > 0 for r in self.runs)
-            and all(r.unexpected_items == 0 for r in self.runs)
+            and all(r.unexpected_items == 0 and not r.items_not_in_file for r in self.runs)
         )
+
+    def probe_marks(self) -> list[str]:
+        """The runs whose contamination probe is marked (the reviewer sees them)."""
+        return [run.file for run in self.runs if run.probe is not None and run.probe.marked]
 
 
 def metadata_sha256(metadata: Metadata) -> str:

@@ -17,6 +17,7 @@ from ...families.minimal_pairs import (
     minimal_pair_display,
     prediction_line_model,
 )
+from ...families.minimal_pairs.probe import minimal_pair_probe
 from ...papers.quotes import hedge
 from . import protocol
 from .metadata import LABELS, METADATA, RECORD, UPSTREAM_BASE, UPSTREAM_COMMIT
@@ -86,6 +87,9 @@ BENCHMARK = minimal_pair_benchmark(
     reported_dir=HERE / "reported",
     plans=protocol.plans,
     lm_eval=protocol.lm_eval,
+    # the valid split's gold is public (it is the ranked split: there is no test split): every re-run of a run on it
+    # also answers a sample of the train split drawn to its mix, clustered by the source sentence pair
+    contamination_probe=minimal_pair_probe(SPEC, split="train", ranked_split="valid"),
 )
 
 __all__ = [
