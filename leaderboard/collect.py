@@ -47,6 +47,7 @@ from .facts import RecordFacts, Row, RowFacts, SettingValue, joined
 from .history import History, read_history
 from .marks import ignored_negation
 from .paper_results import ReportedRow, ReportedTable, load_reported
+from .score_cache import ScoreCache
 from .verdicts import Context, decide
 
 # reproduction records are repository data, like the submissions: `neghub reproduce` writes them to
@@ -568,11 +569,14 @@ def collect(
     reproductions_dir: Path | None = None,
     clearances_file: Path | None = None,
     history: History | None = None,
+    score_cache: Path | None = None,
 ) -> Leaderboard:
     """Re-score every submission folder, compute the rule rows, add the paper rows, gather what GitHub recorded
     and decide every verdict. Reproduction records are read from `reproductions_dir`, maintainers' clearances
     from `clearances_file`, by default reproductions/ and clearances.yaml of the repository holding the
-    submissions; `history` (landings, accounts) by default from the git history of that repository."""
+    submissions; `history` (landings, accounts) by default from the git history of that repository. With
+    `score_cache` (a folder: score_cache.py), a submission scored before with the same files, releases and scorer is
+    read from it instead of being scored again."""
     folder = submissions_dir() if submissions is None else submissions
     repository = Path(os.path.abspath(folder)).parent
     reproductions_dir = repository / REPRODUCTIONS_FOLDER if reproductions_dir is None else reproductions_dir
@@ -593,7 +597,7 @@ def collect(
     records = load_reproductions(reproductions_dir)
     if folder.is_dir():
         folders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
-        for sub_dir, collected in zip(folders, _collect_all(folders, data_dir, known), strict=True):
+        for sub_dir, collected in zip(folders, _collect_cached(folders, data_dir, known, score_cache), strict=True):
             notes.extend(collected.notes)
             views.update(collected.views)
             for board, result in collected.samples.items():
@@ -651,6 +655,25 @@ SERIAL_BELOW = 24  # submissions: fewer are collected in this process (a worker 
 
 def _collect_one(sub_dir: Path, data_dir: Path | None, known: list[str]) -> Collected:
     return collect_submission(sub_dir, data_dir, known)
+
+
+def _collect_cached(
+    folders: list[Path], data_dir: Path | None, known: list[str], cache_folder: Path | None
+) -> list[Collected]:
+    """Every submission collected, in order: from the score cache where it holds the submission's entry, else
+    scored (`_collect_all`) and kept in it."""
+    if cache_folder is None:
+        return _collect_all(folders, data_dir, known)
+    cache = ScoreCache(cache_folder)
+    keys = cache.keys(folders, data_dir)
+    found: list[Collected | None] = [cache.get(key) for key in keys]
+    missing = [index for index, value in enumerate(found) if not isinstance(value, Collected)]
+    for index, collected in zip(missing, _collect_all([folders[i] for i in missing], data_dir, known), strict=True):
+        found[index] = collected
+        if not any(note.unreadable for note in collected.notes):  # a release this build could not read: not kept
+            cache.put(keys[index], collected)
+    cache.prune()
+    return [collected for collected in found if collected is not None]
 
 
 def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> list[Collected]:

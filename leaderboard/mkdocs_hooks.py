@@ -2,8 +2,10 @@
 
 Nothing is written into `site/`: the pages, the CSV/JSON exports and plotly.js become virtual
 files of the build, so a plain `mkdocs build` (or `mkdocs serve`) from the repository root
-re-scores every submission and produces the complete site. NEGHUB_SUBMISSIONS_DIR points it
-at another submissions folder (the tests and the benchmark use one in a temp directory). The hand-written
+re-scores every submission (or reads its scores from the score cache, leaderboard/score_cache.py, where the
+same files were scored by the same code on the same releases before) and produces the complete site.
+NEGHUB_SUBMISSIONS_DIR points it at another submissions folder (the tests and the benchmark use one in a temp
+directory); NEGHUB_CACHE at another cache folder, or `off`. The hand-written
 Submit page gets its list of model kinds from the submission models (leaderboard/submit_page.py).
 """
 
@@ -19,6 +21,7 @@ from mkdocs.structure.files import File, Files
 from neghub.evaluator.fileio.logs import log_safe
 from neghub.evaluator.releases.loading import local_copy_advice
 from neghub.leaderboard.collect import collect, submissions_dir
+from neghub.leaderboard.score_cache import cache_folder
 from neghub.leaderboard.site import build_pages
 from neghub.leaderboard.submit_page import SUBMIT_PAGE, with_model_kinds
 
@@ -38,7 +41,7 @@ def plotly_js_path() -> Path:
 
 def on_files(files: Files, config: Any, **_: Any) -> Files:
     repository = Path(config.config_file_path).parent  # mkdocs.yml sits at the repository's root
-    board = collect(submissions_dir(repository))
+    board = collect(submissions_dir(repository), score_cache=cache_folder(repository))
     for note in board.notes:  # every line in the build log; the site's build report shows the first few
         for message in note.messages:
             log.info("submission %s %s: %s", log_safe(note.submission), note.level, log_safe(message))
