@@ -21,7 +21,7 @@ import os
 import re
 import statistics
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -661,23 +661,39 @@ def _collect_cached(
     folders: list[Path], data_dir: Path | None, known: list[str], cache_folder: Path | None
 ) -> list[Collected]:
     """Every submission collected, in order: from the score cache where it holds the submission's entry, else
-    scored (`_collect_all`) and kept in it."""
-    if cache_folder is None:
-        return _collect_all(folders, data_dir, known)
-    cache = ScoreCache(cache_folder)
-    keys = cache.keys(folders, data_dir)
-    found: list[Collected | None] = [cache.get(key) for key in keys]
-    missing = [index for index, value in enumerate(found) if not isinstance(value, Collected)]
+    scored (`_collect_all`) and kept in it (no cache: every one scored). Of the board samples, only the first
+    submission's of each board is kept (the one the build computes the board's rule rows on), as each comes: a
+    thousand submissions' whole Results of every board would not fit in memory together."""
+    cache = None if cache_folder is None else ScoreCache(cache_folder)
+    keys = [""] * len(folders) if cache is None else cache.keys(folders, data_dir)
+    first: dict[Board, tuple[int, int, Result]] = {}  # board -> (submission, its place there, the sample)
+
+    def with_first_samples(index: int, collected: Collected) -> Collected:
+        for place, (board, result) in enumerate(collected.samples.items()):
+            if board not in first or index < first[board][0]:
+                first[board] = (index, place, result)
+        return dataclasses.replace(collected, samples={})
+
+    found: list[Collected | None] = [None] * len(folders)
+    for index, key in enumerate(keys):
+        hit = None if cache is None else cache.get(key)
+        if isinstance(hit, Collected):
+            found[index] = with_first_samples(index, hit)
+    missing = [index for index, value in enumerate(found) if value is None]
     for index, collected in zip(missing, _collect_all([folders[i] for i in missing], data_dir, known), strict=True):
-        found[index] = collected
-        if not any(note.unreadable for note in collected.notes):  # a release this build could not read: not kept
+        # a release this build could not read: not kept (a build that reads it must score the runs left out)
+        if cache is not None and not any(note.unreadable for note in collected.notes):
             cache.put(keys[index], collected)
-    cache.prune()
+        found[index] = with_first_samples(index, collected)
+    if cache is not None:
+        cache.prune()
+    for board, (index, _, result) in sorted(first.items(), key=lambda item: item[1][:2]):
+        found[index].samples[board] = result  # type: ignore[union-attr]
     return [collected for collected in found if collected is not None]
 
 
-def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> list[Collected]:
-    """Every submission collected, in order: in worker processes (forked, one per core up to 4, or
+def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> Iterator[Collected]:
+    """Every submission collected, in order, as each is done: in worker processes (forked, one per core up to 4, or
     $NEGHUB_BUILD_WORKERS) where there are many, here otherwise. A submission's scoring is independent of every
     other's, so the result is the same either way; rows come back pickled (answers.RunAnswers re-codes itself)."""
     import multiprocessing
@@ -685,13 +701,14 @@ def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -
     workers = int(os.environ.get(WORKERS_ENV) or min(4, os.cpu_count() or 1))
     methods = multiprocessing.get_all_start_methods()
     if workers <= 1 or len(folders) < SERIAL_BELOW or "fork" not in methods:
-        return [_collect_one(f, data_dir, known) for f in folders]
+        yield from (_collect_one(f, data_dir, known) for f in folders)
+        return
     from concurrent.futures import ProcessPoolExecutor
 
     # forked: the workers inherit the loaded releases and the registry instead of loading them again
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
         chunk = max(1, len(folders) // (workers * 8))
-        return list(pool.map(_collect_one, folders, [data_dir] * len(folders), [known] * len(folders), chunksize=chunk))
+        yield from pool.map(_collect_one, folders, [data_dir] * len(folders), [known] * len(folders), chunksize=chunk)
 
 
 __all__ = [
