@@ -5,7 +5,7 @@ files of the build, so a plain `mkdocs build` (or `mkdocs serve`) from the repos
 re-scores every submission (or reads its scores from the score cache, leaderboard/score_cache.py, where the
 same files were scored by the same code on the same releases before) and produces the complete site.
 NEGHUB_SUBMISSIONS_DIR points it at another submissions folder (the tests and the benchmark use one in a temp
-directory); NEGHUB_CACHE at another cache folder, or `off`. The hand-written
+directory); NEGHUB_SCORE_CACHE at another score cache folder, or `off`. The hand-written
 Submit page gets its list of model kinds from the submission models (leaderboard/submit_page.py).
 """
 

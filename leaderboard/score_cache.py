@@ -13,8 +13,8 @@ releases it is scored against and on the code that scores it, nothing else. So a
 An entry is never trusted across any of them. A submission one of whose releases this build could not read is not
 kept (its runs were left out for that reason only: a build that reads the release must score them).
 
-Where: `$NEGHUB_CACHE` (a folder; `off` for none), else `.cache/neghub-scores/` of the repository. Bounded: after a
-build, the entries it used are kept and, of the rest, the most recently used up to as many again (at least
+Where: `$NEGHUB_SCORE_CACHE` (a folder; `off` for none), else `.cache/neghub-scores/` of the repository. Bounded:
+after a build, the entries it used are kept and, of the rest, the most recently used up to as many again (at least
 `SPARE`); the others are removed. Safe to corrupt: an entry opens with a header and the sha256 of its payload;
 an entry that is truncated, altered or does not unpickle is ignored, removed and recomputed.
 
@@ -41,7 +41,7 @@ from ..evaluator import __version__
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from ..evaluator.core.results import release_digest
 
-CACHE_ENV = "NEGHUB_CACHE"
+CACHE_ENV = "NEGHUB_SCORE_CACHE"  # not $NEGHUB_CACHE: that one holds the downloaded releases and digests
 CACHE_FOLDER = Path(".cache") / "neghub-scores"
 FORMAT = b"neghub-scores 1\n"  # this module's entry format: bumped when it changes
 SPARE = 200  # entries kept beyond those a build used (another branch's submissions, a removed one)
@@ -49,7 +49,7 @@ _SOURCES = (Path(__file__).resolve().parents[1] / "evaluator", Path(__file__).re
 
 
 def cache_folder(repository: Path) -> Path | None:
-    """$NEGHUB_CACHE (None where it says `off`), else .cache/neghub-scores/ of the repository."""
+    """$NEGHUB_SCORE_CACHE (None where it says `off`), else .cache/neghub-scores/ of the repository."""
     named = os.environ.get(CACHE_ENV)
     if named == "off":
         return None

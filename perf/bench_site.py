@@ -4,7 +4,7 @@ Realistic submissions (perf/realistic_submissions.py: NegHub's benchmarks in the
 full-size files, one pinned model each, 97 accounts, three in eight leaving one benchmark out) beside the committed
 ones and the papers' rows, built by the real `mkdocs build` (what `nox -s site` runs), at 0 (the baseline: the
 committed submissions alone, timed three times in the same run) and at each size (default 250 and 1,000):
-- cold: an empty score cache ($NEGHUB_CACHE), every submission scored;
+- cold: an empty score cache ($NEGHUB_SCORE_CACHE), every submission scored;
 - warm: the same build again, its scores read from the cache the cold build wrote (what a push to main costs when
   one submission changed).
 Before it times anything, the script checks that its submissions are accepted: it collects one of each of their
@@ -178,7 +178,7 @@ def build(submissions: Path, out: Path, cache: Path) -> Build:
     env = {
         **os.environ,
         "NEGHUB_SUBMISSIONS_DIR": str(submissions),
-        "NEGHUB_CACHE": str(cache),
+        "NEGHUB_SCORE_CACHE": str(cache),
         "NEGHUB_HISTORY": "none",  # the temp folder has no git history
         "NO_MKDOCS_2_WARNING": "1",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
