@@ -126,11 +126,13 @@ class ScoreCache:
         payload = data[header:]
         digest = hashlib.sha256(payload).hexdigest().encode() + b"\n"
         if data[: len(FORMAT)] != FORMAT or data[len(FORMAT) : header] != digest:
-            return self._bad(path)
+            self._bad(path)
+            return None
         try:
             value = pickle.loads(payload)
         except Exception:  # a payload that matches its digest yet does not load (another format): recomputed
-            return self._bad(path)
+            self._bad(path)
+            return None
         os.utime(path)  # most recently used: pruned last
         self.hits += 1
         return value
@@ -138,7 +140,6 @@ class ScoreCache:
     def _bad(self, path: Path) -> None:
         path.unlink(missing_ok=True)
         self.misses += 1
-        return None
 
     def put(self, key: str, value: Any) -> None:
         """Keep an entry (written whole, then renamed: a build stopped halfway leaves no half entry)."""
