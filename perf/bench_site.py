@@ -13,14 +13,14 @@ after every build, before its figures are printed, every synthetic submission mu
 in the built data/leaderboard.json (exit 2 otherwise). (Until issue 37 its submissions lacked `submitter.github`:
 all were refused and it timed an empty site.)
 
-Printed: the machine (cores, memory), the load average (/proc/loadavg) before and after each build, wall time, its
-ratio to the empty build, the peak memory of the build's processes together (their PSS, sampled from /proc every
-50 ms: the build forks scoring workers) and the largest process's peak RSS (getrusage of the children), the size of
-the built site, and time per submission above the empty build. Goals (issue 37), on a quiet 2-core machine: at
-1,000 submissions a warm build within 30 s and 500 MB, time per submission at 1,000 within 1.3x of that at 250
-(warm), the site within 150 MB; at 10,000, simulated (the site's bytes per submission from the smaller to the
-larger size, times 10,000, plus the empty site: an extrapolation, not a build), under GitHub Pages' 1 GB. The cold
-build's time is stated, without a goal.
+The warm build's data/leaderboard.json must be the cold build's, byte for byte. Printed: the machine (cores,
+memory), the load average (/proc/loadavg) before and after each build, wall time, its ratio to the empty build, the
+peak memory of the build's processes together (their PSS, sampled from /proc every 50 ms: the build forks scoring
+workers) and the largest process's peak RSS (getrusage of the children), the size of the built site, and time per
+submission above the empty build. Goals (issue 37), on a quiet 2-core machine: at 1,000 submissions a warm build
+within 30 s and 500 MB, time per submission at 1,000 within 1.3x of that at 250 (warm), the site within 150 MB; at
+10,000, simulated (the site's bytes per submission from the smaller to the larger size, times 10,000, plus the empty
+site: an extrapolation, not a build), under GitHub Pages' 1 GB. The cold build's time is stated, without a goal.
 
 Page weights of the warm build at each size. A page's first load is its HTML and every script, stylesheet and font
 it loads: the <script src> and <link rel="stylesheet"> it names, the fonts their CSS names, and the search worker
@@ -217,6 +217,7 @@ def timing(base: Path, sizes: tuple[int, int], without_github: bool) -> bool:
     figures: dict[tuple[int, str], Build] = {}
     broken: list[str] = []
     written = 0
+    cold_file = b""
     for count in sizes:
         write_synthetic(folder, written, count - written, without_github)
         written = count
@@ -226,6 +227,11 @@ def timing(base: Path, sizes: tuple[int, int], without_github: bool) -> bool:
             out = base / f"out-{count}-{kind}"
             found = build(folder, out, cache)
             check_built(out, expected)  # before its figures are printed
+            published = (out / "data" / "leaderboard.json").read_bytes()
+            if kind == "cold":
+                cold_file = published
+            elif published != cold_file:
+                broken.append(f"{count}: the warm build's data/leaderboard.json differs from the cold build's")
             figures[count, kind] = found
             print(
                 f"  {count:5d} {kind:5} {found.seconds:8.1f} {found.seconds / baseline:8.1f} {found.pss_mb:7.0f} "
