@@ -672,7 +672,7 @@ def _collect_cached(
         for place, (board, result) in enumerate(collected.samples.items()):
             if board not in first or index < first[board][0]:
                 first[board] = (index, place, result)
-        return dataclasses.replace(collected, samples={})
+        return dataclasses.replace(collected, rows=[_shared(row) for row in collected.rows], samples={})
 
     found: list[Collected | None] = [None] * len(folders)
     for index, key in enumerate(keys):
@@ -690,6 +690,19 @@ def _collect_cached(
     for board, (index, _, result) in sorted(first.items(), key=lambda item: item[1][:2]):
         found[index].samples[board] = result  # type: ignore[union-attr]
     return [collected for collected in found if collected is not None]
+
+
+def _shared(row: RowFacts) -> RowFacts:
+    """A row that came back pickled (from a worker or the score cache) with its metric paths and item ids shared
+    with every other row's again, as flatten_metrics and intern_ids made them: each unpickled submission brings its
+    own copies (JNLI-Neg's 1,363 item ids a row), which at a thousand submissions were a tenth of the build's memory."""
+    items = row.headline_items
+    return dataclasses.replace(
+        row,
+        metrics={sys.intern(path): value for path, value in row.metrics.items()},
+        sd={sys.intern(path): value for path, value in row.sd.items()},
+        headline_items=None if items is None else (intern_ids(items[0]), items[1]),
+    )
 
 
 def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> Iterator[Collected]:
