@@ -21,7 +21,7 @@ import os
 import re
 import statistics
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -48,6 +48,7 @@ from .history import History, read_history
 from .kept_answers import neghubs_figures
 from .marks import ignored_negation
 from .paper_results import ReportedRow, ReportedTable, load_reported
+from .score_cache import ScoreCache
 from .verdicts import Context, decide
 
 # reproduction records are repository data, like the submissions: `neghub reproduce` writes them to
@@ -583,11 +584,14 @@ def collect(
     reproductions_dir: Path | None = None,
     clearances_file: Path | None = None,
     history: History | None = None,
+    score_cache: Path | None = None,
 ) -> Leaderboard:
     """Re-score every submission folder, compute the rule rows, add the paper rows, gather what GitHub recorded
     and decide every verdict. Reproduction records are read from `reproductions_dir`, maintainers' clearances
     from `clearances_file`, by default reproductions/ and clearances.yaml of the repository holding the
-    submissions; `history` (landings, accounts) by default from the git history of that repository."""
+    submissions; `history` (landings, accounts) by default from the git history of that repository. With
+    `score_cache` (a folder: score_cache.py), a submission scored before with the same files, releases and scorer is
+    read from it instead of being scored again."""
     folder = submissions_dir() if submissions is None else submissions
     repository = Path(os.path.abspath(folder)).parent
     reproductions_dir = repository / REPRODUCTIONS_FOLDER if reproductions_dir is None else reproductions_dir
@@ -608,7 +612,7 @@ def collect(
     records = load_reproductions(reproductions_dir)
     if folder.is_dir():
         folders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
-        for sub_dir, collected in zip(folders, _collect_all(folders, data_dir, known), strict=True):
+        for sub_dir, collected in zip(folders, _collect_cached(folders, data_dir, known, score_cache), strict=True):
             notes.extend(collected.notes)
             views.update(collected.views)
             for board, result in collected.samples.items():
@@ -670,8 +674,56 @@ def _collect_one(sub_dir: Path, data_dir: Path | None, known: list[str]) -> Coll
     return collect_submission(sub_dir, data_dir, known)
 
 
-def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> list[Collected]:
-    """Every submission collected, in order: in worker processes (forked, one per core up to 4, or
+def _collect_cached(
+    folders: list[Path], data_dir: Path | None, known: list[str], cache_folder: Path | None
+) -> list[Collected]:
+    """Every submission collected, in order: from the score cache where it holds the submission's entry, else
+    scored (`_collect_all`) and kept in it (no cache: every one scored). Of the board samples, only the first
+    submission's of each board is kept (the one the build computes the board's rule rows on), as each comes: a
+    thousand submissions' whole Results of every board would not fit in memory together."""
+    cache = None if cache_folder is None else ScoreCache(cache_folder)
+    keys = [""] * len(folders) if cache is None else cache.keys(folders, data_dir)
+    first: dict[Board, tuple[int, int, Result]] = {}  # board -> (submission, its place there, the sample)
+
+    def with_first_samples(index: int, collected: Collected) -> Collected:
+        for place, (board, result) in enumerate(collected.samples.items()):
+            if board not in first or index < first[board][0]:
+                first[board] = (index, place, result)
+        return dataclasses.replace(collected, rows=[_shared(row) for row in collected.rows], samples={})
+
+    found: list[Collected | None] = [None] * len(folders)
+    for index, key in enumerate(keys):
+        hit = None if cache is None else cache.get(key)
+        if isinstance(hit, Collected):
+            found[index] = with_first_samples(index, hit)
+    missing = [index for index, value in enumerate(found) if value is None]
+    for index, collected in zip(missing, _collect_all([folders[i] for i in missing], data_dir, known), strict=True):
+        # a release this build could not read: not kept (a build that reads it must score the runs left out)
+        if cache is not None and not any(note.unreadable for note in collected.notes):
+            cache.put(keys[index], collected)
+        found[index] = with_first_samples(index, collected)
+    if cache is not None:
+        cache.prune()
+    for board, (index, _, result) in sorted(first.items(), key=lambda item: item[1][:2]):
+        found[index].samples[board] = result  # type: ignore[union-attr]
+    return [collected for collected in found if collected is not None]
+
+
+def _shared(row: RowFacts) -> RowFacts:
+    """A row that came back pickled (from a worker or the score cache) with its metric paths and item ids shared
+    with every other row's again, as flatten_metrics and intern_ids made them: each unpickled submission brings its
+    own copies (JNLI-Neg's 1,363 item ids a row), which at a thousand submissions were a tenth of the build's memory."""
+    items = row.headline_items
+    return dataclasses.replace(
+        row,
+        metrics={sys.intern(path): value for path, value in row.metrics.items()},
+        sd={sys.intern(path): value for path, value in row.sd.items()},
+        headline_items=None if items is None else (intern_ids(items[0]), items[1]),
+    )
+
+
+def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> Iterator[Collected]:
+    """Every submission collected, in order, as each is done: in worker processes (forked, one per core up to 4, or
     $NEGHUB_BUILD_WORKERS) where there are many, here otherwise. A submission's scoring is independent of every
     other's, so the result is the same either way; rows come back pickled (answers.RunAnswers re-codes itself)."""
     import multiprocessing
@@ -679,13 +731,14 @@ def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -
     workers = int(os.environ.get(WORKERS_ENV) or min(4, os.cpu_count() or 1))
     methods = multiprocessing.get_all_start_methods()
     if workers <= 1 or len(folders) < SERIAL_BELOW or "fork" not in methods:
-        return [_collect_one(f, data_dir, known) for f in folders]
+        yield from (_collect_one(f, data_dir, known) for f in folders)
+        return
     from concurrent.futures import ProcessPoolExecutor
 
     # forked: the workers inherit the loaded releases and the registry instead of loading them again
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
         chunk = max(1, len(folders) // (workers * 8))
-        return list(pool.map(_collect_one, folders, [data_dir] * len(folders), [known] * len(folders), chunksize=chunk))
+        yield from pool.map(_collect_one, folders, [data_dir] * len(folders), [known] * len(folders), chunksize=chunk)
 
 
 __all__ = [

@@ -2,8 +2,10 @@
 
 Nothing is written into `site/`: the pages, the CSV/JSON exports and plotly.js become virtual
 files of the build, so a plain `mkdocs build` (or `mkdocs serve`) from the repository root
-re-scores every submission and produces the complete site. NEGHUB_SUBMISSIONS_DIR points it
-at another submissions folder (the tests and the benchmark use one in a temp directory). The hand-written
+re-scores every submission (or reads its scores from the score cache, leaderboard/score_cache.py, where the
+same files were scored by the same code on the same releases before) and produces the complete site.
+NEGHUB_SUBMISSIONS_DIR points it at another submissions folder (the tests and the benchmark use one in a temp
+directory); NEGHUB_SCORE_CACHE at another score cache folder, or `off`. The hand-written
 Submit page gets its list of model kinds from the submission models (leaderboard/submit_page.py).
 """
 
@@ -21,11 +23,16 @@ from neghub.evaluator.fileio.logs import log_safe
 from neghub.evaluator.releases.loading import local_copy_advice
 from neghub.leaderboard.boards import SlugCollision
 from neghub.leaderboard.collect import collect, submissions_dir
+from neghub.leaderboard.raw_html import restore, stash
+from neghub.leaderboard.score_cache import cache_folder
 from neghub.leaderboard.site import build_pages
 from neghub.leaderboard.submit_page import SUBMIT_PAGE, with_model_kinds
 
 log = logging.getLogger("mkdocs.plugins.neghub")
 PLOTLY_JS = "assets/plotly.min.js"
+_GENERATED: set[str] = set()  # the Markdown pages this build generated (their HTML blocks skip Markdown)
+_MODEL_PAGES: set[str] = set()  # one per submission: left out of the search index
+_STASHED: dict[str, list[str]] = {}  # page -> its HTML blocks, between its Markdown and its content events
 
 
 def plotly_js_path() -> Path:
@@ -54,7 +61,7 @@ class BuildRefused(Abort):
 def on_files(files: Files, config: Any, **_: Any) -> Files:
     repository = Path(config.config_file_path).parent  # mkdocs.yml sits at the repository's root
     try:
-        board = collect(submissions_dir(repository))
+        board = collect(submissions_dir(repository), score_cache=cache_folder(repository))
     except SlugCollision as error:
         raise BuildRefused(str(error)) from None
     for note in board.notes:  # every line in the build log; the site's build report shows the first few
@@ -68,6 +75,10 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
             local_copy_advice(task, data_dir_option=False),
         )
     pages = build_pages(board, repository / "datasets_cards")
+    _GENERATED.clear()
+    _GENERATED.update(uri for uri in pages if uri.endswith(".md"))
+    _MODEL_PAGES.clear()
+    _MODEL_PAGES.update(f"models/{sid}.md" for sid in board.submissions)
     for src_uri, content in pages.items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
@@ -94,7 +105,24 @@ def _served_at(schema: Path) -> str:
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
-    """The Submit page gets its list of model kinds, generated from the submission models."""
-    if page.file.src_uri == SUBMIT_PAGE:
+    """The Submit page gets its list of model kinds, generated from the submission models. A generated page's HTML
+    blocks are kept out of Markdown (raw_html.py: Markdown converts its headings alone); a model page is left out of
+    the search index (a thousand of them were most of the index every page fetches, and of the build's time: the
+    models' names are searchable on the Models page)."""
+    uri = page.file.src_uri
+    if uri == SUBMIT_PAGE:
         return with_model_kinds(markdown)
+    if uri in _MODEL_PAGES:
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+    if uri in _GENERATED:
+        stashed = stash(markdown)
+        if stashed is not None:
+            _STASHED[uri] = stashed[1]
+            return stashed[0]
     return markdown
+
+
+def on_page_content(html: str, page: Any, **_: Any) -> str:
+    """A generated page's HTML blocks back where Markdown would have put them."""
+    blocks = _STASHED.pop(page.file.src_uri, None)
+    return html if blocks is None else restore(html, blocks)

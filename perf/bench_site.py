@@ -1,31 +1,40 @@
-"""The site at scale: build time, memory and size against the number of submissions, and what each page costs.
+"""The site at scale: build time, memory and size against the number of accepted submissions, cold and warm.
 
-Scale (`--only time`): realistic submissions (perf/realistic_submissions.py: every task, full-size files, one
-pinned model each, as `neghub run` writes them) beside the committed ones and the papers' rows, built by the real
-`mkdocs build` (what `nox -s site` runs) at 0 (the baseline, timed in the same run), 500 and 1,000 submissions:
-wall time, the peak memory of the build's processes together (their PSS, sampled from /proc every 50 ms:
-the build forks workers), and the size of the built site. Goals (issue 22), on a 2-core machine: at 1,000
-submissions at most 30 s, 500 MB and a 150 MB site; at 10,000, simulated (the site's size grows linearly in the
-submissions: its cost per submission, from 500 to 1,000, times 10,000 plus the empty site), under GitHub Pages'
-1 GB. Growth must be
-no faster than linear: the cost per submission above the empty build must not rise from 500 to 1,000. The
-machine's load average is printed beside every figure. JNLI-Neg's release must be readable (NEGHUB_DATA_DIR).
+Realistic submissions (perf/realistic_submissions.py: NegHub's benchmarks in the shapes `neghub run` writes,
+full-size files, one pinned model each, 97 accounts, three in eight leaving one benchmark out) beside the committed
+ones and the papers' rows, built by the real `mkdocs build` (what `nox -s site` runs), at 0 (the baseline: the
+committed submissions alone, timed three times in the same run) and at each size (default 250 and 1,000):
+- cold: an empty score cache ($NEGHUB_SCORE_CACHE), every submission scored;
+- warm: the same build again, its scores read from the cache the cold build wrote (what a push to main costs when
+  one submission changed).
+Before it times anything, the script checks that its submissions are accepted: it collects one of each of their
+shapes in-process and stops (exit 2, with the build's reasons) unless every one was accepted and shows as a row;
+after every build, before its figures are printed, every synthetic submission must have its model page and a row
+in the built data/leaderboard.json (exit 2 otherwise). (Until issue 37 its submissions lacked `submitter.github`:
+all were refused and it timed an empty site.)
 
-Page weights at 10, 100 and 1,000 submissions. A page's first load is its HTML and every script, stylesheet and
-font it loads: the <script src> and <link rel="stylesheet"> it names, the fonts their CSS names, and the search
-worker the theme starts (named in the page's __config). Reported uncompressed and gzip-compressed (what GitHub
-Pages sends); data a page fetches later (its charts' plotly.js is a script and counts; the theme's search index,
-the answers, a long board's further rows do not) is reported apart. Bounds (issue 16):
-- no page without a chart over 300 KB of first load, compressed as served (uncompressed, mkdocs-material's own
-  CSS, JS and search worker alone are 316 KB: every page would be over the bound before it says a word);
+The warm build's data/leaderboard.json must be the cold build's, byte for byte. Printed: the machine (cores,
+memory), the load average (/proc/loadavg) before and after each build, wall time, its ratio to the empty build, the
+peak memory of the build's processes together (their PSS, sampled from /proc every 50 ms: the build forks scoring
+workers) and the largest process's peak RSS (getrusage of the children), the size of the built site, and time per
+submission above the empty build. Goals (issue 37), on a quiet 2-core machine: at 1,000 submissions a warm build
+within 30 s and 500 MB, time per submission at 1,000 within 1.3x of that at 250 (warm), the site within 150 MB; at
+10,000, simulated (the site's bytes per submission from the smaller to the larger size, times 10,000, plus the empty
+site: an extrapolation, not a build), under GitHub Pages' 1 GB. The cold build's time is stated, without a goal.
+
+Page weights of the warm build at each size. A page's first load is its HTML and every script, stylesheet and font
+it loads: the <script src> and <link rel="stylesheet"> it names, the fonts their CSS names, and the search worker
+the theme starts (named in the page's __config). Reported uncompressed and gzip-compressed (what GitHub Pages
+sends); data a page fetches later (the theme's search index, the answers, a long board's further rows) is reported
+apart. Bounds (issue 16):
+- no page without a chart over 300 KB of first load, compressed as served;
 - no page without a chart references plotly.js;
 - a benchmark page stays under 1 MB of HTML (uncompressed) at 1,000 submissions.
 
-The submissions are synthetic NUBench completion-mode runs on the sample shipped in the package (two seeds each),
-written to a temp folder beside a copy of submissions/ (the committed ones and the papers' rows); the build is
-the real `mkdocs build` from the repository root with NEGHUB_SUBMISSIONS_DIR pointing at them.
-`--only time` or `--only weight` runs one half. `--sizes A B` builds at A and B submissions instead (both halves):
-with a few, a check of the script itself (tests/test_perf_scripts.py), not a measurement against the goals.
+`--sizes A B` builds at A and B submissions instead: with a few, a check of the script itself
+(tests/test_perf_scripts.py), not a measurement against the goals. `--without-github` writes the submissions
+without `submitter.github`, as the script did before: a check of its check (it must stop, exit 2, timing nothing).
+JNLI-Neg's release must be readable (NEGHUB_DATA_DIR).
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -47,55 +57,94 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-NUBENCH_TEST = ROOT / "evaluator" / "benchmarks" / "nubench" / "release" / "multiple-choice" / "test.jsonl"
-SIZES = (500, 1000)
+SIZES = (250, 1000)
 REPEATS = 3  # of the empty build; a build of hundreds of submissions is timed once
 GOAL_SECONDS, GOAL_MB, GOAL_SITE_MB, PAGES_LIMIT_MB = 30.0, 500.0, 150.0, 1000.0
-# the cost per submission at 800 may exceed the one at 200 by this factor (timing noise) and still be linear
-TOLERANCE = 1.25
-WEIGHT_SIZES = (10, 100, 1000)
+GROWTH = 1.3  # warm time per submission at the larger size, at most this times the one at the smaller
+SHAPES = 8  # realistic_submissions varies its submissions with number % 8
 FIRST_LOAD_LIMIT = 300_000  # bytes, compressed, of a page without a chart
 BENCHMARK_HTML_LIMIT = 1_000_000  # bytes of a benchmark page's HTML
 FONTS = (".woff2", ".woff", ".ttf", ".otf")
 
 
-def write_submissions(folder: Path, count: int) -> None:
-    items = [json.loads(line) for line in NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line.strip()]
-    for number in range(count):
-        sub = folder / f"synthetic-{number:04d}"
-        runs = []
-        for seed in range(2):
-            rel = f"predictions/nubench/seed-{seed}.jsonl"
-            lines = []
-            for position, item in enumerate(items):
-                # a different, deterministic pattern of right and wrong answers per submission and seed
-                best = ("choice1", "choice3", "choice4")[(position * (number + 1) + seed) % 3]
-                scores = {"choice1": -3.0, "choice2": -3.0, "choice3": -3.0, "choice4": -3.0, best: -1.0}
-                if item["choice2_type"] == "non-applicable":
-                    scores["choice2"] = None
-                lines.append(json.dumps({"id": item["index"], "loglikelihoods": scores}))
-            (sub / rel).parent.mkdir(parents=True, exist_ok=True)
-            (sub / rel).write_text("\n".join(lines) + "\n", encoding="utf-8")
-            runs.append(
-                f"  - task: nubench\n    split: test\n    file: {rel}\n    shots: 0\n    seed: {seed}\n"
-                "    mode: completion\n"
-            )
-        (sub / "metadata.yaml").write_text(
-            "model:\n  kind: baseline\n"
-            f'  name: "Synthetic model {number}"\n'
-            "  baseline: synthetic\n  parameters: 0\n  open_weights: true\n  license: Apache-2.0\n"
-            "submitter:\n  name: Benchmark\n  contact: https://example.org/bench\n"
-            'date: "2025-01-01"\ndescription: Synthetic submission for the site build benchmark.\n'
-            "runs:\n" + "".join(runs),
-            encoding="utf-8",
+class NotAccepted(Exception):
+    """A synthetic submission was refused or shows no row: nothing this script would time measures the site."""
+
+
+def machine() -> str:
+    memory = "unknown memory"
+    try:
+        kib = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))  # type: ignore[union-attr]
+        memory = f"{kib / 1024**2:.1f} GiB memory"
+    except (OSError, AttributeError):
+        pass
+    return (
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, {memory}, "
+        f"Python {platform.python_version()}"
+    )
+
+
+def load() -> str:
+    try:
+        return "load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
+def _realistic():  # type: ignore[no-untyped-def]
+    for path in (str(ROOT), str(ROOT / "perf")):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    import realistic_submissions
+
+    return realistic_submissions
+
+
+def write_synthetic(folder: Path, start: int, count: int, without_github: bool = False) -> None:
+    _realistic().write_submissions(folder, count, start=start)
+    if without_github:
+        for number in range(start, start + count):
+            meta = folder / f"model-{number:05d}" / "metadata.yaml"
+            meta.write_text(re.sub(r"\n  github: [^\n]*", "", meta.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def synthetic_ids(start: int, count: int) -> list[str]:
+    return [f"model-{number:05d}" for number in range(start, start + count)]
+
+
+def preflight(base: Path, without_github: bool) -> None:
+    """One submission of each shape, collected in-process as the build collects them: every one accepted, with
+    rows (raises NotAccepted with the build's reasons otherwise)."""
+    _realistic()
+    from neghub.leaderboard.collect import collect
+    from neghub.leaderboard.history import History
+
+    folder = base / "preflight" / "submissions"
+    folder.mkdir(parents=True)
+    write_synthetic(folder, 0, SHAPES, without_github)
+    board = collect(folder, reported=False, history=History(False, "the benchmark's temp folder"))
+    with_rows = {row.submission_id for row in board.rows}
+    problems = [f"{note.submission}: {note.level}: {'; '.join(note.messages)[:300]}" for note in board.notes] + [
+        f"{sid}: accepted but shows no row" for sid in board.submissions if sid not in with_rows
+    ]
+    if problems or len(board.submissions) != SHAPES:
+        raise NotAccepted("\n".join(problems) or f"{len(board.submissions)} of {SHAPES} accepted")
+    shutil.rmtree(base / "preflight")
+
+
+def check_built(out: Path, expected: list[str]) -> None:
+    """Every synthetic submission has its model page and a row in the built leaderboard file."""
+    rows = json.loads((out / "data" / "leaderboard.json").read_text(encoding="utf-8"))["rows"]
+    shown = {str(row.get("submission") or row["row"].split("/")[0]) for row in rows}
+    missing = [sid for sid in expected if sid not in shown or not (out / "models" / f"{sid}.html").is_file()]
+    if missing:
+        raise NotAccepted(
+            f"{len(missing)} of {len(expected)} synthetic submissions were refused or show no row "
+            f"(first: {', '.join(missing[:5])})"
         )
 
 
-def build_seconds(submissions: Path, out: Path, repeats: int = REPEATS) -> float:
-    return min(build(submissions, out)[0] for _ in range(repeats))
-
-
-def _tree_rss_mb(pid: int) -> float:
+def _tree_pss_mb(pid: int) -> float:
     """Memory of a process and its descendants, in MB (Linux /proc): their proportional set sizes (PSS), so that
     the pages a forked worker shares with the build are counted once, not once per process as RSS would."""
     total, stack, seen = 0, [pid], set()
@@ -114,28 +163,118 @@ def _tree_rss_mb(pid: int) -> float:
     return total / 1024
 
 
-def build(submissions: Path, out: Path) -> tuple[float, float]:
-    """One `mkdocs build` of the site: (seconds, peak MB of its processes together)."""
-    env = {**os.environ, "NEGHUB_SUBMISSIONS_DIR": str(submissions), "NO_MKDOCS_2_WARNING": "1"}
+@dataclass(frozen=True)
+class Build:
+    seconds: float
+    pss_mb: float  # peak of the build's processes together
+    rss_mb: float  # the largest child's peak RSS over the whole run so far (getrusage), an upper bound per process
+    site_mb: float
+    load_before: str
+    load_after: str
+
+
+def build(submissions: Path, out: Path, cache: Path) -> Build:
+    """One `mkdocs build` of the site with the score cache `cache`."""
+    env = {
+        **os.environ,
+        "NEGHUB_SUBMISSIONS_DIR": str(submissions),
+        "NEGHUB_SCORE_CACHE": str(cache),
+        "NEGHUB_HISTORY": "none",  # the temp folder has no git history
+        "NO_MKDOCS_2_WARNING": "1",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
     command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)]
+    before = load()
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0.0
     while process.poll() is None:
-        peak = max(peak, _tree_rss_mb(process.pid))
+        peak = max(peak, _tree_pss_mb(process.pid))
         time.sleep(0.05)
     seconds = time.perf_counter() - start
     if process.returncode != 0:
         raise RuntimeError(f"mkdocs build failed: {process.stderr.read().decode()[-2000:] if process.stderr else ''}")
-    return seconds, peak
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / 1e6
+    return Build(seconds, peak, rss, size, before, load())
 
 
-def site_mb(out: Path) -> float:
-    return sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / 1e6
+def timing(base: Path, sizes: tuple[int, int], without_github: bool) -> bool:
+    """Cold and warm builds at 0 and at each size, against the goals; the page weights of each warm build."""
+    print(machine())
+    print(f"before anything is timed: {SHAPES} synthetic submissions, one of each shape, collected...", flush=True)
+    preflight(base, without_github)
+    print("  every one accepted, each with its rows")
+    folder = base / "submissions"
+    shutil.copytree(ROOT / "submissions", folder, ignore=shutil.ignore_patterns(".*"))
+    empty = [build(folder, base / "out-0", base / f"cache-0-{n}") for n in range(REPEATS)]
+    baseline = min(b.seconds for b in empty)
+    print(
+        f"    0 submissions (the committed ones): {baseline:6.1f} s (best of {REPEATS}), peak "
+        f"{max(b.pss_mb for b in empty):5.0f} MB, site {empty[0].site_mb:6.1f} MB ({empty[0].load_before})"
+    )
+    print(f"  {'size':>5} {'build':5} {'seconds':>8} {'x empty':>8} {'PSS MB':>7} {'RSS MB':>7} {'site MB':>8}  load")
+    figures: dict[tuple[int, str], Build] = {}
+    broken: list[str] = []
+    written = 0
+    cold_file = b""
+    for count in sizes:
+        write_synthetic(folder, written, count - written, without_github)
+        written = count
+        expected = synthetic_ids(0, count)
+        cache = base / f"cache-{count}"
+        for kind in ("cold", "warm"):
+            out = base / f"out-{count}-{kind}"
+            found = build(folder, out, cache)
+            check_built(out, expected)  # before its figures are printed
+            published = (out / "data" / "leaderboard.json").read_bytes()
+            if kind == "cold":
+                cold_file = published
+            elif published != cold_file:
+                broken.append(f"{count}: the warm build's data/leaderboard.json differs from the cold build's")
+            figures[count, kind] = found
+            print(
+                f"  {count:5d} {kind:5} {found.seconds:8.1f} {found.seconds / baseline:8.1f} {found.pss_mb:7.0f} "
+                f"{found.rss_mb:7.0f} {found.site_mb:8.1f}  {found.load_before} -> {found.load_after}",
+                flush=True,
+            )
+            if kind == "warm":
+                broken += report_weights(count, out)
+            shutil.rmtree(out)
+    small, large = sizes
+    per = {
+        (count, kind): (figures[count, kind].seconds - baseline) / count for count in sizes for kind in ("cold", "warm")
+    }
+    for kind in ("cold", "warm"):
+        print(
+            f"{kind}: time per submission above the empty build: {per[small, kind] * 1000:.1f} ms at {small}, "
+            f"{per[large, kind] * 1000:.1f} ms at {large} ({per[large, kind] / per[small, kind]:.2f}x)"
+        )
+    linear = per[large, "warm"] <= per[small, "warm"] * GROWTH
+    print("growth no faster than linear: " + ("yes" if linear else "NO") + f" (warm, within {GROWTH}x)")
+    size_per = (figures[large, "warm"].site_mb - figures[small, "warm"].site_mb) / (large - small)
+    simulated = empty[0].site_mb + size_per * 10_000
+    print(
+        f"site at 10,000 submissions, extrapolated (not built): {simulated:.0f} MB "
+        f"({size_per * 1000:.1f} KB a submission, from {small} to {large})"
+    )
+    warm = figures[large, "warm"]
+    goals = {
+        f"warm build at {large} <= {GOAL_SECONDS:.0f} s": warm.seconds <= GOAL_SECONDS,
+        f"peak memory (PSS) of the warm build at {large} <= {GOAL_MB:.0f} MB": warm.pss_mb <= GOAL_MB,
+        f"site at {large} <= {GOAL_SITE_MB:.0f} MB": warm.site_mb <= GOAL_SITE_MB,
+        f"site at 10,000 (extrapolated) < {PAGES_LIMIT_MB:.0f} MB": simulated < PAGES_LIMIT_MB,
+    }
+    print(f"cold build at {large}: {figures[large, 'cold'].seconds:.1f} s, {figures[large, 'cold'].pss_mb:.0f} MB")
+    for goal, met in goals.items():
+        print(f"  {goal}: {'met' if met else 'NOT MET'}")
+    print("page weights within the bounds: " + ("yes" if not broken else "NO"))
+    for line in broken:
+        print("  " + line)
+    return linear and all(goals.values()) and not broken
 
 
-def load() -> str:
-    return "load {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+# --- page weights -------------------------------------------------------------------------------------------
 
 
 class References(HTMLParser):
@@ -249,8 +388,8 @@ def kb(size: float) -> str:
 def report_weights(count: int, site: Path) -> list[str]:
     """Print the weights of one built site by kind of page (the heaviest page of each kind); the bounds broken."""
     weights = site_weights(site)
-    print(f"\n{count} submissions ({len(weights)} pages): KB, the heaviest page of each kind")
-    print(f"  {'page':32} {'HTML':>7} {'first load':>10} {'gzip':>7}  charts")
+    print(f"\n  {count} submissions ({len(weights)} pages): KB, the heaviest page of each kind")
+    print(f"    {'page':32} {'HTML':>7} {'first load':>10} {'gzip':>7}  charts")
     by_kind: dict[str, Weight] = {}
     for weight in weights:
         kind = kind_of(weight.page)
@@ -258,27 +397,25 @@ def report_weights(count: int, site: Path) -> list[str]:
             by_kind[kind] = weight
     for kind, weight in sorted(by_kind.items()):
         charts = "yes" if weight.charts else "no"
-        print(f"  {kind:32} {kb(weight.html)} {kb(weight.first_load):>10} {kb(weight.first_load_gzip)}  {charts}")
+        print(f"    {kind:32} {kb(weight.html)} {kb(weight.first_load):>10} {kb(weight.first_load_gzip)}  {charts}")
     search = site / "search" / "search_index.json"
     if search.is_file():
         data = search.read_bytes()
         print(
-            f"  the theme's search index, fetched by every page after it loads: {kb(len(data)).strip()} KB "
+            f"    the theme's search index, fetched by every page after it loads: {kb(len(data)).strip()} KB "
             f"({kb(len(gzip.compress(data, 6))).strip()} KB gzip)"
         )
     rows = sorted((site / "data" / "rows").glob("*.html")) if (site / "data" / "rows").is_dir() else []
     if rows:
-        print(f"  a long board's further rows, loaded when asked: up to {kb(max(p.stat().st_size for p in rows))} KB")
-    broken = []
+        print(f"    a long board's further rows, loaded when asked: up to {kb(max(p.stat().st_size for p in rows))} KB")
     plain = [w for w in weights if not w.charts]
     heaviest = max(plain, key=lambda w: w.first_load_gzip)
     theme = sum(f.stat().st_size for folder in ("javascripts", "stylesheets") for f in theme_files(site, folder))
     print(
-        f"  pages without a chart: heaviest first load {kb(heaviest.first_load_gzip).strip()} KB gzip "
-        f"({heaviest.page}); uncompressed, {sum(w.first_load > FIRST_LOAD_LIMIT for w in plain)} of {len(plain)} "
-        f"are over {FIRST_LOAD_LIMIT // 1000} KB (mkdocs-material's CSS, JS and search worker: {kb(theme).strip()} KB)"
+        f"    pages without a chart: heaviest first load {kb(heaviest.first_load_gzip).strip()} KB gzip "
+        f"({heaviest.page}); mkdocs-material's CSS, JS and search worker: {kb(theme).strip()} KB uncompressed\n"
     )
-    broken += [
+    broken = [
         f"{count}: {w.page}: first load {w.first_load_gzip} bytes gzip > {FIRST_LOAD_LIMIT}"
         for w in plain
         if w.first_load_gzip > FIRST_LOAD_LIMIT
@@ -292,91 +429,36 @@ def report_weights(count: int, site: Path) -> list[str]:
     return broken
 
 
-def weights(base: Path, sizes: tuple[int, ...] = WEIGHT_SIZES) -> bool:
-    broken: list[str] = []
-    for count in sizes:
-        folder = base / f"weight-{count}"
-        shutil.copytree(ROOT / "submissions", folder, ignore=shutil.ignore_patterns(".*"))
-        write_submissions(folder, count)
-        out = base / f"weight-out-{count}"
-        build_seconds(folder, out, repeats=1)
-        broken += report_weights(count, out)
-        shutil.rmtree(out)
-    print("\npage weights within the bounds: " + ("yes" if not broken else "NO"))
-    for line in broken:
-        print("  " + line)
-    return not broken
-
-
-def timing(base: Path, sizes: tuple[int, int] = SIZES) -> bool:
-    """Build time, memory and size at 0, 500 and 1,000 realistic submissions (`sizes`), against the goals."""
-    sys.path.insert(0, str(ROOT / "perf"))
-    from realistic_submissions import write_submissions as write_realistic
-
-    figures: dict[int, tuple[float, float, float]] = {}
-    folder = base / "subs"
-    shutil.copytree(ROOT / "submissions", folder, ignore=shutil.ignore_patterns(".*"))
-    written = 0
-    for count in (0, *sizes):
-        write_realistic(folder, count - written, start=written)
-        written = count
-        out = base / f"out-{count}"
-        runs = [build(folder, out) for _ in range(REPEATS if count == 0 else 1)]
-        seconds, peak = min(r[0] for r in runs), max(r[1] for r in runs)
-        figures[count] = (seconds, peak, site_mb(out))
-        print(
-            f"{count:5d} submissions: {seconds:6.1f} s, peak {peak:6.0f} MB, "
-            f"site {figures[count][2]:6.1f} MB ({load()})"
-        )
-        shutil.rmtree(out)
-    small, large = sizes
-    per_small = (figures[small][0] - figures[0][0]) / small
-    per_large = (figures[large][0] - figures[0][0]) / large
-    print(
-        f"per submission above the empty build: {per_small * 1000:.1f} ms at {small}, "
-        f"{per_large * 1000:.1f} ms at {large}"
-    )
-    linear = per_large <= per_small * TOLERANCE
-    print("growth no faster than linear: " + ("yes" if linear else "NO"))
-    size_per = (figures[large][2] - figures[small][2]) / (large - small)
-    simulated = figures[0][2] + size_per * 10_000
-    print(f"site at 10,000 submissions, simulated: {simulated:.0f} MB ({size_per * 1000:.1f} KB a submission)")
-    seconds, peak, size = figures[large]
-    goals = {
-        f"build at {large} <= {GOAL_SECONDS:.0f} s": seconds <= GOAL_SECONDS,
-        f"peak memory at {large} <= {GOAL_MB:.0f} MB": peak <= GOAL_MB,
-        f"site at {large} <= {GOAL_SITE_MB:.0f} MB": size <= GOAL_SITE_MB,
-        f"site at 10,000 (simulated) < {PAGES_LIMIT_MB:.0f} MB": simulated < PAGES_LIMIT_MB,
-    }
-    for goal, met in goals.items():
-        print(f"  {goal}: {'met' if met else 'NOT MET'}")
-    return linear and all(goals.values())
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=("time", "weight"), help="run one half of the benchmark")
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawTextHelpFormatter,
+    )
     parser.add_argument(
         "--sizes",
         type=int,
         nargs=2,
-        default=None,
+        default=SIZES,
         metavar=("SMALL", "LARGE"),
-        help=f"submission counts to build at (default: {SIZES} timed, {WEIGHT_SIZES} weighed)",
+        help=f"accepted submissions to build at, cold and warm (default: {SIZES[0]} {SIZES[1]})",
+    )
+    parser.add_argument(
+        "--without-github",
+        action="store_true",
+        help="write the submissions without submitter.github (all refused): the script must stop, exit 2",
     )
     args = parser.parse_args()
-    timed = SIZES if args.sizes is None else (args.sizes[0], args.sizes[1])
-    weighed = WEIGHT_SIZES if args.sizes is None else tuple(args.sizes)
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}"
-    )
-    ok = True
+    small, large = args.sizes
+    if not 0 < small < large:
+        parser.error("--sizes: two counts, the first smaller, both above 0")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.only != "weight":
-            ok = timing(Path(tmp), timed) and ok
-        if args.only != "time":
-            ok = weights(Path(tmp), weighed) and ok
+        try:
+            ok = timing(Path(tmp), (small, large), args.without_github)
+        except NotAccepted as refused:
+            print(f"bench_site: stopped, nothing it would time measures the site:\n{refused}", file=sys.stderr)
+            print("stopped: a synthetic submission was refused or shows no row (see stderr)")
+            return 2
     return 0 if ok else 1
 
 

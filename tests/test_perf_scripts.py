@@ -151,3 +151,25 @@ def test_bench_site_runs_both_halves_at_a_few_submissions(shared_datasets: Path,
     assert done.returncode in (0, 1), done.stderr[-3000:]  # 1: a goal not met, at a scale that says nothing
     assert "growth no faster than linear: " in done.stdout
     assert "page weights within the bounds: " in done.stdout
+
+
+@pytest.mark.perf_scripts
+def test_bench_site_stops_before_timing_when_a_synthetic_submission_is_refused(
+    shared_datasets: Path, tmp_path: Path
+) -> None:
+    """The site benchmark times accepted submissions only: written without `submitter.github` (as it once wrote
+    them, timing an empty site), every one is refused, and it stops with exit 2 before it times a build. Its run at
+    a few accepted submissions (above) exits 0 or 1 only when every one was accepted and shows as a row."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NEGHUB_DATA_DIR": str(shared_datasets)}
+    done = subprocess.run(
+        [sys.executable, "perf/bench_site.py", "--sizes", "1", "2", "--without-github"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "submitter.github: missing field" in done.stderr
+    assert " cold " not in done.stdout and " warm " not in done.stdout  # no build was timed
