@@ -50,6 +50,8 @@ def held_submissions(board: LeaderboardFile) -> list[Held]:
     """Every held row of the file, grouped by submission in the file's order, each row with all its holds (kind,
     reason, what lifts it), and the clearances.yaml entry lifting the holds a maintainer's review lifts."""
     found: dict[str, Held] = {}
+    # a held row waits for a maintainer's review; where its submission also waits in NegHub's queue, its place
+    positions = {entry.submission: entry.position for entry in board.queue}
     for row in board.rows:
         if not row.holds or row.submission is None:
             continue
@@ -59,7 +61,7 @@ def held_submissions(board: LeaderboardFile) -> list[Held]:
                 "board": row.board,
                 "row": row.row,
                 "holds": [{"kind": h.kind, "reason": h.reason, "lifted_by": _lifts(h.kind)} for h in row.holds],
-                "queued": row.queued_for_reproduction,
+                "queued": positions.get(row.submission),
             }
         )
     for held in found.values():

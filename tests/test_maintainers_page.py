@@ -24,25 +24,24 @@ def row(row_id: str, board: str, *holds: str, submission: str = "strong-70") -> 
         submission=submission,
         account="@mallory",
         holds=[HoldEntry(kind=kind, reason=f"why {kind}") for kind in holds],  # type: ignore[arg-type]
-        queued_for_reproduction="unreproduced-best" in holds,
     )
 
 
 def board_file(*rows: RowEntry) -> LeaderboardFile:
     boards = [BoardEntry.model_construct(board=slug) for slug in (BOARD, OTHER)]
-    return LeaderboardFile.model_construct(rows=list(rows), boards=boards)
+    return LeaderboardFile.model_construct(rows=list(rows), boards=boards, queue=[])
 
 
 def test_a_row_shows_every_hold_it_has_with_what_lifts_each() -> None:
     from neghub.leaderboard.maintainers import held_submissions
 
     (held,) = held_submissions(
-        board_file(row("r1", BOARD, "above-published-best", "unreproduced-best"), row("r2", OTHER))
+        board_file(row("r1", BOARD, "above-published-best", "near-copy"), row("r2", OTHER))
     )
     assert [r["board"] for r in held.rows] == [BOARD]  # the row without a hold is not listed
     holds = held.rows[0]["holds"]
-    assert [h["kind"] for h in holds] == ["above-published-best", "unreproduced-best"]
-    assert holds[1]["lifted_by"] == "a reproduction or a maintainer's review"
+    assert [h["kind"] for h in holds] == ["above-published-best", "near-copy"]  # one hold does not hide the next
+    assert holds[1]["lifted_by"] == "a maintainer's review"
 
 
 def test_the_entry_to_paste_is_one_the_site_reads_once_filled_in() -> None:
@@ -96,12 +95,12 @@ def test_the_queue_in_order_with_its_items_and_an_estimate_from_the_measured_rat
 def test_a_clearance_pull_requests_summary_says_what_it_lifts_row_by_row() -> None:
     from neghub.leaderboard.maintainers import clearance_lifts
 
-    file = board_file(row("r1", BOARD, "above-published-best", "unreproduced-best"), row("r2", OTHER, "near-copy"))
+    file = board_file(row("r1", BOARD, "above-published-best", "custom-prompt"), row("r2", OTHER, "near-copy"))
     entries = [
         {"submission": "strong-70", "holds": ["above-published-best"], "boards": [BOARD]},
         {"submission": "strong-70", "holds": ["near-copy"], "boards": [BOARD]},  # the near-copy row is on OTHER
     ]
     assert clearance_lifts(entries, file) == [
-        f"`strong-70` on `{BOARD}`: lifts above-published-best; still held: unreproduced-best",
+        f"`strong-70` on `{BOARD}`: lifts above-published-best; still held: custom-prompt",
         "`strong-70`: lifts nothing: no row of it on the boards named holds near-copy",
     ]

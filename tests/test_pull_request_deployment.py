@@ -32,7 +32,7 @@ from tests.test_evidence_attacks import honest_main, model
 
 Split = tuple[list[int], list[str]]
 CLEARANCE = (
-    "clearances:\n  - submission: strong\n    holds: [unreproduced-best]\n    boards: [jnli-neg--valid--0shot]\n"
+    "clearances:\n  - submission: strong\n    holds: [above-published-best]\n    boards: [jnli-neg--valid--0shot]\n"
     '    by: {by}\n    date: "2026-11-26"\n    why: reviewed\naccepted_prompts: []\n'
 )
 
