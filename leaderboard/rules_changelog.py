@@ -68,7 +68,8 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "subject. A row is NegHub's run only while its prediction files and what it shows were last changed by "
         "the maintainers or the GPU workflow; maintainers are the accounts .github/MAINTAINERS lists. The cloze "
         "test: a non-coreference drop is small only when its 95 % interval lies under the strong-drop minimum and "
-        "below the base test's drop of the same pattern (unpaired), as the paper's section 4 asks; being below the "
+        "below the base test's drop of the same pattern (unpaired; the 20-point minimum was NegHub's, not the "
+        "paper's: see version 5); being below the "
         "coref drop no longer suffices; the CpTv veto is a control of its own, so that a model that passes the "
         "base test but no control reads as the paper's introduction reads it; the paper's four models keep their "
         "verdicts.",
@@ -92,6 +93,13 @@ RULES_CHANGELOG: tuple[tuple[str, str, str], ...] = (
         "published result on the same data and split at any number of shots (a sample board: the table on the "
         "full set it is drawn from). NUBench's sample board names no leader until the official test set is "
         "pinned. Rows of one model with the same answers credit every account, alphabetically. Where NegHub has "
-        "checked no row above the best baseline, the leader line says so beside the paper's best.",
+        "checked no row above the best baseline, the leader line says so beside the paper's best. Intervals "
+        "respect shared sentences: a minimal pair's interval clusters by its source sentence pair (Wilson's interval "
+        "at the effective sample size; paired comparisons and rank ranges by a bootstrap of whole sources), and the "
+        "cloze test's by verb and by name and profession. The cloze test's criterion is read word by word from "
+        "section 4 (lines 246-331), its cut-offs NegHub's where the paper gives none: 'strong' and 'large' drops at "
+        "least 1.4 times the controls', 'much smaller' and 'small' at most half the base drop, no fixed ceiling; "
+        "bert-large's base test fails as line 246 and Table 6 read it, not as line 72 says. Every re-run of a "
+        "minimal-pair run also probes the train split for contamination (a mark, never a hold).",
     ),
 )
