@@ -701,6 +701,15 @@ def validate(session: nox.Session) -> None:
 
 
 @nox.session
+def pin_size(session: nox.Session) -> None:
+    """Refuse a submission whose pinned Hub model NegHub's GPU runner cannot hold, from the Hub's own answer for the
+    pinned revision, before it can queue (neghub.evaluator.submissions.pin_size; folders as `validate` takes them)."""
+    install_project(session)
+    for folder in _submission_folders(session):
+        session.run("python", "-m", "neghub.evaluator.submissions.pin_size", folder)
+
+
+@nox.session
 def rescore(session: nox.Session) -> None:
     """Re-score submissions twice and fail unless both results are byte-identical (folders as `validate` takes)."""
     install_leaderboard(session)
