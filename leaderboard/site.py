@@ -219,10 +219,12 @@ def more_rows_files(env: jinja2.Environment, tables: dict[Board, list[Row]]) -> 
     return files
 
 
-def model_page(env: jinja2.Environment, sid: str, board: Leaderboard) -> str:
+def model_page(env: jinja2.Environment, sid: str, board: Leaderboard, rows: list[Row] | None = None) -> str:
+    """One submission's page; `rows`: its rows, in the build's order (build_pages gathers every submission's in one
+    pass: a search of every row for each submission grew with the square of the submissions)."""
     metadata = board.submissions[sid]
     # a rule baseline's row is on every board of its data as a reference: its page lists each once
-    rows = [r for r in board.rows if r.submission_id == sid]
+    rows = [r for r in board.rows if r.submission_id == sid] if rows is None else rows
     model = metadata.model
     first = next(iter(rows), None)
     facts: list[tuple[str, str]] = [("submission", sid), ("kind", model.kind)]
@@ -456,8 +458,12 @@ def build_pages(
         files[f"benchmarks/{task}.md"] = benchmark_page(env, task, own, board, missing.get(task))
         files[f"datasets/{task}.md"] = dataset_page(env, task, cards_dir)
     files["models/index.md"] = models_index_page(env, board, files)
+    by_submission: dict[str, list[Row]] = {sid: [] for sid in board.submissions}
+    for row in board.rows:
+        if row.submission_id in by_submission:
+            by_submission[row.submission_id].append(row)
     for sid in board.submissions:
-        files[f"models/{sid}.md"] = model_page(env, sid, board)
+        files[f"models/{sid}.md"] = model_page(env, sid, board, by_submission[sid])
     files["profile.md"] = profile_page(env, board, files)
     files["maintainers.md"] = maintainers_page(env, board)
     files["rules.md"] = rules_page(env)
