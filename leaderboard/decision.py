@@ -173,13 +173,22 @@ class Decision:
         """The verified rows per board and pinned model, of two rows or more (landing order within)."""
         groups: list[list[RowFacts]] = []
         boards: dict[Board, list[list[RowFacts]]] = {}
+        # a group can be one model with a row only where the two share a pin or a weights checksum (same_model):
+        # each row is compared with the groups of its board that share one of its keys, in the order they began,
+        # never with every group of its board (a board of a thousand pins made this quadratic)
+        by_key: dict[tuple[Board, str, str], list[int]] = {}
         for row in self.verified:
             on_board = boards.setdefault(row.key, [])
-            group = next((g for g in on_board if same_model(g[0], row)), None)
-            if group is None:
+            keys = _model_keys(row)
+            candidates = sorted({n for k in keys for n in by_key.get((row.key, *k), [])})
+            found = next((n for n in candidates if same_model(on_board[n][0], row)), None)
+            if found is None:
                 on_board.append([row])
+                found = len(on_board) - 1
+                for k in keys:
+                    by_key.setdefault((row.key, *k), []).append(found)
             else:
-                group.append(row)
+                on_board[found].append(row)
         for on_board in boards.values():
             groups += [g for g in on_board if len(g) > 1]
         return groups
@@ -229,6 +238,14 @@ def trust_of(row: RowFacts) -> Trust:
     if row.maintainers_run:
         return "neghub-run"
     return "reproduced" if row.trusted else "re-scored"
+
+
+def _model_keys(row: RowFacts) -> list[tuple[str, str]]:
+    """What two rows of one model share (same_model): their pin, or the weights their accepted re-runs loaded."""
+    keys = [] if row.identity is None else [("pin", row.identity)]
+    if row.record is not None and row.record.accepted and row.record.weights_sha256:
+        keys.append(("weights", row.record.weights_sha256))
+    return keys
 
 
 def same_model(first: RowFacts, second: RowFacts) -> bool:
