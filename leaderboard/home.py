@@ -126,8 +126,16 @@ def mini_board(task: str, key: Board, rows: list[Row], board: Leaderboard, fmt: 
     sign = 1.0 if display.headline.higher_is_better else -1.0
     leader = board.leaders.get(task)
     # the board's best baseline as decide chose it (the leaderboard file's floor), never recomputed here
-    floor = next((b.floor for b in board.file.boards if b.board == key.slug), None)
-    best_baseline = None if floor is None else board.row(floor)
+    floors = {b.board: board.row(b.floor) for b in board.file.boards if b.floor is not None}
+    best_baseline = floors.get(key.slug)
+    if best_baseline is None:
+        # the paper's setting may be a board NegHub ran nothing on (no floor): a rule answers alike under every prompt,
+        # so the best of the floors decide chose on the same items stands for it
+        best_baseline = max(
+            (r for r in floors.values() if r.key.release_key() == key.release_key()),
+            key=lambda r: sign * (headline(r) or 0.0),
+            default=None,
+        )
     elsewhere = sorted(
         (r for r in board.rows if r.task == task and _stands_behind(r) and r.key != key and headline(r) is not None),
         key=lambda r: -sign * (headline(r) or 0.0),

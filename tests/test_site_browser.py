@@ -683,18 +683,25 @@ return {
 """
 
 STICKY_JS = """
+// every model cell a reader sees, as the board opens (listed rows hidden) and with "show submitted" ticked
 const out = {scrolled: 0, drifted: []};
-document.querySelectorAll("article table.neghub-ranking").forEach(t => {
-  const wrap = t.closest(".neghub-table-wrap");
-  if (wrap.scrollWidth <= wrap.clientWidth) return;
-  out.scrolled += 1;
-  wrap.scrollLeft = wrap.scrollWidth;
-  const model = t.querySelector("th.neghub-model-col").getBoundingClientRect();
-  const cell = t.querySelector("td.neghub-model-col").getBoundingClientRect();
-  const left = wrap.getBoundingClientRect().left;
-  if (Math.abs(model.left - left) > 1 || Math.abs(cell.left - left) > 1) out.drifted.push(t.id);
-  wrap.scrollLeft = 0;
-});
+const boxes = Array.from(document.querySelectorAll("input.neghub-show-submitted"));
+for (const ticked of [false, true]) {
+  boxes.forEach(b => { b.checked = ticked; });
+  document.querySelectorAll("article table.neghub-ranking").forEach(t => {
+    const wrap = t.closest(".neghub-table-wrap");
+    if (wrap.scrollWidth <= wrap.clientWidth) return;
+    if (!ticked) out.scrolled += 1;
+    wrap.scrollLeft = wrap.scrollWidth;
+    const left = wrap.getBoundingClientRect().left;
+    const cells = [t.querySelector("th.neghub-model-col"),
+                   ...Array.from(t.querySelectorAll("td.neghub-model-col")).filter(c => c.checkVisibility())];
+    if (cells.some(c => Math.abs(c.getBoundingClientRect().left - left) > 1))
+      out.drifted.push(t.id + (ticked ? " (show submitted)" : ""));
+    wrap.scrollLeft = 0;
+  });
+}
+boxes.forEach(b => { b.checked = false; });
 return out;
 """
 
@@ -896,7 +903,9 @@ def test_a_long_board_shows_its_first_rows_and_loads_the_rest(
     header.click()
     WebDriverWait(browser, 20).until(lambda d: len(_column(d, table, column)) == len(records))
     values = [float(v) for v in _column(browser, table, column) if v]
-    assert values == sorted(r["headline"] for r in records if r["headline"] is not None)
+    # a cell's sort key is the unrounded fraction; the download gives the page's unit (percent)
+    in_percent = sorted(r["headline"] for r in records if r["headline"] is not None)
+    assert [100 * v for v in values] == pytest.approx(in_percent)
     header.click()
     assert [float(v) for v in _column(browser, table, column) if v] == sorted(values, reverse=True)
     # the rows loaded are rows of the page's own kind: every model once, the markup one as text
@@ -1023,7 +1032,8 @@ def test_markup_in_a_model_name_is_plain_text(browser: webdriver.Chrome, base_ur
     assert "html-name" not in browser.find_element(By.TAG_NAME, "article").text
     open_page(browser, base_url + "maintainers.html", 390)
     assert not browser.find_elements(By.ID, "neghub-injected")
-    notes = browser.find_element(By.CSS_SELECTOR, ".neghub-notes").text
+    # (the page's first notes say what the deployment lacks; the build report's come under its heading)
+    notes = browser.find_element(By.CSS_SELECTOR, "h2#build-report ~ .neghub-notes").text
     assert "html-name (refused)" in notes
     assert "metadata.yaml:3: model.name: contains markup" in notes  # the field, not the union tag
 
@@ -1040,12 +1050,13 @@ def test_the_tidy_long_file_and_every_board_file_load_with_pandas(built_site: Pa
     # integers stay integers (nullable), never floats
     assert all(str(long_parquet[c].dtype) == "Int64" or long_parquet[c].dtype.kind == "i" for c in ("shots", "n_runs"))
     # the markdown-named model: seed 0 picks choice1, NUBench's answer on every item (accuracy 1), seed 1
-    # choice4 (accuracy 0): the mean 0.5, the sample SD sqrt(((1 - 0.5)^2 + (0 - 0.5)^2) / 1) = sqrt(0.5)
+    # choice4 (accuracy 0): the mean 0.5, the sample SD sqrt(((1 - 0.5)^2 + (0 - 0.5)^2) / 1) = sqrt(0.5); in percent,
+    # 50 and 100 * sqrt(0.5)
     for frame in (long_parquet,):
         (row,) = frame[(frame["model"] == MARKDOWN_NAME) & (frame["metric"] == "acc")].itertuples()
         assert (row.task, row.trust, row.n_runs, row.unit) == ("nubench", "re-scored", 2, "percent")
-        assert row.value == pytest.approx(0.5)
-        assert row.sd == pytest.approx(0.5**0.5)
+        assert row.value == pytest.approx(50.0)  # in the pages' unit: percent
+        assert row.sd == pytest.approx(100 * 0.5**0.5)
     # every board's file, and the leaderboard file: every verdict of the build (leaderboard/board_file.py)
     boards = sorted(p for p in (built_site / "data").glob("*.json") if p.name != "leaderboard.json")
     assert {p.stem.split("--")[0] for p in boards} == set(BENCHMARKS)
@@ -1068,7 +1079,12 @@ def test_schema_ids_resolve_on_the_built_site(built_site: Path) -> None:
     schemas = sorted((ROOT / "schemas").glob("*.json"))
     assert schemas
     for schema in schemas:
-        schema_id = json.loads(schema.read_text(encoding="utf-8"))["$id"]
+        document = json.loads(schema.read_text(encoding="utf-8"))
+        if "$schema" not in document:
+            # the data contract's record of its versions' fingerprints is no schema, and names no URL
+            assert schema.name == "data-contract.json" and "$id" not in document, schema.name
+            continue
+        schema_id = document["$id"]
         assert schema_id.startswith(site_url.group(1)), schema_id
         served = built_site / schema_id.removeprefix(site_url.group(1))
         assert served.read_bytes() == schema.read_bytes()
