@@ -142,7 +142,8 @@ def test_a_sampled_record_that_missed_the_doctored_batches_no_longer_counts(tmp_
     }
     facts = _landed_record(tmp_path, submitted, sampled)
     assert not facts.accepted and not facts.agrees
-    assert "does not count: it compared a sample of 64 items, and a record must compare every item" in facts.words
+    # rules version 5: a record before schema 5 kept no answers of NegHub's, so it ranks nothing at all
+    assert "kept none of NegHub's answers to score" in facts.words
 
 
 def test_a_whole_run_reproduction_finds_every_doctored_answer(tmp_path: Path) -> None:
@@ -168,7 +169,9 @@ def test_a_whole_run_reproduction_finds_every_doctored_answer(tmp_path: Path) ->
     whole = {"schema_version": 5, "runs": [found.model_dump(mode="json")]}
     facts = _landed_record(tmp_path, submitted, whole)
     assert facts.accepted and not facts.agrees
-    assert f"disagrees on {doctored} of {22 * DOCTORED_BATCH} items" in facts.words
+    # the row ranks by NegHub's own answers; every doctored answer is counted against the submitted file
+    assert (facts.checked, facts.checked - facts.agreeing) == (22 * DOCTORED_BATCH, doctored)
+    assert facts.words.startswith("run by NegHub: NegHub re-ran every item of its run")
 
 
 def test_a_run_neghub_did_not_re_run_says_so_and_its_row_is_not_reproduced(tmp_path: Path) -> None:
@@ -291,12 +294,14 @@ def test_an_honest_run_reproduces_on_every_item_in_its_batches(nubench_run: tupl
     repo = Main.create(tmp_path / "repo")
     shutil.copytree(sub, repo.root / "submissions" / "tiny-model")
     repo.merge(1, "someone", {})
-    record_text = (records / "tiny-model.json").read_text(encoding="utf-8")
-    repo.merge(2, "neghub", {"reproductions/tiny-model.json": record_text}, branch="reproduce/tiny-model")
+    landed = {"reproductions/tiny-model.json": (records / "tiny-model.json").read_text(encoding="utf-8")}
+    for run in record.runs:  # NegHub's answers land beside the record (those kept above were changed since)
+        landed[f"reproductions/tiny-model/{run.rerun_file}"] = (sub / run.file).read_text(encoding="utf-8")
+    repo.merge(2, "neghub", landed, branch="reproduce/tiny-model")
     rows = [r for r in collect(repo.root / "submissions", reported=False).rows if r.kind == "verified"]
-    assert {(r.trust, r.reproduction) for r in rows} == {
-        ("reproduced", f"reproduced: 46/46 items agree, every item of its run re-run ({record.date})")
-    }
+    ran = f"run by NegHub: NegHub re-ran every item of its run ({record.date}) and scored its own answers"
+    assert {(r.trust, r.reproduction) for r in rows} == {("reproduced", ran)}
+    assert all("NegHub's run agrees on 46/46 items" in " ".join(r.marks) for r in rows)
 
 
 def test_a_tampered_copy_is_flagged(nubench_run: tuple[Path, Path], tmp_path: Path) -> None:

@@ -65,6 +65,7 @@ def test_no_unrun_row_has_a_rank_anywhere_and_a_rerun_ranks_by_neghubs_figure(
     for entry in record["runs"]:
         entry["rerun_file"] = entry["file"]
         entry["rerun_sha256"] = hashlib.sha256(kept_text.encode()).hexdigest()
+        entry["items_not_in_file"] = 0
     main.push(
         "NegHub's re-run of dora",
         {
