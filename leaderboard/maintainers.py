@@ -82,6 +82,8 @@ def clearance_entry(submission: str, holds: list[dict[str, Any]], rows: list[dic
     entry.update({"by": "YOUR-GITHUB-LOGIN", "date": "YYYY-MM-DD", "why": "what you reviewed, in a sentence"})
     text = yaml.safe_dump([entry], sort_keys=False, allow_unicode=True, width=1000, default_flow_style=None)
     text = text.replace("date: YYYY-MM-DD", 'date: "YYYY-MM-DD"')  # quoted: YAML reads a bare date as a date
+    # quoted: a sentence written over the placeholder as it stands may hold ": ", which bare YAML reads as a mapping
+    text = text.replace("why: what you reviewed, in a sentence", 'why: "what you reviewed, in a sentence"')
     return "".join(f"  {line}\n" for line in text.splitlines())
 
 

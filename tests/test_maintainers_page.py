@@ -56,6 +56,18 @@ def test_the_entry_to_paste_is_one_the_site_reads_once_filled_in() -> None:
     assert sorted(entry.boards) == sorted([BOARD, OTHER])
 
 
+def test_the_entrys_why_is_quoted_so_a_sentence_with_a_colon_written_over_it_still_reads() -> None:
+    from neghub.leaderboard.clearances import parse_clearances
+    from neghub.leaderboard.maintainers import held_submissions
+
+    (held,) = held_submissions(board_file(row("r1", BOARD, "above-published-best")))
+    why = "checked the run: its provenance and weights"  # a maintainer's sentence, typed over the placeholder alone
+    filled = held.entry.replace("YOUR-GITHUB-LOGIN", "alice").replace("YYYY-MM-DD", "2026-12-01")
+    text = "clearances:\n" + filled.replace("what you reviewed, in a sentence", why)
+    (entry,) = parse_clearances(text, "clearances.yaml").clearances
+    assert entry.why == why
+
+
 def test_a_clearance_naming_a_board_or_submission_that_does_not_exist_is_reported_with_the_nearest(
     tmp_path: Path,
 ) -> None:
