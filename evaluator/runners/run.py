@@ -45,9 +45,9 @@ from .trial import TrialRun, print_trial_report
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")
 MODELS_EXTRA_INSTALL = "pip install torch==2.13.0 'neghub[models]'"
-# neghub run's token budget per batch (--batch-tokens): on CPU at 8 items per batch it rarely binds (a JNLI-Neg
-# prompt through a chat template is a few hundred tokens); on a GPU, larger batches are bounded by it
-DEFAULT_BATCH_TOKENS = 8192
+# neghub run's token budget per batch (--batch-tokens): 64 rows of a JNLI-Neg prompt through a chat template (about
+# 480 tokens) fit; a longer few-shot prompt runs in fewer rows, which bounds a batch's memory
+DEFAULT_BATCH_TOKENS = 32768
 # the cloze test's name/profession pairs under `--tasks all` where --max-pairs is not given: the Submit page's run
 # (a seeded sample; all 44,240 pairs would take hundreds of hours on a CPU); recorded as max_pairs, as if given
 ALL_TASKS_MAX_PAIRS = 20
