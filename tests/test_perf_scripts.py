@@ -103,6 +103,19 @@ def test_a_perf_script_with_no_input_measures_nothing_and_exits_non_zero(args: l
     assert "ratio" not in out and "met" not in out
 
 
+def test_the_runner_against_lm_eval_calls_a_result_met_only_quiet_and_over_five_rounds() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_runner_vs_lmeval", PERF / "bench_runner_vs_lmeval.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.verdict(3.1, 5, 0.4) == "target >= 3x: met"
+    assert script.verdict(2.9, 7, 0.1) == "target >= 3x: NOT met"
+    assert script.verdict(3.5, 5, 2.7).startswith("target >= 3x: no verdict, the machine was loaded (load up to 2.7")
+    assert script.verdict(3.5, 3, 0.1) == "target >= 3x: no verdict (3 rounds, fewer than 5)"
+
+
 def test_bench_minimal_pairs_runs(tmp_path: Path) -> None:
     out = _perf(["perf/bench_minimal_pairs.py", "--pairs", "20000", "--repeats", "1"], tmp_path)
     assert "inputs: 20,000 synthetic minimal pairs" in out and re.search(r"^ratio loop / vectorised: ", out, re.M)
