@@ -29,8 +29,8 @@ pytest.importorskip("transformers")
 
 from tests.test_runners import _causal  # noqa: E402
 
-# (label, options): every item alone first (the reference), then the defaults (64 items, 32768 tokens: a
-# trial's sample in one batch), then small batches and a budget that splits them by tokens
+# (label, options): every item alone first (the reference), then the defaults (64 items, 8192 tokens), then
+# small batches and a budget that splits them by tokens
 BATCHINGS = [
     ("alone", ["--batch-size", "1"]),
     ("defaults", []),

@@ -167,7 +167,7 @@ def test_a_run_records_its_numeric_setting(bf16_run: tuple[Path, Path]) -> None:
         "dtype": "bfloat16",
         "attn_implementation": "sdpa",
         "batch_size": 4,
-        "batch_tokens": 32768,  # the default (run.DEFAULT_BATCH_TOKENS)
+        "batch_tokens": 8192,
     }
     assert provenance["torch_version"] == torch.__version__ and provenance["cuda_version"] == torch.version.cuda
     assert provenance["transformers_version"] and provenance["device_name"]

@@ -292,7 +292,7 @@ def test_jnli_neg_zero_shot_run_resumes_and_validates(causal_dir: Path, tmp_path
     # what the runner records of the model that wrote the partial file, and of its numeric setting
     writer = {"model_source": "folder", "model_location": causal_dir.name, "model_revision": None}
     writer |= {"device": "cpu", "dtype": "float32", "attn_implementation": "sdpa", "batch_size": 64}
-    writer |= {"batch_tokens": 32768}  # the default
+    writer |= {"batch_tokens": 8192}
     state = {"items": 64, "bytes": len("".join(lines[:64]).encode()), "writer": writer}
     final.unlink()
     # another model's partial file is never continued: its item order and answers are not this model's; nor

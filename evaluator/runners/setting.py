@@ -23,7 +23,8 @@ ALSO_IN_16_BITS = ("attn_implementation", "batch_size", "batch_tokens")
 FLOAT32 = "float32"
 # neghub run's --batch-size default, chosen by measurement on 2 CPU cores (SmolLM2-135M, float32): SCN's
 # top-1 texts cost 26.2 ms of CPU each in batches of 8, 16.7 in 32, 15.8 in 64, 17.1 in 128 (the same answers in
-# each); JNLI-Neg's greedy steps 0.18 s an item in batches of 8, 0.09 in 64 (slices, load 6-11; CHANGELOG)
+# each); JNLI-Neg's greedy steps 0.19 s an item in batches of 8, 0.11 in 64 (slices, load 5-11; run.py's
+# DEFAULT_BATCH_TOKENS bounds the rows of long prompts)
 DEFAULT_BATCH_SIZE = 64
 # what a recorded command that names no --batch-size ran with, before the batch size was recorded (the default
 # then); never the default of today
