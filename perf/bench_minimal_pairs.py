@@ -3,17 +3,19 @@
 Reports pairs per second for the metrics without the bootstrap, the time of the paired bootstrap
 over 10,000 pairs (1,000 resamples), and the ratio against a plain per-pair Python loop computing
 the same numbers, timed in the same run. Targets (issue 2): >= 1,000,000 pairs/s, ratio >= 30.
+
+    python perf/bench_minimal_pairs.py [--pairs 1000000] [--repeats 5]
 """
 
 from __future__ import annotations
 
-import os
-import platform
+import argparse
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from measured import machine_line, require
 
 from neghub.evaluator.benchmarks import jnli_neg
 from neghub.evaluator.core.stats import BootstrapConfig, bootstrap_rows_ci, paired_bootstrap_ci
@@ -31,17 +33,17 @@ N_INSTANCES = 400_000
 N_PAIRS = 1_000_000
 
 
-def synthetic(seed: int = 0) -> tuple[MinimalPairDataset, np.ndarray]:
+def synthetic(seed: int = 0, n_pairs: int = N_PAIRS) -> tuple[MinimalPairDataset, np.ndarray]:
     rng = np.random.default_rng(seed)
     gold = rng.integers(0, 3, N_INSTANCES).astype(np.int16)
-    control = rng.integers(0, N_INSTANCES, N_PAIRS)
-    treatment = rng.integers(0, N_INSTANCES, N_PAIRS)
+    control = rng.integers(0, N_INSTANCES, n_pairs)
+    treatment = rng.integers(0, N_INSTANCES, n_pairs)
     pairs = MinimalPairs(
         control=control,
         treatment=treatment,
-        kind=rng.integers(0, len(PAIR_KINDS), N_PAIRS).astype(np.int8),
-        cue_position=rng.integers(0, len(CUE_POSITIONS), N_PAIRS).astype(np.int8),
-        target_pos=rng.integers(0, len(TARGET_POS), N_PAIRS).astype(np.int8),
+        kind=rng.integers(0, len(PAIR_KINDS), n_pairs).astype(np.int8),
+        cue_position=rng.integers(0, len(CUE_POSITIONS), n_pairs).astype(np.int8),
+        target_pos=rng.integers(0, len(TARGET_POS), n_pairs).astype(np.int8),
         important=gold[control] != gold[treatment],
         unmatched_both=0,
     )
@@ -106,8 +108,16 @@ def best_of(repeats: int, fn: Any, *args: Any) -> tuple[float, Any]:
 
 
 def main() -> None:
-    dataset, predicted = synthetic()
-    vector_s, vector = best_of(5, score_pairs, dataset, predicted, None)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=N_PAIRS, help="synthetic minimal pairs scored (fewer: a check)")
+    parser.add_argument("--repeats", type=int, default=5, help="best of this many timings of the vectorised side")
+    args = parser.parse_args()
+    n_pairs = args.pairs
+    dataset, predicted = synthetic(n_pairs=n_pairs)
+    # the inputs accepted: the scorer counts every pair before anything is timed
+    scored = score_pairs(dataset, predicted, None)["pair_metrics"]["M"]["n"]
+    require(n_pairs > 0 and scored == n_pairs, f"the scorer counted {scored} of {n_pairs} synthetic pairs")
+    vector_s, vector = best_of(args.repeats, score_pairs, dataset, predicted, None)
     loop_s, loop = best_of(1, python_loop, dataset, predicted)
     # the two must agree before their times mean anything
     assert abs(vector["pair_metrics"]["M_i"]["acc_chg"] - loop[("set", "M_i")][3]) < 1e-12
@@ -120,15 +130,13 @@ def main() -> None:
     boot_s, _ = best_of(5, paired_bootstrap_ci, c, t, config)
     index_boot_s, _ = best_of(3, bootstrap_rows_ci, t.astype(float) - c.astype(float), config)
 
+    print(f"{machine_line()}, numpy {np.__version__}")
+    print(f"inputs: {n_pairs:,} synthetic minimal pairs over {N_INSTANCES:,} instances, every pair scored")
     print(
-        f"machine: {platform.machine()} {platform.processor() or platform.platform()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numpy {np.__version__}"
-    )
-    print(
-        f"metrics without bootstrap, {N_PAIRS:,} pairs: {vector_s:.3f} s = {N_PAIRS / vector_s:,.0f} pairs/s "
+        f"metrics without bootstrap, {n_pairs:,} pairs: {vector_s:.3f} s = {n_pairs / vector_s:,.0f} pairs/s "
         f"(target >= 1,000,000)"
     )
-    print(f"plain per-pair Python loop, same metrics: {loop_s:.3f} s = {N_PAIRS / loop_s:,.0f} pairs/s")
+    print(f"plain per-pair Python loop, same metrics: {loop_s:.3f} s = {n_pairs / loop_s:,.0f} pairs/s")
     print(f"ratio loop / vectorised: {loop_s / vector_s:.1f}x (target >= 30)")
     print(
         f"paired bootstrap of AccChg, 10,000 pairs x 1,000 resamples: {1000 * boot_s:.2f} ms "

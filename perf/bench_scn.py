@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from measured import machine_line, require
 
 from neghub.evaluator.benchmarks import scn
 from neghub.evaluator.core.stats import BootstrapConfig, wilson_interval
@@ -129,7 +130,8 @@ def main() -> None:
     start = time.perf_counter()
     predictions, problems = scn.parse_predictions(data, "synthetic.jsonl")
     read_seconds = time.perf_counter() - start
-    assert not problems, problems[:3]
+    require(not problems, f"the synthetic file was refused: {problems[:3]}")
+    require(args.rows > 0 and predictions.size == args.rows, f"{predictions.size} of {args.rows} lines read")
     columns = {
         "line": predictions.line.tolist(),
         "variant": predictions.variant.tolist(),
@@ -146,7 +148,7 @@ def main() -> None:
     for (v, p), drop in loop_drops.items():  # both sides must agree before their times mean anything
         assert result["variants"][scn.VARIANTS[v]]["patterns"][scn.PATTERNS[p]]["drop"] == drop
 
-    print(f"machine: {machine()}")
+    print(f"{machine_line()}; {machine()}")
     n_triplets = len(predictions.triplet_keys)
     print(f"SCN predictions: {predictions.size:,} lines, {len(data) / 1e6:.0f} MB, {n_triplets:,} triplets")
     print(f"reading (JSON parsing + interning, per line, not in the ratio): {read_seconds:.2f} s")

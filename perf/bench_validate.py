@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -29,6 +27,7 @@ from itertools import islice
 from pathlib import Path
 
 import jsonschema
+from measured import machine_line, require
 from scn_submission import triplet_lines, write_submission
 
 from neghub.evaluator.submissions.schemas import DEFAULT_DIR
@@ -59,6 +58,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     lines = make_lines(args.triplets)
+    require(bool(lines), f"no prediction line made from --triplets {args.triplets}")
     schema = json.loads((DEFAULT_DIR / "prediction-scn.schema.json").read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema)
     sample = lines[:JSONSCHEMA_SAMPLE]
@@ -86,10 +86,8 @@ def main() -> int:
     validator_rate = len(lines) / validator_s
     jsonschema_rate = len(sample) / jsonschema_s
     odd_rate = len(lines) / odd_s
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}; medians of {args.repeats} rounds"
-    )
+    print(f"{machine_line()}; medians of {args.repeats} rounds")
+    print(f"inputs: {len(lines):,} SCN prediction lines, accepted by neghub validate before timing")
     print(f"neghub validate: {len(lines):,} lines in {validator_s:.3f} s = {validator_rate:,.0f} lines/s")
     print(f"jsonschema per line: {len(sample):,} lines in {jsonschema_s:.3f} s = {jsonschema_rate:,.0f} lines/s")
     print(f"ratio: {validator_rate / jsonschema_rate:.1f}x (target >= 10x)")

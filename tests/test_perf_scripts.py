@@ -69,8 +69,61 @@ def test_every_perf_script_is_checked_here() -> None:
     assert set(SCRIPTS) == checked
 
 
+# the scripts this file checks for --help and for refusing empty inputs (bench_site.py's are its own test's)
+HELPED = [name for name in SCRIPTS if name != "bench_site.py"]
+
+
+def _exit_and_output(args: list[str], timeout: float = 120) -> tuple[int, str, str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("script", HELPED)
+def test_every_perf_script_answers_help_without_running(script: str) -> None:
+    code, out, err = _exit_and_output([f"perf/{script}", "--help"], timeout=60)
+    assert (code, err) == (0, "") and out.startswith("usage: "), (code, out[:300], err[-300:])
+    assert "machine:" not in out  # nothing was measured
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["perf/bench_minimal_pairs.py", "--pairs", "0", "--repeats", "1"],
+        ["perf/bench_scn.py", "--rows", "0", "--repeats", "1"],
+        ["perf/bench_validate.py", "--triplets", "0", "--repeats", "1"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_a_perf_script_with_no_input_measures_nothing_and_exits_non_zero(args: list[str]) -> None:
+    code, out, err = _exit_and_output(args)
+    assert code == 1 and err.strip().endswith("nothing measured"), (code, err[-500:])
+    assert "ratio" not in out and "met" not in out
+
+
+def test_the_runner_against_lm_eval_calls_a_result_met_only_quiet_and_over_five_rounds() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_runner_vs_lmeval", PERF / "bench_runner_vs_lmeval.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = script  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(script)
+    finally:
+        del sys.modules[spec.name]
+    assert script.verdict(3.1, 5, 0.4) == "target >= 3x: met"
+    assert script.verdict(2.9, 7, 0.1) == "target >= 3x: NOT met"
+    assert script.verdict(3.5, 5, 2.7).startswith("target >= 3x: no verdict, the machine was loaded (load up to 2.7")
+    assert script.verdict(3.5, 3, 0.1) == "target >= 3x: no verdict (3 rounds, fewer than 5)"
+
+
 def test_bench_minimal_pairs_runs(tmp_path: Path) -> None:
-    assert _perf(["perf/bench_minimal_pairs.py"], tmp_path).strip()
+    out = _perf(["perf/bench_minimal_pairs.py", "--pairs", "20000", "--repeats", "1"], tmp_path)
+    assert "inputs: 20,000 synthetic minimal pairs" in out and re.search(r"^ratio loop / vectorised: ", out, re.M)
+    assert re.search(r"^machine: .*, load [0-9.]+ [0-9.]+ [0-9.]+ ", out, re.M)
 
 
 def test_bench_scn_runs(tmp_path: Path) -> None:

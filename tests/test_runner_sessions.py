@@ -62,6 +62,10 @@ def _perf_runs() -> Any:
 def test_the_perf_session_gives_each_script_its_own_options() -> None:
     runs = _perf_runs()
     assert runs([], SCRIPTS) == [(script, []) for script in SCRIPTS]
+    quick = _constant("PERF_QUICK")
+    assert set(quick) <= set(SCRIPTS)  # no quick options for a script that is gone
+    assert runs([], SCRIPTS, quick) == [(script, quick.get(script, [])) for script in SCRIPTS]
+    assert quick["bench_runner_vs_lmeval.py"] == ["--quick", "--threads", "2"]
     assert runs(["bench_runner_vs_lmeval.py", "--quick"], SCRIPTS) == [("bench_runner_vs_lmeval.py", ["--quick"])]
     two = ["perf/bench_scn.py", "--rows", "1000", "bench_runner_overheads.py", "--repeats", "1"]
     assert runs(two, SCRIPTS) == [

@@ -246,10 +246,50 @@ def gguf_parsed_once() -> Iterator[None]:
 
     # each is imported from its module at each call, so replacing the module's attribute reaches every caller
     gguf.GGUFReader, legacy.load_gguf_checkpoint, gguf.get_tensor_name_map = reader, load, name_map
+    restore = _metadata_read_once(metadata)
     try:
         yield
     finally:
         gguf.GGUFReader, legacy.load_gguf_checkpoint, gguf.get_tensor_name_map = real_reader, real_load, real_names
+        restore()
+
+
+def _metadata_read_once(answers: dict[Any, Any]) -> Any:
+    """transformers' own GGUF reader (`integrations.gguf.reader.read_gguf_metadata`, where this transformers has
+    it) reads a file's metadata once per asking: for the configuration, the quantizer's header, the tokenizer's
+    class and the tokenizer itself, four opens of the file. Within `gguf_parsed_once` it is read once per file
+    and set of string arrays asked for, and each caller gets its own copy. Returns what restores the original."""
+    try:
+        reader_module: Any = importlib.import_module("transformers.integrations.gguf.reader")
+        package: Any = importlib.import_module("transformers.integrations.gguf")
+    except ImportError:
+        return lambda: None  # an older transformers: gguf's GGUFReader (patched above) is its only reader
+    real = getattr(reader_module, "read_gguf_metadata", None)
+    if real is None:
+        return lambda: None
+    # the quantizer imports the function by name when it is first imported, which may be inside the block
+    quantizer_module = "transformers.quantizers.quantizer_gguf"
+
+    def read_once(gguf_path: Any, string_arrays: Any = ()) -> Any:
+        GGUF_PARSES.metadata_asked += 1
+        key = ("transformers-reader", os.path.realpath(gguf_path), tuple(sorted(string_arrays)))
+        if key not in answers:
+            answers[key] = real(gguf_path, string_arrays)
+            GGUF_PARSES.metadata_parsed += 1
+        return copy.deepcopy(answers[key])  # callers may change what they get
+
+    def holders() -> list[Any]:
+        return [reader_module, package, *filter(None, [sys.modules.get(quantizer_module)])]
+
+    for holder in holders():
+        holder.read_gguf_metadata = read_once
+
+    def restore() -> None:
+        for holder in holders():
+            if getattr(holder, "read_gguf_metadata", None) is read_once:
+                holder.read_gguf_metadata = real
+
+    return restore
 
 
 # --- the model ----------------------------------------------------------------------------------------------

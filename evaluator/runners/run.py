@@ -30,7 +30,7 @@ from ..core.errors import InputError
 from ..core.registry import benchmark_names, get_benchmark
 from ..fileio.files import atomic_write, prepare_output_folder
 from ..protocol.plans import DEFAULT_SEEDS, PARTIAL_ITEMS, RunPlan, RunSettings, partial_sample, without_trial_option
-from ..releases.loading import find_release
+from ..releases.loading import DatasetUnavailable, find_release
 from ..submissions.format import PATH_PLACEHOLDER, Metadata, absolute_path, settings_prefix
 from ..submissions.reproduction import NumericSetting
 from ..submissions.rerun import submission_folder, with_output
@@ -45,9 +45,14 @@ from .trial import TrialRun, print_trial_report
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
 MODELS_EXTRA_MODULES = ("torch", "transformers", "safetensors", "tqdm", "gguf", "accelerate")
 MODELS_EXTRA_INSTALL = "pip install torch==2.13.0 'neghub[models]'"
-# neghub run's token budget per batch (--batch-tokens): on CPU at 8 items per batch it rarely binds (a JNLI-Neg
-# prompt through a chat template is a few hundred tokens); on a GPU, larger batches are bounded by it
+# neghub run's token budget per batch (--batch-tokens): it bounds a batch of long prompts (JNLI-Neg's through a chat
+# template, about 480 tokens: 17 rows), not SCN's short texts (64 rows of about 13 tokens). Measured with SmolLM2 on
+# 2 cores (128 consecutive JNLI-Neg items, CPU time, load 5-10): greedy runs 0.53 s an item in batches of 8 and 0.46
+# in 64, the log-likelihood run 0.32 and 0.36 (wider padded rows): the budget keeps the rows between the two
 DEFAULT_BATCH_TOKENS = 8192
+# the cloze test's name/profession pairs under `--tasks all` where --max-pairs is not given: the Submit page's run
+# (a seeded sample; all 44,240 pairs would take hundreds of hours on a CPU); recorded as max_pairs, as if given
+ALL_TASKS_MAX_PAIRS = 20
 # what metadata.yaml records without --license (UNKNOWN_LICENSE), said as a warning at the run and a line of
 # neghub validate: a licence is the submitter's to state (a model card's), never guessed
 LICENSE_WARNING = (
@@ -213,6 +218,41 @@ def requested_tasks(args: Any) -> list[str]:
     return tasks
 
 
+def choose_all_tasks(args: Any) -> str:
+    """`--tasks all` made concrete, before a model is loaded: every task `neghub run` can run whose release can be
+    read here (`check_releases`), the cloze test on ALL_TASKS_MAX_PAIRS pairs unless --max-pairs is given; sets
+    `args.tasks` (and `args.max_pairs`) and returns the one line that says so, naming each task left out and why.
+    Only a release that cannot be found is left out: one that is found and differs from its pin still stops the
+    run (exit 2), as it would for a task named."""
+    settings = settings_from(args)
+    kept: list[str] = []
+    left_out: list[str] = []
+    for task in requested_tasks(args):
+        try:
+            check_releases([task], settings)
+        except DatasetUnavailable as exc:
+            left_out.append(f"{task} ({exc.problems[0].message})")
+        else:
+            kept.append(task)
+    if not kept:
+        raise DatasetUnavailable.single("--tasks all", f"no task's release can be read here: {'; '.join(left_out)}")
+    args.tasks = kept
+    notes = []
+    for task in kept:
+        if get_benchmark(task).family != "cloze":
+            continue
+        if getattr(args, "max_pairs", None) is None:
+            args.max_pairs = ALL_TASKS_MAX_PAIRS
+            notes.append(
+                f"{task} on {ALL_TASKS_MAX_PAIRS} name/profession pairs, seeded, as the Submit page's run: give "
+                "--max-pairs N for another number"
+            )
+        else:
+            notes.append(f"{task} on {args.max_pairs} name/profession pairs (--max-pairs)")
+    running = ", ".join(kept) + (f" ({'; '.join(notes)})" if notes else "")
+    return f"--tasks all: running {running}" + (f"; left out: {', '.join(left_out)}" if left_out else "")
+
+
 def check_releases(tasks: Sequence[str], settings: RunSettings) -> None:
     """Every task's release found, and the files of the split its runs score read (each checked against its
     sha256), before a model is loaded: a machine that cannot reach a release fails in a moment with what is
@@ -272,7 +312,10 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     # who signs it, a release that cannot be read and an unwritable -o are reported before the model is loaded,
     # not after minutes of loading; that git's user signs is said with the submission written, not before an error
     submitter, signing_note = signer(args)
-    check_releases(requested_tasks(args), settings_from(args))
+    if args.tasks == ["all"]:
+        print(choose_all_tasks(args), file=sys.stderr)  # its releases checked, before the model is loaded
+    else:
+        check_releases(requested_tasks(args), settings_from(args))
     refuse_whole_run_over_trial(out, settings_from(args))
     made = prepare_output_folder(out)
     try:

