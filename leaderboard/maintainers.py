@@ -127,7 +127,8 @@ def nearest(name: str, names: list[str]) -> str:
 
 def clearance_name_problems(path: Path, board: LeaderboardFile, submissions: list[str]) -> list[str]:
     """Each clearance of `path` that names a submission, a board or a hold that does not exist (it lifts nothing),
-    with the nearest existing name; reported by the build, not fatal (the pull-request check refuses them)."""
+    with the nearest existing name; reported by the build, not fatal (the pull-request check refuses them:
+    `entry_name_problems` of the entries a pull request adds)."""
     if not path.is_file():
         return []
     try:
@@ -135,24 +136,31 @@ def clearance_name_problems(path: Path, board: LeaderboardFile, submissions: lis
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return []  # the build's own reading of the file reports it
     entries = data.get("clearances") if isinstance(data, dict) else None
+    listed = [e for e in (entries if isinstance(entries, list) else []) if isinstance(e, dict)]
+    return entry_name_problems(listed, board, submissions, f"{path.name}: clearance {{number}}")
+
+
+def entry_name_problems(
+    entries: list[dict[str, Any]], board: LeaderboardFile, submissions: list[str], where: str
+) -> list[str]:
+    """Each of `entries` that names a submission or a board that does not exist, with the nearest existing name;
+    `where` names an entry ({number}: its place among `entries`, from 1)."""
     boards = sorted({b.board for b in board.boards})
     by_submission: dict[str, set[str]] = {}
     for row in board.rows:
         if row.submission is not None:
             by_submission.setdefault(row.submission, set()).add(row.board)
     problems = []
-    for number, entry in enumerate(entries if isinstance(entries, list) else [], 1):
-        if not isinstance(entry, dict):
-            continue
+    for number, entry in enumerate(entries, 1):
         sid = str(entry.get("submission"))
-        where = f"{path.name}: clearance {number} ({sid})"
+        named = f"{where.format(number=number)} ({sid})"
         if sid not in submissions:
-            problems.append(f"{where}: no submission {sid!r}{nearest(sid, submissions)}")
+            problems.append(f"{named}: no submission {sid!r}{nearest(sid, submissions)}")
             continue
         for slug in entry.get("boards") or []:
             if str(slug) not in by_submission.get(sid, set()):
                 known = sorted(by_submission.get(sid, set())) or boards
-                problems.append(f"{where}: no row of {sid} on a board {slug!r}{nearest(str(slug), known)}")
+                problems.append(f"{named}: no row of {sid} on a board {slug!r}{nearest(str(slug), known)}")
     return problems
 
 

@@ -39,12 +39,13 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from ..evaluator.core.errors import InputError, Problem
 from ..evaluator.core.registry import benchmark_names, get_benchmark
 from .board_file import HistoryEntry, LeaderboardFile, RowEntry
 from .collect import Leaderboard, collect, collect_submission
 from .facts import Account, RowFacts
 from .history import History, Landing, read_history, shown_of
-from .maintainers import clearance_summary
+from .maintainers import clearance_summary, entry_name_problems
 from .pull_request import changed_ids, folders_differ, removed_ids
 from .verdicts import Context, decide, shown
 
@@ -330,6 +331,17 @@ def _clearances_section(head: Path, base: Path, event: dict[str, Any], data_dir:
             reproductions_dir=repository / "reproductions",
             clearances_file=repository / "clearances.yaml",
         ).file
+    if current is not None:
+        # an entry this pull request adds that names no submission or no board of it lifts nothing: refused here,
+        # with the nearest name (the build only reports such entries of main's file)
+        from .pull_request import CLEARANCES, _at_fork, _entries, _entries_text
+
+        before = _entries_text(_at_fork(head_root, event, CLEARANCES))
+        added = [e for e in _entries(head_root / CLEARANCES) if e not in before and "submission" in e]
+        known = sorted(p.name for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+        problems = entry_name_problems(added, current, known, "the entry {number} this pull request adds")
+        if problems:
+            raise InputError([Problem(CLEARANCES, None, None, line) for line in problems])
     return clearance_summary(head_root, event, current)
 
 
@@ -601,7 +613,12 @@ def main(argv: list[str]) -> int:
         return 2
     event = json.loads(Path(event_path).read_text(encoding="utf-8")) if event_path else None
     data_dir = os.environ.get("NEGHUB_DATA_DIR")
-    text = summary(Path(args[0]), Path(args[1]), event, Path(data_dir) if data_dir else None)
+    try:
+        text = summary(Path(args[0]), Path(args[1]), event, Path(data_dir) if data_dir else None)
+    except InputError as error:  # one line per problem, the fix named; the check fails with exit code 2
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        return 2
     if out:
         with open(out, "a", encoding="utf-8") as handle:  # $GITHUB_STEP_SUMMARY is appended to
             handle.write(text)

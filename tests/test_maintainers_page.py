@@ -116,3 +116,21 @@ def test_a_clearance_pull_requests_summary_says_what_it_lifts_row_by_row() -> No
         f"`strong-70` on `{BOARD}`: lifts above-published-best; still held: custom-prompt",
         "`strong-70`: lifts nothing: no row of it on the boards named holds near-copy",
     ]
+
+
+def test_an_entry_a_pull_request_adds_naming_a_board_one_letter_short_is_refused_with_the_nearest() -> None:
+    """The walk of the maintainers' path (issue 38): a clearance naming a board slug one character short passed the
+    pull-request check and lifted nothing. The entries a pull request adds are checked against the base branch's
+    leaderboard (summary._clearances_section raises them: the check fails with one line each)."""
+    from neghub.leaderboard.maintainers import entry_name_problems
+
+    file = board_file(row("r1", BOARD, "above-published-best"))
+    added = [
+        {"submission": "strong-70", "holds": ["above-published-best"], "boards": [BOARD[:-1]]},
+        {"submission": "strong-70", "holds": ["above-published-best"], "boards": [BOARD]},
+    ]
+    problems = entry_name_problems(added, file, ["strong-70"], "the entry {number} this pull request adds")
+    assert problems == [
+        f"the entry 1 this pull request adds (strong-70): no row of strong-70 on a board {BOARD[:-1]!r}; "
+        f"did you mean {BOARD!r}?"
+    ]
