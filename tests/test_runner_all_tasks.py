@@ -32,6 +32,7 @@ def _all_line(err: str) -> str:
     return lines[0]
 
 
+@pytest.mark.models  # `neghub run` without the models extra stops at that, before it chooses tasks
 def test_all_names_the_tasks_it_leaves_out_in_one_line_before_the_model_is_loaded(offline: Path, neghub: Any) -> None:
     # a Hub model that is nowhere: the run fails at the model, after the line
     result = neghub("run", "example/not-downloaded", "--revision", REVISION, "--tasks", "all", "-o", offline / "out")
