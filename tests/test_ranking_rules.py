@@ -61,9 +61,15 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str 
     import os
 
     from neghub.leaderboard.collect import submissions_dir
+    from tests.histories import maintainers_pushed_submissions
 
     data_dir = os.environ.get("NEGHUB_DATA_DIR")
-    board = collect(submissions_dir(Path(__file__).parents[1]), data_dir=Path(data_dir) if data_dir else None)
+    # the committed submissions as the maintainers pushed them: NegHub's runs, as a clone of main reads them, with
+    # or without the checkout's own history (an unpacked sdist has none)
+    root = maintainers_pushed_submissions(
+        tmp_path_factory.mktemp("site") / "repo", submissions_dir(Path(__file__).parents[1])
+    )
+    board = collect(root / "submissions", data_dir=Path(data_dir) if data_dir else None)
     BUILT_BOARD.append(board)
     return build_pages(board), board.tables()
 
