@@ -116,7 +116,10 @@ def test_every_board_of_a_benchmark_is_in_its_csv(site: tuple[Leaderboard, dict[
         assert {r["board"] for r in rows} == boards
 
 
-def test_figures_are_in_the_unit_the_pages_show(site: tuple[Leaderboard, dict[str, str | bytes]]) -> None:
+def test_figures_are_in_the_unit_the_pages_show(
+    site: tuple[Leaderboard, dict[str, str | bytes]], shared_datasets: Path
+) -> None:
+    # it reads SmolLM2's JNLI-Neg figures (357/787): the build has them only where it can read the release
     """A figure's value printed with two decimals is what the page prints (percent and points ×100)."""
     board, files = site
     by_id = {row.id: row for row in board.rows}

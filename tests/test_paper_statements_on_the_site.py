@@ -179,7 +179,10 @@ def test_every_cell_credited_to_a_papers_table_on_the_home_page_holds_a_value_st
     assert checked >= 16  # SCN's 4 x 4, and the three other boards' rows
 
 
-def test_the_home_page_gives_neghubs_own_rows_verdicts_where_they_stand(pages: dict[str, str]) -> None:
+def test_the_home_page_gives_neghubs_own_rows_verdicts_where_they_stand(
+    pages: dict[str, str], shared_datasets: Path
+) -> None:
+    # SmolLM2's JNLI-Neg row and the baselines stand only where the build can read the release (skipped without it)
     home = pages["index.md"]
     # SCN: SmolLM2 fails, for its CpTv drop over NegHub's veto (section 3.3's words: "prevent any positive
     # interpretation of a drop")
@@ -206,7 +209,10 @@ def test_a_row_answers_as_a_baseline_only_where_every_answer_is_the_same() -> No
     assert _answers_as_baseline(one_off, [rule]) is None  # type: ignore[arg-type]
 
 
-def test_the_best_baseline_under_a_paper_row_that_scores_below_it_is_explained(pages: dict[str, str]) -> None:
+def test_the_best_baseline_under_a_paper_row_that_scores_below_it_is_explained(
+    pages: dict[str, str], shared_datasets: Path
+) -> None:
+    # the baselines are computed from the release: skipped where the build cannot read it
     # JNLI-Neg's Table 2: LLM-jp-3-3.7B-instruct at 44.98, listed above the always-'contradiction' rule at 45.36
     jnli = _mini(pages["index.md"], "JNLI-Neg", "JSTS-Neg")
     said = "The baseline, NegHub's rule on the same items, is listed apart: LLM-jp-3-3.7B-instruct (44.98) scores below"
@@ -255,7 +261,10 @@ def test_a_build_that_cannot_read_a_pinned_release_does_not_say_neghub_lacks_the
 DIGESTS = re.compile(r"\b[0-9a-f]{12,40}\b|sha256|\bcommit\b|pushed to main")
 
 
-def test_a_rows_fold_says_why_in_a_readers_words_its_commits_only_in_its_provenance_fold(tmp_path: Path) -> None:
+def test_a_rows_fold_says_why_in_a_readers_words_its_commits_only_in_its_provenance_fold(
+    tmp_path: Path, shared_datasets: Path
+) -> None:
+    # it reads SmolLM2's JNLI-Neg row, which the build has only where it can read the release
     root = maintainers_pushed_submissions(tmp_path / "repo", ROOT / "submissions")
     raw = {p: page for p, page in build_pages(collect(root / "submissions")).items() if isinstance(page, str)}
     folds = 0
