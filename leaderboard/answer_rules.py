@@ -1,6 +1,7 @@
-"""The rules that compare rows' answers (verdicts.RULES places them): one pinned model's rows with the same answers
-(shown once, every account credited), and a row NegHub ran whose answers copy an earlier ranked row of another pin,
-its differences leaning to the gold labels (copies.py computes the statistic).
+"""The rules that compare rows' answers (each declared as a `Rule` beside its function; verdicts.RULES orders them):
+one pinned model's rows with the same answers (shown once, every account credited), and a row NegHub ran whose
+answers copy an earlier ranked row of another pin, its differences leaning to the gold labels (copies.py computes
+the statistic).
 
 Only rows NegHub ran are compared for copies: a submitted row's answers are a claim that ranks nothing, and NegHub's
 re-run of a pin gives the weights' own answers, so a copied prediction file buys no rank. What a re-run cannot
@@ -19,6 +20,7 @@ from .copies import Answered, agreement, flips, is_copy
 from .decision import Decision, same_answers, same_model
 from .facts import RowFacts
 from .row_figures import account_key, account_words, who
+from .rule import REVIEW, Rule
 
 # a row NegHub ran whose answers agree with an earlier ranked row's beyond chance (copies.is_copy) is held as a copy
 # only where, of the items the two answer differently, it gets right significantly more than it gets wrong (exact
@@ -54,6 +56,18 @@ def fold_same_answers(state: Decision) -> None:
                 same_account = account_key(other) == account_key(standing)
                 words = "the same account" if same_account else account_words(other)
                 state.drafts[standing.id].also.append(f"{words} ({other.submission_id})")
+
+
+SAME_ANSWERS_RULE: Rule[Decision] = Rule(
+    kind="same-answers",
+    reads=("the pinned model", "every answer", "the submitter"),
+    gives="shown once",
+    lifted_by=(),
+    phrase="the same model and answers as another row: shown once",
+    sentence="The same pinned model with the same answer on every item as {other}: shown once, there, with "
+    "everyone who submitted these answers credited, alphabetically; each submission keeps its own description.",
+    apply=fold_same_answers,
+)
 
 
 def answered_of(row: RowFacts) -> Answered | None:
@@ -100,6 +114,20 @@ def copies(state: Decision) -> None:
                     continue
                 state.hold(row, "near-copy", other=who(other), found=found.words, moved=direction)
                 break
+
+
+NEAR_COPY_RULE: Rule[Decision] = Rule(
+    kind="near-copy",
+    reads=("every answer of the rows NegHub ran", "the gold labels", "the order rows landed in", "the submitter"),
+    gives="hold",
+    lifted_by=REVIEW,
+    phrase="its answers copy a ranked row's, differences leaning to gold",
+    sentence="Its answers, as NegHub's run gave them, copy those of {other}, ranked earlier with another pin "
+    "({found}); "
+    "of the answers that differ, {moved}. Weights trained on a rival's answers answer like it, and a re-run "
+    "cannot tell: a maintainer's review decides.",
+    apply=copies,
+)
 
 
 def _moved_towards_gold(mine: Answered | None, source: Answered | None) -> str | None:

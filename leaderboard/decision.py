@@ -1,16 +1,14 @@
-"""What `verdicts.decide` works with while it applies the rules: a `Rule` (what it reads, gives, what lifts it, its
-phrase and sentence), the rows' drafts, the clearances per submission, and what "one pinned model" means.
+"""What `verdicts.decide` works with while it applies the rules (each a `rule.Rule`): the rows' drafts, the
+clearances per submission, and what "one pinned model" means.
 
-Nothing here decides a verdict on its own: each rule's function (answer_rules.py, row_rules.py) holds, marks or
-ranks a row through `Decision`, at the rule's place in `verdicts.RULES`.
+Nothing here decides a verdict on its own: each rule's function (answer_rules.py, row_rules.py), declared beside
+its `Rule`, holds, marks or ranks a row through `Decision`, at the rule's place in `verdicts.RULES`.
 """
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,61 +18,7 @@ from .boards import Board
 from .copies import Answered
 from .facts import RowFacts
 from .row_figures import landing_order
-
-Lift = Literal["a reproduction", "a maintainer's review"]
-Gives = Literal["not ranked", "hold", "mark", "shown once", "rank", "leader"]
-
-# how a sentence's named fields read where no row fills them (the Ranking rules page, README, the docstring)
-FIELD_WORDS: Mapping[str, str] = {
-    "name": "the model's name",
-    "other": "the other row",
-    "pin": "the pinned model",
-    "found": "what the comparison found",
-    "moved": "how many of the answers that differ are right here and wrong there, and the other way round",
-    "submitted": "the submitter's figure",
-    "queue": "submitted, not run by NegHub yet: queue position N; or closed weights: NegHub cannot check this",
-    "result": "headline figure",
-    "best": "that result",
-    "level": "where its interval puts it (at, above or below the published level)",
-    "prompt": "the prompt",
-    "split": "The row's",
-    "evaluation": "",
-    "verdict": "the verdict",
-    "parsed": "the row's share",
-    "items": "the row's item count",
-    "min_items": "the benchmark's minimum",
-    "width": "how wide it is",
-    "baseline": "the baseline and the difference",
-}
-
-
-class _Fields(string.Formatter):
-    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
-        return kwargs.get(str(key), FIELD_WORDS.get(str(key), str(key)))
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One rule: what it reads, what it gives, what lifts it, how a table and a row's details say it, and how
-    `decide` applies it (`apply`, at its place in `RULES`)."""
-
-    kind: str  # the hold kind (board_file.HoldKind), mark or condition it decides
-    reads: tuple[str, ...]  # the facts it reads
-    gives: Gives
-    lifted_by: tuple[Lift, ...]  # () : nothing lifts it
-    phrase: str  # at most 12 words, for a table's cell
-    sentence: str  # the full sentence for the row's details; {named} fields are the row's evidence
-    apply: Callable[[Decision], None] = field(repr=False, compare=False)
-
-    def say(self, **fields: object) -> str:
-        """The sentence with a row's evidence in its fields (a field not given reads as FIELD_WORDS says)."""
-        return " ".join(_Fields().format(self.sentence, **fields).split())
-
-    @property
-    def general(self) -> str:
-        """The sentence as the rules page states it, for any row."""
-        return self.say()
-
+from .rule import Rule
 
 # The one hold a clearance lifts on every board of its submission without naming them: a model's name is the
 # submission's, the same on each of its boards. Every other hold is about what one row shows (its answers, its
@@ -138,7 +82,7 @@ class Draft:
 class Decision:
     """The rows, their drafts and what every rule reads beside them; the clearances per submission."""
 
-    def __init__(self, rows: Sequence[RowFacts], context: Context, rules: Mapping[str, Rule]) -> None:
+    def __init__(self, rows: Sequence[RowFacts], context: Context, rules: Mapping[str, Rule[Decision]]) -> None:
         self.rows = rows
         self.rules = rules
         self.context = context

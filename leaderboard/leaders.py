@@ -1,4 +1,5 @@
-"""Each benchmark's leader, or what is true instead, and the papers' best result beside it (verdicts' `leader` rule).
+"""Each benchmark's leader, or what is true instead, and the papers' best result beside it (the `leader` rule, declared
+beside `leader_of`).
 
 The leader is named only on the benchmark's primary board (its display block declares it), and only among rows
 NegHub ran: only those are ranked (verdicts.py). It is the row ranked first alone on a board of two ranked rows or
@@ -30,6 +31,7 @@ from .row_figures import (
     sign_of,
     verdict_groups,
 )
+from .rule import Rule
 
 NONE_CHECKED = "NegHub has checked no model above the best baseline on this board yet"
 
@@ -140,6 +142,20 @@ def leader_of(
         short=f"{named(top)}, {scale * margin:+.2f} {words} over {named(runner)}",
         context=context,
     )
+
+
+LEADER_RULE: Rule[object] = Rule(
+    kind="leader",
+    reads=("the ranked rows of the primary board", "the papers' best result"),
+    gives="leader",
+    lifted_by=(),
+    phrase="the leader: ranked first alone on the primary board",
+    sentence="A benchmark's leader is a row NegHub ran, ranked first alone on the primary board among two ranked "
+    "rows or more, named with its margin over the next and that margin's paired interval. Where NegHub has checked "
+    "no row above the best baseline, the board says so, with the paper's best on comparable data beside it; a "
+    "board whose data the display says cannot name one (a sample of the test set) names none and says why.",
+    apply=lambda state: None,  # leader_of, above: decide calls it on the boards it returns, after the rules
+)
 
 
 def named(entry: RowEntry, *notes: str) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..evaluator.core.results import Result
 from ..evaluator.core.stats import wilson_interval
+from .rule import Rule
 
 
 @dataclass(frozen=True)
@@ -69,3 +70,16 @@ def ignored_negation(result: Result) -> IgnoredNegation | None:
     counts_a, counts_b = Counter(first), Counter(second)
     expected = sum(counts_a[k] * counts_b.get(k, 0) for k in counts_a) / (n * n)
     return IgnoredNegation(alike, n, expected)
+
+
+IGNORES_NEGATION_RULE: Rule[object] = Rule(
+    kind="ignores-negation",
+    reads=("the answers to each M_i pair",),
+    gives="mark",
+    lifted_by=(),
+    phrase="ignores negation: NegHub's statistic, not the paper's",
+    sentence="It answers both items of M_i pairs (those whose gold changes) alike more often than its own answers "
+    "would by chance (the lower end of the 95 % Wilson interval above that share): NegHub's statistic, not the "
+    "paper's (marks.py); the table tags the row 'ignores negation'.",
+    apply=lambda state: None,  # IgnoredNegation.shown, above, per row; verdicts._entry writes the mark
+)

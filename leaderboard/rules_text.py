@@ -13,14 +13,15 @@ import textwrap
 from pathlib import Path
 
 from ..evaluator.core.registry import get_benchmark
-from .decision import Rule
+from .decision import Decision
+from .rule import Rule
 from .verdicts import PARSED_SHARE_MIN, RULES
 
 BEGIN, END = "<!-- rules:begin -->", "<!-- rules:end -->"
 WIDTH = 116  # the docstring's lines, within the project's 120 columns
 
 
-def lifted_words(rule: Rule) -> str:
+def lifted_words(rule: Rule[Decision]) -> str:
     return ", ".join(rule.lifted_by) if rule.lifted_by else "nothing"
 
 

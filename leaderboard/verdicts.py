@@ -7,12 +7,13 @@ the boards in table order (board_order.py) and each benchmark's leader (leaders.
 downloads and the pull-request summary read that file. A verdict is a claim: each is printed with its evidence, and
 each rests only on what NegHub computed or GitHub recorded.
 
-Each rule is declared once, as a `Rule` in `RULES`: the facts it reads, what it gives (a hold, a mark, a reason not
-to rank, a rank), what lifts it, a short phrase for tables and a full sentence for a row's details. `decide` applies
-the rules by iterating `RULES` in its order; nothing else holds, marks or ranks a row. The list below, the Ranking
-rules page, README's rules table and the leaderboard file's `rules` list are generated from `RULES`, and its hold
-kinds are checked against it (`python -m neghub.leaderboard.rules_text --write`; tests/test_rules_declared.py
-fails when one drifts).
+Each rule is declared once, as a `Rule` (rule.py) beside the function that decides it (row_rules.py,
+answer_rules.py, leaders.py, marks.py): the facts it reads, what it gives (a hold, a mark, a reason not to rank, a
+rank), what lifts it, a short phrase for tables and a full sentence for a row's details. `RULES` lists them in the
+order `decide` applies them; nothing else holds, marks or ranks a row. The list below, the Ranking rules page,
+README's rules table and the leaderboard file's `rules` list are generated from `RULES`, and its hold kinds are
+checked against it (`python -m neghub.leaderboard.rules_text --write`; tests/test_rules_declared.py fails when one
+drifts).
 
 NegHub ranks what it ran (issue 37): a row is ranked only by a figure NegHub computed from its own run's answers
 (the maintainers' runs, and NegHub's re-run of a submitted open-weights model, whose answers its record keeps:
@@ -90,13 +91,13 @@ from collections.abc import Sequence
 
 from ..evaluator.core.registry import benchmark_names
 from ..evaluator.core.thresholds import PARSED_SHARE_MIN as PARSED_SHARE_MIN
-from . import answer_rules, row_rules
+from . import answer_rules, leaders, marks, row_rules
 from .answer_rules import answered_of as answered_of
 from .board_file import LeaderboardFile, RowEntry, RuleEntry
 from .board_order import board_entries
 from .decision import Clearance as Clearance
 from .decision import Context as Context
-from .decision import Decision, Draft, Lift, Rule, trust_of
+from .decision import Decision, Draft, trust_of
 from .facts import RowFacts
 from .leaders import leader_of
 
@@ -113,247 +114,38 @@ from .row_figures import merit as merit
 from .row_figures import primary_protocol as primary_protocol
 from .row_figures import shown as shown
 from .row_rules import PARSED_SHARE_WHY as PARSED_SHARE_WHY
+from .rule import Rule as Rule
 from .rules_changelog import RULES_CHANGELOG as RULES_CHANGELOG
 from .rules_changelog import RULES_VERSION as RULES_VERSION
 
-_REVIEW: tuple[Lift, ...] = ("a maintainer's review",)
-
-RULES: tuple[Rule, ...] = (
-    Rule(
-        kind="paper-row",
-        reads=("where the row comes from",),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="a paper's result: shown for context, never ranked",
-        sentence="Printed in a paper: NegHub has no per-item answers for it, so it is shown for context and never "
-        "ranked.",
-        apply=row_rules.row_kinds,
-    ),
-    Rule(
-        kind="baseline-row",
-        reads=("the data", "the baseline's rule"),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="a baseline NegHub computed from the data",
-        sentence="A baseline NegHub computes from the data on every board (each constant answer, and random guessing's "
-        "expected score; where each model selects its items, on each row's own items): never ranked. The best "
-        "baseline of a board is the score a ranked row must beat.",
-        apply=lambda state: None,  # the statuses are set with the paper rows', above
-    ),
-    Rule(
-        kind="name-of-another",
-        reads=("the model's name",),
-        gives="hold",
-        lifted_by=_REVIEW,
-        phrase="its model name uses NegHub's own name",
-        sentence="Its model name ({name}) reads as NegHub's own name, which the site keeps for the rows NegHub ran "
-        "(compared in any letter case, through spaces, punctuation and look-alike letters); a submission's name is "
-        "the model's.",
-        apply=row_rules.neghubs_name,
-    ),
-    Rule(
-        kind="names-alike",
-        reads=("the model's name", "the pinned model"),
-        gives="mark",
-        lifted_by=(),
-        phrase="its name reads like another model's: both show their pinned model",
-        sentence="Its model name reads like the name of {other} of another model (UTS #39 confusable skeletons); both "
-        "rows "
-        "show their pinned model ({pin}), so that neither is taken for the other. No name is reserved but NegHub's.",
-        apply=row_rules.names_alike,
-    ),
-    Rule(
-        kind="same-weights",
-        reads=("the weights NegHub's re-runs loaded",),
-        gives="mark",
-        lifted_by=(),
-        phrase="one model under two pins: NegHub's re-runs loaded the same weights",
-        sentence="NegHub's re-runs of this row and of {other} loaded the same weights (one checksum): one model under "
-        "two "
-        "pins, this one and {pin}; both are shown.",
-        apply=row_rules.same_weights,
-    ),
-    Rule(
-        kind="same-answers",
-        reads=("the pinned model", "every answer", "the submitter"),
-        gives="shown once",
-        lifted_by=(),
-        phrase="the same model and answers as another row: shown once",
-        sentence="The same pinned model with the same answer on every item as {other}: shown once, there, with "
-        "everyone "
-        "who submitted these answers credited, alphabetically; each submission keeps its own description.",
-        apply=answer_rules.fold_same_answers,
-    ),
-    Rule(
-        kind="not-run",
-        reads=("who ran the row", "the queue", "open weights"),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="submitted, not run by NegHub: listed with its own figure, not ranked",
-        sentence="{queue}. Only a figure NegHub computed from its own run's answers is ranked; a submitted row is "
-        "listed, "
-        "unnumbered, with the submitter's figure until NegHub runs it.",
-        apply=row_rules.not_run,
-    ),
-    Rule(
-        kind="near-copy",
-        reads=("every answer of the rows NegHub ran", "the gold labels", "the order rows landed in", "the submitter"),
-        gives="hold",
-        lifted_by=_REVIEW,
-        phrase="its answers copy a ranked row's, differences leaning to gold",
-        sentence="Its answers, as NegHub's run gave them, copy those of {other}, ranked earlier with another pin "
-        "({found}); "
-        "of the answers that differ, {moved}. Weights trained on a rival's answers answer like it, and a re-run "
-        "cannot tell: a maintainer's review decides.",
-        apply=answer_rules.copies,
-    ),
-    Rule(
-        kind="above-published-best",
-        reads=("the headline", "the papers' results on the same data and split"),
-        gives="hold",
-        lifted_by=_REVIEW,
-        phrase="above the best published result: waits for a maintainer's review",
-        sentence="Its {result} is above the best published result on the same data and split, at any number of shots "
-        "({best}), by its point estimate, and {level}. NegHub's run shows that the weights give these answers; it "
-        "cannot show that the model never saw the evaluation split's gold labels, which public releases ship. Only "
-        "a held-out split closes that for a model tuned under the published best; above it, a maintainer's review "
-        "decides.",
-        apply=row_rules.above_published,
-    ),
-    Rule(
-        kind="custom-prompt",
-        reads=("the prompt",),
-        gives="hold",
-        lifted_by=_REVIEW,
-        phrase="a prompt of its own, not yet reviewed",
-        sentence="Its prompt ({prompt}) is not one of the benchmark's: held until a maintainer's review accepts it.",
-        apply=row_rules.custom_prompt,
-    ),
-    Rule(
-        kind="rerun-agreement",
-        reads=("NegHub's re-run answers", "the submitted answers"),
-        gives="mark",
-        lifted_by=(),
-        phrase="how NegHub's run agrees with the submitted answers",
-        sentence="{found}; the submitter's figure: {submitted}. A mark, never a condition: the row ranks by NegHub's "
-        "figure.",
-        apply=row_rules.rerun_agreement,
-    ),
-    Rule(
-        kind="evaluation-split",
-        reads=("the split",),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="not the benchmark's evaluation split",
-        sentence="{split} split is not the benchmark's evaluation split{evaluation}: a model may have trained on it.",
-        apply=row_rules.condition("evaluation-split", row_rules.evaluation_split),
-    ),
-    Rule(
-        kind="distinct-runs",
-        reads=("the runs' seeds and predictions",),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="its runs repeat a seed or the same predictions",
-        sentence="Its runs repeat a seed or the same predictions: an average needs distinct runs.",
-        apply=row_rules.condition("distinct-runs", row_rules.distinct_runs),
-    ),
-    Rule(
-        kind="headline",
-        reads=("the headline",),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="no headline figure",
-        sentence="It has no headline figure to rank by.",
-        apply=row_rules.condition("headline", row_rules.has_headline),
-    ),
-    Rule(
-        kind="verdict",
-        reads=("the benchmark's verdict",),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="its verdict is open",
-        sentence="Its benchmark's verdict ({verdict}) leaves it open: a board orders its rows by their verdict, and "
-        "only a "
-        "decided one is ranked.",
-        apply=row_rules.condition("verdict", row_rules.decided_verdict),
-    ),
-    Rule(
-        kind="parsed-share",
-        reads=("the share of answers that parse",),
-        gives="not ranked",
-        lifted_by=(),
-        phrase=f"fewer than {100 * PARSED_SHARE_MIN:.0f} % of its answers parsed",
-        sentence="Too few of its answers parsed ({parsed}); a row is ranked from " + f"{100 * PARSED_SHARE_MIN:.0f} %: "
-        f"{PARSED_SHARE_WHY}.",
-        apply=row_rules.condition("parsed-share", row_rules.parsed_share),
-    ),
-    Rule(
-        kind="enough-items",
-        reads=("the items it rests on",),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="too few items to rank",
-        sentence="It rests on too few items to rank ({items}; {min_items} or more are needed).",
-        apply=row_rules.condition("enough-items", row_rules.enough_items),
-    ),
-    Rule(
-        kind="informative-interval",
-        reads=("the headline's 95 % interval",),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="its interval is too wide to rank",
-        sentence="Its headline's 95 % interval says too little to rank: {width}.",
-        apply=row_rules.condition("informative-interval", row_rules.informative_interval),
-    ),
-    Rule(
-        kind="beats-baseline",
-        reads=("every item's score", "the board's baselines"),
-        gives="not ranked",
-        lifted_by=(),
-        phrase="does not beat the board's best baseline",
-        sentence="It does not beat the board's best baseline under the paired test ({baseline}).",
-        apply=row_rules.beats_baseline,
-    ),
-    Rule(
-        kind="rank",
-        reads=("every item's score", "the benchmark's verdict", "who ran the row"),
-        gives="rank",
-        lifted_by=(),
-        phrase="ranked: a range from paired tests",
-        sentence="Ranked: only rows NegHub ran, by NegHub's figure; ranks are ranges from paired tests over the same "
-        "items.",
-        apply=row_rules.rank,
-    ),
-    Rule(
-        kind="leader",
-        reads=("the ranked rows of the primary board", "the papers' best result"),
-        gives="leader",
-        lifted_by=(),
-        phrase="the leader: ranked first alone on the primary board",
-        sentence="A benchmark's leader is a row NegHub ran, ranked first alone on the primary board among two ranked "
-        "rows "
-        "or more, named with its margin over the next and that margin's paired interval. Where NegHub has checked "
-        "no row above the best baseline, the board says so, with the paper's best on comparable data beside it; a "
-        "board whose data the display says cannot name one (a sample of the test set) names none and says why.",
-        apply=lambda state: None,  # leaders.leader_of, from the boards decide returns
-    ),
-    Rule(
-        kind="ignores-negation",
-        reads=("the answers to each M_i pair",),
-        gives="mark",
-        lifted_by=(),
-        phrase="ignores negation: NegHub's statistic, not the paper's",
-        sentence="It answers both items of M_i pairs (those whose gold changes) alike more often than its own answers "
-        "would "
-        "by chance (the lower end of the 95 % Wilson interval above that share): NegHub's statistic, not the "
-        "paper's (marks.py); the table tags the row 'ignores negation'.",
-        apply=lambda state: None,  # computed per row by marks.py and written with the entry, below (_entry)
-    ),
+RULES: tuple[Rule[Decision], ...] = (
+    row_rules.PAPER_ROW_RULE,
+    row_rules.BASELINE_ROW_RULE,
+    row_rules.NAME_OF_ANOTHER_RULE,
+    row_rules.NAMES_ALIKE_RULE,
+    row_rules.SAME_WEIGHTS_RULE,
+    answer_rules.SAME_ANSWERS_RULE,
+    row_rules.NOT_RUN_RULE,
+    answer_rules.NEAR_COPY_RULE,
+    row_rules.ABOVE_PUBLISHED_BEST_RULE,
+    row_rules.CUSTOM_PROMPT_RULE,
+    row_rules.RERUN_AGREEMENT_RULE,
+    row_rules.EVALUATION_SPLIT_RULE,
+    row_rules.DISTINCT_RUNS_RULE,
+    row_rules.HEADLINE_RULE,
+    row_rules.VERDICT_RULE,
+    row_rules.PARSED_SHARE_RULE,
+    row_rules.ENOUGH_ITEMS_RULE,
+    row_rules.INFORMATIVE_INTERVAL_RULE,
+    row_rules.BEATS_BASELINE_RULE,
+    row_rules.RANK_RULE,
+    leaders.LEADER_RULE,
+    marks.IGNORES_NEGATION_RULE,
 )
 _BY_KIND = {rule.kind: rule for rule in RULES}
 
 
-def rule_for(kind: str) -> Rule:
+def rule_for(kind: str) -> Rule[Decision]:
     """The rule that gives a hold kind, a mark or a reason not to rank (KeyError: no such rule)."""
     return _BY_KIND[kind]
 
