@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from .board_file import QueueEntry
 from .boards import Board, primary_board
+from .decision import pin_words
 from .facts import RowFacts
 from .row_figures import account_key, account_words, landing_order
 
@@ -101,7 +102,7 @@ def build_queue(rows: Sequence[RowFacts]) -> Queue:
                 position=place,
                 account=account_words(first),
                 submission=first.submission_id or first.id,
-                pin=(first.identity_words or first.identity or "").split(" at revision ")[0],
+                pin=pin_words(first) or first.identity or "",
                 setting=first.numeric_setting or "not recorded",
                 runs=sorted({str(p["file"]) for r in own for p in r.provenance}),
                 boards=[r.key.slug for r in own],
