@@ -16,6 +16,7 @@ from pathlib import Path
 from ..evaluator.core.registry import benchmark_names
 from ..evaluator.submissions.format import Metadata
 from ..evaluator.submissions.reproduction import Reproduction
+from .decision import shared_difference
 from .facts import RowFacts
 
 
@@ -46,7 +47,7 @@ def neghubs_figures(
             words = f"not run by NegHub: {why_not or 'NegHub did not re-run every run of this row'}"
             out.append(dataclasses.replace(row, record=dataclasses.replace(record, accepted=False, words=words)))
             continue
-        differ, shared = _answers_differing(row, neghubs)
+        differ, shared = shared_difference(row, neghubs)
         out.append(
             dataclasses.replace(
                 row,
@@ -102,10 +103,3 @@ def _score_kept_answers(
         messages = [m for note in collected.notes for m in note.messages]
         return {}, f"NegHub's kept answers did not score ({messages[0] if messages else 'refused'})"
     return {r.id: r for r in collected.rows if r.kind == "verified"}, None
-
-
-def _answers_differing(submitted: RowFacts, neghubs: RowFacts) -> tuple[int, int]:
-    """(items answered otherwise, items both answered) of the submitted answers and NegHub's, run by run."""
-    from .decision import shared_difference
-
-    return shared_difference(submitted, neghubs)
