@@ -41,7 +41,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..evaluator.submissions.schemas import BASE_ID, schema_of
+from ..evaluator.submissions.schemas import BASE_ID, schema_of, write_or_check
 
 DATA_CONTRACT_VERSION: Final = 2
 FINGERPRINTS_FILE = "data-contract.json"
@@ -246,18 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(refused, file=sys.stderr)
             return 2
         return 0
-    stale = []
-    for name, schema in site_schemas().items():
-        path, text = folder / name, schema_text(schema)
-        if check:
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
-                stale.append(name)
-        else:
-            path.write_text(text, encoding="utf-8")
-    if stale:
-        print(f"schemas out of date (run `nox -s schemas`): {', '.join(stale)}", file=sys.stderr)
-        return 1
-    return 0
+    return write_or_check({name: schema_text(schema) for name, schema in site_schemas().items()}, folder, check)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,33 @@ def test_no_schema_is_committed_that_is_not_generated() -> None:
     assert sorted(p.name for p in SCHEMAS.glob("*.json")) == sorted(expected)
 
 
+def test_both_schema_commands_write_then_name_every_stale_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The submission schemas' command and the site files' (leaderboard/contract.py) share one write-or-check loop:
+    each writes its schemas into an empty folder, finds them current, then names the one it finds changed and the
+    one it finds missing, with exit code 1."""
+    from neghub.evaluator.submissions import schemas
+    from neghub.leaderboard import contract
+    from neghub.leaderboard.board_file import SCHEMA_FILE
+
+    folder = tmp_path / "not-yet"  # a folder neither command has seen: writing creates it
+    assert schemas.main([str(folder)]) == 0
+    assert contract.main(["--schema", str(folder)]) == 0
+    assert schemas.main([str(folder), "--check"]) == 0
+    assert contract.main(["--schema", str(folder), "--check"]) == 0
+    capsys.readouterr()
+    (folder / "submission.schema.json").write_text("{}\n", encoding="utf-8")
+    (folder / "result.schema.json").unlink()
+    (folder / SCHEMA_FILE).write_text("{}\n", encoding="utf-8")
+    assert schemas.main([str(folder), "--check"]) == 1
+    assert capsys.readouterr().err == (
+        "schemas out of date (run `nox -s schemas`): submission.schema.json, result.schema.json\n"
+    )
+    assert contract.main(["--schema", str(folder), "--check"]) == 1
+    assert capsys.readouterr().err == f"schemas out of date (run `nox -s schemas`): {SCHEMA_FILE}\n"
+
+
 def test_the_leaderboard_files_schema_is_the_generated_one() -> None:
     from neghub.leaderboard.board_file import SCHEMA_FILE, schema_text
 

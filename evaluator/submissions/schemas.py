@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,13 +78,12 @@ def generate() -> dict[str, str]:
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    check = "--check" in args
-    args = [a for a in args if a != "--check"]
-    folder = Path(args[0]) if args else DEFAULT_DIR
+def write_or_check(texts: Mapping[str, str], folder: Path, check: bool) -> int:
+    """Write each schema's text into `folder` (file name -> text), or with `check` compare: exit code 1, naming
+    every stale file in one line, where a committed schema differs from its text or is missing. The submission
+    schemas here and the site files' schemas (leaderboard/contract.py) are written and checked by this one loop."""
     stale = []
-    for name, text in generate().items():
+    for name, text in texts.items():
         path = folder / name
         if check:
             if not path.is_file() or path.read_text(encoding="utf-8") != text:
@@ -96,6 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"schemas out of date (run `nox -s schemas`): {', '.join(stale)}", file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    check = "--check" in args
+    args = [a for a in args if a != "--check"]
+    return write_or_check(generate(), Path(args[0]) if args else DEFAULT_DIR, check)
 
 
 if __name__ == "__main__":
