@@ -23,7 +23,7 @@ from .board_file import QueueEntry
 from .boards import Board, primary_board
 from .decision import pin_words
 from .facts import RowFacts
-from .row_figures import account_key, account_words, landing_order
+from .row_figures import account_key, account_words, landing_order, on_evaluation_split
 
 # the few-shot counts NegHub re-runs beside a primary board's own: the common few-shot settings of the papers and
 # of lm-eval; every other count is listed only, so that one submission cannot claim GPU hours for each count
@@ -50,8 +50,21 @@ def queueable(board: Board) -> bool:
     )
 
 
-def build_queue(rows: Sequence[RowFacts]) -> Queue:
-    """The queue of `rows` (the shown verified rows NegHub has not run), in landing order within each account."""
+def rerun_runs(rows: Sequence[RowFacts]) -> dict[str, list[str]]:
+    """Submission id -> the prediction files NegHub's re-run of it runs: every run of its rows on the benchmark's
+    evaluation split, on any board (`neghub reproduce` re-runs a whole submission, not the boards that queued it)."""
+    files: dict[str, set[str]] = {}
+    for row in rows:
+        if row.submission_id is not None and on_evaluation_split(row):
+            files.setdefault(row.submission_id, set()).update(str(p["file"]) for p in row.provenance)
+    return {submission: sorted(found) for submission, found in files.items()}
+
+
+def build_queue(rows: Sequence[RowFacts], submitted: Sequence[RowFacts] = ()) -> Queue:
+    """The queue of `rows` (the shown verified rows NegHub has not run), in landing order within each account; each
+    entry's runs are those the re-run of its submission runs, read from its rows among `submitted` (every verified
+    row) and `rows`."""
+    rerun = rerun_runs([*submitted, *rows])
     why: dict[str, str] = {}
     groups: dict[tuple[str, str], list[RowFacts]] = {}
     for row in sorted(rows, key=landing_order):
@@ -104,7 +117,7 @@ def build_queue(rows: Sequence[RowFacts]) -> Queue:
                 submission=first.submission_id or first.id,
                 pin=pin_words(first) or first.identity or "",
                 setting=first.numeric_setting or "not recorded",
-                runs=sorted({str(p["file"]) for r in own for p in r.provenance}),
+                runs=rerun.get(first.submission_id or "", []),
                 boards=[r.key.slug for r in own],
                 why="a submitted open-weights model NegHub has not run, on a board it could rank on",
             )

@@ -24,6 +24,14 @@ def headline(row: RowFacts) -> float | None:
     return row.headline
 
 
+def on_evaluation_split(row: RowFacts) -> bool:
+    """Whether a row's runs are on its benchmark's evaluation split (or of a benchmark or run without splits): the
+    runs a ranked row rests on, and those `neghub reproduce` re-runs (runners/reproduce.runs_to_rerun chooses the
+    same; tests/test_queue_counts_what_the_rerun_runs.py holds the two equal)."""
+    evaluation = get_benchmark(row.task).default_split
+    return row.key.split is None or evaluation is None or row.key.split == evaluation
+
+
 def sign_of(task: str) -> float:
     return 1.0 if get_benchmark(task).display.headline.higher_is_better else -1.0
 

@@ -20,6 +20,7 @@ from .row_figures import (
     comparison,
     floor_of,
     headline,
+    on_evaluation_split,
     ranges_of,
     shown,
     sign_of,
@@ -150,7 +151,7 @@ SAME_WEIGHTS_RULE: Rule[Decision] = Rule(
 def not_run(state: Decision) -> None:
     """A submitted row NegHub has not run is listed with its own figure, never ranked: queued for NegHub's re-run
     where it could rank (queue.py), or why not (closed weights, a board NegHub does not re-run)."""
-    queue = build_queue([r for r in state.shown() if not r.trusted])
+    queue = build_queue([r for r in state.shown() if not r.trusted], state.verified)
     state.queue = queue.entries
     for row_id, why in queue.why.items():
         draft = state.drafts[row_id]
@@ -286,10 +287,9 @@ def condition(kind: str, check: Callable[[RowFacts], dict[str, object] | None]) 
 
 
 def evaluation_split(row: RowFacts) -> dict[str, object] | None:
-    benchmark = get_benchmark(row.task)
-    if row.key.split is not None and benchmark.default_split is not None and row.key.split != benchmark.default_split:
-        return {"split": f"The {row.key.split}", "evaluation": f" ({benchmark.default_split})"}
-    return None
+    if on_evaluation_split(row):
+        return None
+    return {"split": f"The {row.key.split}", "evaluation": f" ({get_benchmark(row.task).default_split})"}
 
 
 EVALUATION_SPLIT_RULE: Rule[Decision] = Rule(
