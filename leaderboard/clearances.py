@@ -89,7 +89,9 @@ def parse_clearances(text: str, where: str) -> ClearancesFile:
         raw = yaml.safe_load(text) or {}
         return ClearancesFile.model_validate(raw)
     except yaml.YAMLError as exc:
-        raise InputError.single(where, f"invalid YAML: {getattr(exc, 'problem', exc)}") from None
+        mark = getattr(exc, "problem_mark", None)
+        line = None if mark is None else mark.line + 1
+        raise InputError.single(where, f"invalid YAML: {getattr(exc, 'problem', exc)}", line=line) from None
     except ValidationError as exc:
         raise InputError(
             [Problem(where, None, ".".join(str(p) for p in e["loc"]) or None, e["msg"]) for e in exc.errors()]

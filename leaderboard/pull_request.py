@@ -494,8 +494,8 @@ def clearance_problems(
         ]
     problems = []
     for entry in _entries(mine):
-        if entry in before:
-            continue
+        if entry is _UNREADABLE or entry in before:
+            continue  # a file or entry that does not read is said once, by _entry_problems: there is no `by` to judge
         by = str(entry.get("by") or "")
         if by.lower() != author.lower():
             problems.append(
@@ -554,9 +554,17 @@ def _entry_problems(path: Path) -> list[str]:
         parse_clearances(path.read_text(encoding="utf-8"), CLEARANCES)
     except UnicodeDecodeError:
         return [f"{CLEARANCES}: not UTF-8 text"]
+    except OSError as exc:
+        return [f"{CLEARANCES}: cannot be read ({exc.strerror or exc})"]
     except InputError as exc:
         return [str(problem) for problem in exc.problems]
     return []
+
+
+# what a file or an entry that does not read as a mapping stands for: as the fork's content, every entry of the
+# pull request's file is new (judged whole); in the pull request's file, it is not judged by its `by` (it has none
+# a reader could see) but refused once, saying why (_entry_problems, as the site's reading would refuse it)
+_UNREADABLE: dict[str, Any] = {"by": None}
 
 
 def _entries(path: Path) -> list[dict[str, Any]]:
@@ -565,7 +573,7 @@ def _entries(path: Path) -> list[dict[str, Any]]:
     try:
         return _entries_text(path.read_bytes())
     except OSError:
-        return [{"by": None}]
+        return [_UNREADABLE]
 
 
 def _entries_text(content: bytes | None) -> list[dict[str, Any]]:
@@ -574,13 +582,13 @@ def _entries_text(content: bytes | None) -> list[dict[str, Any]]:
     try:
         data = yaml.safe_load(content.decode("utf-8")) or {}
     except (UnicodeDecodeError, yaml.YAMLError):
-        return [{"by": None}]
+        return [_UNREADABLE]
     if not isinstance(data, dict):
-        return [{"by": None}]
+        return [_UNREADABLE]
     out = []
     for key in ("clearances", "accepted_prompts"):
         for entry in data.get(key) or []:
-            out.append(entry if isinstance(entry, dict) else {"by": None})
+            out.append(entry if isinstance(entry, dict) else _UNREADABLE)
     return out
 
 

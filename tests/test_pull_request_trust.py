@@ -329,3 +329,42 @@ def test_a_maintainers_clearance_of_a_figure_naming_no_board_is_refused(tmp_path
     name_only = unscoped.replace("[above-published-best]", "[name-of-another]")
     (head / "clearances.yaml").write_text(name_only, encoding="utf-8")
     assert clearance_problems(event("a-maintainer/neghub", "a-maintainer", 1), head, base) == []
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        pytest.param(
+            b"clearances:\n  - submission: strong\n    why: reviewed: the answers\n",
+            "clearances.yaml:3: invalid YAML: mapping values are not allowed here",
+            id="invalid-yaml",
+        ),
+        pytest.param(
+            b"- submission: strong\n",
+            "clearances.yaml: Input should be a valid dictionary or instance of ClearancesFile",
+            id="not-a-mapping",
+        ),
+        pytest.param(
+            b"clearances:\n  - strong\n",
+            "clearances.yaml: clearances.0: Input should be a valid dictionary or instance of ClearanceEntry",
+            id="an-entry-not-a-mapping",
+        ),
+        pytest.param(b"clearances: []\n# \xff\n", "clearances.yaml: not UTF-8 text", id="not-utf-8"),
+    ],
+)
+def test_a_maintainers_clearances_file_that_does_not_read_gets_one_line_saying_why(
+    tmp_path: Path, content: bytes, expected: str
+) -> None:
+    """The walk of the maintainers' path (issue 38): a clearances.yaml that is not valid YAML got a second line, "an
+    entry this pull request adds or changes names its author, a-maintainer (got nothing)", blaming an entry that
+    no reader of the file could see. A maintainer's file that does not read gets the one line that says why, with
+    the line where YAML stopped."""
+    from neghub.leaderboard.pull_request import clearance_problems
+
+    head, base = tmp_path / "head", tmp_path / "base"
+    (head / "submissions" / "strong").mkdir(parents=True)
+    (base / ".github").mkdir(parents=True)
+    (base / ".github" / "MAINTAINERS").write_text("a-maintainer\n", encoding="utf-8")
+    (base / "clearances.yaml").write_text("clearances: []\naccepted_prompts: []\n", encoding="utf-8")
+    (head / "clearances.yaml").write_bytes(content)
+    assert clearance_problems(event("a-maintainer/neghub", "a-maintainer", 1), head, base) == [expected]
