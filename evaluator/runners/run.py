@@ -48,7 +48,9 @@ MODELS_EXTRA_INSTALL = "pip install torch==2.13.0 'neghub[models]'"
 # neghub run's token budget per batch (--batch-tokens): it bounds a batch of long prompts (JNLI-Neg's through a chat
 # template, about 480 tokens: 17 rows), not SCN's short texts (64 rows of about 13 tokens). Measured with SmolLM2 on
 # 2 cores (128 consecutive JNLI-Neg items, CPU time, load 5-10): greedy runs 0.53 s an item in batches of 8 and 0.46
-# in 64, the log-likelihood run 0.32 and 0.36 (wider padded rows): the budget keeps the rows between the two
+# in 64, the log-likelihood run 0.32 and 0.36 (wider padded rows): the budget keeps the rows between the two. Twice
+# the budget (about 35 rows) lost on both (68 items, load 12-14: greedy 0.415 -> 0.429 s an item, log-likelihood 0.290
+# -> 0.354): the greedy run's 7 one-token steps gain less from more rows than its prompt pass loses
 DEFAULT_BATCH_TOKENS = 8192
 # the cloze test's name/profession pairs under `--tasks all` where --max-pairs is not given: the Submit page's run
 # (a seeded sample; all 44,240 pairs would take hundreds of hours on a CPU); recorded as max_pairs, as if given
