@@ -36,7 +36,7 @@ from .boards import Board
 from .collect import Leaderboard
 from .contract import LONG_COLUMNS, LONG_PARQUET, benchmark_csv
 from .facts import Row
-from .verdicts import RULES_VERSION, headline
+from .verdicts import RULES_VERSION, headline, rule_for
 
 _FORMULA = re.compile(r"^[=+\-@\t\r]")
 
@@ -130,11 +130,27 @@ def verdict_fields(row: Row) -> dict[str, Any]:
         "status": row.status,
         "rank_low": None if row.rank_range is None else row.rank_range[0],
         "rank_high": None if row.rank_range is None else row.rank_range[1],
-        "unranked": row.unranked,
+        "unranked": short_reason(row.unranked),
         "holds": "; ".join(row.holds) or None,
         "baseline_for": row.reference_for,
         "rules_version": RULES_VERSION,
     }
+
+
+def _listed_explanation() -> str:
+    """What the not-run rule's reason says after the row's own words (its place in the queue, or why it is not
+    queued): the same two sentences on every listed row."""
+    marker = "\x00"
+    return rule_for("not-run").say(queue=marker).split(marker, 1)[1]
+
+
+def short_reason(why: str | None) -> str | None:
+    """Why a row is not ranked, as the downloads write it: a listed row's own words without the explanation every
+    listed row shares (250 characters on each of a benchmark CSV's lines, a third of the file at a hundred
+    submissions); the whole sentence is the row's `why` in data/leaderboard.json, and the schemas' `unranked`."""
+    if why is None:
+        return None
+    return why.removesuffix(_listed_explanation())
 
 
 def _seed(row: Row) -> int | None:
@@ -296,7 +312,6 @@ def _row_fields(board: Board, row: Row) -> dict[str, Any]:
         "task": board.task,
         "board": board.slug,
         "row": row.id,
-        "board_title": board.title,
         "dataset": board.dataset_label,
         "is_sample": board.is_sample,
         "split": board.split,
