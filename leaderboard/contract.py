@@ -7,7 +7,8 @@ is described by a JSON Schema in `schemas/` whose `$id` carries the version (`..
 where the site serves it):
 
 - `leaderboard.schema.json`: the leaderboard file;
-- `board.schema.json`: one record of a board's download (its `metric.<path>` and `sd.<path>` columns by pattern);
+- `board.schema.json`: one record of a board's download (its `metric.<path>` and `sd.<path>` columns by pattern): a
+  line of its CSV, or a line of its JSON's `data` zipped with the JSON's `columns` (pandas' "split" orientation);
 - `results-long.schema.json`: one record of the long format, its columns in file order (`LONG_COLUMNS`): the
   Parquet's columns and each benchmark CSV's header.
 
@@ -124,7 +125,8 @@ LONG_COLUMNS: tuple[str, ...] = tuple(LongRecord.model_fields)
 
 
 class BoardRecord(BaseModel):
-    """One record of a board's download (`data/<board>.csv`, `data/<board>.json`): one row, every figure a column
+    """One record of a board's download (`data/<board>.csv`, a line of `data/<board>.json`'s `data` with its
+    `columns`): one row, every figure a column
     (`metric.<path>`, and `sd.<path>` for a mean over seeds), in the unit the pages show (see `unit` of the long
     format: percent and points ×100)."""
 

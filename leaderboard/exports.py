@@ -1,7 +1,10 @@
 """Downloads people load in one line, under one data contract (contract.py: its version, its schemas).
 
 - `data/<board>.csv` and `data/<board>.json`: one board, one row per model, every figure as a column. The JSON is
-  a list of flat records: `pandas.read_json(path)` loads it as it is (schema: `schemas/board.schema.json`).
+  pandas' "split" orientation, the column names once and one list of values per row: `pandas.read_json(path,
+  orient="split")` loads it (schema of one record, a CSV line or `columns` zipped with a line of `data`:
+  `schemas/board.schema.json`). Both, for two readers: the CSV for a spreadsheet, the JSON for code (and the page's
+  "Show every column"), typed as the schema says where a CSV's cells are text.
 - `data/results-long.parquet`: every row and figure of the site in tidy long format (one record per row and
   figure), with its board's settings, the source, the trust level, the status, the interval bounds and the unit:
   `pandas.read_parquet` in one call (schema: `schemas/results-long.schema.json`, its columns in file order).
@@ -174,9 +177,15 @@ def board_csv(rows: list[Row], records: list[dict[str, Any]] | None = None) -> s
 
 
 def board_json(rows: list[Row], records: list[dict[str, Any]] | None = None) -> str:
-    """The board as a JSON list of flat records, one per line (compact: a board of 1,000 rows is read, not browsed)."""
+    """The board as JSON in pandas' "split" orientation: `{"columns": [...], "data": [[...], ...]}`, the column names
+    once and each row's values in their order (null where the row has none), one row per line (compact: a board of
+    1,000 rows is read, not browsed). As a list of records, every line repeated its column names: an SCN row has
+    about 200 figures, named in up to 70 characters each, two thirds of the file. `pandas.read_json(path,
+    orient="split")` loads it; zipping `columns` with a line of `data` gives the record the board schema describes."""
     records = [record(r) for r in rows] if records is None else records
-    return "[\n" + ",\n".join(json.dumps(rec, ensure_ascii=False) for rec in records) + "\n]\n"
+    columns = list(dict.fromkeys(key for rec in records for key in rec))
+    lines = ",\n".join(json.dumps([rec.get(c) for c in columns], ensure_ascii=False) for rec in records)
+    return '{"columns": ' + json.dumps(columns, ensure_ascii=False) + ',\n"data": [\n' + lines + "\n]}\n"
 
 
 ROW_COLUMNS = LONG_COLUMNS[: LONG_COLUMNS.index("metric")]  # what a long record repeats of its row

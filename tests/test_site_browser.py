@@ -880,7 +880,8 @@ def _column(browser: webdriver.Chrome, table_id: str, index: int) -> list[str]:
 def _board_of(built_site: Path, model: str) -> tuple[str, list[dict[str, Any]]]:
     """The slug and the JSON download of the NUBench board that has this model."""
     for path in sorted((built_site / "data").glob("nubench--*.json")):
-        records = json.loads(path.read_text(encoding="utf-8"))
+        board = json.loads(path.read_text(encoding="utf-8"))
+        records = [dict(zip(board["columns"], line, strict=True)) for line in board["data"]]
         if any(r["model"] == model for r in records):
             return path.stem, records
     raise AssertionError(f"no board has {model}")
@@ -1061,7 +1062,7 @@ def test_the_tidy_long_file_and_every_board_file_load_with_pandas(built_site: Pa
     boards = sorted(p for p in (built_site / "data").glob("*.json") if p.name != "leaderboard.json")
     assert {p.stem.split("--")[0] for p in boards} == set(BENCHMARKS)
     for path in boards:
-        board = pd.read_json(path)
+        board = pd.read_json(path, orient="split")
         assert len(board) > 0 and {"model", "trust", "headline"} <= set(board.columns), path.name
         rows = long_parquet[long_parquet["board"] == path.stem][["model", "source", "submission_id"]].drop_duplicates()
         assert len(board) == len(rows), path.name
