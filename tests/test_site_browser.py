@@ -887,6 +887,31 @@ def _board_of(built_site: Path, model: str) -> tuple[str, list[dict[str, Any]]]:
     raise AssertionError(f"no board has {model}")
 
 
+def test_show_every_column_builds_the_boards_table_from_its_json(
+    browser: webdriver.Chrome, base_url: str, built_site: Path
+) -> None:
+    """The board's JSON names its columns once (pandas' "split" orientation): the button's table has each column
+    and a line per row of the download, the row's values under their column."""
+    slug, records = _board_of(built_site, "Crowd model 0")
+    open_page(browser, f"{base_url}benchmarks/nubench.html", 1366)
+    unfold(browser)
+    button = browser.find_element(By.CSS_SELECTOR, f'button.neghub-all-columns[data-target="all-{slug}"]')
+    browser.execute_script("arguments[0].click()", button)
+    selector = f"#all-{slug} table"
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{selector} tbody tr"))
+    table = browser.execute_script(
+        "const t = document.querySelector(arguments[0]);"
+        "return {head: Array.from(t.tHead.rows[0].cells).map(c => c.textContent),"
+        " rows: Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).map(c => c.textContent))}",
+        selector,
+    )
+    columns = list(records[0])
+    assert table["head"][: len(columns)] == [c.removeprefix("metric.") for c in columns]
+    assert len(table["rows"]) == len(records)
+    models = [line[columns.index("model")] for line in table["rows"]]
+    assert sorted(models) == sorted(r["model"] for r in records)
+
+
 def test_a_long_board_shows_its_first_rows_and_loads_the_rest(
     browser: webdriver.Chrome, base_url: str, built_site: Path
 ) -> None:
