@@ -7,7 +7,8 @@ is described by a JSON Schema in `schemas/` whose `$id` carries the version (`..
 where the site serves it):
 
 - `leaderboard.schema.json`: the leaderboard file;
-- `board.schema.json`: one record of a board's download (its `metric.<path>` and `sd.<path>` columns by pattern);
+- `board.schema.json`: one record of a board's download (its `metric.<path>` and `sd.<path>` columns by pattern): a
+  line of its CSV, or a line of its JSON's `data` zipped with the JSON's `columns` (pandas' "split" orientation);
 - `results-long.schema.json`: one record of the long format, its columns in file order (`LONG_COLUMNS`): the
   Parquet's columns and each benchmark CSV's header.
 
@@ -64,15 +65,24 @@ def benchmark_csv(task: str) -> str:
     return f"{BENCHMARK_CSV_FOLDER}/{task}.csv"
 
 
+UNRANKED = (
+    "why the row is not ranked, in its own words; a listed row (submitted, not run by NegHub) gives its place in "
+    "NegHub's queue or why it is not queued, without the explanation every listed row shares: only a figure NegHub "
+    "computed from its own run's answers is ranked; a submitted row is listed, unnumbered, with the submitter's "
+    "figure until NegHub runs it. The whole sentence is the row's `why` in data/leaderboard.json"
+)
+
+
 class LongRecord(BaseModel):
     """One record of the long format: one figure of one row (`data/results-long.parquet`,
-    `data/benchmarks/<benchmark>.csv`). The columns are in this order in both files."""
+    `data/benchmarks/<benchmark>.csv`). The columns are in this order in both files. The board's settings are
+    columns (split, mode, shots, prompt, chat_template, ...); its title on the pages, which words them, is
+    `boards[].title` in data/leaderboard.json (one line for the board, not one for each of its figures)."""
 
     model_config = ConfigDict(extra="forbid", title="NegHub long-format record")
     task: str = Field(description="the benchmark")
     board: str = Field(description="the board's slug (data/<board>.csv, the board's anchor on its page)")
     row: str = Field(description="the row's id in data/leaderboard.json")
-    board_title: str
     dataset: str = Field(description="the data it was scored on, as the page names it")
     is_sample: bool = Field(description="scored on a sample NegHub wrote, standing in for an unavailable release")
     split: str | None
@@ -93,7 +103,7 @@ class LongRecord(BaseModel):
     )
     rank_low: int | None
     rank_high: int | None
-    unranked: str | None
+    unranked: str | None = Field(description=UNRANKED)
     holds: str | None = Field(description="the row's holds in words, joined with '; '")
     baseline_for: str | None = Field(
         description="a baseline computed on one row's own items (SCN): that row's id; it is that row's floor, "
@@ -115,7 +125,8 @@ LONG_COLUMNS: tuple[str, ...] = tuple(LongRecord.model_fields)
 
 
 class BoardRecord(BaseModel):
-    """One record of a board's download (`data/<board>.csv`, `data/<board>.json`): one row, every figure a column
+    """One record of a board's download (`data/<board>.csv`, a line of `data/<board>.json`'s `data` with its
+    `columns`): one row, every figure a column
     (`metric.<path>`, and `sd.<path>` for a mean over seeds), in the unit the pages show (see `unit` of the long
     format: percent and points ×100)."""
 
@@ -133,7 +144,7 @@ class BoardRecord(BaseModel):
     status: str
     rank_low: int | None
     rank_high: int | None
-    unranked: str | None
+    unranked: str | None = Field(description=UNRANKED)
     holds: str | None
     rules_version: str
     also_submitted_by: str | None

@@ -1,7 +1,10 @@
 """Downloads people load in one line, under one data contract (contract.py: its version, its schemas).
 
 - `data/<board>.csv` and `data/<board>.json`: one board, one row per model, every figure as a column. The JSON is
-  a list of flat records: `pandas.read_json(path)` loads it as it is (schema: `schemas/board.schema.json`).
+  pandas' "split" orientation, the column names once and one list of values per row: `pandas.read_json(path,
+  orient="split")` loads it (schema of one record, a CSV line or `columns` zipped with a line of `data`:
+  `schemas/board.schema.json`). Both, for two readers: the CSV for a spreadsheet, the JSON for code (and the page's
+  "Show every column"), typed as the schema says where a CSV's cells are text.
 - `data/results-long.parquet`: every row and figure of the site in tidy long format (one record per row and
   figure), with its board's settings, the source, the trust level, the status, the interval bounds and the unit:
   `pandas.read_parquet` in one call (schema: `schemas/results-long.schema.json`, its columns in file order).
@@ -36,7 +39,7 @@ from .boards import Board
 from .collect import Leaderboard
 from .contract import LONG_COLUMNS, LONG_PARQUET, benchmark_csv
 from .facts import Row
-from .verdicts import RULES_VERSION, headline
+from .verdicts import RULES_VERSION, headline, rule_for
 
 _FORMULA = re.compile(r"^[=+\-@\t\r]")
 
@@ -130,11 +133,27 @@ def verdict_fields(row: Row) -> dict[str, Any]:
         "status": row.status,
         "rank_low": None if row.rank_range is None else row.rank_range[0],
         "rank_high": None if row.rank_range is None else row.rank_range[1],
-        "unranked": row.unranked,
+        "unranked": short_reason(row.unranked),
         "holds": "; ".join(row.holds) or None,
         "baseline_for": row.reference_for,
         "rules_version": RULES_VERSION,
     }
+
+
+def _listed_explanation() -> str:
+    """What the not-run rule's reason says after the row's own words (its place in the queue, or why it is not
+    queued): the same two sentences on every listed row."""
+    marker = "\x00"
+    return rule_for("not-run").say(queue=marker).split(marker, 1)[1]
+
+
+def short_reason(why: str | None) -> str | None:
+    """Why a row is not ranked, as the downloads write it: a listed row's own words without the explanation every
+    listed row shares (250 characters on each of a benchmark CSV's lines, a third of the file at a hundred
+    submissions); the whole sentence is the row's `why` in data/leaderboard.json, and the schemas' `unranked`."""
+    if why is None:
+        return None
+    return why.removesuffix(_listed_explanation())
 
 
 def _seed(row: Row) -> int | None:
@@ -158,9 +177,15 @@ def board_csv(rows: list[Row], records: list[dict[str, Any]] | None = None) -> s
 
 
 def board_json(rows: list[Row], records: list[dict[str, Any]] | None = None) -> str:
-    """The board as a JSON list of flat records, one per line (compact: a board of 1,000 rows is read, not browsed)."""
+    """The board as JSON in pandas' "split" orientation: `{"columns": [...], "data": [[...], ...]}`, the column names
+    once and each row's values in their order (null where the row has none), one row per line (compact: a board of
+    1,000 rows is read, not browsed). As a list of records, every line repeated its column names: an SCN row has
+    about 200 figures, named in up to 70 characters each, two thirds of the file. `pandas.read_json(path,
+    orient="split")` loads it; zipping `columns` with a line of `data` gives the record the board schema describes."""
     records = [record(r) for r in rows] if records is None else records
-    return "[\n" + ",\n".join(json.dumps(rec, ensure_ascii=False) for rec in records) + "\n]\n"
+    columns = list(dict.fromkeys(key for rec in records for key in rec))
+    lines = ",\n".join(json.dumps([rec.get(c) for c in columns], ensure_ascii=False) for rec in records)
+    return '{"columns": ' + json.dumps(columns, ensure_ascii=False) + ',\n"data": [\n' + lines + "\n]}\n"
 
 
 ROW_COLUMNS = LONG_COLUMNS[: LONG_COLUMNS.index("metric")]  # what a long record repeats of its row
@@ -296,7 +321,6 @@ def _row_fields(board: Board, row: Row) -> dict[str, Any]:
         "task": board.task,
         "board": board.slug,
         "row": row.id,
-        "board_title": board.title,
         "dataset": board.dataset_label,
         "is_sample": board.is_sample,
         "split": board.split,

@@ -156,7 +156,11 @@ def test_every_record_is_what_the_contracts_schemas_say(site: tuple[Leaderboard,
     boards.remove("data/leaderboard.json")
     assert boards
     for name in boards:
-        for record in json.loads(str(files[name])):
+        board = json.loads(str(files[name]))
+        assert set(board) == {"columns", "data"}  # pandas' "split" orientation: read_json(path, orient="split")
+        for line in board["data"]:
+            assert len(line) == len(board["columns"])
+            record = dict(zip(board["columns"], line, strict=True))
             errors = [e.message for e in board_validator.iter_errors(record)]
             assert errors == [], (name, record["row"], errors[:3])
     leaderboard = jsonschema.Draft202012Validator(schemas["leaderboard.schema.json"])
@@ -185,3 +189,17 @@ def test_a_benchmark_csv_quotes_a_formula_like_name_and_writes_percent() -> None
     (acc,) = [r for r in rows if r["metric"] == "acc"]
     assert acc["model"] == '\'=HYPERLINK("x")'
     assert acc["unit"] == "percent" and float(acc["value"]) == 50
+
+
+def test_pandas_loads_each_board_json_as_its_csv_in_one_call(
+    site: tuple[Leaderboard, dict[str, str | bytes]],
+) -> None:
+    pandas = pytest.importorskip("pandas")
+    _, files = site
+    boards = [name for name in files if name.startswith("data/") and name.count("/") == 1 and name.endswith(".json")]
+    boards.remove("data/leaderboard.json")
+    for name in boards:
+        frame = pandas.read_json(io.StringIO(str(files[name])), orient="split")
+        columns, lines = _csv_records(files[name.removesuffix(".json") + ".csv"])
+        assert list(frame.columns) == columns, name
+        assert list(frame["row"]) == [line["row"] for line in lines], name

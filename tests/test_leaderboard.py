@@ -275,7 +275,8 @@ def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
         assert f"benchmarks/{task}.md" in files and f"datasets/{task}.md" in files
     assert "models/one-run.md" in files and "profile.md" in files
     (name,) = [n for n in files if n.startswith("data/nubench--test--completion--0shot") and n.endswith(".json")]
-    exported = [r for r in json.loads(files[name]) if r["submission_id"]]
+    board = json.loads(files[name])
+    exported = [r for r in (dict(zip(board["columns"], v, strict=True)) for v in board["data"]) if r["submission_id"]]
     assert [r["model"] for r in exported] == ["One Run"]
     assert exported[0]["metric.acc"] == 100  # percent, as the page shows it (data contract 2)
 

@@ -152,7 +152,8 @@ def test_no_download_mixes_boards(built_site: tuple[dict[str, str | bytes], dict
     for name in per_board:
         text = files[name]
         assert isinstance(text, str)
-        records = json.loads(text)
+        board = json.loads(text)
+        records = [dict(zip(board["columns"], line, strict=True)) for line in board["data"]]
         stem = name.removeprefix("data/").removesuffix(".json")
         assert records and {r["board"] for r in records} == {stem}
         assert {r["dataset"] for r in records} == {slugs[stem].dataset_label}

@@ -880,10 +880,36 @@ def _column(browser: webdriver.Chrome, table_id: str, index: int) -> list[str]:
 def _board_of(built_site: Path, model: str) -> tuple[str, list[dict[str, Any]]]:
     """The slug and the JSON download of the NUBench board that has this model."""
     for path in sorted((built_site / "data").glob("nubench--*.json")):
-        records = json.loads(path.read_text(encoding="utf-8"))
+        board = json.loads(path.read_text(encoding="utf-8"))
+        records = [dict(zip(board["columns"], line, strict=True)) for line in board["data"]]
         if any(r["model"] == model for r in records):
             return path.stem, records
     raise AssertionError(f"no board has {model}")
+
+
+def test_show_every_column_builds_the_boards_table_from_its_json(
+    browser: webdriver.Chrome, base_url: str, built_site: Path
+) -> None:
+    """The board's JSON names its columns once (pandas' "split" orientation): the button's table has each column
+    and a line per row of the download, the row's values under their column."""
+    slug, records = _board_of(built_site, "Crowd model 0")
+    open_page(browser, f"{base_url}benchmarks/nubench.html", 1366)
+    unfold(browser)
+    button = browser.find_element(By.CSS_SELECTOR, f'button.neghub-all-columns[data-target="all-{slug}"]')
+    browser.execute_script("arguments[0].click()", button)
+    selector = f"#all-{slug} table"
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{selector} tbody tr"))
+    table = browser.execute_script(
+        "const t = document.querySelector(arguments[0]);"
+        "return {head: Array.from(t.tHead.rows[0].cells).map(c => c.textContent),"
+        " rows: Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).map(c => c.textContent))}",
+        selector,
+    )
+    columns = list(records[0])
+    assert table["head"][: len(columns)] == [c.removeprefix("metric.") for c in columns]
+    assert len(table["rows"]) == len(records)
+    models = [line[columns.index("model")] for line in table["rows"]]
+    assert sorted(models) == sorted(r["model"] for r in records)
 
 
 def test_a_long_board_shows_its_first_rows_and_loads_the_rest(
@@ -1061,7 +1087,7 @@ def test_the_tidy_long_file_and_every_board_file_load_with_pandas(built_site: Pa
     boards = sorted(p for p in (built_site / "data").glob("*.json") if p.name != "leaderboard.json")
     assert {p.stem.split("--")[0] for p in boards} == set(BENCHMARKS)
     for path in boards:
-        board = pd.read_json(path)
+        board = pd.read_json(path, orient="split")
         assert len(board) > 0 and {"model", "trust", "headline"} <= set(board.columns), path.name
         rows = long_parquet[long_parquet["board"] == path.stem][["model", "source", "submission_id"]].drop_duplicates()
         assert len(board) == len(rows), path.name

@@ -233,14 +233,19 @@
     return String(value);
   }
 
-  /* "Show every column": the board's JSON (a list of flat records), as a table built from text nodes */
+  /* "Show every column": the board's JSON ({"columns": [...], "data": [[...], ...]}, pandas' "split" orientation),
+     as a table built from text nodes */
   function allColumns(button) {
     var target = document.getElementById(button.dataset.target);
     if (!target || target.dataset.loaded) return;
     button.disabled = true;
-    fetch(button.dataset.source).then(function (r) { return r.json(); }).then(function (records) {
-      var columns = [];
-      records.forEach(function (rec) { Object.keys(rec).forEach(function (k) { if (columns.indexOf(k) === -1) columns.push(k); }); });
+    fetch(button.dataset.source).then(function (r) { return r.json(); }).then(function (board) {
+      var columns = board.columns;
+      var records = board.data.map(function (values) {
+        var rec = {};
+        columns.forEach(function (c, i) { rec[c] = values[i]; });
+        return rec;
+      });
       var wrap = el("div", null, "neghub-table-wrap");
       var table = el("table", null, "neghub-table");
       var head = table.createTHead().insertRow();
