@@ -236,6 +236,31 @@ def data(session: nox.Session) -> None:
     session.run("neghub", "datasets", "fetch", *session.posargs)
 
 
+# What can differ in the unpacked sdist, a tree without git: the files the archive carries, and no history. A test
+# module reads the tree when it names the repository's root (ROOT, REPOSITORY, a path a folder or more above
+# tests/), runs git, or works from the current folder, itself or through a helper module of tests/ it imports
+# (conftest.py's ROOT is named where it is imported). Only these run there (`tree_tests`).
+READS_THE_TREE = re.compile(r'\bROOT\b|\bREPOSITORY\b|parents\[[1-9]\]|parent\.parent|"git"|\bcwd\(|chdir\(')
+TESTS_HELPER_IMPORT = re.compile(r"^\s*(?:from (?:tests)?\.(\w+) import|import tests\.(\w+))", re.M)
+
+
+def tree_tests(tests: Path) -> list[str]:
+    """The test modules directly in `tests` (test_*.py) that read the repository's tree (READS_THE_TREE), in
+    their own source or in that of a helper module of `tests` they import, however deep; paths relative to
+    `tests`' parent, sorted."""
+    sources = {path.stem: path.read_text(encoding="utf-8") for path in tests.glob("*.py")}
+
+    def reads(name: str, seen: set[str]) -> bool:
+        seen.add(name)
+        source = sources[name]
+        if READS_THE_TREE.search(source):
+            return True
+        helpers = {a or b for a, b in TESTS_HELPER_IMPORT.findall(source)} - {"conftest"}
+        return any(reads(helper, seen) for helper in sorted(helpers) if helper in sources and helper not in seen)
+
+    return sorted(f"{tests.name}/{name}.py" for name in sources if name.startswith("test_") and reads(name, set()))
+
+
 @nox.session
 def wheel(session: nox.Session) -> None:
     """Build the wheel and the sdist and check them as users get them (run by CI after `tests`).
@@ -244,11 +269,13 @@ def wheel(session: nox.Session) -> None:
     2. tests/deployed: both carry LICENSE and every tracked file of evaluator/ and leaderboard/, the wheel as
        neghub/... and nothing else at its top level; the wheel, installed into a fresh environment with no
        extras, runs every `neghub` subcommand on the committed submissions from a temporary folder;
-    3. the sdist, installed with the test,site extras into another fresh environment, passes its own test
-       suite run from its unpacked folder, with ../shared beside it as a CI clone has, and without git: a tree
-       with no history, as an archive gives it. Left out there: the `models` tests (tiny torch models through
-       the runners: the same installed modules `tests` and `lowest` run, and torch the largest install) and the
-       `browser` tests (the site's layout in Chromium, which packaging does not change); .ci/run has 45 minutes.
+    3. the sdist, installed with the test,site extras into another fresh environment, passes the tests of its
+       own suite that read the repository's tree (`tree_tests`: what can differ in an archive, the files it
+       carries and the history it lacks), run from its unpacked folder, with ../shared beside it as a CI clone
+       has, and without git. The other test modules run the same installed code on the same inputs as in
+       `tests`, which already ran them. Left out there too: the `models` tests (tiny torch models through the
+       runners: the same installed modules `tests` and `lowest` run, and torch the largest install) and the
+       `browser` tests (the site's layout in Chromium, which packaging does not change).
     Arguments after -- go to the tests/deployed pytest run.
     """
     session.install("build", "pytest", "PyYAML")
@@ -284,9 +311,11 @@ def wheel(session: nox.Session) -> None:
         )
         (source,) = (p for p in unpacked.iterdir() if p.is_dir() and p.name != "shared")
         marks = f"({_default_tests(session)}) and not models and not browser"
+        selected = tree_tests(source / "tests")
+        session.log(f"the sdist's tests that read its tree: {len(selected)} modules")
         with session.chdir(source):
             pytest = (str(full / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", *PARALLEL, "-m", marks)
-            session.run(*pytest, external=True, env=_data_env())
+            session.run(*pytest, *selected, external=True, env=_data_env())
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
