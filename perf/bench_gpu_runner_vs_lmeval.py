@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -127,13 +128,24 @@ def answered_items(out: Path) -> int:
     return sum(1 for file in files for line in file.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
+def sampled_items(out: Path) -> int:
+    """The items of a `neghub run --max-items` sample, as the run records them (`...partial_items: N` in its
+    metadata.yaml), or 0."""
+    metadata = out / "metadata.yaml"
+    text = metadata.read_text(encoding="utf-8") if metadata.is_file() else ""
+    return sum(int(n) for n in re.findall(r"\.partial_items: (\d+)$", text, re.M))
+
+
 def check_answered(label: str, tool: str, answered: int, expected: int) -> None:
     """Stop before anything more is timed or reported unless the run answered every item it was given."""
     require(expected > 0 and answered == expected, f"{label}, {tool}: {answered} of {expected} items answered")
 
 
-def export_tasks(folder: Path) -> tuple[dict[str, str], dict[str, int]]:
-    """`neghub export lm-eval` of the timed runs; their lm-eval task names and item counts by label."""
+def export_tasks(folder: Path, max_items: int | None) -> tuple[dict[str, str], dict[str, dict[str, int]]]:
+    """`neghub export lm-eval` of the timed runs; by label, their lm-eval task names and the items each tool is
+    given: every item of the task, or with `max_items` lm_eval's `--limit` (the first items of the whole task the
+    export writes) and, for neghub, 0: its sample keeps a minimal pair's items together, and the run records its
+    size (`sampled_items`)."""
     from neghub.evaluator.cli import main as neghub
     from neghub.evaluator.interop.lm_eval import task_name
     from neghub.evaluator.interop.prompts import expressible_plans
@@ -148,7 +160,10 @@ def export_tasks(folder: Path) -> tuple[dict[str, str], dict[str, int]]:
         settings = RunSettings(prompt=prompt, modes=modes, chat_template="off")
         (plan,) = [p for p in expressible_plans(task, settings, "causal") if prompt in (None, p.prompt)]
         names[label] = task_name(plan)
-        items[label] = len(plan.items)
+        if max_items is None:
+            items[label] = {"neghub": len(plan.items), "lm_eval": len(plan.items)}
+        else:
+            items[label] = {"neghub": 0, "lm_eval": min(max_items, len(plan.items))}
     return names, items
 
 
@@ -205,10 +220,9 @@ def main() -> None:
     print(machine_line())
     print(f"{device}; torch {torch.__version__}, CUDA {torch.version.cuda}; model {folder.name}, {dtype}")
     work = Path(tempfile.mkdtemp(prefix="bench-gpu-"))
-    names, items = export_tasks(work / "tasks")
-    if args.max_items is not None:
-        items = {label: min(count, args.max_items) for label, count in items.items()}
-    print("inputs: " + ", ".join(f"{label} {count:,} items" for label, count in items.items()))
+    names, items = export_tasks(work / "tasks", args.max_items)
+    given = "" if args.max_items is None else f" (a sample: --max-items {args.max_items})"
+    print("inputs: " + ", ".join(f"{label} {count['lm_eval']:,} items" for label, count in items.items()) + given)
     neghub = beside("neghub")
     lm_eval = ["lm_eval"] if args.without_lm_eval else beside("lm_eval")
     sample = (
@@ -236,7 +250,8 @@ def main() -> None:
             for name in list(tools) if round_ % 2 == 0 else list(tools)[::-1]:
                 out = work / f"{name}-{label.split()[0]}-{round_ + 1}"
                 seconds, load = timed_process(tools[name](out), work / "log.txt")
-                check_answered(label, name, answered_items(out), items[label])  # the warm-up's first: before timing
+                # the warm-up's first, before anything is timed; neghub's sample: its size as the run records it
+                check_answered(label, name, answered_items(out), items[label][name] or sampled_items(out))
                 if round_ >= 0:
                     results.setdefault((label, name), []).append((seconds, load))
                 which = "warm-up" if round_ < 0 else f"run {round_ + 1}"

@@ -132,6 +132,9 @@ def test_the_gpu_script_stops_unless_a_run_answered_every_item(
     assert script.answered_items(tmp_path / "neghub") == 3
     assert script.answered_items(tmp_path / "lm_eval") == 2
     assert script.answered_items(tmp_path / "nothing") == 0
+    # a --max-items sample keeps a minimal pair's items together: its size is the one the run records
+    (tmp_path / "neghub" / "metadata.yaml").write_text("  nubench.simple.completion.partial_items: 3\n")
+    assert (script.sampled_items(tmp_path / "neghub"), script.sampled_items(tmp_path / "nothing")) == (3, 0)
 
     script.check_answered("NUBench completion", "neghub", 3, 3)  # every item answered: no stop
     for answered, expected in ((2, 3), (0, 0), (4, 3)):
