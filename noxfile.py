@@ -24,6 +24,12 @@ nox.options.sessions = ["tests", "lint", "typecheck"]
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_venv = "yes"
 nox.options.error_on_missing_interpreters = True
+# pip installs without byte-compiling (pip's `--no-compile`; as an environment variable it reads PIP_COMPILE=0, and
+# PIP_NO_COMPILE=1 does not turn it off): it would compile every module of torch, transformers, plotly and pandas
+# (about 9,000 files, 15 CPU seconds an environment, one core) where a run imports a few hundred, which Python
+# compiles as it first imports them. .ci/run builds about eight such environments. A variable the caller set is
+# kept.
+os.environ.setdefault("PIP_COMPILE", "0")
 
 ROOT = Path(__file__).parent
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
