@@ -242,105 +242,6 @@ def data(session: nox.Session) -> None:
     session.run("neghub", "datasets", "fetch", *session.posargs)
 
 
-# What can differ in the unpacked sdist, a tree without git: the files the archive carries, and no history. A test
-# reads the tree when the code it runs names the repository's root (conftest's ROOT, a path a folder or more above
-# tests/) or works from the current folder (READS_THE_TREE): its own source, its decorators, the fixtures and
-# module-level names it uses, and theirs, however deep, across the helper modules of tests/ it imports from. Git
-# run on the repository's history names its root too; git run on a history a test builds in a temporary folder
-# (tests/histories.py) is the same with or without an archive, and so is ../shared (ROOT.parent, parents[2]),
-# linked beside the unpacked sdist as it sits beside a clone. Only these run there (`tree_tests`).
-READS_THE_TREE = re.compile(r"\bROOT\b(?!\.parent\b)|parents\[1\]|parent\.parent(?!\.parent)|\bcwd\(|chdir\(")
-
-
-def tree_tests(tests: Path) -> list[str]:
-    """The tests of the modules directly in `tests` (test_*.py) that read the repository's tree, as pytest node ids
-    (`tests/test_x.py::test_name`, every parametrization), sorted.
-
-    Each top-level definition of a module of `tests` (function, fixture, class, assignment) is a node: its source
-    (decorators included) reads the tree or not, and it uses the names it mentions: its module's definitions of
-    those names and those it imports from other modules of `tests`, at the top of its module or inside itself.
-    A test reads the tree when a node it reaches does; a module's autouse fixtures count for each of its tests.
-    conftest.py's autouse fixtures are left out: they set up the environment (a git signer in a temporary
-    folder), and read no file of the tree."""
-    import ast
-
-    sources = {path.stem: path.read_text(encoding="utf-8") for path in sorted(tests.glob("*.py"))}
-    reads: dict[tuple[str, str], bool] = {}
-    uses: dict[tuple[str, str], set[tuple[str, str]]] = {}
-    tests_of: dict[str, list[str]] = {}
-    autouse: dict[str, list[str]] = {}
-
-    def imported(node: ast.AST) -> dict[str, tuple[str, str]]:
-        names = {}
-        for each in ast.walk(node):
-            if isinstance(each, ast.ImportFrom) and each.module:
-                helper = each.module.removeprefix("tests.") if each.level == 0 else each.module
-                if (each.level == 1 or each.module.startswith("tests.")) and helper in sources:
-                    names.update({alias.asname or alias.name: (helper, alias.name) for alias in each.names})
-        return names
-
-    for module, source in sources.items():
-        tree = ast.parse(source)
-        lines = source.splitlines()
-        top_imports = imported(
-            ast.Module(body=[n for n in tree.body if isinstance(n, ast.ImportFrom)], type_ignores=[])
-        )
-        defined: dict[str, ast.AST] = {}
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                defined[node.name] = node
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name):
-                            defined[name.id] = node
-        for name, node in defined.items():
-            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
-            text = "\n".join(lines[first - 1 : node.end_lineno])
-            # ROOT.parent is ../shared's folder, not the tree: a name used only so is not followed
-            above = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr == "parent"}
-            mentioned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) not in above}
-            arguments = {
-                a.arg for n in ast.walk(node) if isinstance(n, ast.arguments) for a in (*n.args, *n.kwonlyargs)
-            }
-            local_imports = imported(node)
-            known = {*defined, *top_imports, *local_imports}
-            # a fixture the module neither defines nor imports is conftest.py's
-            conftest_fixtures = {("conftest", a) for a in arguments - known}
-            mentioned |= arguments
-            reads[module, name] = bool(READS_THE_TREE.search(text))
-            uses[module, name] = {
-                (module, m) if m in defined and m != name else {**top_imports, **local_imports}[m]
-                for m in mentioned
-                if (m in defined and m != name) or m in top_imports or m in local_imports
-            } | conftest_fixtures
-            if isinstance(node, ast.FunctionDef) and "autouse=True" in text.split("def ", 1)[0]:
-                autouse.setdefault(module, []).append(name)
-        tests_of[module] = [
-            n for n, node in defined.items() if isinstance(node, ast.FunctionDef) and n.startswith("test_")
-        ]
-
-    def reaches(start: tuple[str, str]) -> bool:
-        seen, todo = set(), [start]
-        while todo:
-            node = todo.pop()
-            if node in seen or node not in reads:
-                continue
-            seen.add(node)
-            if reads[node]:
-                return True
-            todo += uses[node]
-        return False
-
-    return sorted(
-        f"{tests.name}/{module}.py::{test}"
-        for module in sources
-        if module.startswith("test_")
-        for test in tests_of[module]
-        if reaches((module, test)) or any(reaches((module, fixture)) for fixture in autouse.get(module, []))
-    )
-
-
 @nox.session
 def wheel(session: nox.Session) -> None:
     """Build the wheel and the sdist and check them as users get them (run by CI after `tests`).
@@ -350,7 +251,7 @@ def wheel(session: nox.Session) -> None:
        neghub/... and nothing else at its top level; the wheel, installed into a fresh environment with no
        extras, runs every `neghub` subcommand on the committed submissions from a temporary folder;
     3. the sdist, installed with the test,site extras into another fresh environment, passes the tests of its
-       own suite that read the repository's tree (`tree_tests`: what can differ in an archive, the files it
+       own suite that read the repository's tree (scripts/sdist_tests.py: what can differ in an archive, the files it
        carries and the history it lacks), run from its unpacked folder, with ../shared beside it as a CI clone
        has, and without git. The other test modules run the same installed code on the same inputs as in
        `tests`, which already ran them. Left out there too: the `models` tests (tiny torch models through the
@@ -391,7 +292,8 @@ def wheel(session: nox.Session) -> None:
         )
         (source,) = (p for p in unpacked.iterdir() if p.is_dir() and p.name != "shared")
         marks = f"({_default_tests(session)}) and not models and not browser"
-        selected = tree_tests(source / "tests")
+        listed = session.run("python", str(source / "scripts" / "sdist_tests.py"), str(source / "tests"), silent=True)
+        selected = str(listed or "").split()
         session.log(f"the sdist's tests that read its tree: {len(selected)} modules")
         with session.chdir(source):
             pytest = (str(full / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", *PARALLEL, "-m", marks)

@@ -1,33 +1,29 @@
-"""The sdist's run in `nox -s wheel` runs only the tests that read the repository's tree (noxfile.tree_tests): what
+"""The sdist's run in `nox -s wheel` runs only the tests that read the repository's tree (scripts/sdist_tests.py): what
 can differ in an unpacked archive is the files it carries and the history it lacks. A test that reads the tree,
 itself or through a fixture, a helper or a constant, here or in a helper module of tests/, must be selected, or the
-sdist would ship untested where it differs; a test that reads nothing of it is left to `nox -s tests`. (nox is not
-installed beside the tests: the noxfile's pure helper is run from its source.)"""
+sdist would ship untested where it differs; a test that reads nothing of it is left to `nox -s tests`."""
 
 from __future__ import annotations
 
 import ast
-import re
+import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 from .conftest import ROOT
 
 NOXFILE = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+SCRIPT = ROOT / "scripts" / "sdist_tests.py"
 
 
 def _tree_tests() -> Any:
-    wanted = {"READS_THE_TREE", "tree_tests"}
-    body = [
-        node
-        for node in NOXFILE.body
-        if (isinstance(node, ast.FunctionDef) and node.name in wanted)
-        or (isinstance(node, ast.Assign) and {getattr(t, "id", None) for t in node.targets} & wanted)
-    ]
-    assert len(body) == 2
-    namespace: dict[str, Any] = {"re": re, "Path": Path}
-    exec(compile(ast.Module(body=body, type_ignores=[]), "noxfile.py", "exec"), namespace)
-    return namespace["tree_tests"]
+    spec = importlib.util.spec_from_file_location("sdist_tests", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    return script.tree_tests
 
 
 def _write(folder: Path, files: dict[str, str]) -> Path:
@@ -128,9 +124,14 @@ def test_the_suites_tests_that_read_files_or_history_are_selected() -> None:
 
 def test_the_wheel_session_runs_the_selection_in_the_unpacked_sdist() -> None:
     (wheel,) = [node for node in NOXFILE.body if isinstance(node, ast.FunctionDef) and node.name == "wheel"]
-    called = {
-        node.func.id for node in ast.walk(wheel) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-    }
-    assert "tree_tests" in called
+    constants = {node.value for node in ast.walk(wheel) if isinstance(node, ast.Constant)}
+    assert {"scripts", "sdist_tests.py"} <= constants
     starred = {getattr(node.value, "id", None) for node in ast.walk(wheel) if isinstance(node, ast.Starred)}
-    assert "selected" in starred  # the modules go to the sdist's pytest
+    assert "selected" in starred  # the node ids go to the sdist's pytest
+
+
+def test_the_script_prints_the_selection_one_node_id_a_line() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(ROOT / "tests")], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == _tree_tests()(ROOT / "tests") != []
