@@ -253,7 +253,7 @@ def wheel(session: nox.Session) -> None:
     3. the sdist, installed with the test,site extras into another fresh environment, passes the tests of its
        own suite that read the repository's tree (scripts/sdist_tests.py: what can differ in an archive, the files it
        carries and the history it lacks), run from its unpacked folder, with ../shared beside it as a CI clone
-       has, and without git. The other test modules run the same installed code on the same inputs as in
+       has, and without git. The other tests run the same installed code on the same inputs as in
        `tests`, which already ran them. Left out there too: the `models` tests (tiny torch models through the
        runners: the same installed modules `tests` and `lowest` run, and torch the largest install) and the
        `browser` tests (the site's layout in Chromium, which packaging does not change).
@@ -294,7 +294,9 @@ def wheel(session: nox.Session) -> None:
         marks = f"({_default_tests(session)}) and not models and not browser"
         listed = session.run("python", str(source / "scripts" / "sdist_tests.py"), str(source / "tests"), silent=True)
         selected = str(listed or "").split()
-        session.log(f"the sdist's tests that read its tree: {len(selected)} modules")
+        if not selected or not all(name.startswith("tests/test_") and "::" in name for name in selected):
+            session.error(f"scripts/sdist_tests.py listed no tests, or not only tests: {selected[:3]}")
+        session.log(f"the sdist's tests that read its tree: {len(selected)}")
         with session.chdir(source):
             pytest = (str(full / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", *PARALLEL, "-m", marks)
             session.run(*pytest, *selected, external=True, env=_data_env())
