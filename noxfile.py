@@ -24,6 +24,12 @@ nox.options.sessions = ["tests", "lint", "typecheck"]
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_venv = "yes"
 nox.options.error_on_missing_interpreters = True
+# pip installs without byte-compiling (pip's `--no-compile`; as an environment variable it reads PIP_COMPILE=0, and
+# PIP_NO_COMPILE=1 does not turn it off): it would compile every module of torch, transformers, plotly and pandas
+# (about 9,000 files, 15 CPU seconds an environment, one core) where a run imports a few hundred, which Python
+# compiles as it first imports them. .ci/run builds about eight such environments. A variable the caller set is
+# kept.
+os.environ.setdefault("PIP_COMPILE", "0")
 
 ROOT = Path(__file__).parent
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
@@ -244,11 +250,13 @@ def wheel(session: nox.Session) -> None:
     2. tests/deployed: both carry LICENSE and every tracked file of evaluator/ and leaderboard/, the wheel as
        neghub/... and nothing else at its top level; the wheel, installed into a fresh environment with no
        extras, runs every `neghub` subcommand on the committed submissions from a temporary folder;
-    3. the sdist, installed with the test,site extras into another fresh environment, passes its own test
-       suite run from its unpacked folder, with ../shared beside it as a CI clone has, and without git: a tree
-       with no history, as an archive gives it. Left out there: the `models` tests (tiny torch models through
-       the runners: the same installed modules `tests` and `lowest` run, and torch the largest install) and the
-       `browser` tests (the site's layout in Chromium, which packaging does not change); .ci/run has 45 minutes.
+    3. the sdist, installed with the test,site extras into another fresh environment, passes the tests of its
+       own suite that read the repository's tree (scripts/sdist_tests.py: what can differ in an archive, the files it
+       carries and the history it lacks), run from its unpacked folder, with ../shared beside it as a CI clone
+       has, and without git. The other tests run the same installed code on the same inputs as in
+       `tests`, which already ran them. Left out there too: the `models` tests (tiny torch models through the
+       runners: the same installed modules `tests` and `lowest` run, and torch the largest install) and the
+       `browser` tests (the site's layout in Chromium, which packaging does not change).
     Arguments after -- go to the tests/deployed pytest run.
     """
     session.install("build", "pytest", "PyYAML")
@@ -284,9 +292,14 @@ def wheel(session: nox.Session) -> None:
         )
         (source,) = (p for p in unpacked.iterdir() if p.is_dir() and p.name != "shared")
         marks = f"({_default_tests(session)}) and not models and not browser"
+        listed = session.run("python", str(source / "scripts" / "sdist_tests.py"), str(source / "tests"), silent=True)
+        selected = str(listed or "").split()
+        if not selected or not all(name.startswith("tests/test_") and "::" in name for name in selected):
+            session.error(f"scripts/sdist_tests.py listed no tests, or not only tests: {selected[:3]}")
+        session.log(f"the sdist's tests that read its tree: {len(selected)}")
         with session.chdir(source):
             pytest = (str(full / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", *PARALLEL, "-m", marks)
-            session.run(*pytest, external=True, env=_data_env())
+            session.run(*pytest, *selected, external=True, env=_data_env())
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

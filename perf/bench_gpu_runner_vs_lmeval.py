@@ -18,6 +18,9 @@ completion >= 1.5x), the GPU, the 1-minute load average before each run.
 `--shape tiny --device cpu` runs the same steps with a two-layer model on the CPU: a check of the script itself,
 not a measurement; with `--without-lm-eval --max-items N` too (tests/test_perf_scripts.py, where lm-eval is not
 installed), `neghub run` alone on a sample of N items, and lm_eval's command line printed instead of run.
+Every run's answers are counted before it is timed or reported (perf/measured.py: exit 1, "nothing measured"):
+the untimed warm-up of each tool, and each timed run, must answer every item of its task (or of its sample), as
+`answered_items` counts them in its output: neghub's prediction lines, lm_eval's logged samples.
 Usage: python perf/bench_gpu_runner_vs_lmeval.py [--repeats 3] [--batch-size 64] [--batch-tokens 32768]
 [--cache build/random-llama-8b] [--shape 8b|tiny] [--device cuda|cpu] [--without-lm-eval] [--max-items N]
 """
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -35,6 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from measured import machine_line, require
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 LLAMA_3_1_8B = {
@@ -115,14 +121,37 @@ def build_model(folder: Path, shape: dict[str, Any], device: str) -> None:
         torch.cuda.empty_cache()
 
 
-def export_tasks(folder: Path) -> dict[str, str]:
-    """`neghub export lm-eval` of the timed runs; their lm-eval task names by label."""
+def answered_items(out: Path) -> int:
+    """The items a run answered, from its output folder: the lines of `neghub run`'s prediction files
+    (predictions/TASK/*.jsonl), or of lm_eval's --log_samples files (samples_*.jsonl), one per item."""
+    files = [*out.glob("predictions/*/*.jsonl"), *out.rglob("samples_*.jsonl")]
+    return sum(1 for file in files for line in file.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+def sampled_items(out: Path) -> int:
+    """The items of a `neghub run --max-items` sample, as the run records them (`...partial_items: N` in its
+    metadata.yaml), or 0."""
+    metadata = out / "metadata.yaml"
+    text = metadata.read_text(encoding="utf-8") if metadata.is_file() else ""
+    return sum(int(n) for n in re.findall(r"\.partial_items: (\d+)$", text, re.M))
+
+
+def check_answered(label: str, tool: str, answered: int, expected: int) -> None:
+    """Stop before anything more is timed or reported unless the run answered every item it was given."""
+    require(expected > 0 and answered == expected, f"{label}, {tool}: {answered} of {expected} items answered")
+
+
+def export_tasks(folder: Path, max_items: int | None) -> tuple[dict[str, str], dict[str, dict[str, int]]]:
+    """`neghub export lm-eval` of the timed runs; by label, their lm-eval task names and the items each tool is
+    given: every item of the task, or with `max_items` lm_eval's `--limit` (the first items of the whole task the
+    export writes) and, for neghub, 0: its sample keeps a minimal pair's items together, and the run records its
+    size (`sampled_items`)."""
     from neghub.evaluator.cli import main as neghub
     from neghub.evaluator.interop.lm_eval import task_name
     from neghub.evaluator.interop.prompts import expressible_plans
     from neghub.evaluator.protocol.plans import RunSettings
 
-    names = {}
+    names, items = {}, {}
     for label, options in RUNS:
         task = options[1]
         assert neghub(["export", "lm-eval", str(folder), *options]) == 0
@@ -131,7 +160,11 @@ def export_tasks(folder: Path) -> dict[str, str]:
         settings = RunSettings(prompt=prompt, modes=modes, chat_template="off")
         (plan,) = [p for p in expressible_plans(task, settings, "causal") if prompt in (None, p.prompt)]
         names[label] = task_name(plan)
-    return names
+        if max_items is None:
+            items[label] = {"neghub": len(plan.items), "lm_eval": len(plan.items)}
+        else:
+            items[label] = {"neghub": 0, "lm_eval": min(max_items, len(plan.items))}
+    return names, items
 
 
 def timed_process(argv: list[str], log: Path) -> tuple[float, float]:
@@ -176,6 +209,7 @@ def main() -> None:
     import torch
 
     if args.device == "cuda" and not torch.cuda.is_available():
+        print(machine_line())
         print(f"skipped: no CUDA device here (torch {torch.__version__}, CUDA build {torch.version.cuda})")
         return
     dtype = "bfloat16" if args.device == "cuda" else "float32"
@@ -183,9 +217,12 @@ def main() -> None:
     folder = (args.cache or Path(f"build/random-llama-{args.shape}")).resolve()
     build_model(folder, shape, args.device)
     device = torch.cuda.get_device_name(0) if args.device == "cuda" else "cpu"
+    print(machine_line())
     print(f"{device}; torch {torch.__version__}, CUDA {torch.version.cuda}; model {folder.name}, {dtype}")
     work = Path(tempfile.mkdtemp(prefix="bench-gpu-"))
-    names = export_tasks(work / "tasks")
+    names, items = export_tasks(work / "tasks", args.max_items)
+    given = "" if args.max_items is None else f" (a sample: --max-items {args.max_items})"
+    print("inputs: " + ", ".join(f"{label} {count['lm_eval']:,} items" for label, count in items.items()) + given)
     neghub = beside("neghub")
     lm_eval = ["lm_eval"] if args.without_lm_eval else beside("lm_eval")
     sample = (
@@ -213,6 +250,8 @@ def main() -> None:
             for name in list(tools) if round_ % 2 == 0 else list(tools)[::-1]:
                 out = work / f"{name}-{label.split()[0]}-{round_ + 1}"
                 seconds, load = timed_process(tools[name](out), work / "log.txt")
+                # the warm-up's first, before anything is timed; neghub's sample: its size as the run records it
+                check_answered(label, name, answered_items(out), items[label][name] or sampled_items(out))
                 if round_ >= 0:
                     results.setdefault((label, name), []).append((seconds, load))
                 which = "warm-up" if round_ < 0 else f"run {round_ + 1}"

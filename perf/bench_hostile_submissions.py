@@ -9,15 +9,18 @@ Targets (issue "The front door holds"): a garbage file is refused within 30 s wi
 its size; the valid file costs no more than before the bounds were added (`--baseline` figures, taken on
 the same machine before the change: see the README's Benchmarks table). Each run is a fresh process
 (`python -m neghub.evaluator.cli validate`), its peak resident memory read from getrusage of the child;
-the ratio "peak / file size" counts the interpreter's own ~60 MB too. Medians of --repeats runs.
+the ratio "peak / file size" counts the interpreter's own ~60 MB too. Medians of --repeats runs. Each refusal's
+time is also given as a ratio to the valid file's, the baseline timed in the same run.
+
+Before it times anything, each input is validated once, untimed (perf/measured.py: exit 1, "nothing measured"
+otherwise): the valid submission must be accepted (exit 0), and each garbage one refused (exit 2) for its
+prediction file, so that no timing is of a refusal of something else (the metadata, an empty file).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import resource
 import statistics
@@ -27,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from measured import machine_line, require
 from scn_submission import triplet_lines, write_submission
 
 CAP = 64 * 1024 * 1024  # the validator's per-file cap (Limits.prediction_file_bytes)
@@ -61,6 +65,24 @@ def valid_scn(size: int) -> bytes:
     return b"".join(line + b"\n" for line in lines)
 
 
+def validate(folder: Path) -> subprocess.CompletedProcess[str]:
+    """One `neghub validate` of `folder`, its exit status and output."""
+    command = [sys.executable, "-m", "neghub.evaluator.cli", "validate", str(folder)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+
+
+def check_input(name: str, folder: Path) -> None:
+    """Refuse (nothing measured) an input `neghub validate` does not treat as the benchmark means it: the valid
+    submission accepted, a garbage one refused for its prediction file."""
+    done = validate(folder)
+    said = (done.stdout + done.stderr).strip().splitlines()[:3]
+    if name == "valid":
+        require(done.returncode == 0, f"the valid submission was refused (exit {done.returncode}): {said}")
+    else:
+        refused_for_its_lines = done.returncode == 2 and "run.jsonl" in done.stdout + done.stderr
+        require(refused_for_its_lines, f"{name}: not refused for its prediction file (exit {done.returncode}): {said}")
+
+
 def measure(folder: Path) -> tuple[float, float, int, int]:
     """Seconds, peak RSS in MiB, exit code and printed lines of one `neghub validate` process."""
     started = time.perf_counter()
@@ -89,17 +111,24 @@ def main() -> int:
     if args.one:
         print(json.dumps(measure(Path(args.one))))
         return 0
-    load = os.getloadavg()[0]
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
-        f"{platform.python_version()}, load average {load:.2f} at the start; medians of {args.repeats} runs"
-    )
+    print(f"{machine_line()}; medians of {args.repeats} runs")
     makers = {"garbage": garbage, "garbage-json": garbage_json, "valid": valid_scn}
+    names = args.only or list(makers)
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
-        for name in args.only or list(makers):
+        folders, sizes, lines = {}, {}, {}
+        for name in names:
             data = makers[name](CAP - 1024 if args.mib is None else int(args.mib * 1024 * 1024))
-            folder = write_submission(Path(tmp) / name, data)
+            folders[name] = write_submission(Path(tmp) / name, data)
+            sizes[name], lines[name] = len(data) / 1024 / 1024, data.count(b"\n")
+            del data
+        for name in names:  # every input checked before anything is timed
+            check_input(name, folders[name])
+        inputs = ", ".join(f"{name} {lines[name]:,} lines" for name in names)
+        print(f"inputs: {inputs}; the valid one accepted, the others refused for their lines")
+        medians: dict[str, float] = {}
+        for name in names:
+            folder, size_mib = folders[name], sizes[name]
             runs = []
             for _ in range(args.repeats):
                 # a helper process per run, so that getrusage(RUSAGE_CHILDREN) is this run's peak alone
@@ -110,9 +139,9 @@ def main() -> int:
             seconds = statistics.median(r[0] for r in runs)
             peak = statistics.median(r[1] for r in runs)
             code, printed = runs[0][2], runs[0][3]
-            size_mib = len(data) / 1024 / 1024
+            medians[name] = seconds
             verdict = ""
-            if name == "valid":  # the baseline: a submission the validator accepts, or the timing measures a refusal
+            if name == "valid":  # checked above; a timed run that differs is a fault all the same
                 failed |= code != 0
                 verdict = "" if code == 0 else "  NOT VALID: the baseline must be a submission validate accepts"
             elif args.mib is not None:  # a check of the script: the interpreter alone outweighs a small file
@@ -127,6 +156,9 @@ def main() -> int:
                 f"({peak / size_mib:.2f}x the file), exit {code}, {printed} lines printed{verdict}"
             )
             (folder / "predictions" / "scn" / "run.jsonl").unlink()
+        if "valid" in medians:
+            for name in (n for n in names if n != "valid"):
+                print(f"ratio {name} / valid (the same run's baseline): {medians[name] / medians['valid']:.2f}x time")
     return 1 if failed else 0
 
 

