@@ -590,8 +590,8 @@ def collect(
     and decide every verdict. Reproduction records are read from `reproductions_dir`, maintainers' clearances
     from `clearances_file`, by default reproductions/ and clearances.yaml of the repository holding the
     submissions; `history` (landings, accounts) by default from the git history of that repository. With
-    `score_cache` (a folder: score_cache.py), a submission scored before with the same files, releases and scorer is
-    read from it instead of being scored again."""
+    `score_cache` (a folder: score_cache.py), a submission (or the answers NegHub's re-run kept of one) scored
+    before with the same files, releases and scorer is read from it instead of being scored again."""
     folder = submissions_dir() if submissions is None else submissions
     repository = Path(os.path.abspath(folder)).parent
     reproductions_dir = repository / REPRODUCTIONS_FOLDER if reproductions_dir is None else reproductions_dir
@@ -610,9 +610,10 @@ def collect(
     views: dict[str, bytes] = {}
     samples: dict[Board, Result] = {}
     records = load_reproductions(reproductions_dir)
+    cache = None if score_cache is None else ScoreCache(score_cache)
     if folder.is_dir():
         folders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
-        for sub_dir, collected in zip(folders, _collect_cached(folders, data_dir, known, score_cache), strict=True):
+        for sub_dir, collected in zip(folders, _collect_cached(folders, data_dir, known, cache), strict=True):
             notes.extend(collected.notes)
             views.update(collected.views)
             for board, result in collected.samples.items():
@@ -621,7 +622,11 @@ def collect(
                 continue
             accepted[sub_dir.name] = collected.metadata
             rows = [_with_evidence(r, collected.metadata, history, records) for r in collected.rows]
-            facts.extend(neghubs_figures(rows, sub_dir, collected.metadata, records, reproductions_dir, data_dir))
+            facts.extend(
+                neghubs_figures(rows, sub_dir, collected.metadata, records, reproductions_dir, data_dir, cache)
+            )
+    if cache is not None:
+        cache.prune()  # after the kept answers too: the entries they used are kept
     for board, result in samples.items():
         facts.extend(reference_rows(result, board, data_dir))
     tables = [table for _, table in load_reported()] if reported else []
@@ -675,13 +680,12 @@ def _collect_one(sub_dir: Path, data_dir: Path | None, known: list[str]) -> Coll
 
 
 def _collect_cached(
-    folders: list[Path], data_dir: Path | None, known: list[str], cache_folder: Path | None
+    folders: list[Path], data_dir: Path | None, known: list[str], cache: ScoreCache | None
 ) -> list[Collected]:
     """Every submission collected, in order: from the score cache where it holds the submission's entry, else
     scored (`_collect_all`) and kept in it (no cache: every one scored). Of the board samples, only the first
     submission's of each board is kept (the one the build computes the board's rule rows on), as each comes: a
     thousand submissions' whole Results of every board would not fit in memory together."""
-    cache = None if cache_folder is None else ScoreCache(cache_folder)
     keys = [""] * len(folders) if cache is None else cache.keys(folders, data_dir)
     first: dict[Board, tuple[int, int, Result]] = {}  # board -> (submission, its place there, the sample)
 
@@ -702,8 +706,6 @@ def _collect_cached(
         if cache is not None and not any(note.unreadable for note in collected.notes):
             cache.put(keys[index], collected)
         found[index] = with_first_samples(index, collected)
-    if cache is not None:
-        cache.prune()
     for board, (index, _, result) in sorted(first.items(), key=lambda item: item[1][:2]):
         found[index].samples[board] = result  # type: ignore[union-attr]
     return [collected for collected in found if collected is not None]

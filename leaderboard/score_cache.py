@@ -11,7 +11,9 @@ releases it is scored against and on the code that scores it, nothing else. So a
   (a change to any scorer, rule row or collecting code misses, released or not), the Python and NumPy versions
   (the entry is a pickle) and this module's format.
 An entry is never trusted across any of them. A submission one of whose releases this build could not read is not
-kept (its runs were left out for that reason only: a build that reads the release must score them).
+kept (its runs were left out for that reason only: a build that reads the release must score them). The answers
+NegHub's re-run kept of a submission (kept_answers.py), scored like a submission's folder, are kept the same way,
+keyed as "kept answers" by the folder they are scored from (the kept files and the metadata of the runs re-run).
 
 Where: `$NEGHUB_SCORE_CACHE` (a folder; `off` for none), else `.cache/neghub-scores/` of the repository. Bounded:
 after a build, the entries it used are kept and, of the rest, the most recently used up to as many again (at least
@@ -84,10 +86,14 @@ def folder_digest(folder: Path) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
-def entry_key(folder: Path, releases: dict[str, str], scorer: str, data_dir: Path | None) -> str:
-    """One submission's key: its files, the releases, the scorer, and the data folder asked for."""
+def entry_key(
+    folder: Path, releases: dict[str, str], scorer: str, data_dir: Path | None, kind: str = "submission"
+) -> str:
+    """One folder's key: what it is (a submission, or the answers NegHub's re-run kept of one), its files, the
+    releases, the scorer, and the data folder asked for."""
     parts = [
         FORMAT.decode().strip(),
+        kind,
         folder.name,
         folder_digest(folder),
         *(f"{task} {digest}" for task, digest in sorted(releases.items())),
@@ -105,10 +111,13 @@ class ScoreCache:
         self.used: set[str] = set()
         self.hits = 0
         self.misses = 0
+        self._versions: tuple[dict[str, str], str] | None = None
 
-    def keys(self, folders: Iterable[Path], data_dir: Path | None) -> list[str]:
-        releases, scorer = release_digests(), scorer_version()
-        return [entry_key(folder, releases, scorer, data_dir) for folder in folders]
+    def keys(self, folders: Iterable[Path], data_dir: Path | None, kind: str = "submission") -> list[str]:
+        if self._versions is None:  # the scorer's digest reads every source file: once a build
+            self._versions = (release_digests(), scorer_version())
+        releases, scorer = self._versions
+        return [entry_key(folder, releases, scorer, data_dir, kind) for folder in folders]
 
     def _path(self, key: str) -> Path:
         return self.folder / f"{key}.pickle"

@@ -162,3 +162,36 @@ def test_neghub_cache_off_keeps_no_cache(tmp_path: Path, monkeypatch: pytest.Mon
     assert score_cache.cache_folder(tmp_path) == tmp_path / "elsewhere"
     monkeypatch.delenv(score_cache.CACHE_ENV)
     assert score_cache.cache_folder(tmp_path) == tmp_path / ".cache" / "neghub-scores"
+
+
+def test_a_second_build_scores_no_kept_answers_of_neghubs_re_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answers NegHub's re-run kept (kept_answers.py) go through the score cache too: a second build reads them
+    from it, with the same figures."""
+    from .histories import Main
+    from .reproduction_records import landed_rerun
+
+    realistic = _realistic()
+    main = Main.create(tmp_path / "repo")
+    written = tmp_path / "written"
+    items = [json.loads(line) for line in realistic.NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line]
+    realistic.write_submission(written, 3, ([], []), items, realistic.scn_triplets())
+    files = {
+        f"submissions/{path.relative_to(written).as_posix()}": path.read_bytes()
+        for path in sorted(written.rglob("*"))
+        if path.is_file()
+    }
+    main.merge(1, realistic.account(3), dict(files))
+    main.push("NegHub's re-run of model-00003", dict(landed_rerun(main.root, "model-00003")))
+    scored = _scored(monkeypatch)
+    cache = tmp_path / "cache"
+    cold = collect(main.root / "submissions", reported=False, score_cache=cache)
+    rerun = [r for r in cold.rows if r.kind == "verified" and r.record is not None and r.record.rerun]
+    # every row's figures are NegHub's, scored from the kept answers (the submitter's headline kept beside them)
+    assert rerun and all(r.record is not None and r.record.accepted for r in rerun)
+    assert any(r.submitted_headline is not None for r in rerun)
+    assert scored == ["model-00003", "model-00003"]  # the submission, then NegHub's kept answers
+    warm = collect(main.root / "submissions", reported=False, score_cache=cache)
+    assert scored == ["model-00003", "model-00003"]  # nothing more
+    assert warm.file.model_dump_json(indent=1) == cold.file.model_dump_json(indent=1)
