@@ -45,7 +45,7 @@ from ..evaluator.core.results import release_digest
 
 CACHE_ENV = "NEGHUB_SCORE_CACHE"  # not $NEGHUB_CACHE: that one holds the downloaded releases and digests
 CACHE_FOLDER = Path(".cache") / "neghub-scores"
-FORMAT = b"neghub-scores 1\n"  # this module's entry format: bumped when it changes
+FORMAT = b"neghub-scores 2\n"  # this module's entry format: bumped when it changes
 SPARE = 200  # entries kept beyond those a build used (another branch's submissions, a removed one)
 _SOURCES = (Path(__file__).resolve().parents[1] / "evaluator", Path(__file__).resolve().parent)
 
@@ -119,6 +119,15 @@ class ScoreCache:
         releases, scorer = self._versions
         return [entry_key(folder, releases, scorer, data_dir, kind) for folder in folders]
 
+    @staticmethod
+    def part_key(key: str, part: str) -> str:
+        """The key of an entry that holds one part of entry `key`'s value, read apart from it."""
+        return hashlib.sha256(f"{key} {part}".encode()).hexdigest()
+
+    def keep(self, key: str) -> None:
+        """Keep an entry this build did not read (a part it may need another time) when the folder is pruned."""
+        self.used.add(key)
+
     def _path(self, key: str) -> Path:
         return self.folder / f"{key}.pickle"
 
@@ -152,6 +161,7 @@ class ScoreCache:
 
     def put(self, key: str, value: Any) -> None:
         """Keep an entry (written whole, then renamed: a build stopped halfway leaves no half entry)."""
+        self.used.add(key)
         self.folder.mkdir(parents=True, exist_ok=True)
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         path = self._path(key)

@@ -69,7 +69,7 @@ def test_a_warm_build_scores_nothing_and_publishes_the_cold_build_s_files_byte_f
     scored = _scored(monkeypatch)
     cold = _build(submissions, tmp_path / "cache")
     assert scored == ["model-00003", "model-00011"]
-    assert len(list((tmp_path / "cache").glob("*.pickle"))) == 2
+    assert len(list((tmp_path / "cache").glob("*.pickle"))) == 4  # each submission's entry and its samples'
     warm = _build(submissions, tmp_path / "cache")
     assert scored == ["model-00003", "model-00011"]  # nothing more
     assert {r.submission_id for r in warm.rows if r.kind == "verified"} == {"model-00003", "model-00011"}
@@ -147,12 +147,40 @@ def test_the_cache_keeps_what_the_build_used_and_a_bounded_spare(
 ) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
-    for number in range(5):  # entries no build of these submissions uses (a removed submission's)
+    for number in range(10):  # entries no build of these submissions uses (a removed submission's)
         (cache / f"{number:064x}.pickle").write_bytes(b"stale")
     monkeypatch.setattr(score_cache, "SPARE", 1)
     _build(submissions, cache)
-    # the two used, and of the stale ones the newest up to as many as the build used
-    assert len(list(cache.glob("*.pickle"))) == 4
+    # the four used (two submissions, each with its samples' entry), and of the stale ones the newest up to as many
+    assert len(list(cache.glob("*.pickle"))) == 8
+
+
+def test_a_warm_build_reads_the_board_samples_of_the_first_submission_alone_and_rescores_it_without_them(
+    submissions: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board's rule rows are computed on its first submission's sample: the other submissions' samples (most of
+    an entry's bytes) are not read; where the first's are gone, that submission alone is scored again."""
+    cold = _build(submissions, tmp_path / "cache")
+    cache = score_cache.ScoreCache(tmp_path / "cache")
+    keys = cache.keys(sorted(submissions.iterdir()), None)
+    parts = [tmp_path / "cache" / f"{cache.part_key(key, collect_module.SAMPLES)}.pickle" for key in keys]
+    assert all(part.is_file() for part in parts)
+    read: list[str] = []
+    real_get = score_cache.ScoreCache.get
+
+    def reading(self: score_cache.ScoreCache, key: str) -> Any:
+        read.append(key)
+        return real_get(self, key)
+
+    monkeypatch.setattr(score_cache.ScoreCache, "get", reading)
+    scored = _scored(monkeypatch)
+    warm = _build(submissions, tmp_path / "cache")
+    assert parts[0].stem in read and parts[1].stem not in read  # model-00003 is first on each of its boards
+    assert scored == []
+    parts[0].unlink()
+    again = _build(submissions, tmp_path / "cache")
+    assert scored == ["model-00003"]
+    assert warm.file.model_dump_json() == cold.file.model_dump_json() == again.file.model_dump_json()
 
 
 def test_neghub_cache_off_keeps_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
