@@ -450,6 +450,28 @@ def long_csv(table: Any) -> str:
     return ",".join(LONG_COLUMNS) + "\n" + out.getvalue().decode("utf-8")
 
 
+def _codes(column: Any) -> Any:
+    """A dictionary-encoded column of one chunk (long_table's) as its codes."""
+    (chunk,) = column.chunks
+    return chunk.indices
+
+
+def _where(column: Any, test: Any) -> Any:
+    """Whether `test` holds of each record's text in a dictionary-encoded column: asked once per distinct text."""
+    import pyarrow as pa
+    import pyarrow.compute as arrow_compute
+
+    return pa.chunked_array(
+        [
+            arrow_compute.take(
+                pa.array([bool(test(v)) for v in chunk.dictionary.to_pylist()], pa.bool_()), chunk.indices
+            )
+            for chunk in column.chunks
+        ],
+        type=pa.bool_(),
+    )
+
+
 def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str | bytes]:
     out: dict[str, str | bytes] = {}
     own_rows = download_rows(board, tables)
@@ -459,18 +481,19 @@ def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str |
         out[f"data/{key.slug}.json"] = board_json(own, records)
     table = long_table(own_rows)
     out[LONG_PARQUET] = long_parquet(table)
-    import pyarrow as pa
     import pyarrow.compute as arrow_compute
 
     # a benchmark's CSV holds the figures its pages label (a NegHub row's result holds up to a few hundred more,
     # which would make the file ten times larger: they are in the Parquet); a row with no labelled figure (a paper's
-    # table of another test) keeps all of its own, so that every row and board is in the file
-    labelled = arrow_compute.not_equal(table.column("unit").cast(pa.string()), AS_COMPUTED)
-    row_ids = table.column("row").cast(pa.string())
-    with_labels = arrow_compute.unique(row_ids.filter(labelled))
-    keep = arrow_compute.or_(labelled, arrow_compute.invert(arrow_compute.is_in(row_ids, value_set=with_labels)))
+    # table of another test) keeps all of its own, so that every row and board is in the file. Worked out on the
+    # dictionary columns' codes: their texts, one per record, were the build's largest allocation at 1,000
+    # submissions (two million records)
+    labelled = _where(table.column("unit"), lambda unit: unit != AS_COMPUTED)
+    row_codes = _codes(table.column("row"))
+    with_labels = arrow_compute.unique(row_codes.filter(labelled))
+    keep = arrow_compute.or_(labelled, arrow_compute.invert(arrow_compute.is_in(row_codes, value_set=with_labels)))
     shown = table.filter(keep)
-    tasks = shown.column("task").cast(pa.string())
+    del table, labelled, row_codes, keep  # the whole long table is written: the benchmarks' files need the shown
     for task in benchmark_names():  # every benchmark's file, with its header alone where it has no row yet
-        out[benchmark_csv(task)] = long_csv(shown.filter(arrow_compute.equal(tasks, task)))
+        out[benchmark_csv(task)] = long_csv(shown.filter(_where(shown.column("task"), task.__eq__)))
     return out
