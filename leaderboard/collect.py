@@ -758,8 +758,8 @@ def _shared(row: RowFacts) -> RowFacts:
     items = row.headline_items
     return dataclasses.replace(
         row,
-        metrics={sys.intern(path): value for path, value in row.metrics.items()},
-        sd={sys.intern(path): value for path, value in row.sd.items()},
+        metrics=dict(zip(map(sys.intern, row.metrics), row.metrics.values(), strict=True)),
+        sd=dict(zip(map(sys.intern, row.sd), row.sd.values(), strict=True)),
         headline_items=None if items is None else (intern_ids(items[0]), items[1]),
     )
 

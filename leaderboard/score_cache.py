@@ -28,11 +28,13 @@ so nothing a pull request runs can write an entry another build reads.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
 import platform
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,7 @@ from ..evaluator.core.results import release_digest
 CACHE_ENV = "NEGHUB_SCORE_CACHE"  # not $NEGHUB_CACHE: that one holds the downloaded releases and digests
 CACHE_FOLDER = Path(".cache") / "neghub-scores"
 FORMAT = b"neghub-scores 2\n"  # this module's entry format: bumped when it changes
+PARTIAL_AGE = 3600  # seconds: a half-written entry older than this was left by a killed build
 SPARE = 200  # entries kept beyond those a build used (another branch's submissions, a removed one)
 _SOURCES = (Path(__file__).resolve().parents[1] / "evaluator", Path(__file__).resolve().parent)
 
@@ -178,5 +181,8 @@ class ScoreCache:
         others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         for path in others[max(SPARE, len(self.used)) :]:
             path.unlink(missing_ok=True)
+        stale = time.time() - PARTIAL_AGE
         for partial in self.folder.glob(".*.pickle.*"):  # left by a build that was killed while writing
-            partial.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # not another build's, still writing it (renamed or removed since)
+                if partial.stat().st_mtime < stale:
+                    partial.unlink()

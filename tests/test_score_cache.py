@@ -223,3 +223,22 @@ def test_a_second_build_scores_no_kept_answers_of_neghubs_re_run_again(
     warm = collect(main.root / "submissions", reported=False, score_cache=cache)
     assert scored == ["model-00003", "model-00003"]  # nothing more
     assert warm.file.model_dump_json(indent=1) == cold.file.model_dump_json(indent=1)
+
+
+def test_a_half_written_entry_is_removed_once_stale_never_while_another_build_may_be_writing_it(
+    submissions: Path, tmp_path: Path
+) -> None:
+    """Two builds may share a cache (`mkdocs serve` beside a build): pruning removed the other's entry while it was
+    being written, and its rename then failed. A half-written entry is removed only once it is an hour old."""
+    import os
+    import time
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    writing, killed = cache / f".{'a' * 64}.pickle.4242", cache / f".{'b' * 64}.pickle.4343"
+    writing.write_bytes(b"half")
+    killed.write_bytes(b"half")
+    two_hours_ago = time.time() - 7200
+    os.utime(killed, (two_hours_ago, two_hours_ago))
+    _build(submissions, cache)
+    assert writing.is_file() and not killed.exists()
