@@ -26,6 +26,7 @@ import functools
 import io
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -96,7 +97,7 @@ def _scales(task: str) -> dict[str, float]:
 _COLUMN_NAMES: dict[tuple[str, str], str] = {}  # (prefix, path) -> "prefix.path": one string per column of the build
 
 
-def _figures(prefix: str, task: str, figures: dict[str, float]) -> dict[str, Any]:
+def _figures(prefix: str, task: str, figures: Mapping[str, float | None]) -> dict[str, Any]:
     """A row's figures as download columns `prefix.path`, sorted by path, each in its page's unit (_in_page_unit:
     a row of a thousand-row board has a few hundred figures, so the columns' names and scales are looked up once)."""
     scales = _scales(task)
