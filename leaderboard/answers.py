@@ -42,7 +42,7 @@ class RunAnswers:
         return (self.ids is other.ids or self.ids == other.ids) and bool(np.array_equal(self.codes, other.codes))
 
     def values(self) -> list[Any]:
-        return [_VALUES[code] for code in self.codes.tolist()]
+        return list(map(_VALUES.__getitem__, self.codes.tolist()))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # codes are this process's: another process (a build's worker hands its rows back) gets the answers and
@@ -56,14 +56,15 @@ def intern_ids(ids: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def from_values(ids: tuple[str, ...], values: list[Any]) -> RunAnswers:
-    def code(value: Any) -> int:
-        found = _VOCABULARY.get(value)
-        if found is None:
-            found = _VOCABULARY[value] = len(_VALUES)
+    # the new answers coded first, in the order they first appear; then every answer looked up without a Python
+    # call per answer (a warm build codes every answer of every run it reads from the score cache: a million)
+    for value in dict.fromkeys(values):
+        if value not in _VOCABULARY:
+            _VOCABULARY[value] = len(_VALUES)
             _VALUES.append(value)
-        return found
-
-    return RunAnswers(intern_ids(ids), np.fromiter(map(code, values), dtype=np.int32, count=len(values)))
+    return RunAnswers(
+        intern_ids(ids), np.fromiter(map(_VOCABULARY.__getitem__, values), dtype=np.int32, count=len(values))
+    )
 
 
 def unparsed_code() -> int:

@@ -590,8 +590,8 @@ def collect(
     and decide every verdict. Reproduction records are read from `reproductions_dir`, maintainers' clearances
     from `clearances_file`, by default reproductions/ and clearances.yaml of the repository holding the
     submissions; `history` (landings, accounts) by default from the git history of that repository. With
-    `score_cache` (a folder: score_cache.py), a submission scored before with the same files, releases and scorer is
-    read from it instead of being scored again."""
+    `score_cache` (a folder: score_cache.py), a submission (or the answers NegHub's re-run kept of one) scored
+    before with the same files, releases and scorer is read from it instead of being scored again."""
     folder = submissions_dir() if submissions is None else submissions
     repository = Path(os.path.abspath(folder)).parent
     reproductions_dir = repository / REPRODUCTIONS_FOLDER if reproductions_dir is None else reproductions_dir
@@ -610,9 +610,10 @@ def collect(
     views: dict[str, bytes] = {}
     samples: dict[Board, Result] = {}
     records = load_reproductions(reproductions_dir)
+    cache = None if score_cache is None else ScoreCache(score_cache)
     if folder.is_dir():
         folders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
-        for sub_dir, collected in zip(folders, _collect_cached(folders, data_dir, known, score_cache), strict=True):
+        for sub_dir, collected in zip(folders, _collect_cached(folders, data_dir, known, cache), strict=True):
             notes.extend(collected.notes)
             views.update(collected.views)
             for board, result in collected.samples.items():
@@ -621,7 +622,11 @@ def collect(
                 continue
             accepted[sub_dir.name] = collected.metadata
             rows = [_with_evidence(r, collected.metadata, history, records) for r in collected.rows]
-            facts.extend(neghubs_figures(rows, sub_dir, collected.metadata, records, reproductions_dir, data_dir))
+            facts.extend(
+                neghubs_figures(rows, sub_dir, collected.metadata, records, reproductions_dir, data_dir, cache)
+            )
+    if cache is not None:
+        cache.prune()  # after the kept answers too: the entries they used are kept
     for board, result in samples.items():
         facts.extend(reference_rows(result, board, data_dir))
     tables = [table for _, table in load_reported()] if reported else []
@@ -674,19 +679,33 @@ def _collect_one(sub_dir: Path, data_dir: Path | None, known: list[str]) -> Coll
     return collect_submission(sub_dir, data_dir, known)
 
 
+@dataclass
+class CachedSubmission:
+    """A submission's score cache entry: what it collected but its board samples, and the boards it holds a sample
+    of (the samples, whole Results and most of the entry's bytes, are kept in an entry of their own, read only for
+    the submission whose sample of a board the build computes that board's rule rows on: the first)."""
+
+    collected: Collected
+    sample_boards: tuple[Board, ...]
+
+
+SAMPLES = "board samples"  # the part of a submission's entry that holds its samples (ScoreCache.part_key)
+
+
 def _collect_cached(
-    folders: list[Path], data_dir: Path | None, known: list[str], cache_folder: Path | None
+    folders: list[Path], data_dir: Path | None, known: list[str], cache: ScoreCache | None
 ) -> list[Collected]:
     """Every submission collected, in order: from the score cache where it holds the submission's entry, else
     scored (`_collect_all`) and kept in it (no cache: every one scored). Of the board samples, only the first
     submission's of each board is kept (the one the build computes the board's rule rows on), as each comes: a
-    thousand submissions' whole Results of every board would not fit in memory together."""
-    cache = None if cache_folder is None else ScoreCache(cache_folder)
+    thousand submissions' whole Results of every board would not fit in memory together; from the cache, only the
+    samples of those first submissions are read."""
     keys = [""] * len(folders) if cache is None else cache.keys(folders, data_dir)
-    first: dict[Board, tuple[int, int, Result]] = {}  # board -> (submission, its place there, the sample)
+    # board -> (submission, its place there, the sample; None: in the cache's entry of the submission's samples)
+    first: dict[Board, tuple[int, int, Result | None]] = {}
 
-    def with_first_samples(index: int, collected: Collected) -> Collected:
-        for place, (board, result) in enumerate(collected.samples.items()):
+    def with_first_samples(index: int, collected: Collected, samples: dict[Board, Result | None]) -> Collected:
+        for place, (board, result) in enumerate(samples.items()):
             if board not in first or index < first[board][0]:
                 first[board] = (index, place, result)
         return dataclasses.replace(collected, rows=[_shared(row) for row in collected.rows], samples={})
@@ -694,19 +713,42 @@ def _collect_cached(
     found: list[Collected | None] = [None] * len(folders)
     for index, key in enumerate(keys):
         hit = None if cache is None else cache.get(key)
-        if isinstance(hit, Collected):
-            found[index] = with_first_samples(index, hit)
+        if isinstance(hit, CachedSubmission):
+            assert cache is not None
+            cache.keep(cache.part_key(key, SAMPLES))  # read below only where needed, kept either way
+            found[index] = with_first_samples(index, hit.collected, dict.fromkeys(hit.sample_boards))
     missing = [index for index, value in enumerate(found) if value is None]
     for index, collected in zip(missing, _collect_all([folders[i] for i in missing], data_dir, known), strict=True):
         # a release this build could not read: not kept (a build that reads it must score the runs left out)
         if cache is not None and not any(note.unreadable for note in collected.notes):
-            cache.put(keys[index], collected)
-        found[index] = with_first_samples(index, collected)
-    if cache is not None:
-        cache.prune()
+            _keep(cache, keys[index], collected)
+        found[index] = with_first_samples(index, collected, dict(collected.samples))
     for board, (index, _, result) in sorted(first.items(), key=lambda item: item[1][:2]):
-        found[index].samples[board] = result  # type: ignore[union-attr]
+        found[index].samples[board] = (  # type: ignore[union-attr]
+            _cached_sample(cache, keys[index], board, folders[index], data_dir, known) if result is None else result
+        )
     return [collected for collected in found if collected is not None]
+
+
+def _keep(cache: ScoreCache, key: str, collected: Collected) -> None:
+    """A submission's entry, and its board samples in an entry of their own."""
+    cache.put(key, CachedSubmission(dataclasses.replace(collected, samples={}), tuple(collected.samples)))
+    cache.put(cache.part_key(key, SAMPLES), collected.samples)
+
+
+def _cached_sample(
+    cache: ScoreCache | None, key: str, board: Board, folder: Path, data_dir: Path | None, known: list[str]
+) -> Result:
+    """A cached submission's sample of `board`, from its samples' entry; the submission scored again (and both of
+    its entries written again) where that entry is missing or unreadable."""
+    assert cache is not None
+    samples = cache.get(cache.part_key(key, SAMPLES))
+    if not isinstance(samples, dict) or not isinstance(samples.get(board), Result):
+        collected = _collect_one(folder, data_dir, known)
+        _keep(cache, key, collected)
+        samples = collected.samples
+    result: Result = samples[board]
+    return result
 
 
 def _shared(row: RowFacts) -> RowFacts:
@@ -716,8 +758,8 @@ def _shared(row: RowFacts) -> RowFacts:
     items = row.headline_items
     return dataclasses.replace(
         row,
-        metrics={sys.intern(path): value for path, value in row.metrics.items()},
-        sd={sys.intern(path): value for path, value in row.sd.items()},
+        metrics=dict(zip(map(sys.intern, row.metrics), row.metrics.values(), strict=True)),
+        sd=dict(zip(map(sys.intern, row.sd), row.sd.values(), strict=True)),
         headline_items=None if items is None else (intern_ids(items[0]), items[1]),
     )
 

@@ -29,6 +29,7 @@ import functools
 import io
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -90,6 +91,29 @@ def _in_page_unit(task: str, path: str, value: float | None) -> Any:
     return _number(value * page_unit(task, path)[1])
 
 
+@functools.cache
+def _scales(task: str) -> dict[str, float]:
+    """Path -> scale of every figure the benchmark's pages show (`page_unit`'s; every other figure's is 1)."""
+    return {path: scale for path, (_, _, scale) in _shown(task).items()}
+
+
+_COLUMN_NAMES: dict[tuple[str, str], str] = {}  # (prefix, path) -> "prefix.path": one string per column of the build
+
+
+def _figures(prefix: str, task: str, figures: Mapping[str, float | None]) -> dict[str, Any]:
+    """A row's figures as download columns `prefix.path`, sorted by path, each in its page's unit (_in_page_unit:
+    a row of a thousand-row board has a few hundred figures, so the columns' names and scales are looked up once)."""
+    scales = _scales(task)
+    names = _COLUMN_NAMES
+    out: dict[str, Any] = {}
+    for path, value in sorted(figures.items()):
+        name = names.get((prefix, path))
+        if name is None:
+            name = names[prefix, path] = f"{prefix}.{path}"
+        out[name] = None if value is None else _number(value * scales.get(path, 1.0))
+    return out
+
+
 def record(row: Row) -> dict[str, Any]:
     """One row of a board as a flat record (the per-board downloads; contract.BoardRecord)."""
     benchmark = get_benchmark(row.task)
@@ -122,8 +146,8 @@ def record(row: Row) -> dict[str, Any]:
         "headline_metric": benchmark.display.headline.path,
         "headline": _in_page_unit(row.task, path, headline(row)),
         "predictions_sha256": ";".join(str(p.get("predictions_sha256")) for p in row.provenance) or None,
-        **{f"metric.{name}": _in_page_unit(row.task, name, value) for name, value in sorted(row.metrics.items())},
-        **{f"sd.{name}": _in_page_unit(row.task, name, value) for name, value in sorted(row.sd.items())},
+        **_figures("metric", row.task, row.metrics),
+        **_figures("sd", row.task, row.sd),
     }
 
 
@@ -167,12 +191,15 @@ def _seed(row: Row) -> int | None:
 
 def board_csv(rows: list[Row], records: list[dict[str, Any]] | None = None) -> str:
     records = [record(r) for r in rows] if records is None else records
-    columns = list(dict.fromkeys(key for rec in records for key in rec))
+    columns: dict[str, None] = {}
+    for rec in records:
+        columns.update(dict.fromkeys(rec))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for rec in records:
-        writer.writerow([_csv_safe(rec.get(c)) if rec.get(c) is not None else "" for c in columns])
+        cells = map(rec.get, columns)
+        writer.writerow(["" if value is None else _csv_safe(value) for value in cells])
     return out.getvalue()
 
 
@@ -211,12 +238,7 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
             index = len(row_values["task"])
             for name, value in _row_fields(board, row).items():
                 row_values[name].append(value)
-            paths = tuple(
-                path
-                for path in sorted(row.metrics)
-                if not (path.endswith((".0", ".1")) and path.rsplit(".", 1)[0].endswith("_ci95"))
-            )
-            blocks.setdefault((board.task, paths), []).append((index, row))
+            blocks.setdefault((board.task, _long_paths(tuple(sorted(row.metrics)))), []).append((index, row))
     owner_parts: list[NDArray[np.int64]] = []
     path_parts: list[NDArray[np.int64]] = []
     numbers: dict[str, list[NDArray[np.float64]]] = {name: [] for name in ("value", "ci_low", "ci_high", "sd")}
@@ -241,12 +263,12 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
         path_parts.append(np.tile(np.array(codes, dtype=np.int64), len(members)))
         rows = [row for _, row in members]
         # in the unit the pages show (percent and points x100): the interval and the SD scale with the figure
-        numbers["value"].append(_matrix([[row.metrics[p] for p in paths] for row in rows]) * scales)
+        numbers["value"].append(_matrix([list(map(row.metrics.__getitem__, paths)) for row in rows]) * scales)
         lows = [f"{c}.0" if c else "" for c in ci_paths]
         highs = [f"{c}.1" if c else "" for c in ci_paths]
-        numbers["ci_low"].append(_matrix([[row.metrics.get(p) for p in lows] for row in rows]) * scales)
-        numbers["ci_high"].append(_matrix([[row.metrics.get(p) for p in highs] for row in rows]) * scales)
-        numbers["sd"].append(_matrix([[row.sd.get(p) for p in paths] for row in rows]) * scales)
+        numbers["ci_low"].append(_matrix([list(map(row.metrics.get, lows)) for row in rows]) * scales)
+        numbers["ci_high"].append(_matrix([list(map(row.metrics.get, highs)) for row in rows]) * scales)
+        numbers["sd"].append(_matrix([list(map(row.sd.get, paths)) for row in rows]) * scales)
     owner = np.concatenate(owner_parts) if owner_parts else np.zeros(0, dtype=np.int64)
     path_codes = np.concatenate(path_parts) if path_parts else np.zeros(0, dtype=np.int64)
     indices = _numbers(owner.astype(np.int32), pa.int32())
@@ -267,6 +289,20 @@ def long_table(tables: dict[Board, list[Row]]) -> Any:
         arrays[name] = _numbers(values.astype(np.float64), pa.float64(), valid=~np.isnan(values))  # NaN: missing
     table = pa.table([arrays[name] for name in LONG_COLUMNS], names=list(LONG_COLUMNS))
     return table.replace_schema_metadata(_pandas_metadata(table))
+
+
+_LONG_PATHS: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _long_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """A row's sorted metric paths but its intervals' bounds (a long record carries them as ci_low and ci_high),
+    worked out once per distinct list: every NegHub row of a board has the same."""
+    found = _LONG_PATHS.get(paths)
+    if found is None:
+        found = _LONG_PATHS[paths] = tuple(
+            path for path in paths if not (path.endswith((".0", ".1")) and path.rsplit(".", 1)[0].endswith("_ci95"))
+        )
+    return found
 
 
 def _pandas_metadata(table: Any) -> dict[bytes, bytes]:
@@ -439,6 +475,28 @@ def long_csv(table: Any) -> str:
     return ",".join(LONG_COLUMNS) + "\n" + out.getvalue().decode("utf-8")
 
 
+def _codes(column: Any) -> Any:
+    """A dictionary-encoded column of one chunk (long_table's) as its codes."""
+    (chunk,) = column.chunks
+    return chunk.indices
+
+
+def _where(column: Any, test: Any) -> Any:
+    """Whether `test` holds of each record's text in a dictionary-encoded column: asked once per distinct text."""
+    import pyarrow as pa
+    import pyarrow.compute as arrow_compute
+
+    return pa.chunked_array(
+        [
+            arrow_compute.take(
+                pa.array([bool(test(v)) for v in chunk.dictionary.to_pylist()], pa.bool_()), chunk.indices
+            )
+            for chunk in column.chunks
+        ],
+        type=pa.bool_(),
+    )
+
+
 def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str | bytes]:
     out: dict[str, str | bytes] = {}
     own_rows = download_rows(board, tables)
@@ -448,18 +506,19 @@ def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str |
         out[f"data/{key.slug}.json"] = board_json(own, records)
     table = long_table(own_rows)
     out[LONG_PARQUET] = long_parquet(table)
-    import pyarrow as pa
     import pyarrow.compute as arrow_compute
 
     # a benchmark's CSV holds the figures its pages label (a NegHub row's result holds up to a few hundred more,
     # which would make the file ten times larger: they are in the Parquet); a row with no labelled figure (a paper's
-    # table of another test) keeps all of its own, so that every row and board is in the file
-    labelled = arrow_compute.not_equal(table.column("unit").cast(pa.string()), AS_COMPUTED)
-    row_ids = table.column("row").cast(pa.string())
-    with_labels = arrow_compute.unique(row_ids.filter(labelled))
-    keep = arrow_compute.or_(labelled, arrow_compute.invert(arrow_compute.is_in(row_ids, value_set=with_labels)))
+    # table of another test) keeps all of its own, so that every row and board is in the file. Worked out on the
+    # dictionary columns' codes: their texts, one per record, were the build's largest allocation at 1,000
+    # submissions (two million records)
+    labelled = _where(table.column("unit"), lambda unit: unit != AS_COMPUTED)
+    row_codes = _codes(table.column("row"))
+    with_labels = arrow_compute.unique(row_codes.filter(labelled))
+    keep = arrow_compute.or_(labelled, arrow_compute.invert(arrow_compute.is_in(row_codes, value_set=with_labels)))
     shown = table.filter(keep)
-    tasks = shown.column("task").cast(pa.string())
+    del table, labelled, row_codes, keep  # the whole long table is written: the benchmarks' files need the shown
     for task in benchmark_names():  # every benchmark's file, with its header alone where it has no row yet
-        out[benchmark_csv(task)] = long_csv(shown.filter(arrow_compute.equal(tasks, task)))
+        out[benchmark_csv(task)] = long_csv(shown.filter(_where(shown.column("task"), task.__eq__)))
     return out

@@ -5,7 +5,8 @@ Where evidence.py accepts the record, the build scores those files under the sub
 re-run alone), and the row's figures, answers and items become NegHub's: the figure it is ranked by. The
 submitter's headline stays beside it (`RowFacts.submitted_headline`), and the two sets of answers are compared for
 the agreement mark (verdicts' rerun-agreement), which never holds a row: an honest bf16 run from other hardware
-ranks by NegHub's figure.
+ranks by NegHub's figure. The kept files are scored through the build's score cache (score_cache.py, keyed by their
+sha256s, the releases and the scorer's version), so that a warm build scores none of them again.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..evaluator.submissions.format import Metadata
 from ..evaluator.submissions.reproduction import Reproduction
 from .decision import shared_difference
 from .facts import RowFacts
+from .score_cache import ScoreCache
 
 
 def neghubs_figures(
@@ -27,6 +29,7 @@ def neghubs_figures(
     records: dict[str, tuple[Path, Reproduction]],
     reproductions_dir: Path,
     data_dir: Path | None,
+    cache: ScoreCache | None = None,
 ) -> list[RowFacts]:
     """A submission's rows with NegHub's figures where its accepted record kept NegHub's re-run answers (Contract R):
     the kept files are scored like any prediction file, and the row's figures, answers and items become NegHub's;
@@ -35,7 +38,7 @@ def neghubs_figures(
     if not any(r.record is not None and r.record.rerun for r in rows):
         return rows
     found = records[sub_dir.name][1]
-    scored, why_not = _score_kept_answers(sub_dir.name, metadata, found, reproductions_dir, data_dir)
+    scored, why_not = _score_kept_answers(sub_dir.name, metadata, found, reproductions_dir, data_dir, cache)
     out = []
     for row in rows:
         record = row.record
@@ -69,10 +72,16 @@ def neghubs_figures(
 
 
 def _score_kept_answers(
-    sid: str, metadata: Metadata, record: Reproduction, reproductions_dir: Path, data_dir: Path | None
+    sid: str,
+    metadata: Metadata,
+    record: Reproduction,
+    reproductions_dir: Path,
+    data_dir: Path | None,
+    cache: ScoreCache | None,
 ) -> tuple[dict[str, RowFacts], str | None]:
     """NegHub's rows of submission `sid` scored from the answers its record kept (the runs it re-ran alone, under
-    the submission's metadata), or why none: a kept file missing or not the one the record names."""
+    the submission's metadata), or why none: a kept file missing or not the one the record names. The folder they
+    are scored from (the kept files, and the metadata of the runs re-run) is looked up in the score cache first."""
     import hashlib
     import shutil
     import tempfile
@@ -94,11 +103,20 @@ def _score_kept_answers(
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
         runs = [r for r in metadata.runs if r.file in rerun]
-        shown = metadata.model_copy(update={"runs": runs}).model_dump(mode="json", exclude_none=True)
+        shown = metadata.model_copy(update={"runs": runs}).model_dump(mode="json", exclude_unset=True)
         (folder / "metadata.yaml").write_text(yaml.safe_dump(shown, allow_unicode=True), encoding="utf-8")
-        from .collect import collect_submission  # the one scoring path: kept answers are scored as files are
+        from .collect import Collected, collect_submission  # the one scoring path: kept answers are scored as files are
 
-        collected = collect_submission(folder, data_dir, benchmark_names())
+        key = "" if cache is None else cache.keys([folder], data_dir, kind="kept answers")[0]
+        hit = None if cache is None else cache.get(key)
+        if isinstance(hit, Collected):
+            collected = hit
+        else:
+            collected = collect_submission(folder, data_dir, benchmark_names())
+            # its views and board samples are the submission's to show, not these rows': not kept
+            collected = dataclasses.replace(collected, views={}, samples={})
+            if cache is not None and not any(note.unreadable for note in collected.notes):
+                cache.put(key, collected)
     if collected.metadata is None:
         messages = [m for note in collected.notes for m in note.messages]
         return {}, f"NegHub's kept answers did not score ({messages[0] if messages else 'refused'})"

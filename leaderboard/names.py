@@ -87,6 +87,7 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", mapped)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # every row of a submission has its name: a build reads each a few times
 def name_keys(name: str) -> tuple[str, str]:
     """The two keys a name is compared by: the skeleton of the reduced name, and of its case-folded form."""
     reduced = _dropped(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name)))
@@ -134,6 +135,7 @@ def neghub_letters(name: str) -> str:
     return _letters(unicodedata.normalize("NFKC", read))
 
 
+@functools.lru_cache(maxsize=1 << 16)  # as name_keys: once per name, not per row
 def holds_neghubs_name(name: str) -> bool:
     """Whether a model name holds NegHub's own name, as a reader reads it: its letters (neghub_letters), by UTS #39's
     skeleton (combining marks the skeleton brings dropped), contain "neghub" in any letter case. NegHub's name is

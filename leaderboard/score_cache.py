@@ -11,7 +11,9 @@ releases it is scored against and on the code that scores it, nothing else. So a
   (a change to any scorer, rule row or collecting code misses, released or not), the Python and NumPy versions
   (the entry is a pickle) and this module's format.
 An entry is never trusted across any of them. A submission one of whose releases this build could not read is not
-kept (its runs were left out for that reason only: a build that reads the release must score them).
+kept (its runs were left out for that reason only: a build that reads the release must score them). The answers
+NegHub's re-run kept of a submission (kept_answers.py), scored like a submission's folder, are kept the same way,
+keyed as "kept answers" by the folder they are scored from (the kept files and the metadata of the runs re-run).
 
 Where: `$NEGHUB_SCORE_CACHE` (a folder; `off` for none), else `.cache/neghub-scores/` of the repository. Bounded:
 after a build, the entries it used are kept and, of the rest, the most recently used up to as many again (at least
@@ -26,11 +28,13 @@ so nothing a pull request runs can write an entry another build reads.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
 import platform
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -43,7 +47,8 @@ from ..evaluator.core.results import release_digest
 
 CACHE_ENV = "NEGHUB_SCORE_CACHE"  # not $NEGHUB_CACHE: that one holds the downloaded releases and digests
 CACHE_FOLDER = Path(".cache") / "neghub-scores"
-FORMAT = b"neghub-scores 1\n"  # this module's entry format: bumped when it changes
+FORMAT = b"neghub-scores 2\n"  # this module's entry format: bumped when it changes
+PARTIAL_AGE = 3600  # seconds: a half-written entry older than this was left by a killed build
 SPARE = 200  # entries kept beyond those a build used (another branch's submissions, a removed one)
 _SOURCES = (Path(__file__).resolve().parents[1] / "evaluator", Path(__file__).resolve().parent)
 
@@ -84,10 +89,14 @@ def folder_digest(folder: Path) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
-def entry_key(folder: Path, releases: dict[str, str], scorer: str, data_dir: Path | None) -> str:
-    """One submission's key: its files, the releases, the scorer, and the data folder asked for."""
+def entry_key(
+    folder: Path, releases: dict[str, str], scorer: str, data_dir: Path | None, kind: str = "submission"
+) -> str:
+    """One folder's key: what it is (a submission, or the answers NegHub's re-run kept of one), its files, the
+    releases, the scorer, and the data folder asked for."""
     parts = [
         FORMAT.decode().strip(),
+        kind,
         folder.name,
         folder_digest(folder),
         *(f"{task} {digest}" for task, digest in sorted(releases.items())),
@@ -105,10 +114,22 @@ class ScoreCache:
         self.used: set[str] = set()
         self.hits = 0
         self.misses = 0
+        self._versions: tuple[dict[str, str], str] | None = None
 
-    def keys(self, folders: Iterable[Path], data_dir: Path | None) -> list[str]:
-        releases, scorer = release_digests(), scorer_version()
-        return [entry_key(folder, releases, scorer, data_dir) for folder in folders]
+    def keys(self, folders: Iterable[Path], data_dir: Path | None, kind: str = "submission") -> list[str]:
+        if self._versions is None:  # the scorer's digest reads every source file: once a build
+            self._versions = (release_digests(), scorer_version())
+        releases, scorer = self._versions
+        return [entry_key(folder, releases, scorer, data_dir, kind) for folder in folders]
+
+    @staticmethod
+    def part_key(key: str, part: str) -> str:
+        """The key of an entry that holds one part of entry `key`'s value, read apart from it."""
+        return hashlib.sha256(f"{key} {part}".encode()).hexdigest()
+
+    def keep(self, key: str) -> None:
+        """Keep an entry this build did not read (a part it may need another time) when the folder is pruned."""
+        self.used.add(key)
 
     def _path(self, key: str) -> Path:
         return self.folder / f"{key}.pickle"
@@ -143,6 +164,7 @@ class ScoreCache:
 
     def put(self, key: str, value: Any) -> None:
         """Keep an entry (written whole, then renamed: a build stopped halfway leaves no half entry)."""
+        self.used.add(key)
         self.folder.mkdir(parents=True, exist_ok=True)
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         path = self._path(key)
@@ -159,5 +181,8 @@ class ScoreCache:
         others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         for path in others[max(SPARE, len(self.used)) :]:
             path.unlink(missing_ok=True)
+        stale = time.time() - PARTIAL_AGE
         for partial in self.folder.glob(".*.pickle.*"):  # left by a build that was killed while writing
-            partial.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # not another build's, still writing it (renamed or removed since)
+                if partial.stat().st_mtime < stale:
+                    partial.unlink()
