@@ -175,6 +175,21 @@ def workflow_account(root: Path | None) -> str:
     )
 
 
+def deployed_repository(root: Path | None) -> str | None:
+    """OWNER/NAME where the deployment names one (ROOT's `.github/neghub.yaml`, else $GITHUB_REPOSITORY), else
+    None; a $GITHUB_REPOSITORY that is not OWNER/NAME names none."""
+    found = configured_repository(root) or os.environ.get(REPOSITORY_ENV)
+    return found if found and re.fullmatch(REPOSITORY_PATTERN, found) else None
+
+
+def pages_url(repository: str) -> str:
+    """Where GitHub Pages serves OWNER/NAME's site: https://owner.github.io/NAME/ (lower-case owner: a host name),
+    or https://owner.github.io/ for the OWNER/OWNER.github.io repository, which Pages serves at the root."""
+    owner, name = repository.split("/")
+    host = f"{owner.lower()}.github.io"
+    return f"https://{host}/" if name.lower() == host else f"https://{host}/{name}/"
+
+
 def repository(root: Path | None) -> str:
     """OWNER/NAME of the deployment: ROOT's `.github/neghub.yaml`, else $GITHUB_REPOSITORY; an InputError naming
     where to set it when neither does (trust is then undecidable, never guessed)."""

@@ -6,7 +6,9 @@ re-scores every submission (or reads its scores from the score cache, leaderboar
 same files were scored by the same code on the same releases before) and produces the complete site.
 NEGHUB_SUBMISSIONS_DIR points it at another submissions folder (the tests and the benchmark use one in a temp
 directory); NEGHUB_SCORE_CACHE at another score cache folder, or `off`. The hand-written
-Submit page gets its list of model kinds from the submission models (leaderboard/submit_page.py).
+Submit page gets its list of model kinds from the submission models (leaderboard/submit_page.py). The site's
+address and the repository links its pages print come from the deployment's repository (leaderboard/deployment.py),
+never from a name written here.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from neghub.evaluator.fileio.logs import log_safe
 from neghub.evaluator.releases.loading import local_copy_advice
 from neghub.leaderboard.boards import SlugCollision
 from neghub.leaderboard.collect import collect, submissions_dir
+from neghub.leaderboard.deployment import deployed_repository, pages_url
 from neghub.leaderboard.raw_html import restore, stash
 from neghub.leaderboard.score_cache import cache_folder
 from neghub.leaderboard.site import build_pages
@@ -33,6 +36,9 @@ PLOTLY_JS = "assets/plotly.min.js"
 _GENERATED: set[str] = set()  # the Markdown pages this build generated (their HTML blocks skip Markdown)
 _MODEL_PAGES: set[str] = set()  # one per submission: left out of the search index
 _STASHED: dict[str, list[str]] = {}  # page -> its HTML blocks, between its Markdown and its content events
+# what a hand-written page writes for the deployment's repository in a link (https://github.com/OWNER/NAME/...)
+REPOSITORY_LINK = "https://github.com/OWNER/NAME/"
+_REPOSITORY: dict[str, str] = {}  # "name": OWNER/NAME of this build's deployment, where one is named
 
 
 def plotly_js_path() -> Path:
@@ -56,6 +62,18 @@ class BuildRefused(Abort):
         import click
 
         click.echo(self.format_message(), err=True)
+
+
+def on_config(config: Any, **_: Any) -> Any:
+    """site_url (the 404 page's base and the sitemap's addresses) is where GitHub Pages serves the deployment's
+    repository: `.github/neghub.yaml`'s `repository:`, else $GITHUB_REPOSITORY. Where neither names one the site has
+    no address, and the build's "repository is not named" line (deployment.announce) says so."""
+    named = deployed_repository(Path(config.config_file_path).parent)
+    _REPOSITORY.clear()
+    if named is not None:
+        _REPOSITORY["name"] = named
+    config["site_url"] = pages_url(named) if named is not None else None
+    return config
 
 
 def on_files(files: Files, config: Any, **_: Any) -> Files:
@@ -110,6 +128,8 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     the search index (a thousand of them were most of the index every page fetches, and of the build's time: the
     models' names are searchable on the Models page)."""
     uri = page.file.src_uri
+    if "name" in _REPOSITORY:  # the deployment's repository in the hand-written pages' links
+        markdown = markdown.replace(REPOSITORY_LINK, f"https://github.com/{_REPOSITORY['name']}/")
     if uri == SUBMIT_PAGE:
         return with_model_kinds(markdown)
     if uri in _MODEL_PAGES:

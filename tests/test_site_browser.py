@@ -58,6 +58,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from neghub.evaluator.core.registry import benchmark_names, get_benchmark
+from tests.histories import REPOSITORY
 from tests.processes import run_process
 from tests.test_leaderboard import NUBENCH_TEST, write_submission
 
@@ -206,7 +207,13 @@ def _build_site(work: Path) -> Path:
     write_markup_answers(submissions)
     write_crowd(submissions, CROWD)
     out = work / "public"
-    env = {**os.environ, "NEGHUB_SUBMISSIONS_DIR": str(submissions), "NO_MKDOCS_2_WARNING": "1"}
+    # deployed as the tests' repository (its site_url: https://neghub.github.io/neghub/, where the pages are served)
+    env = {
+        **os.environ,
+        "NEGHUB_SUBMISSIONS_DIR": str(submissions),
+        "NO_MKDOCS_2_WARNING": "1",
+        "GITHUB_REPOSITORY": REPOSITORY,
+    }
     build = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", ROOT / "mkdocs.yml", "-d", out]
     done = run_process(build, cwd=ROOT, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -1097,11 +1104,11 @@ def test_the_tidy_long_file_and_every_board_file_load_with_pandas(built_site: Pa
 
 
 def test_schema_ids_resolve_on_the_built_site(built_site: Path) -> None:
-    """Every published schema is served at the URL its $id names, under the site_url of mkdocs.yml."""
-    import re
+    """Every published schema is served at the URL its $id names, under the site's site_url (the tests' repository's
+    Pages address)."""
+    from neghub.leaderboard.deployment import pages_url
 
-    site_url = re.search(r"^site_url: (\S+)$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
-    assert site_url is not None
+    site_url = pages_url(REPOSITORY)
     schemas = sorted((ROOT / "schemas").glob("*.json"))
     assert schemas
     for schema in schemas:
@@ -1111,8 +1118,8 @@ def test_schema_ids_resolve_on_the_built_site(built_site: Path) -> None:
             assert schema.name == "data-contract.json" and "$id" not in document, schema.name
             continue
         schema_id = document["$id"]
-        assert schema_id.startswith(site_url.group(1)), schema_id
-        served = built_site / schema_id.removeprefix(site_url.group(1))
+        assert schema_id.startswith(site_url), schema_id
+        served = built_site / schema_id.removeprefix(site_url)
         assert served.read_bytes() == schema.read_bytes()
 
 
