@@ -369,8 +369,11 @@ def page_weight(site: Path, page: Path, site_path: str, cache: dict[Path, tuple[
 
 
 def site_weights(site: Path) -> list[Weight]:
-    site_url = re.search(r"^site_url: (\S+)$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
-    site_path = urlsplit(site_url.group(1)).path if site_url else "/"
+    # the build's site_url comes from the deployment's repository (mkdocs_hooks), none where it names none
+    from neghub.leaderboard.deployment import deployed_repository, pages_url
+
+    named = deployed_repository(ROOT)
+    site_path = urlsplit(pages_url(named)).path if named else "/"
     cache: dict[Path, tuple[int, int]] = {}
     # every page of the site; data/rows/ holds rows a page loads later, not pages
     pages = [p for p in sorted(site.rglob("*.html")) if "data" not in p.relative_to(site).parts]
