@@ -39,6 +39,7 @@ CHAT_TEMPLATE = "{% for m in messages %}<|user|>{{ m['content'] }}<|end|>{% endf
     "{% if add_generation_prompt %}<|assistant|>{% endif %}"
 )
 CHAT_ITEMS = 6  # of the 40 JSTS-Neg fixture items
+NLI_HEAD_CHECKED = 50  # of the 200 pairs the head is centred on
 LABEL_WORD_ITEMS = 20  # the sample takes whole groups of a JSTS-Neg pair (6 to 11 items here)
 NLI = ("entailment", "neutral", "contradiction")
 
@@ -164,8 +165,10 @@ def test_an_nli_head_is_read_through_its_id2label_and_validates(tmp_path: Path) 
     )
     lines = _lines(out / run.file)
     assert len(lines) == 1363
-    outputs = _head_outputs(folder, records)
-    expected = {r["id"]: head[max(range(3), key=o.__getitem__)].lower() for r, o in zip(records, outputs, strict=True)}
+    # each pair alone through the model is the slow part: a sample in which every label wins some suffices
+    checked = records[:NLI_HEAD_CHECKED]
+    outputs = _head_outputs(folder, checked)
+    expected = {r["id"]: head[max(range(3), key=o.__getitem__)].lower() for r, o in zip(checked, outputs, strict=True)}
     assert {i: lines[i]["prediction"] for i in expected} == expected
     assert set(expected.values()) == set(NLI)
 
