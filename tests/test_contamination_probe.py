@@ -193,7 +193,7 @@ def test_a_rerun_of_a_valid_run_records_the_probe_and_keeps_its_answers(
 
     model = _causal(tmp_path / "model")
     sub = tmp_path / "tiny-jnli"
-    options = ["--tasks", "jnli-neg", "--prompt", "llm-jp-eval-loglikelihood", "--batch-size", "16", "--no-progress"]
+    options = ["--tasks", "jnli-neg", "--prompt", "llm-jp-eval-loglikelihood", "--no-progress"]
     assert main(["run", str(model), *options, "-o", str(sub)]) == 0
     records = tmp_path / "records"
     assert main(["reproduce", str(sub), "--model", str(model), "-o", str(records)]) == 0

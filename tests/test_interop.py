@@ -76,13 +76,16 @@ def _same_rows(ran: list[dict[str, Any]], imported: list[dict[str, Any]]) -> Non
             assert a == b
 
 
+SCN_TRIAL = ["--max-items", "25", "--seed", "1"]
 CASES = [
     ("causal", "jsts-neg", ["--prompt", "llm-jp-eval", *UNVERIFIED_JSTS]),
     ("causal", "jsts-neg", ["--prompt", "llm-jp-eval-loglikelihood", *UNVERIFIED_JSTS]),
     ("causal", "nubench", ["--mode", "completion"]),
     ("causal", "nubench", ["--mode", "option", "--shots", "1", "--seed", "42"]),
-    ("constant", "scn", ["--max-pairs", "1"]),
-    ("roberta", "scn", ["--max-pairs", "1", "--model-kind", "masked"]),
+    # the cloze test as a trial: one pair and 25 of its 432 candidate verbs (500 top-1s, not 8,640), seed 1's
+    # sample holding "run", the verb both tiny models answer (a pair whose verbs none is answered writes no line)
+    ("constant", "scn", ["--max-pairs", "1", *SCN_TRIAL]),
+    ("roberta", "scn", ["--max-pairs", "1", *SCN_TRIAL, "--model-kind", "masked"]),
     ("sts", "jsts-neg", ["--model-kind", "classifier", "--head-labels", "", *UNVERIFIED_JSTS]),
 ]
 
@@ -94,7 +97,9 @@ def test_prompts_answered_by_the_backend_import_to_what_neghub_run_writes(
     folder = models[model]
     # neghub run takes --seeds and --max-pairs; --model-kind and --head-labels come from the model itself
     run_options = [o for o in options if o not in ("--model-kind", "masked", "classifier", "--head-labels", "")]
-    run_options = ["--seeds" if o == "--seed" else o for o in run_options]
+    # prompts' one --seed: neghub run's few-shot --seeds, and the cloze test's --sample-seed (its only seed)
+    run_seed = "--sample-seed" if task == "scn" else "--seeds"
+    run_options = [run_seed if o == "--seed" else o for o in run_options]
     ran = tmp_path / "ran"
     assert main(["run", str(folder), "--tasks", task, *run_options, "-o", str(ran), "--no-progress"]) == 0
     ran_meta = safe_yaml.load((ran / "metadata.yaml").read_text()).value

@@ -281,26 +281,28 @@ def test_jnli_neg_zero_shot_run_resumes_and_validates(causal_dir: Path, tmp_path
         "--batch-size",
         "64",
     ]
-    # a first, interrupted run: a partial file whose progress says 64 items and a half-written line after them
+    # a first, interrupted run: a partial file whose progress says 1,280 items (twenty batches of 64) and a
+    # half-written line after them; the resumed run answers the last two batches (64 and 19 items)
     assert main(argv) == 0
     final = out / "predictions/jnli-neg/jnli-neg-valid-llm-jp-eval-0shot.jsonl"
     lines = final.read_text().splitlines(keepends=True)
     assert len(lines) == 1363  # the valid split's instances (SOURCE.md: 186 + 1,177)
+    done = 1280
     partial = final.with_name(final.name + ".partial")
-    partial.write_text("".join(lines[:64]) + lines[64][:10])
+    partial.write_text("".join(lines[:done]) + lines[done][:10])
     progress = final.with_name(final.name + ".progress")
     # what the runner records of the model that wrote the partial file, and of its numeric setting
     writer = {"model_source": "folder", "model_location": causal_dir.name, "model_revision": None}
     writer |= {"device": "cpu", "dtype": "float32", "attn_implementation": "sdpa", "batch_size": 64}
     writer |= {"batch_tokens": 8192}
-    state = {"items": 64, "bytes": len("".join(lines[:64]).encode()), "writer": writer}
+    state = {"items": done, "bytes": len("".join(lines[:done]).encode()), "writer": writer}
     final.unlink()
     # another model's partial file is never continued: its item order and answers are not this model's; nor
     # one written in batches of another size: its batches are not this run's
     for other in ({"model_location": "other-model"}, {"batch_size": 32}):
         progress.write_text(json.dumps({**state, "writer": {**writer, **other}}))
         assert main(argv) == 2
-        assert partial.read_text() == "".join(lines[:64]) + lines[64][:10]  # left as it was
+        assert partial.read_text() == "".join(lines[:done]) + lines[done][:10]  # left as it was
     progress.write_text(json.dumps(state))
     assert main(argv) == 0
     assert final.read_text() == "".join(lines)  # greedy decoding is deterministic: the resumed file is identical
