@@ -8,6 +8,8 @@
 - `data/results-long.parquet`: every row and figure of the site in tidy long format (one record per row and
   figure), with its board's settings, the source, the trust level, the status, the interval bounds and the unit:
   `pandas.read_parquet` in one call (schema: `schemas/results-long.schema.json`, its columns in file order).
+  Built and written a piece at a time (a row group of about 100,000 records each, the text columns' dictionaries
+  the same in every piece), so that the site build never holds the whole table: read back, it is one table.
 - `data/benchmarks/<benchmark>.csv`: the same long records, one benchmark's (every board of it), for the figures
   its pages label (the Parquet has every figure a result holds, a few hundred for some rows; a row with no
   labelled figure keeps all of its own): the file a reader of one benchmark opens in a spreadsheet. (No CSV of
