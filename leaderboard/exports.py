@@ -8,6 +8,8 @@
 - `data/results-long.parquet`: every row and figure of the site in tidy long format (one record per row and
   figure), with its board's settings, the source, the trust level, the status, the interval bounds and the unit:
   `pandas.read_parquet` in one call (schema: `schemas/results-long.schema.json`, its columns in file order).
+  Built and written a piece at a time (a row group of about 100,000 records each, the text columns' dictionaries
+  the same in every piece), so that the site build never holds the whole table: read back, it is one table.
 - `data/benchmarks/<benchmark>.csv`: the same long records, one benchmark's (every board of it), for the figures
   its pages label (the Parquet has every figure a result holds, a few hundred for some rows; a row with no
   labelled figure keeps all of its own): the file a reader of one benchmark opens in a spreadsheet. (No CSV of
@@ -29,7 +31,7 @@ import functools
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -217,78 +219,142 @@ def board_json(rows: list[Row], records: list[dict[str, Any]] | None = None) -> 
 
 ROW_COLUMNS = LONG_COLUMNS[: LONG_COLUMNS.index("metric")]  # what a long record repeats of its row
 METRIC_COLUMNS = LONG_COLUMNS[LONG_COLUMNS.index("metric") :]
+FIGURE_COLUMNS = ("value", "ci_low", "ci_high", "sd")
 INTEGER_COLUMNS = ("shots", "seeds", "seed", "rank_low", "rank_high", "parameters", "n_runs")
 
 
+PIECE_RECORDS = 100_000  # long records built at a time: one Parquet row group, and the build's memory for them
+
+
 def long_table(tables: dict[Board, list[Row]]) -> Any:
-    """Every row and metric, one record each (tidy long format), as an Arrow table of LONG_COLUMNS.
+    """Every row and metric, one record each (tidy long format), as an Arrow table of LONG_COLUMNS: `long_pieces`
+    together (one chunk per piece)."""
+    import pyarrow as pa
+
+    return pa.concat_tables(list(long_pieces(tables)))
+
+
+Segment = tuple[str, tuple[str, ...], list[tuple[int, Row]]]  # rows of one block: its task, its paths, the rows
+
+
+def long_pieces(tables: dict[Board, list[Row]]) -> Iterator[Any]:
+    """The long table in pieces of about PIECE_RECORDS records (a row's records in one piece), in its order, each
+    an Arrow table of LONG_COLUMNS whose text columns share one dictionary across the pieces: the records of a
+    piece are built, written and let go before the next one's (at 1,000 submissions the whole table was half a
+    million records and 200 MB of the build's memory)."""
+    records = _LongRecords(tables)
+    segments: list[Segment] = []
+    size = 0
+    for (task, paths), members in records.blocks.items():
+        step = max(1, PIECE_RECORDS // max(1, len(paths)))
+        for start in range(0, len(members), step):
+            chunk = members[start : start + step]
+            if segments and size + len(chunk) * len(paths) > PIECE_RECORDS:
+                yield records.piece(segments)
+                segments, size = [], 0
+            segments.append((task, paths, chunk))
+            size += len(chunk) * len(paths)
+    if segments or not records.blocks:  # no row: the columns alone
+        yield records.piece(segments)
+
+
+class _LongRecords:
+    """What every piece of the long table shares: each row's fields (ROW_COLUMNS, one value per row, the text ones
+    dictionary-coded), the metric paths' codes, labels and units, and the rows grouped in blocks.
 
     At 1,000 submissions that is about a million records, most of whose columns repeat their row's fields: a row's
     text fields are dictionary-encoded (one entry per row, an index per record: pandas reads them as categories),
-    its numbers taken by index, and the metrics built as columns in one pass, so that nothing is repeated in
-    memory or in the file."""
-    import pyarrow as pa
+    its numbers taken by index, and the metrics built as columns in one pass per block, so that nothing is repeated
+    in memory or in the file."""
 
-    row_values: dict[str, list[Any]] = {name: [] for name in ROW_COLUMNS}
-    # rows with the same metrics (every NegHub row of a task) are one block: a matrix of their values, so that a
-    # million records are a few numpy arrays, not a million Python objects
-    blocks: dict[tuple[str, tuple[str, ...]], list[tuple[int, Row]]] = {}
-    for board, rows in tables.items():
-        for row in rows:
-            index = len(row_values["task"])
-            for name, value in _row_fields(board, row).items():
-                row_values[name].append(value)
-            blocks.setdefault((board.task, _long_paths(tuple(sorted(row.metrics)))), []).append((index, row))
-    owner_parts: list[NDArray[np.int64]] = []
-    path_parts: list[NDArray[np.int64]] = []
-    numbers: dict[str, list[NDArray[np.float64]]] = {name: [] for name in ("value", "ci_low", "ci_high", "sd")}
-    path_names: dict[str, int] = {}
-    labels: list[str] = []
-    units: list[str] = []
-    for (task, paths), members in blocks.items():
-        shown = _shown(task)
-        display = get_benchmark(task).display
-        cis = {c.path: c.ci_path for c in [*display.columns, display.headline]}
-        codes = []
-        for path in paths:
-            if path not in path_names:
-                label, unit, _ = shown.get(path, (path, AS_COMPUTED, 1.0))
-                path_names[path] = len(path_names)
-                labels.append(label)
-                units.append(unit)
-            codes.append(path_names[path])
-        ci_paths = [cis.get(p) for p in paths]
-        scales = np.tile(np.array([page_unit(task, p)[1] for p in paths], dtype=np.float64), len(members))
-        owner_parts.append(np.repeat(np.array([i for i, _ in members], dtype=np.int64), len(paths)))
-        path_parts.append(np.tile(np.array(codes, dtype=np.int64), len(members)))
-        rows = [row for _, row in members]
-        # in the unit the pages show (percent and points x100): the interval and the SD scale with the figure
-        numbers["value"].append(_matrix([list(map(row.metrics.__getitem__, paths)) for row in rows]) * scales)
-        lows = [f"{c}.0" if c else "" for c in ci_paths]
-        highs = [f"{c}.1" if c else "" for c in ci_paths]
-        numbers["ci_low"].append(_matrix([list(map(row.metrics.get, lows)) for row in rows]) * scales)
-        numbers["ci_high"].append(_matrix([list(map(row.metrics.get, highs)) for row in rows]) * scales)
-        numbers["sd"].append(_matrix([list(map(row.sd.get, paths)) for row in rows]) * scales)
-    owner = np.concatenate(owner_parts) if owner_parts else np.zeros(0, dtype=np.int64)
-    path_codes = np.concatenate(path_parts) if path_parts else np.zeros(0, dtype=np.int64)
-    indices = _numbers(owner.astype(np.int32), pa.int32())
-    arrays: dict[str, Any] = {}
-    for name in ROW_COLUMNS:
-        if name in INTEGER_COLUMNS:
-            arrays[name] = _optional_integers(row_values[name]).take(indices)
-        elif name == "is_sample":
-            arrays[name] = _booleans(row_values[name]).take(indices)
-        else:
-            arrays[name] = _repeated_text(row_values[name], indices)
-    path_indices = _numbers(path_codes.astype(np.int32), pa.int32())
-    arrays["metric"] = pa.DictionaryArray.from_arrays(path_indices, _strings(list(path_names)))
-    arrays["label"] = _strings(labels).take(path_indices).dictionary_encode()
-    arrays["unit"] = _strings(units).take(path_indices).dictionary_encode()
-    for name, parts in numbers.items():
-        values = np.concatenate(parts) if parts else np.zeros(0)
-        arrays[name] = _numbers(values.astype(np.float64), pa.float64(), valid=~np.isnan(values))  # NaN: missing
-    table = pa.table([arrays[name] for name in LONG_COLUMNS], names=list(LONG_COLUMNS))
-    return table.replace_schema_metadata(_pandas_metadata(table))
+    def __init__(self, tables: dict[Board, list[Row]]) -> None:
+        row_values: dict[str, list[Any]] = {name: [] for name in ROW_COLUMNS}
+        # rows with the same metrics (every NegHub row of a task) are one block: a matrix of their values, so that
+        # a million records are a few numpy arrays, not a million Python objects
+        self.blocks: dict[tuple[str, tuple[str, ...]], list[tuple[int, Row]]] = {}
+        for board, rows in tables.items():
+            for row in rows:
+                index = len(row_values["task"])
+                for name, value in _row_fields(board, row).items():
+                    row_values[name].append(value)
+                self.blocks.setdefault((board.task, _long_paths(tuple(sorted(row.metrics)))), []).append((index, row))
+        self.row_columns: dict[str, Any] = {}  # per row: an array, or (codes, dictionary) of a text column
+        for name in ROW_COLUMNS:
+            if name in INTEGER_COLUMNS:
+                self.row_columns[name] = _optional_integers(row_values[name])
+            elif name == "is_sample":
+                self.row_columns[name] = _booleans(row_values[name])
+            else:
+                self.row_columns[name] = _text_codes(row_values[name])
+        del row_values
+        self.path_codes: dict[str, int] = {}
+        labels: list[str] = []
+        units: list[str] = []
+        for task, paths in self.blocks:
+            shown = _shown(task)
+            for path in paths:
+                if path not in self.path_codes:
+                    label, unit, _ = shown.get(path, (path, AS_COMPUTED, 1.0))
+                    self.path_codes[path] = len(self.path_codes)
+                    labels.append(label)
+                    units.append(unit)
+        self.paths = _strings(list(self.path_codes))
+        # a label's (a unit's) code is its place among the distinct labels in the order the records first show
+        # them: the paths' codes are in that order (each block's first row gives every path of the block)
+        self.labels, self.label_of_path = _first_seen(labels)
+        self.units, self.unit_of_path = _first_seen(units)
+
+    def piece(self, segments: list[Segment]) -> Any:
+        """The records of `segments`' rows, in order, as an Arrow table of LONG_COLUMNS."""
+        import pyarrow as pa
+
+        owner_parts: list[NDArray[np.int32]] = [np.zeros(0, dtype=np.int32)]
+        path_parts: list[NDArray[np.int32]] = [np.zeros(0, dtype=np.int32)]
+        numbers: dict[str, list[NDArray[np.float64]]] = {name: [np.zeros(0)] for name in FIGURE_COLUMNS}
+        for task, paths, members in segments:
+            display = get_benchmark(task).display
+            cis = {c.path: c.ci_path for c in [*display.columns, display.headline]}
+            ci_paths = [cis.get(p) for p in paths]
+            scales = np.tile(np.array([page_unit(task, p)[1] for p in paths], dtype=np.float64), len(members))
+            owner_parts.append(np.repeat(np.array([i for i, _ in members], dtype=np.int32), len(paths)))
+            codes = np.array([self.path_codes[path] for path in paths], dtype=np.int32)
+            path_parts.append(np.tile(codes, len(members)))
+            rows = [row for _, row in members]
+            lows = [f"{c}.0" if c else "" for c in ci_paths]
+            highs = [f"{c}.1" if c else "" for c in ci_paths]
+            # in the unit the pages show (percent and points x100): the interval and the SD scale with the figure
+            numbers["value"].append(_matrix([list(map(row.metrics.__getitem__, paths)) for row in rows]) * scales)
+            numbers["ci_low"].append(_matrix([list(map(row.metrics.get, lows)) for row in rows]) * scales)
+            numbers["ci_high"].append(_matrix([list(map(row.metrics.get, highs)) for row in rows]) * scales)
+            numbers["sd"].append(_matrix([list(map(row.sd.get, paths)) for row in rows]) * scales)
+        indices = _numbers(np.concatenate(owner_parts), pa.int32())
+        arrays: dict[str, Any] = {}
+        for name in ROW_COLUMNS:
+            column = self.row_columns[name]
+            if isinstance(column, tuple):
+                row_codes, dictionary = column
+                arrays[name] = pa.DictionaryArray.from_arrays(row_codes.take(indices), dictionary)
+            else:
+                arrays[name] = column.take(indices)
+        path_codes = np.concatenate(path_parts)
+        arrays["metric"] = pa.DictionaryArray.from_arrays(_numbers(path_codes, pa.int32()), self.paths)
+        for name, of_path, dictionary in (
+            ("label", self.label_of_path, self.labels),
+            ("unit", self.unit_of_path, self.units),
+        ):
+            arrays[name] = pa.DictionaryArray.from_arrays(_numbers(of_path[path_codes], pa.int32()), dictionary)
+        for name, parts in numbers.items():
+            values = np.concatenate(parts)
+            arrays[name] = _numbers(values, pa.float64(), valid=~np.isnan(values))  # NaN: missing
+        table = pa.table([arrays[name] for name in LONG_COLUMNS], names=list(LONG_COLUMNS))
+        return table.replace_schema_metadata(_pandas_metadata(table))
+
+
+def _first_seen(values: list[str]) -> tuple[Any, NDArray[np.int32]]:
+    """The distinct `values` in the order first seen (an Arrow string array) and each value's place among them."""
+    distinct = {value: None for value in values}
+    place = {value: i for i, value in enumerate(distinct)}
+    return _strings(list(distinct)), np.array([place[value] for value in values], dtype=np.int32)
 
 
 _LONG_PATHS: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -418,23 +484,31 @@ def _strings(values: list[str]) -> Any:
     return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets), data], null_count=0)
 
 
-def _repeated_text(values: list[str | None], indices: Any) -> Any:
-    """A text column whose record i holds values[indices[i]], dictionary-encoded: each distinct text once (a missing
-    one as a null index, which Parquet stores; a null inside the dictionary it does not)."""
+def _text_codes(values: list[str | None]) -> tuple[Any, Any]:
+    """A text column of one value per row as (codes, dictionary): each distinct text once in the dictionary, in the
+    order first seen, a missing one as a null code (which Parquet stores; a null inside the dictionary it does not).
+    A long record of row i holds dictionary[codes[i]]."""
     import pyarrow as pa
 
     codes: dict[str, int] = {}
     per_row = [None if v is None else codes.setdefault(v, len(codes)) for v in values]
     valid = np.array([code is not None for code in per_row], dtype=bool)
     codes_array = _numbers(np.array([code or 0 for code in per_row], dtype=np.int32), pa.int32(), valid=valid)
-    return pa.DictionaryArray.from_arrays(codes_array.take(indices), _strings(list(codes)))
+    return codes_array, _strings(list(codes))
 
 
-def long_parquet(table: Any) -> bytes:
+def long_parquet(pieces: Iterable[Any]) -> bytes:
+    """The long table's pieces (long_pieces) as one Parquet file, a row group per piece (read back, one table)."""
     import pyarrow.parquet as pq
 
     buffer = io.BytesIO()
-    pq.write_table(table, buffer, compression="zstd")
+    writer = None
+    for piece in pieces:
+        if writer is None:
+            writer = pq.ParquetWriter(buffer, piece.schema, compression="zstd")
+        writer.write_table(piece)
+    if writer is not None:
+        writer.close()
     return buffer.getvalue()
 
 
@@ -451,9 +525,18 @@ def download_rows(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[Bo
 
 def long_csv(table: Any) -> str:
     """Long records (an Arrow table of LONG_COLUMNS) as CSV: the columns in contract order, missing as empty,
-    booleans `true`/`false`. Written by Arrow's CSV writer (a benchmark's file at a thousand submissions is a few
-    hundred thousand lines: no Python object per cell); a text cell a spreadsheet would run as a formula is quoted
-    with ', in each column's dictionary (its distinct texts) before it is decoded."""
+    booleans `true`/`false` (long_csv_lines under LONG_CSV_HEADER)."""
+    return (LONG_CSV_HEADER + long_csv_lines(table)).decode("utf-8")
+
+
+LONG_CSV_HEADER = (",".join(LONG_COLUMNS) + "\n").encode()
+
+
+def long_csv_lines(table: Any) -> bytes:
+    """Long records as CSV lines without a header, UTF-8. Written by Arrow's CSV writer (a benchmark's file at a
+    thousand submissions is a few hundred thousand lines: no Python object per cell); a text cell a spreadsheet
+    would run as a formula is quoted with ', in each column's dictionary (its distinct texts) before it is
+    decoded."""
     import pyarrow as pa
     import pyarrow.csv as arrow_csv
 
@@ -472,7 +555,7 @@ def long_csv(table: Any) -> str:
     out = io.BytesIO()
     options = arrow_csv.WriteOptions(include_header=False, quoting_style="needed")
     arrow_csv.write_csv(pa.table(columns, names=list(LONG_COLUMNS)), out, options)
-    return ",".join(LONG_COLUMNS) + "\n" + out.getvalue().decode("utf-8")
+    return out.getvalue()
 
 
 def _codes(column: Any) -> Any:
@@ -498,27 +581,49 @@ def _where(column: Any, test: Any) -> Any:
 
 
 def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str | bytes]:
+    """Every download, its text as UTF-8 bytes: the site holds them all until MkDocs writes them, and a text with one
+    character beyond Latin-1 (a Japanese dataset's label, an arrow) takes two or four bytes a character as a Python
+    string (at 1,000 submissions the files were 115 MB as strings, 70 MB as bytes)."""
+    import pyarrow as pa
+
     out: dict[str, str | bytes] = {}
     own_rows = download_rows(board, tables)
     for key, own in own_rows.items():
         records = [record(r) for r in own]
-        out[f"data/{key.slug}.csv"] = board_csv(own, records)
-        out[f"data/{key.slug}.json"] = board_json(own, records)
-    table = long_table(own_rows)
-    out[LONG_PARQUET] = long_parquet(table)
+        out[f"data/{key.slug}.csv"] = board_csv(own, records).encode("utf-8")
+        out[f"data/{key.slug}.json"] = board_json(own, records).encode("utf-8")
+    csvs = {task: [LONG_CSV_HEADER] for task in benchmark_names()}  # every benchmark's, its header alone if no row
+
+    def written(pieces: Iterable[Any]) -> Iterator[Any]:
+        """Each piece, after its benchmarks' CSV lines are cut from it."""
+        for piece in pieces:
+            shown = _shown_records(piece)
+            for task, parts in csvs.items():
+                own = shown.filter(_where(shown.column("task"), task.__eq__))
+                if own.num_rows:
+                    parts.append(long_csv_lines(own))
+            yield piece
+
+    out[LONG_PARQUET] = long_parquet(written(long_pieces(own_rows)))
+    for task, parts in csvs.items():
+        out[benchmark_csv(task)] = b"".join(parts)
+        parts.clear()
+    # Arrow's allocator keeps the pages the pieces were built in for its next allocation, which this build does not
+    # make: 50 MB at 1,000 submissions
+    pa.default_memory_pool().release_unused()
+    return out
+
+
+def _shown_records(piece: Any) -> Any:
+    """The records of a piece of the long table that a benchmark's CSV holds: the figures its pages label (a
+    NegHub row's result holds up to a few hundred more, which would make the file ten times larger: they are in
+    the Parquet); a row with no labelled figure (a paper's table of another test) keeps all of its own, so that
+    every row and board is in the file. A row's records are all in one piece. Worked out on the dictionary columns'
+    codes: their texts, one per record, were the build's largest allocation at 1,000 submissions."""
     import pyarrow.compute as arrow_compute
 
-    # a benchmark's CSV holds the figures its pages label (a NegHub row's result holds up to a few hundred more,
-    # which would make the file ten times larger: they are in the Parquet); a row with no labelled figure (a paper's
-    # table of another test) keeps all of its own, so that every row and board is in the file. Worked out on the
-    # dictionary columns' codes: their texts, one per record, were the build's largest allocation at 1,000
-    # submissions (two million records)
-    labelled = _where(table.column("unit"), lambda unit: unit != AS_COMPUTED)
-    row_codes = _codes(table.column("row"))
+    labelled = _where(piece.column("unit"), lambda unit: unit != AS_COMPUTED)
+    row_codes = _codes(piece.column("row"))
     with_labels = arrow_compute.unique(row_codes.filter(labelled))
     keep = arrow_compute.or_(labelled, arrow_compute.invert(arrow_compute.is_in(row_codes, value_set=with_labels)))
-    shown = table.filter(keep)
-    del table, labelled, row_codes, keep  # the whole long table is written: the benchmarks' files need the shown
-    for task in benchmark_names():  # every benchmark's file, with its header alone where it has no row yet
-        out[benchmark_csv(task)] = long_csv(shown.filter(_where(shown.column("task"), task.__eq__)))
-    return out
+    return piece.filter(keep)

@@ -178,7 +178,8 @@ def test_neg_cot_and_neg_under_cot_are_two_boards_two_tables_two_files(
     assert len({key.slug for key in custom_boards}) == 2
     written = files(board, tables)
     for key in custom_boards:
-        text = written[f"data/{key.slug}.csv"]
-        assert isinstance(text, str)
+        data = written[f"data/{key.slug}.csv"]
+        assert isinstance(data, bytes)
+        text = data.decode("utf-8")
         mine, other = ("First", "Second") if "neg-cot" in key.prompt else ("Second", "First")
         assert f",{mine}," in text and f",{other}," not in text

@@ -318,8 +318,8 @@ def test_every_board_download_loads_with_the_same_types_from_csv_and_json(tmp_pa
     assert boards
     differing = []
     for name in boards:
-        from_csv = pd.read_csv(io.StringIO(str(files[name])))
-        from_json = pd.read_json(io.StringIO(str(files[name.removesuffix(".csv") + ".json"])), orient="split")
+        from_csv = pd.read_csv(io.BytesIO(files[name]))  # type: ignore[arg-type]
+        from_json = pd.read_json(io.BytesIO(files[name.removesuffix(".csv") + ".json"]), orient="split")  # type: ignore[arg-type]
         assert list(from_csv.columns) == list(from_json.columns)
         differing += [f"{name} {c}" for c in from_csv.columns if from_csv[c].dtype != from_json[c].dtype]
         counts = [c for c in from_csv.columns if c.endswith((".n", ".n_items", ".n_triplets"))]

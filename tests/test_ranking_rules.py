@@ -150,9 +150,9 @@ def test_no_download_mixes_boards(built_site: tuple[dict[str, str | bytes], dict
     per_board.remove("data/leaderboard.json")  # every verdict of the build, one file (board_file.py)
     assert {name.removeprefix("data/").removesuffix(".json") for name in per_board} == set(slugs)
     for name in per_board:
-        text = files[name]
-        assert isinstance(text, str)
-        board = json.loads(text)
+        data = files[name]
+        assert isinstance(data, bytes)  # UTF-8, as exports.files holds every download
+        board = json.loads(data)
         records = [dict(zip(board["columns"], line, strict=True)) for line in board["data"]]
         stem = name.removeprefix("data/").removesuffix(".json")
         assert records and {r["board"] for r in records} == {stem}
