@@ -203,3 +203,25 @@ def test_pandas_loads_each_board_json_as_its_csv_in_one_call(
         columns, lines = _csv_records(files[name.removesuffix(".json") + ".csv"])
         assert list(frame.columns) == columns, name
         assert list(frame["row"]) == [line["row"] for line in lines], name
+
+
+def test_downloads_written_a_piece_at_a_time_are_the_downloads_written_whole(
+    site: tuple[Leaderboard, dict[str, str | bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The long table is built and written in pieces (a Parquet row group each, each benchmark's CSV cut from each
+    piece) to bound the build's memory: in pieces of 40 records the Parquet reads back as the same table, and every
+    benchmark's CSV is the same bytes, as in one piece."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from neghub.leaderboard import exports
+
+    board, _ = site
+    monkeypatch.setattr(exports, "PIECE_RECORDS", 10**9)
+    whole = build_pages(board)
+    monkeypatch.setattr(exports, "PIECE_RECORDS", 40)
+    pieces = build_pages(board)
+    in_pieces, in_one = (pq.ParquetFile(io.BytesIO(files[LONG_PARQUET])) for files in (pieces, whole))
+    assert in_one.num_row_groups == 1 and in_pieces.num_row_groups > 3
+    assert in_pieces.read().equals(in_one.read())
+    assert in_pieces.read().to_pandas().equals(in_one.read().to_pandas())
+    for task in benchmark_names():
+        assert pieces[benchmark_csv(task)] == whole[benchmark_csv(task)], task
