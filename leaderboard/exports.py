@@ -569,6 +569,7 @@ def _where(column: Any, test: Any) -> Any:
     import pyarrow as pa
     import pyarrow.compute as arrow_compute
 
+    # one Array, not a ChunkedArray: pyarrow 14 (pyproject.toml's floor) filters an Array only by an Array
     return pa.chunked_array(
         [
             arrow_compute.take(
@@ -577,7 +578,7 @@ def _where(column: Any, test: Any) -> Any:
             for chunk in column.chunks
         ],
         type=pa.bool_(),
-    )
+    ).combine_chunks()
 
 
 def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str | bytes]:
