@@ -714,8 +714,16 @@ def perf(session: nox.Session) -> None:
     runs = perf_runs(list(session.posargs), scripts, PERF_QUICK)
     if isinstance(runs, str):
         session.error(runs)
+    # a script whose goal is not met (or that measured nothing) exits non-zero; the others still run and print
+    # theirs, and the session fails at the end naming it
+    failed = []
     for script, options in runs:
-        session.run("python", str(ROOT / "perf" / script), *options, env=_data_env())
+        try:
+            session.run("python", str(ROOT / "perf" / script), *options, env=_data_env())
+        except nox.command.CommandFailed:
+            failed.append(script)
+    if failed:
+        session.error(f"{', '.join(failed)} exited non-zero (a goal not met, or nothing measured): see its lines above")
 
 
 @nox.session
