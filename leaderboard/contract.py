@@ -13,7 +13,8 @@ where the site serves it):
   Parquet's columns and each benchmark CSV's header.
 
 Every figure is in the unit the benchmark's pages show it in (`unit`: percent and points ×100, counts and
-correlations as computed; a figure no page shows, unit "as computed", as the scorer computed it).
+correlations as computed; a figure no page shows, unit "as computed", as the scorer computed it), to 6 significant
+digits (exports.SIGNIFICANT_DIGITS; a whole number whole).
 
 The submitters' contract is another: the submission, result and prediction-file schemas describe what a submitter
 writes, versioned by the submission format (`schema_version` in metadata.yaml, the prediction files' own models),
@@ -115,10 +116,12 @@ class LongRecord(BaseModel):
     metric: str = Field(description="the figure's path in the result (evaluator)")
     label: str = Field(description="the figure's label on the pages")
     unit: str = Field(description="percent, points, count, correlation, or 'as computed' where no page shows it")
-    value: float | None = Field(description="the figure, in `unit` (percent and points ×100)")
-    ci_low: float | None = Field(description="its 95% interval's lower bound, in `unit`")
+    value: float | None = Field(
+        description="the figure, in `unit` (percent and points ×100), to 6 significant digits (a whole number whole)"
+    )
+    ci_low: float | None = Field(description="its 95% interval's lower bound, in `unit`, to 6 significant digits")
     ci_high: float | None
-    sd: float | None = Field(description="the standard deviation over seeds, in `unit`")
+    sd: float | None = Field(description="the standard deviation over seeds, in `unit`, to 6 significant digits")
 
 
 LONG_COLUMNS: tuple[str, ...] = tuple(LongRecord.model_fields)
@@ -128,7 +131,7 @@ class BoardRecord(BaseModel):
     """One record of a board's download (`data/<board>.csv`, a line of `data/<board>.json`'s `data` with its
     `columns`): one row, every figure a column
     (`metric.<path>`, and `sd.<path>` for a mean over seeds), in the unit the pages show (see `unit` of the long
-    format: percent and points ×100)."""
+    format: percent and points ×100), to 6 significant digits (a whole number whole)."""
 
     model_config = ConfigDict(extra="allow", title="NegHub board record")
     __pydantic_extra__: dict[str, float | None] = Field(init=False)
@@ -163,7 +166,9 @@ class BoardRecord(BaseModel):
     open_weights: bool | None
     n_runs: int
     headline_metric: str
-    headline: float | None = Field(description="the headline figure, in the unit the pages show it")
+    headline: float | None = Field(
+        description="the headline figure, in the unit the pages show it, to 6 significant digits"
+    )
     predictions_sha256: str | None
 
 

@@ -47,13 +47,54 @@ from .verdicts import RULES_VERSION, headline, rule_for
 _FORMULA = re.compile(r"^[=+\-@\t\r]")
 
 
+SIGNIFICANT_DIGITS = 6  # of every figure the downloads write
+EXACT_POWER = 22  # 10.0**22 is the largest power of ten a double holds exactly
+
+
+def significant(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Figures rounded to SIGNIFICANT_DIGITS significant digits (NaN stays NaN, 0 stays 0). Written in full, a
+        figure took 17 digits (0.6206185567010309): at 250 submissions the figures were a third of the site's bytes per
+        submission. Six keep four more than any page shows (62.1347 where the page shows 62.13). Each is the nearest
+        double to its decimal (scaled by an exact power of ten, rounded, scaled back), so that it is written with at most
+        six digits. Scaled before it is rounded, a figure within a rounding error of a tie (99999.95, stored as
+    99999.94999999999709) may round up where decimal rounding goes down: one in its sixth digit. The board files and the
+    long table round with this one function, so they agree figure by figure."""
+    out = np.array(values, dtype=np.float64)
+    found = np.isfinite(out) & (out != 0)
+    magnitude = np.abs(out[found])
+    exponent = np.floor(np.log10(magnitude))
+    # log10 may land one off next to a power of ten: the magnitude's exponent is what 10**exponent brackets
+    exponent += magnitude >= 10.0 ** (exponent + 1)
+    exponent -= magnitude < 10.0**exponent
+    shift = (SIGNIFICANT_DIGITS - 1 - exponent).astype(np.int64)
+    # only ever multiply and divide by exact powers of ten: 1e-1 is not one, nor is any beyond 1e22
+    exact = np.abs(shift) <= EXACT_POWER
+    up = np.maximum(shift, 0).astype(np.float64)
+    down = np.maximum(-shift, 0).astype(np.float64)
+    scaled = out[found]
+    scaled = np.where(exact, np.round(scaled * 10.0**up / 10.0**down) * 10.0**down / 10.0**up, scaled)
+    # a figure below 1e-17 or above 1e27 (rounding noise next to zero: 3.469446951953614e-18): Python's decimal
+    # rounding, one at a time (a handful in a build)
+    for index in np.flatnonzero(~exact):
+        scaled[index] = float(f"{scaled[index]:.{SIGNIFICANT_DIGITS}g}")
+    out[found] = scaled
+    return out
+
+
 def _number(value: Any) -> Any:
-    """A figure as the downloads write it: a whole number as an integer (`1177`, not `1177.0`). The rows hold
-    means over runs, floats even for counts; written as floats, a column of counts loaded from a board's CSV as
-    floats and from its JSON as integers (pandas), 541 columns of the site's boards typed two ways."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
+    """A figure as the downloads write it: to SIGNIFICANT_DIGITS significant digits, and a whole number as an
+    integer (`1177`, not `1177.0`). The rows hold means over runs, floats even for counts; written as floats, a
+    column of counts loaded from a board's CSV as floats and from its JSON as integers (pandas), 541 columns of the
+    site's boards typed two ways."""
+    if isinstance(value, float):
+        if value.is_integer():
+            return int(value)
+        return _as_written(float(significant(np.array([value]))[0]))
     return value
+
+
+def _as_written(value: float) -> Any:
+    return int(value) if value.is_integer() else value
 
 
 def _csv_safe(value: Any) -> Any:
@@ -107,12 +148,17 @@ def _figures(prefix: str, task: str, figures: Mapping[str, float | None]) -> dic
     a row of a thousand-row board has a few hundred figures, so the columns' names and scales are looked up once)."""
     scales = _scales(task)
     names = _COLUMN_NAMES
+    paths = sorted(figures)
+    # the row's figures rounded together (one numpy call a row, not one a figure); a whole number stays whole
+    raw = [figures[path] for path in paths]
+    in_unit = [np.nan if v is None else v * scales.get(p, 1.0) for p, v in zip(paths, raw, strict=True)]
+    values = significant(np.array(in_unit, dtype=np.float64)).tolist()
     out: dict[str, Any] = {}
-    for path, value in sorted(figures.items()):
+    for path, given, value in zip(paths, raw, values, strict=True):
         name = names.get((prefix, path))
         if name is None:
             name = names[prefix, path] = f"{prefix}.{path}"
-        out[name] = None if value is None else _number(value * scales.get(path, 1.0))
+        out[name] = None if given is None else _as_written(value)
     return out
 
 
@@ -323,10 +369,15 @@ class _LongRecords:
             lows = [f"{c}.0" if c else "" for c in ci_paths]
             highs = [f"{c}.1" if c else "" for c in ci_paths]
             # in the unit the pages show (percent and points x100): the interval and the SD scale with the figure
-            numbers["value"].append(_matrix([list(map(row.metrics.__getitem__, paths)) for row in rows]) * scales)
-            numbers["ci_low"].append(_matrix([list(map(row.metrics.get, lows)) for row in rows]) * scales)
-            numbers["ci_high"].append(_matrix([list(map(row.metrics.get, highs)) for row in rows]) * scales)
-            numbers["sd"].append(_matrix([list(map(row.sd.get, paths)) for row in rows]) * scales)
+            # to SIGNIFICANT_DIGITS, as the board files write them
+            numbers["value"].append(
+                significant(_matrix([list(map(row.metrics.__getitem__, paths)) for row in rows]) * scales)
+            )
+            numbers["ci_low"].append(significant(_matrix([list(map(row.metrics.get, lows)) for row in rows]) * scales))
+            numbers["ci_high"].append(
+                significant(_matrix([list(map(row.metrics.get, highs)) for row in rows]) * scales)
+            )
+            numbers["sd"].append(significant(_matrix([list(map(row.sd.get, paths)) for row in rows]) * scales))
         indices = _numbers(np.concatenate(owner_parts), pa.int32())
         arrays: dict[str, Any] = {}
         for name in ROW_COLUMNS:
