@@ -28,13 +28,12 @@ from neghub.leaderboard.collect import collect, submissions_dir
 from neghub.leaderboard.deployment import deployed_repository, pages_url
 from neghub.leaderboard.raw_html import restore, stash
 from neghub.leaderboard.score_cache import cache_folder
-from neghub.leaderboard.site import build_pages
+from neghub.leaderboard.site import build_pages, lean_assets
 from neghub.leaderboard.submit_page import SUBMIT_PAGE, with_model_kinds
 
 log = logging.getLogger("mkdocs.plugins.neghub")
 PLOTLY_JS = "assets/plotly.min.js"
 _GENERATED: set[str] = set()  # the Markdown pages this build generated (their HTML blocks skip Markdown)
-_MODEL_PAGES: set[str] = set()  # one per submission: left out of the search index
 _STASHED: dict[str, list[str]] = {}  # page -> its HTML blocks, between its Markdown and its content events
 # what a hand-written page writes for the deployment's repository in a link (https://github.com/OWNER/NAME/...)
 REPOSITORY_LINK = "https://github.com/OWNER/NAME/"
@@ -92,11 +91,11 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
             task,
             local_copy_advice(task, data_dir_option=False),
         )
-    pages = build_pages(board, repository / "datasets_cards")
+    # a model page is a whole HTML page (no Markdown, no search entry) that loads the theme's stylesheets
+    assets = lean_assets((f.src_uri for f in files), config["extra_css"], config["extra_javascript"])
+    pages = build_pages(board, repository / "datasets_cards", assets)
     _GENERATED.clear()
     _GENERATED.update(uri for uri in pages if uri.endswith(".md"))
-    _MODEL_PAGES.clear()
-    _MODEL_PAGES.update(f"models/{sid}.md" for sid in board.submissions)
     for src_uri, content in pages.items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
@@ -124,16 +123,14 @@ def _served_at(schema: Path) -> str:
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     """The Submit page gets its list of model kinds, generated from the submission models. A generated page's HTML
-    blocks are kept out of Markdown (raw_html.py: Markdown converts its headings alone); a model page is left out of
-    the search index (a thousand of them were most of the index every page fetches, and of the build's time: the
-    models' names are searchable on the Models page)."""
+    blocks are kept out of Markdown (raw_html.py: Markdown converts its headings alone). A model page is no Markdown
+    page (site.model_page): nothing here sees it, and the search index has no entry for it (the models' names are
+    searchable on the Models page)."""
     uri = page.file.src_uri
     if "name" in _REPOSITORY:  # the deployment's repository in the hand-written pages' links
         markdown = markdown.replace(REPOSITORY_LINK, f"https://github.com/{_REPOSITORY['name']}/")
     if uri == SUBMIT_PAGE:
         return with_model_kinds(markdown)
-    if uri in _MODEL_PAGES:
-        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
     if uri in _GENERATED:
         stashed = stash(markdown)
         if stashed is not None:

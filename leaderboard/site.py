@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -219,8 +220,35 @@ def more_rows_files(env: jinja2.Environment, tables: dict[Board, list[Row]]) -> 
     return files
 
 
-def model_page(env: jinja2.Environment, sid: str, board: Leaderboard, rows: list[Row] | None = None) -> str:
-    """One submission's page; `rows`: its rows, in the build's order (build_pages gathers every submission's in one
+# what a model page loads, as paths in the site, where no MkDocs build names the theme's (build_pages' callers in
+# tests): NegHub's own stylesheet and script
+LEAN_STYLESHEETS: tuple[str, ...] = ("assets/neghub.css",)
+LEAN_SCRIPTS: tuple[str, ...] = ("assets/neghub.js",)
+# the theme's stylesheets every page of the build loads (mkdocs-material names them by their content's hash)
+_THEME_STYLESHEET = re.compile(r"assets/stylesheets/(main|palette)\.[0-9a-f]+\.min\.css")
+
+
+def lean_assets(
+    site_files: Iterable[str], extra_css: Iterable[str], extra_javascript: Iterable[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The stylesheets and scripts a model page loads, as paths in the site: the theme's main and palette
+    stylesheets among the build's files (`site_files`), then mkdocs.yml's extra_css; mkdocs.yml's extra_javascript.
+    The theme's own script is not among them: it drives the navigation a model page does not have."""
+    theme = sorted(uri for uri in site_files if _THEME_STYLESHEET.fullmatch(uri))
+    theme.sort(key=lambda uri: "palette" in uri)  # the palette's variables after the main sheet, as the theme does
+    return (*theme, *map(str, extra_css)), tuple(map(str, extra_javascript))
+
+
+def model_page(
+    env: jinja2.Environment,
+    sid: str,
+    board: Leaderboard,
+    rows: list[Row] | None = None,
+    assets: tuple[Sequence[str], Sequence[str]] = (LEAN_STYLESHEETS, LEAN_SCRIPTS),
+) -> str:
+    """One submission's page, a whole HTML page (templates/model.html.j2: outside MkDocs' Markdown and search
+    pipeline, without the theme's navigation, which was half of its bytes); `assets`: the stylesheets and scripts it
+    loads (lean_assets). `rows`: its rows, in the build's order (build_pages gathers every submission's in one
     pass: a search of every row for each submission grew with the square of the submissions)."""
     metadata = board.submissions[sid]
     # a rule baseline's row is on every board of its data as a reference: its page lists each once
@@ -306,8 +334,11 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard, rows: list
         for p in row.provenance
     ]
     runner = sorted((metadata.provenance or {}).items())
-    return env.get_template("model.md.j2").render(
+    return env.get_template("model.html.j2").render(
         title=model.name,
+        stylesheets=assets[0],
+        scripts=assets[1],
+        site_links=site_links(),
         facts=facts,
         trail=trail,
         description=metadata.description,
@@ -321,8 +352,20 @@ def model_page(env: jinja2.Environment, sid: str, board: Leaderboard, rows: list
     )
 
 
+def site_links() -> list[dict[str, str]]:
+    """The links of a model page's header (after the site's name, which links home): every benchmark, the models."""
+    links = [
+        {"href": f"benchmarks/{task}.html", "label": get_benchmark(task).display.name} for task in benchmark_names()
+    ]
+    return [*links, {"href": "models/index.html", "label": "Models"}]
+
+
 def answers_path(sid: str, run_file: str) -> str:
     return view_path(sid, run_file)
+
+
+def model_page_path(sid: str) -> str:
+    return f"models/{sid}.html"
 
 
 MODELS_ROWS = "data/rows/models.html"
@@ -447,8 +490,10 @@ def glossary_page(env: jinja2.Environment) -> str:
 def build_pages(
     board: Leaderboard,
     cards_dir: Path = Path("datasets_cards"),
+    assets: tuple[Sequence[str], Sequence[str]] = (LEAN_STYLESHEETS, LEAN_SCRIPTS),
 ) -> dict[str, str | bytes]:
-    """Every generated file of the site: path in the site -> content."""
+    """Every generated file of the site: path in the site -> content (a model page's, `models/<id>.html`, is a whole
+    page that loads `assets`: lean_assets)."""
     env = environment()
     tables = board.tables()
     missing = missing_rows(board)
@@ -463,7 +508,7 @@ def build_pages(
         if row.submission_id in by_submission:
             by_submission[row.submission_id].append(row)
     for sid in board.submissions:
-        files[f"models/{sid}.md"] = model_page(env, sid, board, by_submission[sid])
+        files[model_page_path(sid)] = model_page(env, sid, board, by_submission[sid], assets)
     files["profile.md"] = profile_page(env, board, files)
     files["maintainers.md"] = maintainers_page(env, board)
     files["rules.md"] = rules_page(env)

@@ -79,7 +79,7 @@ def test_a_row_that_ignores_negation_is_marked_wherever_it_is_listed(
     assert f"{alike} of 787 M_i pairs (those whose gold changes) alike" in rows["Blind"]
     assert "ignores negation" not in rows["Honest"] and "ignores negation" not in rows["Constant"]
     # the model page, the profile and the leaderboard file say it too
-    assert f"ignores negation in {share} % of pairs" in site.text("models/blind.md")
+    assert f"ignores negation in {share} % of pairs" in site.text("models/blind.html")
     assert "ignores negation" in site.text("profile.md")
     (entry,) = [e for e in site.file()["rows"] if e["submission"] == "blind"]
     assert entry["tags"] == ["ignores negation"]

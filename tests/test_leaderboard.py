@@ -273,7 +273,7 @@ def test_build_pages_has_every_page_and_export(tmp_path: Path) -> None:
     files = build_pages(board)
     for task in ("jnli-neg", "jsts-neg", "nubench", "scn"):
         assert f"benchmarks/{task}.md" in files and f"datasets/{task}.md" in files
-    assert "models/one-run.md" in files and "profile.md" in files
+    assert "models/one-run.html" in files and "profile.md" in files
     (name,) = [n for n in files if n.startswith("data/nubench--test--completion--0shot") and n.endswith(".json")]
     board = json.loads(files[name])
     exported = [r for r in (dict(zip(board["columns"], v, strict=True)) for v in board["data"]) if r["submission_id"]]

@@ -221,10 +221,10 @@ def test_the_smollm2_jnli_neg_row_says_its_answers_did_not_parse(
     assert isinstance(text, str)
     assert "only 0% of its answers parsed" in text
     assert "not ranked: Too few of its answers parsed (0 %); a row is ranked from 50 %" in text
-    model = files["models/smollm2-135m-instruct.md"]
+    model = files["models/smollm2-135m-instruct.html"]
     assert isinstance(model, str)
     # the flip analysis: with no parsed answer there is no pair to compare, so no share is claimed at all
-    flips = model.split("## Flip analysis", 1)[1].split("\n## ", 1)[0]
+    flips = model.split('<h2 id="flip-analysis">', 1)[1].split("<h2 ", 1)[0]
     lines = {
         re.findall(r"<td[^>]*>(.*?)</td>", line)[1].split(" · ")[2]: re.findall(r"<td[^>]*>(.*?)</td>", line)
         for line in flips.splitlines()

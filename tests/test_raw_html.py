@@ -63,8 +63,7 @@ def test_every_generated_page_of_a_realistic_build_comes_out_as_markdown_makes_i
             if compared is not None:
                 assert compared[1] == compared[0], uri
                 stashed.append(uri)
-    # the pages the stash exists for: every model page, every benchmark page
-    assert {f"models/model-{n:05d}.md" for n in NUMBERS} <= set(stashed)
+    # the pages the stash exists for: every benchmark page (a model page is a whole HTML page, no Markdown)
     assert {"benchmarks/nubench.md", "benchmarks/scn.md"} <= set(stashed)
 
 
@@ -89,22 +88,17 @@ def test_a_page_comes_out_as_markdown_makes_it_or_is_left_to_markdown(page: str)
         assert compared[1] == compared[0]
 
 
-def test_a_model_page_is_left_out_of_the_search_index_and_its_blocks_skip_markdown(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_generated_pages_blocks_skip_markdown_in_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("neghub_hooks", ROOT / "leaderboard" / "mkdocs_hooks.py")
     assert spec is not None and spec.loader is not None
     hooks = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hooks)
-    monkeypatch.setattr(hooks, "_GENERATED", {"models/a.md", "benchmarks/scn.md"})
-    monkeypatch.setattr(hooks, "_MODEL_PAGES", {"models/a.md"})
+    monkeypatch.setattr(hooks, "_GENERATED", {"benchmarks/scn.md"})
     text = "## Results\n\n<div>the table</div>\n"
-    for uri, excluded in (("models/a.md", True), ("benchmarks/scn.md", False)):
-        page = SimpleNamespace(file=SimpleNamespace(src_uri=uri), meta={})
-        converted = hooks.on_page_markdown(text, page=page)
-        assert "<div>" not in converted
-        assert (page.meta.get("search") or {}).get("exclude", False) is excluded
-        html = hooks.on_page_content(markdown.markdown(converted), page=page)
-        assert "<div>the table</div>" in html
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="benchmarks/scn.md"), meta={})
+    converted = hooks.on_page_markdown(text, page=page)
+    assert "<div>" not in converted
+    html = hooks.on_page_content(markdown.markdown(converted), page=page)
+    assert "<div>the table</div>" in html
