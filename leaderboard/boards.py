@@ -7,7 +7,7 @@ the paper's rows on the official release; a paper's 5-seed means sit apart from 
 fine-tuned on D_JNLI ∪ D_neg apart from one fine-tuned on D_JNLI; and a custom prompt is a board of its own,
 named by the prompt and the sha256 its run records (never one shared `custom` board).
 
-A board's slug names its page anchor, its `data/<slug>.csv|json` and every row id on it, so two boards must never
+A board's slug names its page anchor, its `data/<slug>.csv` and every row id on it, so two boards must never
 share one. The slug of a custom prompt's board ends with a short hash of the board's whole key (`key_hash`): its
 prompt's name is free text a submitter writes, and the slug folds case and punctuation (`neg-cot` and `neg_cot`
 were one slug). The hash is of the board alone, never of the other boards a build holds: a slug that changed when

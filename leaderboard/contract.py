@@ -1,6 +1,6 @@
 """The data contract: every file the site publishes for readers' code, under one version.
 
-The files: `data/leaderboard.json` (every verdict: board_file.py), `data/<board slug>.csv|json` (one board, one
+The files: `data/leaderboard.json` (every verdict: board_file.py), `data/<board slug>.csv` (one board, one
 record per row), `data/results-long.parquet` (every row and figure of the site, long format) and
 `data/benchmarks/<benchmark>.csv` (the same long records, one benchmark's, for the figures its pages label). Each
 is described by a JSON Schema in `schemas/` whose `$id` carries the version (`.../schemas/data-contract-<N>/<file>`,
@@ -8,7 +8,7 @@ where the site serves it):
 
 - `leaderboard.schema.json`: the leaderboard file;
 - `board.schema.json`: one record of a board's download (its `metric.<path>` and `sd.<path>` columns by pattern): a
-  line of its CSV, or a line of its JSON's `data` zipped with the JSON's `columns` (pandas' "split" orientation);
+  line of its CSV;
 - `results-long.schema.json`: one record of the long format, its columns in file order (`LONG_COLUMNS`): the
   Parquet's columns and each benchmark CSV's header.
 
@@ -128,8 +128,8 @@ LONG_COLUMNS: tuple[str, ...] = tuple(LongRecord.model_fields)
 
 
 class BoardRecord(BaseModel):
-    """One record of a board's download (`data/<board>.csv`, a line of `data/<board>.json`'s `data` with its
-    `columns`): one row, every figure a column
+    """One record of a board's download, a line of `data/<board>.csv` (its cells read as the types named here: an
+    empty cell is null, `True`/`False` a boolean): one row, every figure a column
     (`metric.<path>`, and `sd.<path>` for a mean over seeds), in the unit the pages show (see `unit` of the long
     format: percent and points ×100), to 6 significant digits (a whole number whole)."""
 

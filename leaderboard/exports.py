@@ -1,10 +1,9 @@
 """Downloads people load in one line, under one data contract (contract.py: its version, its schemas).
 
-- `data/<board>.csv` and `data/<board>.json`: one board, one row per model, every figure as a column. The JSON is
-  pandas' "split" orientation, the column names once and one list of values per row: `pandas.read_json(path,
-  orient="split")` loads it (schema of one record, a CSV line or `columns` zipped with a line of `data`:
-  `schemas/board.schema.json`). Both, for two readers: the CSV for a spreadsheet, the JSON for code (and the page's
-  "Show every column"), typed as the schema says where a CSV's cells are text.
+- `data/<board>.csv`: one board, one row per model, every figure as a column (schema of one line:
+  `schemas/board.schema.json`): the file a reader opens in a spreadsheet, and the page's "Show every column". Code
+  reads it with `pandas.read_csv`, or every row and figure typed from the Parquet. (Its JSON twin went: at 250
+  submissions the two were 19 KB of the site's 90 KB per submission, and the Parquet is the typed file.)
 - `data/results-long.parquet`: every row and figure of the site in tidy long format (one record per row and
   figure), with its board's settings, the source, the trust level, the status, the interval bounds and the unit:
   `pandas.read_parquet` in one call (schema: `schemas/results-long.schema.json`, its columns in file order).
@@ -53,12 +52,12 @@ EXACT_POWER = 22  # 10.0**22 is the largest power of ten a double holds exactly
 
 def significant(values: NDArray[np.float64]) -> NDArray[np.float64]:
     """Figures rounded to SIGNIFICANT_DIGITS significant digits (NaN stays NaN, 0 stays 0). Written in full, a
-        figure took 17 digits (0.6206185567010309): at 250 submissions the figures were a third of the site's bytes per
-        submission. Six keep four more than any page shows (62.1347 where the page shows 62.13). Each is the nearest
-        double to its decimal (scaled by an exact power of ten, rounded, scaled back), so that it is written with at most
-        six digits. Scaled before it is rounded, a figure within a rounding error of a tie (99999.95, stored as
-    99999.94999999999709) may round up where decimal rounding goes down: one in its sixth digit. The board files and the
-    long table round with this one function, so they agree figure by figure."""
+    figure took 17 digits (0.6206185567010309): rounded, the site at 250 submissions is 7 of its 113 KB a
+    submission lighter. Six keep four more than any page shows (62.1347 where the page shows 62.13). Each is the nearest
+    double to its decimal (scaled by an exact power of ten, rounded, scaled back), so that it is written with at
+    most six digits. Scaled before it is rounded, a figure within a rounding error of a tie (99999.95, stored as
+    99999.94999999999709) may round up where decimal rounding goes down: one in its sixth digit. The board files and
+    the long table round with this one function, so they agree figure by figure."""
     out = np.array(values, dtype=np.float64)
     found = np.isfinite(out) & (out != 0)
     magnitude = np.abs(out[found])
@@ -84,8 +83,7 @@ def significant(values: NDArray[np.float64]) -> NDArray[np.float64]:
 def _number(value: Any) -> Any:
     """A figure as the downloads write it: to SIGNIFICANT_DIGITS significant digits, and a whole number as an
     integer (`1177`, not `1177.0`). The rows hold means over runs, floats even for counts; written as floats, a
-    column of counts loaded from a board's CSV as floats and from its JSON as integers (pandas), 541 columns of the
-    site's boards typed two ways."""
+    column of counts loaded from a board's CSV as floats (pandas), 541 columns of the site's boards."""
     if isinstance(value, float):
         if value.is_integer():
             return int(value)
@@ -237,8 +235,8 @@ def _seed(row: Row) -> int | None:
     return seeds[0] if len(seeds) == 1 and isinstance(seeds[0], int) else None
 
 
-def board_csv(rows: list[Row], records: list[dict[str, Any]] | None = None) -> str:
-    records = [record(r) for r in rows] if records is None else records
+def board_csv(rows: list[Row]) -> str:
+    records = [record(r) for r in rows]
     columns: dict[str, None] = {}
     for rec in records:
         columns.update(dict.fromkeys(rec))
@@ -249,18 +247,6 @@ def board_csv(rows: list[Row], records: list[dict[str, Any]] | None = None) -> s
         cells = map(rec.get, columns)
         writer.writerow(["" if value is None else _csv_safe(value) for value in cells])
     return out.getvalue()
-
-
-def board_json(rows: list[Row], records: list[dict[str, Any]] | None = None) -> str:
-    """The board as JSON in pandas' "split" orientation: `{"columns": [...], "data": [[...], ...]}`, the column names
-    once and each row's values in their order (null where the row has none), one row per line (compact: a board of
-    1,000 rows is read, not browsed). As a list of records, every line repeated its column names: an SCN row has
-    about 200 figures, named in up to 70 characters each, two thirds of the file. `pandas.read_json(path,
-    orient="split")` loads it; zipping `columns` with a line of `data` gives the record the board schema describes."""
-    records = [record(r) for r in rows] if records is None else records
-    columns = list(dict.fromkeys(key for rec in records for key in rec))
-    lines = ",\n".join(json.dumps([rec.get(c) for c in columns], ensure_ascii=False) for rec in records)
-    return '{"columns": ' + json.dumps(columns, ensure_ascii=False) + ',\n"data": [\n' + lines + "\n]}\n"
 
 
 ROW_COLUMNS = LONG_COLUMNS[: LONG_COLUMNS.index("metric")]  # what a long record repeats of its row
@@ -641,9 +627,7 @@ def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str |
     out: dict[str, str | bytes] = {}
     own_rows = download_rows(board, tables)
     for key, own in own_rows.items():
-        records = [record(r) for r in own]
-        out[f"data/{key.slug}.csv"] = board_csv(own, records).encode("utf-8")
-        out[f"data/{key.slug}.json"] = board_json(own, records).encode("utf-8")
+        out[f"data/{key.slug}.csv"] = board_csv(own).encode("utf-8")
     csvs = {task: [LONG_CSV_HEADER] for task in benchmark_names()}  # every benchmark's, its header alone if no row
 
     def written(pieces: Iterable[Any]) -> Iterator[Any]:

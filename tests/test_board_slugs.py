@@ -1,6 +1,6 @@
 """Board slugs that cannot collide (issue 37, item 5).
 
-A slug names a board's page anchor, its `data/<slug>.csv|json` and every row id ("<submission>/<slug>"): two boards
+A slug names a board's page anchor, its `data/<slug>.csv` and every row id ("<submission>/<slug>"): two boards
 with one slug would write one file, the later board's rows replacing the earlier's. A custom prompt's name is
 free text a submitter writes, and `_slug` folds case and punctuation, so `neg-cot` and `neg_cot` (with the same
 prompt text, so the same sha256) were one slug on main. A custom prompt's board now gains a short hash of its full

@@ -1,5 +1,5 @@
 """One data contract, versioned once (issue 37, item 7): every file the site publishes for readers' code
-(`data/leaderboard.json`, `data/<board>.csv|json`, `data/results-long.parquet`, `data/benchmarks/<benchmark>.csv`)
+(`data/leaderboard.json`, `data/<board>.csv`, `data/results-long.parquet`, `data/benchmarks/<benchmark>.csv`)
 is described by a schema whose `$id` carries one version, and a schema cannot change under a released version.
 """
 

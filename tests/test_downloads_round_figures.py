@@ -1,8 +1,8 @@
 """The downloads write every figure to 6 significant digits (issue 37, item 6: the site's size).
 
-A figure written as the scorer computed it took 17 digits (0.6206185567010309), most of a board's CSV and JSON and of
-a benchmark's CSV: at 250 submissions the figures were a third of the site's bytes per submission. The pages show two
-decimals; 6 significant digits keep four more than any page shows, and a whole number (a count) is written whole.
+A figure written as the scorer computed it took 17 digits (0.6206185567010309) in a board's CSV and a benchmark's
+CSV. The pages show two decimals; 6 significant digits keep four more than any page shows, and a whole number (a
+count) is written whole. At 250 submissions this took 7 of the site's 113 KB per submission.
 Expected values are worked out by hand.
 """
 
@@ -63,22 +63,19 @@ def files() -> dict[str, str | bytes]:
     return build_pages(collect(ROOT / "submissions", data_dir=Path(data_dir) if data_dir else None))
 
 
-def _cells(path: str, data: str | bytes) -> list[str]:
+def _cells(data: str | bytes) -> list[str]:
     text = data.decode("utf-8") if isinstance(data, bytes) else data
-    if path.endswith(".csv"):
-        return [cell for line in csv.reader(io.StringIO(text)) for cell in line]
-    return [json.dumps(v) for line in json.loads(text)["data"] for v in line if isinstance(v, float)]
+    return [cell for line in csv.reader(io.StringIO(text)) for cell in line]
 
 
 def test_every_float_of_every_download_has_at_most_six_significant_digits(files: dict[str, str | bytes]) -> None:
     import pyarrow.parquet as pq
 
-    downloads = [p for p in files if p.startswith("data/") and p.endswith((".csv", ".json")) and "/rows/" not in p]
-    downloads.remove("data/leaderboard.json")  # the verdicts' file, not a download of figures
-    assert any(p.startswith("data/benchmarks/") for p in downloads) and any(p.endswith(".json") for p in downloads)
+    downloads = [p for p in files if p.startswith("data/") and p.endswith(".csv")]
+    assert any(p.startswith("data/benchmarks/") for p in downloads) and any(p.count("/") == 1 for p in downloads)
     floats = 0
     for path in downloads:
-        written = [cell for cell in _cells(path, files[path]) if NUMBER.match(cell)]
+        written = [cell for cell in _cells(files[path]) if NUMBER.match(cell)]
         floats += len(written)
         long = [cell for cell in written if _digits(cell) > SIGNIFICANT_DIGITS]
         assert long == [], (path, long[:5])

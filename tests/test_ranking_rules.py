@@ -5,6 +5,7 @@ order of landing. The rules themselves, and every way to game them, are tests/te
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import re
@@ -146,15 +147,13 @@ def test_no_download_mixes_boards(built_site: tuple[dict[str, str | bytes], dict
     own = [board for board, rows in tables.items() if any(r.key == board for r in rows)]
     slugs = {board.slug: board for board in own}
     assert len(slugs) == len(own), "two boards share a download name"
-    per_board = [name for name in files if name.startswith("data/") and name.endswith(".json")]
-    per_board.remove("data/leaderboard.json")  # every verdict of the build, one file (board_file.py)
-    assert {name.removeprefix("data/").removesuffix(".json") for name in per_board} == set(slugs)
+    per_board = [name for name in files if name.count("/") == 1 and name.startswith("data/") and name.endswith(".csv")]
+    assert {name.removeprefix("data/").removesuffix(".csv") for name in per_board} == set(slugs)
     for name in per_board:
         data = files[name]
         assert isinstance(data, bytes)  # UTF-8, as exports.files holds every download
-        board = json.loads(data)
-        records = [dict(zip(board["columns"], line, strict=True)) for line in board["data"]]
-        stem = name.removeprefix("data/").removesuffix(".json")
+        records = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+        stem = name.removeprefix("data/").removesuffix(".csv")
         assert records and {r["board"] for r in records} == {stem}
         assert {r["dataset"] for r in records} == {slugs[stem].dataset_label}
         assert {r["task"] for r in records} == {slugs[stem].task}

@@ -37,11 +37,13 @@ axe-core comes from the npm registry through `npm pack` (pinned version and tarb
 from __future__ import annotations
 
 import base64
+import csv
 import datetime as dt
 import functools
 import gzip
 import hashlib
 import http.server
+import io
 import json
 import os
 import re
@@ -779,7 +781,7 @@ def test_benchmark_page(
     assert chart_problems(browser) == []
     # the downloads of each board are files of the site
     links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, ".neghub-downloads a")]
-    assert any(h.endswith(".csv") for h in links) and any(h.endswith(".json") for h in links)
+    assert any(h.endswith(".csv") for h in links) and not any(h.endswith(".json") for h in links)
     assert all((built_site / h.removeprefix(base_url)).is_file() for h in links)
     check_common(browser, base_url, built_site, axe_source)
 
@@ -885,20 +887,19 @@ def _column(browser: webdriver.Chrome, table_id: str, index: int) -> list[str]:
 
 
 def _board_of(built_site: Path, model: str) -> tuple[str, list[dict[str, Any]]]:
-    """The slug and the JSON download of the NUBench board that has this model."""
-    for path in sorted((built_site / "data").glob("nubench--*.json")):
-        board = json.loads(path.read_text(encoding="utf-8"))
-        records = [dict(zip(board["columns"], line, strict=True)) for line in board["data"]]
+    """The slug and the CSV download of the NUBench board that has this model."""
+    for path in sorted((built_site / "data").glob("nubench--*.csv")):
+        records: list[dict[str, Any]] = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
         if any(r["model"] == model for r in records):
             return path.stem, records
     raise AssertionError(f"no board has {model}")
 
 
-def test_show_every_column_builds_the_boards_table_from_its_json(
+def test_show_every_column_builds_the_boards_table_from_its_csv(
     browser: webdriver.Chrome, base_url: str, built_site: Path
 ) -> None:
-    """The board's JSON names its columns once (pandas' "split" orientation): the button's table has each column
-    and a line per row of the download, the row's values under their column."""
+    """The board's CSV, its one download: the button's table has each column of its header and a line per row of
+    the download, the row's values under their column (a quoted cell whole: a sentence with commas)."""
     slug, records = _board_of(built_site, "Crowd model 0")
     open_page(browser, f"{base_url}benchmarks/nubench.html", 1366)
     unfold(browser)
@@ -917,6 +918,10 @@ def test_show_every_column_builds_the_boards_table_from_its_json(
     assert len(table["rows"]) == len(records)
     models = [line[columns.index("model")] for line in table["rows"]]
     assert sorted(models) == sorted(r["model"] for r in records)
+    # every cell as the CSV holds it (a missing one as "—"), the licence's sentence with its commas whole
+    assert any("," in cell for r in records for cell in r.values())
+    written = sorted(tuple(r[c] or "—" for c in columns) for r in records)
+    assert sorted(tuple(line[: len(columns)]) for line in table["rows"]) == written
 
 
 def test_a_long_board_shows_its_first_rows_and_loads_the_rest(
@@ -936,9 +941,10 @@ def test_a_long_board_shows_its_first_rows_and_loads_the_rest(
     header.click()
     WebDriverWait(browser, 20).until(lambda d: len(_column(d, table, column)) == len(records))
     values = [float(v) for v in _column(browser, table, column) if v]
-    # a cell's sort key is the unrounded fraction; the download gives the page's unit (percent)
-    in_percent = sorted(r["headline"] for r in records if r["headline"] is not None)
-    assert [100 * v for v in values] == pytest.approx(in_percent)
+    # a cell's sort key is the unrounded fraction; the download gives the page's unit (percent), to 6 significant
+    # digits (half a unit in the sixth digit: at most 5e-6 of the figure)
+    in_percent = sorted(float(r["headline"]) for r in records if r["headline"])
+    assert [100 * v for v in values] == pytest.approx(in_percent, rel=5e-6)
     header.click()
     assert [float(v) for v in _column(browser, table, column) if v] == sorted(values, reverse=True)
     # the rows loaded are rows of the page's own kind: every model once, the markup one as text
@@ -1091,10 +1097,11 @@ def test_the_tidy_long_file_and_every_board_file_load_with_pandas(built_site: Pa
         assert row.value == pytest.approx(50.0)  # in the pages' unit: percent
         assert row.sd == pytest.approx(100 * 0.5**0.5)
     # every board's file, and the leaderboard file: every verdict of the build (leaderboard/board_file.py)
-    boards = sorted(p for p in (built_site / "data").glob("*.json") if p.name != "leaderboard.json")
+    boards = sorted((built_site / "data").glob("*.csv"))
     assert {p.stem.split("--")[0] for p in boards} == set(BENCHMARKS)
+    assert [p.name for p in (built_site / "data").glob("*.json")] == ["leaderboard.json"]
     for path in boards:
-        board = pd.read_json(path, orient="split")
+        board = pd.read_csv(path)
         assert len(board) > 0 and {"model", "trust", "headline"} <= set(board.columns), path.name
         rows = long_parquet[long_parquet["board"] == path.stem][["model", "source", "submission_id"]].drop_duplicates()
         assert len(board) == len(rows), path.name

@@ -1,7 +1,7 @@
 /* NegHub's own scripts: draw the plotly charts from the JSON beside them (on the pages that load plotly.js),
    make tables sortable (click a header) and filterable (a text box, and a menu per categorical column),
-   load a board's every column and a model's answers when asked (JSON files beside the pages). Everything
-   read from a JSON file is shown with textContent: never parsed as HTML. The one HTML read from a file is a
+   load a board's every column (its CSV) and a model's answers (JSON) when asked, from files beside the pages.
+   Everything read from a CSV or JSON file is shown with textContent: never parsed as HTML. The one HTML read from a file is a
    long board's further rows (data/rows/): the site's own build renders them with the page's own autoescaped
    row template; they are parsed inert (DOMParser runs no script, loads nothing) and only their <tr> nodes move
    into the table. */
@@ -228,20 +228,38 @@
   }
 
   function showValue(value) {
-    if (value === null || value === undefined || value === "") return "—";
-    if (typeof value === "number") return Math.abs(value) <= 1 && !Number.isInteger(value) ? (100 * value).toFixed(2) : String(value);
-    return String(value);
+    return value === "" ? "—" : value;
   }
 
-  /* "Show every column": the board's JSON ({"columns": [...], "data": [[...], ...]}, pandas' "split" orientation),
-     as a table built from text nodes */
+  /* A CSV as Python's csv module writes it (a board's download): fields split on commas, a quoted field may hold
+     commas, newlines and doubled quotes. Lines of fields, the header first. */
+  function parseCsv(text) {
+    var lines = [], fields = [], field = "", quoted = false, i = 0, c;
+    for (; i < text.length; i++) {
+      c = text[i];
+      if (quoted) {
+        if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+        else if (c === '"') quoted = false;
+        else field += c;
+      } else if (c === '"') quoted = true;
+      else if (c === ",") { fields.push(field); field = ""; }
+      else if (c === "\n") { fields.push(field); lines.push(fields); fields = []; field = ""; }
+      else if (c !== "\r") field += c;
+    }
+    if (field !== "" || fields.length) { fields.push(field); lines.push(fields); }
+    return lines;
+  }
+
+  /* "Show every column": the board's CSV (its header, then a line per row), as a table built from text nodes; a
+     text cell the download guards against spreadsheets' formulas (a leading ') is shown as written */
   function allColumns(button) {
     var target = document.getElementById(button.dataset.target);
     if (!target || target.dataset.loaded) return;
     button.disabled = true;
-    fetch(button.dataset.source).then(function (r) { return r.json(); }).then(function (board) {
-      var columns = board.columns;
-      var records = board.data.map(function (values) {
+    fetch(button.dataset.source).then(function (r) { return r.text(); }).then(function (text) {
+      var lines = parseCsv(text);
+      var columns = lines[0];
+      var records = lines.slice(1).map(function (values) {
         var rec = {};
         columns.forEach(function (c, i) { rec[c] = values[i]; });
         return rec;
@@ -255,7 +273,7 @@
         var tr = body.insertRow();
         columns.forEach(function (c) { tr.appendChild(el("td", showValue(rec[c]))); });
       });
-      wrap.appendChild(el("p", "Fractions are shown as percentages; counts and sizes as they are.", "neghub-small"));
+      wrap.appendChild(el("p", "Every figure as the download writes it: percent and points ×100 where the page shows them so.", "neghub-small"));
       wrap.appendChild(table);
       target.appendChild(wrap);
       target.dataset.loaded = "1";
