@@ -2,8 +2,8 @@
 
 - `data/<board>.csv`: one board, one row per model, every figure as a column (schema of one line:
   `schemas/board.schema.json`): the file a reader opens in a spreadsheet, and the page's "Show every column". Code
-  reads it with `pandas.read_csv`, or every row and figure typed from the Parquet. (Its JSON twin went: at 250
-  submissions the two were 19 KB of the site's 90 KB per submission, and the Parquet is the typed file.)
+  reads it with `pandas.read_csv`, or every row and figure typed from the Parquet. One file, not a CSV and a JSON
+  of the same records: the two were a fifth of the site's bytes per submission, and the Parquet is the typed file.
 - `data/results-long.parquet`: every row and figure of the site in tidy long format (one record per row and
   figure), with its board's settings, the source, the trust level, the status, the interval bounds and the unit:
   `pandas.read_parquet` in one call (schema: `schemas/results-long.schema.json`, its columns in file order).

@@ -247,9 +247,9 @@ def model_page(
     assets: tuple[Sequence[str], Sequence[str]] = (LEAN_STYLESHEETS, LEAN_SCRIPTS),
 ) -> str:
     """One submission's page, a whole HTML page (templates/model.html.j2: outside MkDocs' Markdown and search
-    pipeline, without the theme's navigation, which was half of its bytes); `assets`: the stylesheets and scripts it
-    loads (lean_assets). `rows`: its rows, in the build's order (build_pages gathers every submission's in one
-    pass: a search of every row for each submission grew with the square of the submissions)."""
+    pipeline, without the theme's navigation, which would be half of its bytes); `assets`: the stylesheets and
+    scripts it loads (lean_assets). `rows`: its rows, in the build's order (build_pages gathers every submission's
+    in one pass: a search of every row for each submission grew with the square of the submissions)."""
     metadata = board.submissions[sid]
     # a rule baseline's row is on every board of its data as a reference: its page lists each once
     rows = [r for r in board.rows if r.submission_id == sid] if rows is None else rows

@@ -21,8 +21,14 @@ forks scoring workers) and the largest process's peak RSS (getrusage of the chil
 and time (wall, and CPU for the warm build) per submission above the empty build. Goals (issue 37), on a quiet
 2-core machine: at 1,000 submissions a warm build within 30 s and 500 MB, time per submission at 1,000 within 1.3x
 of that at 250 (warm), the site within 150 MB; at
-10,000, simulated (the site's bytes per submission from the smaller to the larger size, times 10,000, plus the empty
-site: an extrapolation, not a build), under GitHub Pages' 1 GB. The cold build's time is stated, without a goal.
+10,000, simulated, under GitHub Pages' 1 GB: an extrapolation, not a build, stated as its two parts, a fixed part
+and a part per submission. The part per submission is the line through the two warm builds (their bytes' difference
+over their submissions' difference); the fixed part is where that line meets 0 submissions (the larger site less its
+submissions' part), not the empty build's site: files that appear once there are submissions (a board's downloads,
+a long board's further rows) belong to the fixed part. A line holds only where the site grows linearly: the bytes
+per submission above the empty build at each size are printed too (the larger's above the smaller's: faster). Each
+kind of file's bytes per submission (model pages, board CSVs, benchmark CSVs, ...)
+is printed beside it. The cold build's time is stated, without a goal.
 
 Page weights of the warm build at each size. A page's first load is its HTML and every script, stylesheet and font
 it loads: the <script src> and <link rel="stylesheet"> it names, the fonts their CSS names, and the search worker
@@ -225,6 +231,7 @@ def timing(base: Path, sizes: tuple[int, int], without_github: bool) -> bool:
         f"{'site MB':>8}  load"
     )
     figures: dict[tuple[int, str], Build] = {}
+    kinds: dict[int, dict[str, int]] = {}
     broken: list[str] = []
     written = 0
     cold_file = b""
@@ -251,6 +258,7 @@ def timing(base: Path, sizes: tuple[int, int], without_github: bool) -> bool:
             )
             if kind == "warm":
                 broken += report_weights(count, out)
+                kinds[count] = bytes_by_kind(out)
             shutil.rmtree(out)
     small, large = sizes
     per = {
@@ -270,11 +278,25 @@ def timing(base: Path, sizes: tuple[int, int], without_github: bool) -> bool:
     linear = per[large, "warm"] <= per[small, "warm"] * GROWTH
     print("growth no faster than linear: " + ("yes" if linear else "NO") + f" (warm, within {GROWTH}x)")
     size_per = (figures[large, "warm"].site_mb - figures[small, "warm"].site_mb) / (large - small)
-    simulated = empty[0].site_mb + size_per * 10_000
+    fixed = figures[large, "warm"].site_mb - size_per * large
+    simulated = fixed + size_per * 10_000
     print(
-        f"site at 10,000 submissions, extrapolated (not built): {simulated:.0f} MB "
-        f"({size_per * 1000:.1f} KB a submission, from {small} to {large})"
+        f"site at 10,000 submissions, extrapolated (not built): {simulated:.0f} MB = fixed {fixed:.1f} MB "
+        f"(the line's value at 0; the empty build's site {empty[0].site_mb:.1f} MB) + {size_per * 1000:.1f} KB a "
+        f"submission (from {small} to {large}) x 10,000"
     )
+    above = {count: (figures[count, "warm"].site_mb - empty[0].site_mb) / count for count in sizes}
+    print(
+        f"  site above the empty build: {above[small] * 1000:.1f} KB a submission at {small}, "
+        f"{above[large] * 1000:.1f} KB at {large}"
+    )
+    print(f"  KB a submission by kind of file (from {small} to {large}):")
+    for kind, per in sorted(
+        ((k, (kinds[large].get(k, 0) - kinds[small].get(k, 0)) / (large - small)) for k in kinds[large]),
+        key=lambda item: -item[1],
+    ):
+        if abs(per) >= 50:  # bytes
+            print(f"    {per / 1000:7.2f}  {kind}")
     warm = figures[large, "warm"]
     goals = {
         f"warm build at {large} <= {GOAL_SECONDS:.0f} s": warm.seconds <= GOAL_SECONDS,
@@ -289,6 +311,31 @@ def timing(base: Path, sizes: tuple[int, int], without_github: bool) -> bool:
     for line in broken:
         print("  " + line)
     return linear and all(goals.values()) and not broken
+
+
+def file_kind(path: str) -> str:
+    """A built file's kind: its path with a submission's id, a board's slug and a run's name generalised."""
+    parts = path.split("/")
+    if path == "data/leaderboard.json" or len(parts) == 1:
+        return path
+    if parts[0] == "models" and path != "models/index.html":
+        return "models/<submission>.html"
+    if parts[0] == "data" and len(parts) == 2:
+        return "data/<board>" + Path(path).suffix
+    if parts[:2] == ["data", "rows"]:
+        return "data/rows/<board>.html"
+    if parts[0] == "answers":
+        return "answers/<submission>/" + parts[-1]
+    return "/".join(parts[:-1]) + "/" + ("<file>" if parts[0] in ("assets", "schemas") else parts[-1])
+
+
+def bytes_by_kind(site: Path) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for file in site.rglob("*"):
+        if file.is_file():
+            kind = file_kind(file.relative_to(site).as_posix())
+            out[kind] = out.get(kind, 0) + file.stat().st_size
+    return out
 
 
 # --- page weights -------------------------------------------------------------------------------------------
