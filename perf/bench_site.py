@@ -320,8 +320,8 @@ def file_kind(path: str) -> str:
         return path
     if parts[0] == "models" and path != "models/index.html":
         return "models/<submission>.html"
-    if parts[0] == "data" and len(parts) == 2:
-        return "data/<board>" + Path(path).suffix
+    if parts[0] == "data" and len(parts) == 2 and path.endswith(".csv"):
+        return "data/<board>.csv"
     if parts[:2] == ["data", "rows"]:
         return "data/rows/<board>.html"
     if parts[0] == "answers":
