@@ -92,7 +92,10 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
             local_copy_advice(task, data_dir_option=False),
         )
     # a model page is a whole HTML page (no Markdown, no search entry) that loads the theme's stylesheets
-    assets = lean_assets((f.src_uri for f in files), config["extra_css"], config["extra_javascript"])
+    try:
+        assets = lean_assets((f.src_uri for f in files), config["extra_css"], config["extra_javascript"])
+    except ValueError as error:
+        raise BuildRefused(str(error)) from None
     pages = build_pages(board, repository / "datasets_cards", assets)
     _GENERATED.clear()
     _GENERATED.update(uri for uri in pages if uri.endswith(".md"))

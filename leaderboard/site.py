@@ -236,6 +236,12 @@ def lean_assets(
     The theme's own script is not among them: it drives the navigation a model page does not have."""
     theme = sorted(uri for uri in site_files if _THEME_STYLESHEET.fullmatch(uri))
     theme.sort(key=lambda uri: "palette" in uri)  # the palette's variables after the main sheet, as the theme does
+    if not any("/main." in uri for uri in theme):
+        # a theme that names its sheets otherwise would leave every model page unstyled: said, not shipped
+        raise ValueError(
+            "the theme's main stylesheet (assets/stylesheets/main.<hash>.min.css) is not among the build's files: "
+            "a model page would load no theme styles; update site._THEME_STYLESHEET to the theme's names"
+        )
     return (*theme, *map(str, extra_css)), tuple(map(str, extra_javascript))
 
 

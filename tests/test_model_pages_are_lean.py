@@ -91,3 +91,8 @@ def test_a_model_page_keeps_its_sections_and_their_anchors(page: str) -> None:
     for anchor in ("results", "metadata", "flip-analysis", "the-models-own-answers", "provenance"):
         assert re.search(rf'<h2 id="{anchor}">[^<]+<a class="headerlink" href="#{anchor}"', page), anchor
     assert 'id="model-results"' in page and "SmolLM2" in page
+
+
+def test_a_theme_without_the_main_stylesheet_it_names_stops_the_build() -> None:
+    with pytest.raises(ValueError, match="main stylesheet"):
+        lean_assets(["assets/stylesheets/palette.fb2fffe2.min.css"], ["assets/neghub.css"], [])
