@@ -246,6 +246,10 @@ def test_bench_site_runs_both_halves_at_a_few_submissions(shared_datasets: Path,
     assert done.returncode in (0, 1), done.stderr[-3000:]  # 1: a goal not met, at a scale that says nothing
     assert "growth no faster than linear: " in done.stdout
     assert "page weights within the bounds: " in done.stdout
+    # the 10,000 extrapolation states its two parts, and what each kind of file adds per submission
+    stated = r"extrapolated \(not built\): \d+ MB = fixed -?[\d.]+ MB .* \+ -?[\d.]+ KB a submission"
+    assert re.search(stated, done.stdout)
+    assert "KB a submission by kind of file" in done.stdout and "models/<submission>.html" in done.stdout
 
 
 @pytest.mark.perf_scripts
