@@ -1130,6 +1130,16 @@ def test_schema_ids_resolve_on_the_built_site(built_site: Path) -> None:
         assert served.read_bytes() == schema.read_bytes()
 
 
+def test_no_model_page_is_in_the_search_index(built_site: Path) -> None:
+    """A model page is a whole HTML page the build writes (site.model_page), no MkDocs page: the theme's search
+    index, which every page fetches, has no entry for one (the models' names are searchable on the Models page)."""
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    locations = [doc["location"] for doc in index["docs"]]
+    assert any(location.startswith("benchmarks/") for location in locations)
+    assert [loc for loc in locations if loc.startswith("models/") and not loc.startswith("models/index.html")] == []
+    assert (built_site / "models" / "smollm2-135m-instruct.html").is_file()
+
+
 def test_404_page_and_sitemap_use_the_site_url(built_site: Path) -> None:
     page = (built_site / "404.html").read_text(encoding="utf-8")
     assert '<base href="/neghub/">' in page  # the project's Pages path, which the page's script moves elsewhere
