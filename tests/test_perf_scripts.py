@@ -9,7 +9,8 @@ script runs its CPU-side steps (`--shape tiny --device cpu`).
 
 The scripts that take more than a few seconds so (the two against lm-eval: whole `neghub run` processes, 30 to 50 s
 on 2 busy cores; the site's: real site builds, minutes) are marked `perf_scripts`, left out of the default run;
-`nox -s tests` runs them in a step of its own (`pytest -m perf_scripts tests/test_perf_scripts.py`).
+`nox -s tests` runs them in a step of its own (`pytest -n auto -m perf_scripts tests/test_perf_scripts.py`: the
+suite's workers, as none checks a time).
 """
 
 from __future__ import annotations

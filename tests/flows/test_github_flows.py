@@ -5,7 +5,10 @@ JNLI-Neg release served under its upstream layout by a real HTTP server on 127.0
 (`NEGHUB_UPSTREAM_ENDPOINT`). In the clone, the very commands of the workflows: submission.yml's
 `nox -s validate -- --changed ...` and `nox -s rescore -- --changed ...` on a pull request's submissions,
 then pages.yml's `nox -s site`, once with the server up and once with it stopped (from the cache).
-Slow (each nox session makes its own venv), so it sits behind the `flows` marker.
+Slow (each nox session makes its own venv), so it sits behind the `flows` marker. The two pull requests are checked
+in one clone: GitHub's runner starts each job from a fresh one, but what `nox -s validate` prints depends only on the
+pull request's folders and the base branch's code, and the second reusing the first one's environment of `validate`
+saves building it again (a clone, a venv and NegHub's dependencies: about 15 s of `.ci/run`).
 """
 
 from __future__ import annotations
@@ -67,12 +70,19 @@ def upstream_for(shared_datasets: Path, tmp_path: Path) -> tuple[UpstreamServer,
     return server, env
 
 
-def test_pull_request_and_pages_flows_without_shared(shared_datasets: Path, tmp_path: Path) -> None:
-    work = tmp_path / "runner"  # what GitHub's runner has: the clone, nothing beside it
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh clone with nothing beside it, what GitHub's runner has; its nox environments are kept between the
+    module's tests."""
+    work = tmp_path_factory.mktemp("runner")
     clone = work / "neghub"
-    git("clone", "--quiet", str(ROOT), str(clone), cwd=tmp_path)
+    git("clone", "--quiet", str(ROOT), str(clone), cwd=work)
     assert not (clone.parent / "shared").exists()
-    head = pull_request(clone, work)
+    return clone
+
+
+def test_pull_request_and_pages_flows_without_shared(shared_datasets: Path, clone: Path, tmp_path: Path) -> None:
+    head = pull_request(clone, tmp_path)
 
     server, env = upstream_for(shared_datasets, tmp_path)
     try:
@@ -118,11 +128,10 @@ def assert_jnli_neg_rows(public: Path) -> None:
     assert "NEGHUB_DATA_DIR" not in home and "--data-dir" not in home  # no internal message for readers
 
 
-def test_a_broken_pull_request_names_its_submission_on_every_line(shared_datasets: Path, tmp_path: Path) -> None:
-    work = tmp_path / "runner"
-    clone = work / "neghub"
-    git("clone", "--quiet", str(ROOT), str(clone), cwd=tmp_path)
-    head = pull_request(clone, work)
+def test_a_broken_pull_request_names_its_submission_on_every_line(
+    shared_datasets: Path, clone: Path, tmp_path: Path
+) -> None:
+    head = pull_request(clone, tmp_path)
     broken = head / "pr-broken"
     shutil.copytree(head / NEW_ID, broken)
     (broken / "predictions" / "jnli-neg" / "valid.jsonl").write_text('{"id": 0, "prediction": "maybe"}\n')
