@@ -447,8 +447,10 @@ def glossary_page(env: jinja2.Environment) -> str:
 def build_pages(
     board: Leaderboard,
     cards_dir: Path = Path("datasets_cards"),
-) -> dict[str, str | bytes]:
-    """Every generated file of the site: path in the site -> content."""
+    downloads: Path | None = None,
+) -> dict[str, str | bytes | Path]:
+    """Every generated file of the site: path in the site -> content; with `downloads` (a folder), the downloads are
+    written there as each is made and given by their path (exports.files: the build holds none of them)."""
     env = environment()
     tables = board.tables()
     missing = missing_rows(board)
@@ -470,6 +472,6 @@ def build_pages(
     files["glossary.md"] = glossary_page(env)
     files.update(more_rows_files(env, tables))
     files.update(board.views)
-    files.update(exports.files(board, tables))
-    files[LEADERBOARD_FILE] = board.file.model_dump_json(indent=1) + "\n"
-    return files
+    every: dict[str, str | bytes | Path] = {**files, **exports.files(board, tables, downloads)}
+    every[LEADERBOARD_FILE] = board.file.model_dump_json(indent=1) + "\n"
+    return every
