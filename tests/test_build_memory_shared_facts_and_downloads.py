@@ -1,9 +1,11 @@
-"""The build's memory at a thousand submissions (issue 37, item 6): what every row of a board shares is held once.
+"""The build's memory at a thousand submissions (issue 37, item 6): what every row of a board shares is held once,
+and the downloads are not held at all.
 
 Rows come back pickled, from the score cache or a scoring worker, each with its own copies of what every row of its
 board shares: JNLI-Neg's 1,363 item ids and as many clusters (the source pair of each M_i unit) a row. Held per row
-they were about 40 MB each at 1,000 submissions; `collect._shared` makes them one object again. A structural test,
-not a memory figure: it fails when a shared field comes back as a row's own copy.
+they were about 40 MB each at 1,000 submissions; `collect._shared` makes them one object again. The downloads (62 MB
+at 1,000) are written to a folder as each is made. Structural tests, not memory figures: they fail when a shared field
+comes back as a row's own copy, or when a download is held as bytes by the build MkDocs runs.
 """
 
 from __future__ import annotations
@@ -51,3 +53,28 @@ def test_rows_read_from_the_score_cache_share_their_boards_item_ids_and_clusters
         assert first.headline_items[0] is second.headline_items[0]
         assert first.headline_clusters == second.headline_clusters
         assert first.headline_clusters is second.headline_clusters
+
+
+def test_the_downloads_written_to_a_folder_are_the_bytes_held_without_one_and_none_is_held(tmp_path: Path) -> None:
+    """With a folder (what the MkDocs hook passes), build_pages gives each download as the path of the file it wrote,
+    not its bytes: at 1,000 submissions the downloads were 62 MB held until MkDocs wrote every page."""
+    from neghub.leaderboard.site import build_pages
+
+    realistic = _realistic()
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    items = [json.loads(line) for line in realistic.NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line]
+    for number in (3, 11):  # number % 8 == 3: JNLI-Neg left out (no release needed)
+        realistic.write_submission(folder, number, ([], []), items, realistic.scn_triplets())
+    board = collect(folder, reported=False, history=NO_HISTORY)
+    held = build_pages(board)
+    written = build_pages(board, downloads=tmp_path / "downloads")
+    assert list(written) == list(held)  # the same files, in the same order
+    downloads = [uri for uri in held if uri.startswith("data/") and uri.endswith((".csv", ".json", ".parquet"))]
+    downloads.remove("data/leaderboard.json")  # the leaderboard file is the pages' own, not a download
+    assert any(uri.startswith("data/benchmarks/") for uri in downloads) and len(downloads) > 4
+    for uri in downloads:
+        path = written[uri]
+        assert isinstance(path, Path) and path.is_relative_to(tmp_path / "downloads"), uri
+        assert path.read_bytes() == held[uri], uri
+    assert not any(isinstance(written[uri], Path) for uri in written if uri not in downloads)
