@@ -759,11 +759,21 @@ def _shared(row: RowFacts) -> RowFacts:
     items, clusters = row.headline_items, row.headline_clusters
     return dataclasses.replace(
         row,
-        metrics=dict(zip(map(sys.intern, row.metrics), row.metrics.values(), strict=True)),
+        metrics=dict(zip(map(sys.intern, row.metrics), map(_one_float, row.metrics.values()), strict=True)),
         sd=dict(zip(map(sys.intern, row.sd), row.sd.values(), strict=True)),
         headline_items=None if items is None else (intern_ids(items[0]), items[1]),
         headline_clusters=None if clusters is None else intern_ids(clusters),
     )
+
+
+_FLOATS: dict[float, float] = {}
+
+
+def _one_float(value: float) -> float:
+    """One float object for every equal figure of the build: at 1,000 submissions, 680,000 figures held 82,000
+    values (counts, shares of 1,363 items), 14 MB as objects of their own. Zeros (0.0 and -0.0 are equal, yet print
+    differently) and NaN (equal to nothing) stay as they are."""
+    return _FLOATS.setdefault(value, value) if value and value == value else value
 
 
 def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> Iterator[Collected]:
