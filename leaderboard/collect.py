@@ -754,14 +754,26 @@ def _cached_sample(
 def _shared(row: RowFacts) -> RowFacts:
     """A row that came back pickled (from a worker or the score cache) with its metric paths and item ids shared
     with every other row's again, as flatten_metrics and intern_ids made them: each unpickled submission brings its
-    own copies (JNLI-Neg's 1,363 item ids a row), which at a thousand submissions were a tenth of the build's memory."""
-    items = row.headline_items
+    own copies (JNLI-Neg's 1,363 item ids a row, and as many clusters), which at a thousand submissions were a third
+    of what collecting holds."""
+    items, clusters = row.headline_items, row.headline_clusters
     return dataclasses.replace(
         row,
-        metrics=dict(zip(map(sys.intern, row.metrics), row.metrics.values(), strict=True)),
+        metrics=dict(zip(map(sys.intern, row.metrics), map(_one_float, row.metrics.values()), strict=True)),
         sd=dict(zip(map(sys.intern, row.sd), row.sd.values(), strict=True)),
         headline_items=None if items is None else (intern_ids(items[0]), items[1]),
+        headline_clusters=None if clusters is None else intern_ids(clusters),
     )
+
+
+_FLOATS: dict[float, float] = {}
+
+
+def _one_float(value: float) -> float:
+    """One float object for every equal figure of the build: at 1,000 submissions, 680,000 figures held 82,000
+    values (counts, shares of 1,363 items), 14 MB as objects of their own. Zeros (0.0 and -0.0 are equal, yet print
+    differently) and NaN (equal to nothing) stay as they are."""
+    return _FLOATS.setdefault(value, value) if value and value == value else value
 
 
 def _collect_all(folders: list[Path], data_dir: Path | None, known: list[str]) -> Iterator[Collected]:

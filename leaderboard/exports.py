@@ -31,6 +31,7 @@ import io
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -618,17 +619,27 @@ def _where(column: Any, test: Any) -> Any:
     ).combine_chunks()
 
 
-def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str | bytes]:
-    """Every download, its text as UTF-8 bytes: the site holds them all until MkDocs writes them, and a text with one
-    character beyond Latin-1 (a Japanese dataset's label, an arrow) takes two or four bytes a character as a Python
-    string (at 1,000 submissions the files were 115 MB as strings, 70 MB as bytes)."""
+def files(
+    board: Leaderboard, tables: dict[Board, list[Row]], folder: Path | None = None
+) -> dict[str, str | bytes | Path]:
+    """Every download, its text as UTF-8 bytes (a text with one character beyond Latin-1, a Japanese dataset's label
+    or an arrow, takes two or four bytes a character as a Python string); with `folder`, each written there as it is
+    made and given as its path: the site build holds none of them (at 1,000 submissions 62 MB, held from here until
+    MkDocs wrote every page, and each benchmark's CSV twice while its pieces were joined)."""
     import pyarrow as pa
 
-    out: dict[str, str | bytes] = {}
+    out: dict[str, str | bytes | Path] = {}
+
+    def put(uri: str, content: bytes) -> None:
+        out[uri] = content if folder is None else _written(folder, uri, content)
+
     own_rows = download_rows(board, tables)
     for key, own in own_rows.items():
-        out[f"data/{key.slug}.csv"] = board_csv(own).encode("utf-8")
+        put(f"data/{key.slug}.csv", board_csv(own).encode("utf-8"))
     csvs = {task: [LONG_CSV_HEADER] for task in benchmark_names()}  # every benchmark's, its header alone if no row
+    if folder is not None:  # each benchmark's CSV is written as its pieces come, not held
+        for task, parts in csvs.items():
+            _written(folder, benchmark_csv(task), parts.pop())
 
     def written(pieces: Iterable[Any]) -> Iterator[Any]:
         """Each piece, after its benchmarks' CSV lines are cut from it."""
@@ -636,18 +647,33 @@ def files(board: Leaderboard, tables: dict[Board, list[Row]]) -> dict[str, str |
             shown = _shown_records(piece)
             for task, parts in csvs.items():
                 own = shown.filter(_where(shown.column("task"), task.__eq__))
-                if own.num_rows:
+                if not own.num_rows:
+                    continue
+                if folder is None:
                     parts.append(long_csv_lines(own))
+                else:
+                    with (folder / benchmark_csv(task)).open("ab") as csv_file:
+                        csv_file.write(long_csv_lines(own))
             yield piece
+            # Arrow's allocator keeps the pages a piece and its CSV lines were built in: given back after each
+            # piece, they are not held beside the next one's (80 MB at 1,000 submissions)
+            pa.default_memory_pool().release_unused()
 
-    out[LONG_PARQUET] = long_parquet(written(long_pieces(own_rows)))
+    put(LONG_PARQUET, long_parquet(written(long_pieces(own_rows))))
     for task, parts in csvs.items():
-        out[benchmark_csv(task)] = b"".join(parts)
+        out[benchmark_csv(task)] = b"".join(parts) if folder is None else folder / benchmark_csv(task)
         parts.clear()
     # Arrow's allocator keeps the pages the pieces were built in for its next allocation, which this build does not
     # make: 50 MB at 1,000 submissions
     pa.default_memory_pool().release_unused()
     return out
+
+
+def _written(folder: Path, uri: str, content: bytes) -> Path:
+    path = folder / uri
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    return path
 
 
 def _shown_records(piece: Any) -> Any:

@@ -1,7 +1,8 @@
 """The MkDocs hook that generates the leaderboard's pages inside the build (`hooks:` in mkdocs.yml).
 
-Nothing is written into `site/`: the pages, the CSV/JSON exports and plotly.js become virtual
-files of the build, so a plain `mkdocs build` (or `mkdocs serve`) from the repository root
+Nothing is written into `site/`: the pages, the CSV/JSON exports and plotly.js become files of the build (the
+pages virtual, the downloads written to a temporary folder as each is made, which goes once MkDocs copied them),
+so a plain `mkdocs build` (or `mkdocs serve`) from the repository root
 re-scores every submission (or reads its scores from the score cache, leaderboard/score_cache.py, where the
 same files were scored by the same code on the same releases before) and produces the complete site.
 NEGHUB_SUBMISSIONS_DIR points it at another submissions folder (the tests and the benchmark use one in a temp
@@ -14,6 +15,8 @@ never from a name written here.
 from __future__ import annotations
 
 import logging
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +41,7 @@ _STASHED: dict[str, list[str]] = {}  # page -> its HTML blocks, between its Mark
 # what a hand-written page writes for the deployment's repository in a link (https://github.com/OWNER/NAME/...)
 REPOSITORY_LINK = "https://github.com/OWNER/NAME/"
 _REPOSITORY: dict[str, str] = {}  # "name": OWNER/NAME of this build's deployment, where one is named
+_DOWNLOADS: list[Path] = []  # the folder this build's downloads are written to, until MkDocs copied them
 
 
 def plotly_js_path() -> Path:
@@ -96,13 +100,20 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
         assets = lean_assets((f.src_uri for f in files), config["extra_css"], config["extra_javascript"])
     except ValueError as error:
         raise BuildRefused(str(error)) from None
-    pages = build_pages(board, repository / "datasets_cards", assets)
+    # the downloads are written to a folder of this build as each is made, not held until MkDocs writes every page
+    # (at 1,000 submissions 62 MB at the build's peak); MkDocs copies them into the site, then the folder goes
+    _remove_downloads()
+    _DOWNLOADS.append(Path(tempfile.mkdtemp(prefix="neghub-downloads-")))
+    pages = build_pages(board, repository / "datasets_cards", assets, downloads=_DOWNLOADS[-1])
     _GENERATED.clear()
     _GENERATED.update(uri for uri in pages if uri.endswith(".md"))
     for src_uri, content in pages.items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
-        files.append(File.generated(config, src_uri, content=content))
+        if isinstance(content, Path):
+            files.append(File.generated(config, src_uri, abs_src_path=str(content)))
+        else:
+            files.append(File.generated(config, src_uri, content=content))
     files.append(File.generated(config, PLOTLY_JS, abs_src_path=str(plotly_js_path())))
     # the published JSON Schemas, at the URLs their $id names (https://<site>/schemas/<file>; a site file's schema
     # under its data contract's version, https://<site>/schemas/data-contract-<N>/<file>, and at schemas/<file> too)
@@ -110,6 +121,20 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
         for src_uri in dict.fromkeys([f"schemas/{schema.name}", _served_at(schema)]):
             files.append(File.generated(config, src_uri, abs_src_path=str(schema)))
     return files
+
+
+def _remove_downloads() -> None:
+    while _DOWNLOADS:
+        shutil.rmtree(_DOWNLOADS.pop(), ignore_errors=True)
+
+
+def on_post_build(**_: Any) -> None:
+    """The downloads' folder goes once MkDocs copied its files into the site."""
+    _remove_downloads()
+
+
+def on_build_error(**_: Any) -> None:
+    _remove_downloads()
 
 
 def _served_at(schema: Path) -> str:

