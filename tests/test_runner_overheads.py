@@ -192,6 +192,23 @@ def test_a_run_that_compiles_nothing_never_imports_torch_dynamo(tmp_path: Path) 
     assert done.stdout.splitlines()[-2:] == ["['torch._dynamo._trace_wrapped_higher_order_op']", "True"]
 
 
+def test_a_run_on_a_model_folder_never_imports_the_gguf_reader(tmp_path: Path) -> None:
+    # gguf's reader and transformers' GGUF loader (with the Gemma tokenizer it imports) cost a folder's run about
+    # 0.15 CPU seconds of start-up (SmolLM2-135M, perf/bench_runner_vs_lmeval.py) for nothing it reads
+    model = _causal(tmp_path / "model")
+    script = (
+        "import sys\n"
+        "from neghub.evaluator.cli import main\n"
+        f"argv = ['run', {str(model)!r}, '--tasks', 'nubench', '--mode', 'completion', '--no-progress', '-o', "
+        f"{str(tmp_path / 'out')!r}]\n"
+        "assert main(argv) == 0\n"
+        "print(sorted(n for n in sys.modules if n in ('gguf', 'transformers.modeling_gguf_pytorch_utils')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
 def test_weights_load_onto_the_device_and_device_map_auto_is_accepted(tmp_path: Path) -> None:
     model = _causal(tmp_path / "model")
     placed = load_backend(ModelSource("folder", str(model)), device_map="auto")  # no GPU: accelerate keeps the CPU
