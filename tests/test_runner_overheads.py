@@ -193,8 +193,8 @@ def test_a_run_that_compiles_nothing_never_imports_torch_dynamo(tmp_path: Path) 
 
 
 def test_a_run_on_a_model_folder_never_imports_the_gguf_reader(tmp_path: Path) -> None:
-    # gguf's reader and transformers' GGUF loader (with the Gemma tokenizer it imports) cost a folder's run about
-    # 0.15 CPU seconds of start-up (SmolLM2-135M, perf/bench_runner_vs_lmeval.py) for nothing it reads
+    # gguf's reader and transformers' GGUF loader (with the Gemma tokenizer it imports) are start-up a folder's run
+    # pays for nothing it reads (SmolLM2-135M: about 0.1 CPU seconds of 4)
     model = _causal(tmp_path / "model")
     script = (
         "import sys\n"
