@@ -13,6 +13,7 @@ Its conventions (README, "Command-line conventions"):
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -238,7 +239,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in arguments[: arguments.index("--")] if "--" in arguments else "--json" in arguments
     with reader_may_leave():  # `| head`: the command still ends with its own exit status, and no traceback
-        return _run_reporting(argv, as_json)
+        code = _run_reporting(argv, as_json)
+    if argv is None:
+        exiting_without_collection()
+    return code
+
+
+def exiting_without_collection() -> None:
+    """Where the command is the process's own (its command line, not a caller's `argv`) and has ended: the
+    objects alive now die with the process, so the collections the interpreter runs as it exits need not
+    traverse them (after `neghub run` on SmolLM2-135M, about 0.7 CPU seconds of torch's and transformers'
+    objects on the 2-core machine). Objects freed by their reference counts are freed as before."""
+    gc.freeze()
 
 
 def _run_reporting(argv: Sequence[str] | None, as_json: bool) -> int:

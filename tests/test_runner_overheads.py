@@ -192,6 +192,65 @@ def test_a_run_that_compiles_nothing_never_imports_torch_dynamo(tmp_path: Path) 
     assert done.stdout.splitlines()[-2:] == ["['torch._dynamo._trace_wrapped_higher_order_op']", "True"]
 
 
+def test_a_run_on_a_model_folder_never_imports_the_gguf_reader(tmp_path: Path) -> None:
+    # gguf's reader and transformers' GGUF loader (with the Gemma tokenizer it imports) are start-up a folder's run
+    # pays for nothing it reads (SmolLM2-135M: about 0.1 CPU seconds of 4)
+    model = _causal(tmp_path / "model")
+    script = (
+        "import sys\n"
+        "from neghub.evaluator.cli import main\n"
+        f"argv = ['run', {str(model)!r}, '--tasks', 'nubench', '--mode', 'completion', '--no-progress', '-o', "
+        f"{str(tmp_path / 'out')!r}]\n"
+        "assert main(argv) == 0\n"
+        "print(sorted(n for n in sys.modules if n in ('gguf', 'transformers.modeling_gguf_pytorch_utils')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_collector_is_paused_while_a_model_loads_and_left_as_it_was_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import transformers
+
+    model = _causal(tmp_path / "model")
+    collecting: list[bool] = []  # whether the collector ran while the weights and then the tokenizer loaded
+    for auto in (transformers.AutoModelForCausalLM, transformers.AutoTokenizer):
+        loader = auto.from_pretrained
+
+        def recording(*args: object, loader: object = loader, **kwargs: object) -> object:
+            collecting.append(gc.isenabled())
+            return loader(*args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(auto, "from_pretrained", recording)
+    load_backend(ModelSource("folder", str(model)))
+    assert collecting == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        load_backend(ModelSource("folder", str(model)))
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        gc.enable()
+
+
+def test_only_a_command_that_is_its_process_s_own_leaves_its_objects_out_of_the_exit_s_collections() -> None:
+    script = (
+        "import gc, sys\n"
+        "from neghub.evaluator.cli import main\n"
+        "assert main(['tasks']) == 0\n"
+        "print('frozen', gc.get_freeze_count())\n"  # a caller's argv: its objects stay the collector's
+        "sys.argv = ['neghub', 'tasks']\n"
+        "assert main() == 0\n"
+        "print('frozen', gc.get_freeze_count() > 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [line for line in done.stdout.splitlines() if line.startswith("frozen ")] == ["frozen 0", "frozen True"]
+
+
 def test_weights_load_onto_the_device_and_device_map_auto_is_accepted(tmp_path: Path) -> None:
     model = _causal(tmp_path / "model")
     placed = load_backend(ModelSource("folder", str(model)), device_map="auto")  # no GPU: accelerate keeps the CPU
