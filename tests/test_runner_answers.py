@@ -205,6 +205,22 @@ def test_jnli_neg_runs_together_answer_as_each_run_alone(random_causal: Path, tm
 
 
 @pytest.mark.skipif(not (SHARED_DATASETS / "jnli-neg").is_dir(), reason="../shared/datasets/jnli-neg is absent")
+def test_jnli_neg_runs_run_together_in_float32_only() -> None:
+    """In 16 bits a log-likelihood depends on the rows beside it and the batches are part of the recorded setting
+    (runners/setting.py), which `neghub reproduce` re-runs as the run alone batches it: the runs stay apart there."""
+    from neghub.evaluator.benchmarks.jnli_neg import protocol
+    from neghub.evaluator.protocol.plans import RunSettings
+    from neghub.evaluator.runners.execution import fused_pairs
+    from neghub.evaluator.submissions.reproduction import NumericSetting
+
+    plans = protocol.plans(RunSettings(data_dir=SHARED_DATASETS, chat_template="on"), "causal")
+    assert [p.protocol for p in plans] == ["generation", "loglikelihood"]
+    assert fused_pairs(plans, NumericSetting(device="cpu", dtype="float32")) == [(plans[0], plans[1])]
+    for dtype in ("bfloat16", "float16"):
+        assert fused_pairs(plans, NumericSetting(device="cpu", dtype=dtype)) == []
+
+
+@pytest.mark.skipif(not (SHARED_DATASETS / "jnli-neg").is_dir(), reason="../shared/datasets/jnli-neg is absent")
 def test_jnli_neg_runs_together_resume_each_file_where_it_stopped(random_causal: Path, tmp_path: Path) -> None:
     """Both runs interrupted together: the generation file after 3 batches of 3, the log-likelihood file a batch
     behind (killed between the two writes) or in the middle of a batch (its partial file written in other batches),
