@@ -141,6 +141,114 @@ def test_jnli_neg_answers_are_the_same_in_every_batching(random_causal: Path, tm
     assert len(lines) == 2 and all(12 <= n <= 16 for n in lines.values()), lines
 
 
+# JNLI-Neg-like inputs of different lengths: a batch of them pads, and a label scored against another row's prompt
+# (or seeing a row's padding) moves its number by far more than LOGLIKELIHOOD_TOLERANCE
+FUSED_INPUTS = [
+    ("猫が寝ている。", "猫は寝ていない。"),
+    ("男性が公園で犬と一緒に走っている。", "男性は走っている。"),
+    ("子供たちが机の上に置かれた大きな地図を見ながら旅行の計画を立てている。", "子供たちは何もしていない。"),
+    ("雨。", "晴れ。"),
+    ("女性がキッチンで野菜を切っている。", "女性は料理をしていない。"),
+]
+
+
+def test_labels_scored_on_the_greedy_prompt_pass_score_as_alone(random_causal: Path) -> None:
+    """`generate_and_score`: the greedy texts are `generate`'s, and every label's log-likelihood (and greedy flag) is
+    the one `loglikelihood_batch` gives its item alone (no padding, no other row), with a chat template (the greedy
+    prompt is the log-likelihood context: every label token runs against the prompt's cache) and without one (the
+    prompt's trailing newline starts every label: the prompt pass's states predict it and the labels' first token)."""
+    from neghub.evaluator.benchmarks.jnli_neg import protocol
+    from neghub.evaluator.families.llm_jp import llm_jp_prompt
+    from neghub.evaluator.runners import fusion, loglikelihood
+    from neghub.evaluator.runners.loading import ModelSource, load_backend
+
+    backend = load_backend(ModelSource("folder", str(random_causal)))
+    labels = ["entailment", "contradiction", "neutral"]
+    prompts = [llm_jp_prompt(protocol.INSTRUCTION, f"前提：{a}\n仮説：{b}") for a, b in FUSED_INPUTS]
+    starts_seen = set()
+    for texts in ([backend.chat_text(p) for p in prompts], prompts):
+        requests = [(text, labels) for text in texts]
+        greedy, scores = backend.generate_and_score(texts, 8, special_tokens=False, requests=requests)
+        rows = backend.encode_many(texts)
+        groups = [loglikelihood.split_context(backend, text, labels) for text in texts]
+        starts = fusion.shared_starts(backend, rows, groups)
+        assert scores is not None and starts is not None  # fused: not the fallback
+        starts_seen |= set(starts)
+        assert greedy == backend.generate(texts, 8, special_tokens=False)
+        assert len(set(greedy)) > 1, greedy  # a model whose answers vary with the item
+        for request, fused in zip(requests, scores, strict=True):
+            (alone,) = backend.loglikelihood_batch([request])
+            assert [g for _, g in fused] == [g for _, g in alone], request[0][-40:]
+            assert [s for s, _ in fused] == pytest.approx([s for s, _ in alone], abs=LOGLIKELIHOOD_TOLERANCE)
+    assert starts_seen == {0, 1}, starts_seen  # both shapes were exercised
+
+
+@pytest.mark.skipif(not (SHARED_DATASETS / "jnli-neg").is_dir(), reason="../shared/datasets/jnli-neg is absent")
+def test_jnli_neg_runs_together_answer_as_each_run_alone(random_causal: Path, tmp_path: Path) -> None:
+    """Both JNLI-Neg runs in one command (run batch by batch together, float32) write the files each run writes
+    in a command of its own: the generation file byte for byte, the log-likelihood file's predictions."""
+    options = ["--tasks", "jnli-neg", "--data-dir", str(SHARED_DATASETS), "--max-items", "16", "--no-progress"]
+    alone = tmp_path / "alone"
+    for prompt in ("llm-jp-eval", "llm-jp-eval-loglikelihood"):
+        assert main(["run", str(random_causal), *options, "--prompt", prompt, "-o", str(alone / prompt)]) == 0
+    for batching in (["--batch-size", "3"], []):
+        together = tmp_path / ("together" + "".join(batching))
+        assert main(["run", str(random_causal), *options, *batching, "-o", str(together)]) == 0
+        files = sorted(together.glob("predictions/**/*.jsonl"))
+        assert len(files) == 2, files
+        for file in files:
+            prompt = "llm-jp-eval-loglikelihood" if "loglikelihood" in file.name else "llm-jp-eval"
+            own = alone / prompt / file.relative_to(together)
+            if prompt == "llm-jp-eval" and not batching:  # the same batches: the very same computation
+                assert file.read_bytes() == own.read_bytes()
+            assert sorted(file.read_text().splitlines()) == sorted(own.read_text().splitlines()), file.name
+
+
+@pytest.mark.skipif(not (SHARED_DATASETS / "jnli-neg").is_dir(), reason="../shared/datasets/jnli-neg is absent")
+def test_jnli_neg_runs_run_together_in_float32_only() -> None:
+    """In 16 bits a log-likelihood depends on the rows beside it and the batches are part of the recorded setting
+    (runners/setting.py), which `neghub reproduce` re-runs as the run alone batches it: the runs stay apart there."""
+    from neghub.evaluator.benchmarks.jnli_neg import protocol
+    from neghub.evaluator.protocol.plans import RunSettings
+    from neghub.evaluator.runners.execution import fused_pairs
+    from neghub.evaluator.submissions.reproduction import NumericSetting
+
+    plans = protocol.plans(RunSettings(data_dir=SHARED_DATASETS, chat_template="on"), "causal")
+    assert [p.protocol for p in plans] == ["generation", "loglikelihood"]
+    assert fused_pairs(plans, NumericSetting(device="cpu", dtype="float32")) == [(plans[0], plans[1])]
+    for dtype in ("bfloat16", "float16"):
+        assert fused_pairs(plans, NumericSetting(device="cpu", dtype=dtype)) == []
+
+
+@pytest.mark.skipif(not (SHARED_DATASETS / "jnli-neg").is_dir(), reason="../shared/datasets/jnli-neg is absent")
+def test_jnli_neg_runs_together_resume_each_file_where_it_stopped(random_causal: Path, tmp_path: Path) -> None:
+    """Both runs interrupted together: the generation file after 3 batches of 3, the log-likelihood file a batch
+    behind (killed between the two writes) or in the middle of a batch (its partial file written in other batches),
+    each with a half-written line. Started again, each run answers only the items it lacks, and both files end
+    byte for byte as an uninterrupted run wrote them."""
+    out = tmp_path / "sub"
+    argv = ["run", str(random_causal), "--tasks", "jnli-neg", "--data-dir", str(SHARED_DATASETS), "--max-items", "16"]
+    argv += ["--batch-size", "3", "--no-progress", "-o", str(out)]
+    assert main(argv) == 0
+    files = sorted(out.glob("predictions/**/*.jsonl"))
+    whole = {file: file.read_text().splitlines(keepends=True) for file in files}
+    writer = {"model_source": "folder", "model_location": random_causal.name, "model_revision": None}
+    writer |= {"device": "cpu", "dtype": "float32", "attn_implementation": "sdpa", "batch_size": 3}
+    writer |= {"batch_tokens": 8192}
+    generation, loglikelihood = sorted(files, key=lambda f: "loglikelihood" in f.name)
+    for behind in (6, 4):  # a batch behind; in the middle of the third batch
+        for file, done in ((generation, 9), (loglikelihood, behind)):
+            lines = whole[file]
+            file.with_name(file.name + ".partial").write_text("".join(lines[:done]) + lines[done][:7])
+            state = {"items": done, "bytes": len("".join(lines[:done]).encode()), "writer": writer}
+            file.with_name(file.name + ".progress").write_text(json.dumps(state))
+            file.unlink()
+        assert main(argv) == 0
+        for file in files:
+            assert file.read_text() == "".join(whole[file]), (behind, file.name)
+            assert not file.with_name(file.name + ".partial").exists()
+
+
 def test_nubench_answers_are_the_same_in_every_batching(random_causal: Path, tmp_path: Path) -> None:
     # completion (log-likelihoods) and option (generation), 16 items of the bundled sample
     lines = _assert_batchings_agree(random_causal, ["--tasks", "nubench", "--max-items", "16"], tmp_path)

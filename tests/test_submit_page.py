@@ -529,6 +529,17 @@ def counting_requests(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
             return real(self, batch, *args, **kwargs)
 
         monkeypatch.setattr(Backend, method, counting)
+    together = Backend.generate_and_score
+
+    def counting_together(self: Any, prompts: Any, *args: Any, **kwargs: Any) -> Any:
+        # JNLI-Neg's two runs asked in one pass: a generate request per prompt, and a log-likelihood request per
+        # prompt where the pass scored them (else `loglikelihood_batch` is asked, and counted, after it)
+        texts, scores = together(self, prompts, *args, **kwargs)
+        counted["generate"] += len(prompts)
+        counted["loglikelihood"] += len(scores) if scores is not None else 0
+        return texts, scores
+
+    monkeypatch.setattr(Backend, "generate_and_score", counting_together)
     return counted
 
 

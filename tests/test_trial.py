@@ -62,6 +62,12 @@ def test_the_estimate_scales_each_run_s_own_rate_to_its_full_item_count() -> Non
     scn = _plan(3, {PARTIAL_ITEMS: 9, SPLIT_ITEMS: 4 * 432})
     assert whole_run_seconds(TrialRun(scn, 3, 3.0)) == pytest.approx(576.0)
     assert whole_run_seconds(TrialRun(scn, 0, 0.0)) is None  # written before this command: no rate
+
+
+def test_a_run_written_together_with_another_adds_nothing_to_the_estimate() -> None:
+    # JNLI-Neg's two runs in one pass: the generation run's seconds are both runs', the other's 0 of its own
+    plan = _plan(20, {PARTIAL_ITEMS: 20, SPLIT_ITEMS: 46})
+    assert whole_run_seconds(TrialRun(plan, 20, 0.0)) == 0.0
     assert [duration(s) for s in (0.2, 40.4, 576.0, 7500.0)] == [
         "about 1 s",
         "about 40 s",

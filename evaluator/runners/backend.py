@@ -2,6 +2,7 @@
 
 - `loglikelihood_batch`: lm-evaluation-harness's `loglikelihood`, packed (loglikelihood.py);
 - `generate`: greedy decoding of a few tokens, batched with left padding after the common prefix (generation.py);
+- `generate_and_score`: both at once, where a log-likelihood request's context is a greedy prompt (fusion.py);
 - `top1`: the arg-max token at the mask (masked LMs) or after the text (causal LMs, after the
   common prefix), the output head applied at that one position only;
 - `classify`: a sequence-classification head's outputs for sentence pairs (fine-tuned NLI or STS models).
@@ -16,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from . import generation, loglikelihood
+from . import fusion, generation, loglikelihood
 
 ModelKind = Literal["causal", "masked", "classifier"]
 BROKEN_CHARACTER = "\ufffd"  # what a tokenizer decodes a partial UTF-8 sequence to
@@ -143,6 +144,20 @@ class Backend:
     def generate(self, prompts: list[str], max_new_tokens: int, *, special_tokens: bool) -> list[str]:
         """Greedy continuations of a batch of prompts, decoded without special tokens (generation.py)."""
         return generation.generate(self, prompts, max_new_tokens, special_tokens=special_tokens)
+
+    def generate_and_score(
+        self,
+        prompts: list[str],
+        max_new_tokens: int,
+        *,
+        special_tokens: bool,
+        requests: list[tuple[str, list[str]]],
+    ) -> tuple[list[str], list[list[tuple[float, bool]]] | None]:
+        """`generate`, and `loglikelihood_batch` of `requests` (one per prompt) on the same prompt pass, or None
+        for the second where the batch's tokens do not allow it (fusion.py)."""
+        return fusion.generate_and_score(
+            self, prompts, max_new_tokens, special_tokens=special_tokens, requests=requests
+        )
 
     # --- cloze --------------------------------------------------------------------------------
     def top1(self, texts: list[str]) -> list[int]:

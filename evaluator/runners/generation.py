@@ -8,6 +8,7 @@ computes what it would alone.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -40,16 +41,48 @@ def after_common_prefix(backend: Backend, rows: list[list[int]]) -> tuple[Any, A
     )
 
 
+@dataclass
+class PromptPass:
+    """What a greedy batch's prompt pass leaves for a computation on the same prompts (fusion.py): the key-value
+    cache (after the decoded tokens too), the attention mask of the prompt's columns (prefix, padding, own tokens),
+    and the final hidden states of each row's last `kept` prompt positions (None where none were asked for)."""
+
+    cache: Any
+    mask: Any
+    states: Any
+
+
 def generate(backend: Backend, prompts: list[str], max_new_tokens: int, *, special_tokens: bool) -> list[str]:
     """Greedy continuations of a batch of prompts, decoded without special tokens (`Backend.decode_complete`)."""
     import torch
 
-    eos = backend.tokenizer.eos_token_id
     rows = backend.encode_many(prompts, special_tokens=special_tokens)
+    with torch.inference_mode():
+        table, _ = greedy(backend, rows, max_new_tokens)
+    return [backend.decode_complete(row) for row in table]
+
+
+def greedy(backend: Backend, rows: list[list[int]], max_new_tokens: int, *, kept: int = 0) -> tuple[Any, PromptPass]:
+    """Greedy tokens after each row of prompt tokens (each row's own, up to its end of text), and its `PromptPass`.
+    With `kept`, a forward hook on the base model reads the prompt pass's last `kept` hidden states: the call that
+    computes the first token is the same either way. Call under `torch.inference_mode()`."""
+    import torch
+
+    eos = backend.tokenizer.eos_token_id
     n = len(rows)
     device = backend.device
-    with torch.inference_mode():
-        ids, mask, positions, cache = after_common_prefix(backend, rows)
+    ids, mask, positions, cache = after_common_prefix(backend, rows)
+    prompt_mask = mask
+    captured: list[Any] = []
+    hook = None
+    if kept:
+
+        def keep_states(module: Any, args: Any, output: Any) -> None:
+            if not captured:  # the prompt pass only, not the decoding steps
+                captured.append(output[0][:, -kept:].clone())
+
+        hook = backend.model.base_model.register_forward_hook(keep_states)
+    try:
         steps = []
         finished = torch.zeros(n, dtype=torch.bool, device=device)
         next_pos = positions[:, -1:] + 1
@@ -73,8 +106,12 @@ def generate(backend: Backend, prompts: list[str], max_new_tokens: int, *, speci
             positions = next_pos
             next_pos = next_pos + 1
             mask = torch.cat([mask, torch.ones((n, 1), dtype=torch.long, device=device)], dim=1)
-        table = torch.stack(steps, dim=1).tolist() if steps else [[] for _ in range(n)]
-    return [backend.decode_complete([t for t in row if t >= 0]) for row in table]
+    finally:
+        if hook is not None:
+            hook.remove()
+    table = torch.stack(steps, dim=1).tolist() if steps else [[] for _ in range(n)]
+    tokens = [[t for t in row if t >= 0] for row in table]
+    return tokens, PromptPass(cache, prompt_mask, captured[0] if captured else None)
 
 
 def causal_top1(backend: Backend, texts: list[str]) -> Any:

@@ -109,6 +109,12 @@ def loglikelihood_batch(backend: Backend, requests: list[tuple[str, list[str]]])
         states, rows = packed_states(backend, groups) if backend.packing_ok else plain_states(backend, groups)
         targets = [t for _, conts in groups for cont in conts for t in cont]
         token_scores = score_tokens(backend, states, targets, rows)
+    return summed(groups, token_scores)
+
+
+def summed(groups: list[Group], token_scores: list[tuple[float, bool]]) -> list[list[tuple[float, bool]]]:
+    """Each continuation's (sum of its tokens' log-probabilities, every token the arg-max), from the scores of every
+    continuation token of every group in order."""
     results: list[list[tuple[float, bool]]] = []
     start = 0
     for _, conts in groups:

@@ -1,9 +1,8 @@
 """`neghub run`: run a model on the benchmarks and write a complete submission folder.
 
-Resuming: each run writes `<file>.partial` (lines appended and flushed one item at a time) and
-`<file>.progress` (items done and the byte length they fill, replaced atomically after each item).
-A restarted run truncates the partial file to that length, skips the items done, and at the end
-renames the partial file into place; `metadata.yaml` is written last, when every run is final.
+Each run writes its prediction file, resuming an interrupted one (execution.py); a generation run and a
+log-likelihood run of the same prompts run together, batch by batch, in float32 (execution.py's `fused_pairs`).
+`metadata.yaml` is written last, when every run is final.
 """
 
 from __future__ import annotations
@@ -13,13 +12,11 @@ import dataclasses
 import datetime as dt
 import importlib.metadata
 import importlib.util
-import json
 import os
 import platform
 import shlex
 import shutil
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +25,7 @@ import yaml
 
 from ..core.errors import InputError
 from ..core.registry import benchmark_names, get_benchmark
-from ..fileio.files import atomic_write, prepare_output_folder
+from ..fileio.files import prepare_output_folder
 from ..protocol.plans import DEFAULT_SEEDS, PARTIAL_ITEMS, RunPlan, RunSettings, partial_sample, without_trial_option
 from ..releases.loading import DatasetUnavailable, find_release
 from ..submissions.format import PATH_PLACEHOLDER, Metadata, absolute_path, settings_prefix
@@ -36,10 +33,11 @@ from ..submissions.reproduction import NumericSetting
 from ..submissions.rerun import submission_folder, with_output
 from ..submissions.validation import UNKNOWN_LICENSE
 from .backend import Backend
+from .execution import execute_pair, execute_plan, fused_pairs, write_text
 from .loading import DEFAULT_PACK_LINEARS, DEVICE_MAPS, DEVICES, DTYPES, load_backend, resolve_source, run_setting
 from .options import check_run_options
 from .pinning import add_submitter_options, pinned_model, signer
-from .setting import ALSO_IN_16_BITS, DEFAULT_BATCH_SIZE, DEFINING, setting_provenance
+from .setting import DEFAULT_BATCH_SIZE, setting_provenance
 from .trial import TrialRun, print_trial_report
 
 # the import names of the `models` extra (pyproject.toml), which the base install leaves out
@@ -72,72 +70,29 @@ def require_models_extra() -> None:
         )
 
 
-def _json_line(row: dict[str, Any]) -> str:
-    return json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n"
-
-
-def _write_text(path: Path, text: str) -> None:
-    def write(handle: Any) -> None:
-        handle.write(text)
-
-    atomic_write(path, write)
-
-
-def execute_plan(
-    backend: Backend, plan: RunPlan, out_dir: Path, setting: NumericSetting, *, progress: bool = True
-) -> dict[str, float]:
-    """Write one run's prediction file, resuming from its partial file; returns items, seconds, and whether
-    the file holds lines (`written`: 0 when no item gave one, and then no file is left, since an empty
-    prediction file is not a valid one)."""
-    from tqdm import tqdm
-
-    final = out_dir / plan.file
-    if final.exists():
-        return {"items": 0, "seconds": 0.0, "written": 1}
-    final.parent.mkdir(parents=True, exist_ok=True)
-    partial = final.with_name(final.name + ".partial")
-    marker = final.with_name(final.name + ".progress")
-    # the item order may follow the tokenizer (see RunPlan.token_lengths) and the batches the setting: only
-    # the model that wrote a partial file, in the same setting, may resume it
-    writer: dict[str, Any] = {k: backend.info.get(k) for k in ("model_source", "model_location", "model_revision")}
-    writer.update(setting.model_dump(include=set(DEFINING + ALSO_IN_16_BITS)))
-    done, size = 0, 0
-    if marker.exists() and partial.exists():
-        state = json.loads(marker.read_text())
-        if state.get("writer") != writer:
-            raise InputError.single(
-                str(partial),
-                f"was written by another model or setting ({state.get('writer')}, now {writer}): delete it and "
-                f"{marker.name}, or write to another -o folder",
-            )
-        done, size = int(state["items"]), int(state["bytes"])
-    batched = plan.batched_items(backend)
-    total = sum(len(batch) for batch in batched)
-    with open(partial, "a+b") as handle:
-        handle.truncate(size)  # drop a line half-written when the run was interrupted
-        handle.seek(size)
-        started = time.perf_counter()
-        bar = tqdm(total=total, initial=done, desc=plan.file, unit="item", disable=not progress, file=sys.stderr)
-        reached = 0
-        for batch in batched:
-            reached += len(batch)
-            if reached <= done:
-                continue  # written before the interruption
-            for rows in plan.process(backend, batch):
-                handle.write("".join(_json_line(r) for r in rows).encode())
-            handle.flush()
-            os.fsync(handle.fileno())
-            _write_text(marker, json.dumps({"items": reached, "bytes": handle.tell(), "writer": writer}))
-            bar.update(len(batch))
-        bar.close()
-        seconds = time.perf_counter() - started
-        written = handle.tell()
-    marker.unlink(missing_ok=True)
-    if not written:
-        partial.unlink()
-        return {"items": total - done, "seconds": seconds, "written": 0}
-    os.replace(partial, final)
-    return {"items": total - done, "seconds": seconds, "written": 1}
+def execute_plans(
+    backend: Backend, plans: Sequence[RunPlan], out: Path, setting: NumericSetting, *, progress: bool
+) -> dict[int, dict[str, float]]:
+    """Every run's prediction file written (`execute_plan`), a fused pair's two runs together (`execute_pair`), each
+    run's figures printed as it ends; returns them by `id(plan)`."""
+    figures: dict[int, dict[str, float]] = {}
+    partner = {id(gen): ll for gen, ll in fused_pairs(plans, setting)}
+    for plan in plans:
+        if id(plan) in figures:
+            continue  # a log-likelihood run written with its generation run
+        ll = partner.get(id(plan))
+        both = execute_pair(backend, plan, ll, out, setting, progress=progress) if ll is not None else None
+        if ll is not None and both is not None:
+            figures[id(plan)], figures[id(ll)] = both
+            if both[1]["items"]:
+                print(f"{ll.file}: {both[1]['items']} items, with {plan.file}", file=sys.stderr)
+        else:
+            figures[id(plan)] = execute_plan(backend, plan, out, setting, progress=progress)
+        t = figures[id(plan)]
+        if t["items"]:
+            rate = t["items"] / t["seconds"] if t["seconds"] else 0.0
+            print(f"{plan.file}: {t['items']} items in {t['seconds']:.1f}s ({rate:.2f} items/s)", file=sys.stderr)
+    return figures
 
 
 def _library_versions() -> dict[str, str | None]:
@@ -338,11 +293,9 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     setting = run_setting(backend, settings.batch_size, settings.batch_tokens)
     written: list[RunPlan] = []
     ran: list[TrialRun] = []
+    figures = execute_plans(backend, plans, out, setting, progress=not args.no_progress)
     for plan in plans:
-        t = execute_plan(backend, plan, out, setting, progress=not args.no_progress)
-        if t["items"]:
-            rate = t["items"] / t["seconds"] if t["seconds"] else 0.0
-            print(f"{plan.file}: {t['items']} items in {t['seconds']:.1f}s ({rate:.2f} items/s)", file=sys.stderr)
+        t = figures[id(plan)]
         if t["written"]:
             written.append(plan)
             ran.append(TrialRun(plan, int(t["items"]), float(t["seconds"])))
@@ -382,7 +335,7 @@ def run_command(args: Any, argv: Sequence[str]) -> int:
     }
     Metadata.model_validate(metadata)  # the runner must never write a metadata.yaml the validator rejects
     text = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True, width=1000)
-    _write_text(out / "metadata.yaml", text)
+    write_text(out / "metadata.yaml", text)
     print(f"wrote {out / 'metadata.yaml'} ({len(runs)} runs)", file=sys.stderr)
     if signing_note:
         print(signing_note, file=sys.stderr)

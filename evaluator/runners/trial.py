@@ -38,7 +38,8 @@ _UNIT_KEY_SEPARATOR = ">"
 @dataclass(frozen=True)
 class TrialRun:
     """One run of a trial as it went: its plan, and the items this command ran and in how many seconds (fewer
-    items than the plan's where the run resumed an interrupted one; none where its file was already written)."""
+    items than the plan's where the run resumed an interrupted one; none where its file was already written; no
+    seconds of its own where it ran together with another run, whose seconds are both runs')."""
 
     plan: RunPlan
     items: int
@@ -65,8 +66,9 @@ def sampled_items(plan: RunPlan) -> int:
 
 def whole_run_seconds(run: TrialRun) -> float | None:
     """The seconds the whole run would take at the rate this trial ran: its seconds per item, times the items of
-    the plan (where the trial resumed) and the split's items per sampled item. None where nothing ran here."""
-    if run.items <= 0 or run.seconds <= 0:
+    the plan (where the trial resumed) and the split's items per sampled item. None where nothing ran here; 0 where
+    the run ran together with another (runners/execution.py), whose estimate holds both."""
+    if run.items <= 0 or run.seconds < 0:
         return None
     plan = run.plan
     per_plan_item = run.seconds / run.items
