@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -96,6 +98,15 @@ def neghub(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
         return CliResult(code, captured.out, captured.err)
 
     return run
+
+
+def realistic_submissions() -> ModuleType:
+    """perf/realistic_submissions.py (the site benchmark's submissions), loaded from its file: perf/ is no package."""
+    spec = importlib.util.spec_from_file_location("realistic_submissions", ROOT / "perf" / "realistic_submissions.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def assert_json_problems(out: str, err: str) -> None:

@@ -11,31 +11,21 @@ comes back as a row's own copy, or when a download is held as bytes by the build
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 from neghub.leaderboard.collect import collect
 from neghub.leaderboard.history import History
 
-from .conftest import ROOT
+from .conftest import ROOT, realistic_submissions
 
 NO_HISTORY = History(False, "a test's temp folder")
-
-
-def _realistic() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("realistic_submissions", ROOT / "perf" / "realistic_submissions.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_rows_read_from_the_score_cache_share_their_boards_item_ids_and_clusters(
     split: tuple[list[int], list[str]], tmp_path: Path
 ) -> None:
-    realistic = _realistic()
+    realistic = realistic_submissions()
     folder = tmp_path / "submissions"
     folder.mkdir()
     items = [json.loads(line) for line in realistic.NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line]
@@ -64,7 +54,7 @@ def test_the_downloads_written_to_a_folder_are_the_bytes_held_without_one_and_no
     not its bytes: at 1,000 submissions the downloads were 62 MB held until MkDocs wrote every page."""
     from neghub.leaderboard.site import build_pages
 
-    realistic = _realistic()
+    realistic = realistic_submissions()
     folder = tmp_path / "submissions"
     folder.mkdir()
     items = [json.loads(line) for line in realistic.NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line]

@@ -7,10 +7,8 @@ are NUBench's shipped sample and SCN only: no release outside the package is nee
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,23 +19,15 @@ from neghub.leaderboard.collect import Collected, Leaderboard, collect
 from neghub.leaderboard.history import History
 from neghub.leaderboard.site import build_pages
 
-from .conftest import ROOT
+from .conftest import realistic_submissions
 
 NO_HISTORY = History(False, "a test's temp folder")
 NUMBERS = (3, 11)  # number % 8 == 3: JNLI-Neg left out
 
 
-def _realistic() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("realistic_submissions", ROOT / "perf" / "realistic_submissions.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def submissions(tmp_path: Path) -> Path:
-    realistic = _realistic()
+    realistic = realistic_submissions()
     folder = tmp_path / "submissions"
     folder.mkdir()
     items = [json.loads(line) for line in realistic.NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line]
@@ -200,7 +190,7 @@ def test_a_second_build_scores_no_kept_answers_of_neghubs_re_run_again(
     from .histories import Main
     from .reproduction_records import landed_rerun
 
-    realistic = _realistic()
+    realistic = realistic_submissions()
     main = Main.create(tmp_path / "repo")
     written = tmp_path / "written"
     items = [json.loads(line) for line in realistic.NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line]
