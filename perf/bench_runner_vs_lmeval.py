@@ -262,9 +262,10 @@ def wait_for_quiet(
     return waited, load
 
 
-def run_process(argv: list[str], log: Path, env: dict[str, str] | None = None) -> ProcessRun:
-    """One whole process, timed from start to exit; stops the benchmark if it fails."""
-    load = os.getloadavg()[0]
+def run_process(argv: list[str], log: Path, env: dict[str, str] | None = None, load: float | None = None) -> ProcessRun:
+    """One whole process, timed from start to exit; stops the benchmark if it fails. `load`: the 1-minute load
+    the wait before it read (read again here, the average could tick over the bar between the two reads)."""
+    load = os.getloadavg()[0] if load is None else load
     with open(log, "wb") as out:
         busy_before = busy_cpu_seconds()
         started = time.perf_counter()
@@ -478,13 +479,13 @@ def main() -> None:
             for name in names:
                 out = root / f"out-{threads}-{round_ + 1}-{list(tools).index(name)}"  # fresh: neghub run resumes
                 wait = {"OMP_WAIT_POLICY": "PASSIVE"} if args.same_wait_policy and name == "lm_eval" else {}
-                waited = ""
+                waited, load = "", None
                 if round_ >= 0 and args.quiet_wait > 0:
                     seconds, load = wait_for_quiet(args.quiet_wait, QUIET_LOAD)
                     if seconds:
                         quiet = "under" if load < QUIET_LOAD else "still not under"
                         waited = f" (waited {seconds:.0f} s for load {quiet} {QUIET_LOAD})"
-                run = run_process(tools[name](out), root / "log.txt", {**env, **wait})
+                run = run_process(tools[name](out), root / "log.txt", {**env, **wait}, load)
                 outputs.setdefault(name, out)
                 if round_ >= 0:
                     timed[threads, name].append(run)

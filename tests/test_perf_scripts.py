@@ -192,6 +192,14 @@ def test_the_runner_against_lm_eval_waits_for_the_load_to_fall_and_no_longer_tha
     assert script.wait_for_quiet(0, 0.5, lambda: 1.5, slept.append, step_s=5) == (0.0, 1.5)
 
 
+def test_a_timed_run_states_the_load_its_wait_read_not_a_second_reading(tmp_path: Path) -> None:
+    # the 1-minute average ticks every 5 s: read again after the wait, it could be over the bar the wait saw under it
+    # (a quiet run of 2026-12-02 printed "load before 0.50 (waited 25 s for load under 0.5)")
+    script = _runner_vs_lmeval_script()
+    run = script.run_process([sys.executable, "-c", "pass"], tmp_path / "log.txt", None, 0.49)
+    assert run.load == 0.49
+
+
 def test_the_runner_against_lm_eval_reads_other_processes_load_from_proc_stat(tmp_path: Path) -> None:
     script = _runner_vs_lmeval_script()
     stat = tmp_path / "stat"
