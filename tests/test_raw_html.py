@@ -18,8 +18,8 @@ from neghub.leaderboard.history import History
 from neghub.leaderboard.raw_html import restore, stash
 from neghub.leaderboard.site import build_pages
 
-from .conftest import ROOT
-from .test_score_cache import NUMBERS, _realistic
+from .conftest import ROOT, realistic_submissions
+from .test_score_cache import NUMBERS
 
 
 def _converter() -> markdown.Markdown:
@@ -49,7 +49,7 @@ def _both_ways(text: str) -> tuple[tuple[str, Any], tuple[str, Any]] | None:
 
 
 def test_every_generated_page_of_a_realistic_build_comes_out_as_markdown_makes_it(tmp_path: Path) -> None:
-    realistic = _realistic()
+    realistic = realistic_submissions()
     folder = tmp_path / "submissions"
     folder.mkdir()
     items = [json.loads(line) for line in realistic.NUBENCH_TEST.read_text(encoding="utf-8").splitlines() if line]
