@@ -174,6 +174,13 @@ def test_a_gguf_file_is_opened_at_most_four_times_in_a_first_run_and_fewer_in_a_
     assert first <= 4 and second < first, (first, second)
 
 
+def _printed_in_a_fresh_interpreter(script: str) -> list[str]:
+    """The lines `script` prints, run by a Python of its own (what a process imports is the process's alone)."""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.splitlines()
+
+
 def test_a_run_that_compiles_nothing_never_imports_torch_dynamo(tmp_path: Path) -> None:
     model = _causal(tmp_path / "model")
     script = (
@@ -186,10 +193,9 @@ def test_a_run_that_compiles_nothing_never_imports_torch_dynamo(tmp_path: Path) 
         "import torch._dynamo  # what a run that compiles gets: the real module\n"
         "print(callable(torch._dynamo.optimize))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
+    printed = _printed_in_a_fresh_interpreter(script)
     # the one helper masking_utils imports, loaded from its own file, and nothing else of torch._dynamo
-    assert done.stdout.splitlines()[-2:] == ["['torch._dynamo._trace_wrapped_higher_order_op']", "True"]
+    assert printed[-2:] == ["['torch._dynamo._trace_wrapped_higher_order_op']", "True"]
 
 
 def test_a_run_on_a_model_folder_never_imports_the_gguf_reader(tmp_path: Path) -> None:
@@ -204,9 +210,8 @@ def test_a_run_on_a_model_folder_never_imports_the_gguf_reader(tmp_path: Path) -
         "assert main(argv) == 0\n"
         "print(sorted(n for n in sys.modules if n in ('gguf', 'transformers.modeling_gguf_pytorch_utils')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.splitlines()[-1] == "[]"
+    printed = _printed_in_a_fresh_interpreter(script)
+    assert printed[-1] == "[]"
 
 
 def test_the_collector_is_paused_while_a_model_loads_and_left_as_it_was_after(
@@ -246,9 +251,8 @@ def test_only_a_command_that_is_its_process_s_own_leaves_its_objects_out_of_the_
         "assert main() == 0\n"
         "print('frozen', gc.get_freeze_count() > 0)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert [line for line in done.stdout.splitlines() if line.startswith("frozen ")] == ["frozen 0", "frozen True"]
+    printed = _printed_in_a_fresh_interpreter(script)
+    assert [line for line in printed if line.startswith("frozen ")] == ["frozen 0", "frozen True"]
 
 
 def test_weights_load_onto_the_device_and_device_map_auto_is_accepted(tmp_path: Path) -> None:
