@@ -21,7 +21,10 @@ import nox
 from packaging.requirements import Requirement  # nox's own dependency
 
 nox.options.sessions = ["tests", "lint", "typecheck"]
-nox.options.default_venv_backend = "venv"
+# uv where nox finds it (.ci/run installs it beside nox: it builds an environment in seconds where pip takes most of
+# a minute, and .ci/run builds about eight), else venv and pip: what the README's commands and the workflows, which
+# install nox alone, get.
+nox.options.default_venv_backend = "uv|venv"
 nox.options.reuse_venv = "yes"
 nox.options.error_on_missing_interpreters = True
 # pip installs without byte-compiling (pip's `--no-compile`; as an environment variable it reads PIP_COMPILE=0, and
@@ -30,6 +33,35 @@ nox.options.error_on_missing_interpreters = True
 # compiles as it first imports them. .ci/run builds about eight such environments. A variable the caller set is
 # kept.
 os.environ.setdefault("PIP_COMPILE", "0")
+
+
+def _pip_find_links() -> str:
+    """The find-links locations pip is configured with ($PIP_FIND_LINKS, else pip's configuration files), comma
+    separated as uv reads them from $UV_FIND_LINKS: uv reads no pip configuration, and a wheelhouse there holds the
+    CPU build of torch that TORCH pins (without it uv takes PyPI's CUDA build, gigabytes)."""
+    import configparser
+
+    if os.environ.get("PIP_FIND_LINKS"):
+        return ",".join(os.environ["PIP_FIND_LINKS"].split())
+    home = Path.home()
+    files = [Path("/etc/pip.conf"), Path("/etc/xdg/pip/pip.conf"), home / ".pip" / "pip.conf"]
+    files += [Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "pip" / "pip.conf"]
+    files += [Path(os.environ["PIP_CONFIG_FILE"])] if os.environ.get("PIP_CONFIG_FILE") else []
+    found: list[str] = []
+    for file in files:
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read(file, encoding="utf-8")
+        except (OSError, configparser.Error):
+            continue
+        for section in ("global", "install"):
+            if parser.has_option(section, "find-links"):
+                found = parser.get(section, "find-links").split()  # a later file overrides, as pip reads them
+    return ",".join(found)
+
+
+if "UV_FIND_LINKS" not in os.environ and _pip_find_links():
+    os.environ["UV_FIND_LINKS"] = _pip_find_links()
 
 ROOT = Path(__file__).parent
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
@@ -81,13 +113,28 @@ def install_plugins(session: nox.Session) -> None:
     script = str(ROOT / "scripts" / "plugin_requirements.py")
     stale = str(session.run("python", script, "--installed", silent=True) or "").split()
     if stale:
-        session.run("python", "-m", "pip", "uninstall", "-q", "-y", *stale)
+        pip_uninstall(session, *stale)
     lines = str(session.run("python", script, silent=True) or "").strip()
     if not lines:
         return
     listed = Path(session.create_tmp()) / "plugins.txt"
     listed.write_text(lines + "\n", encoding="utf-8")
     session.install("--no-deps", "--require-hashes", "--only-binary", ":all:", "-r", str(listed))
+
+
+def pip_uninstall(session: nox.Session, *names: str) -> None:
+    """Uninstall distributions from the session's environment, with uv where uv built it (it has no pip)."""
+    if session.venv_backend == "uv":
+        session.run("uv", "pip", "uninstall", "-q", *names)
+    else:
+        session.run("python", "-m", "pip", "uninstall", "-q", "-y", *names)
+
+
+def install_pip_for_the_tests(session: nox.Session) -> None:
+    """pip in an environment uv built (it has none): tests/plugins.py installs a plugin as its author would,
+    `python -m pip install --target`."""
+    if session.venv_backend == "uv":
+        session.install("pip")
 
 
 def _data_env() -> dict[str, str]:
@@ -141,6 +188,7 @@ def tests(session: nox.Session) -> None:
     session.install(TORCH)  # first, so the `models` extra finds torch satisfied and pulls no CUDA build
     # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
     install_project(session, "test,site,models")
+    install_pip_for_the_tests(session)
     session.run("pytest", *PARALLEL, *session.posargs, env=_test_data_env(session))
     if not session.posargs:  # the perf/ scripts too slow for the suite, with their quickest options (minutes)
         # in the suite's workers too: the four run independent scripts (the GPU script's CPU side, the site's
@@ -224,6 +272,7 @@ def _lowest(session: nox.Session, folder: Path) -> None:
     default = _default_tests(session)
     ignored = [f"--ignore={path}" for paths in NOT_AT_THE_FLOORS.values() for path in paths]
     install_project(session, "site", constraints=constraints["base-site"], also=test_tools)
+    install_pip_for_the_tests(session)
     env = _test_data_env(session)
     session.run("pytest", *PARALLEL, "-m", f"({default}) and not models", *ignored, *session.posargs, env=env)
     session.install(TORCH)  # first, as in `tests`: the CPU wheel, then the extra pulls no CUDA build
@@ -657,7 +706,7 @@ def typecheck(session: nox.Session) -> None:
     install_project(session, "site")
     session.install("mypy", "types-PyYAML", "types-requests")
     # the dependencies stay, NegHub itself goes: mypy must read the sources below, not an installed copy
-    session.run("pip", "uninstall", "-q", "-y", "neghub")
+    pip_uninstall(session, "neghub")
     # neghub/ holds two links, neghub/evaluator -> evaluator/ and neghub/leaderboard -> leaderboard/: the source
     # tree resolves `neghub.*` as it is imported, for mypy as for an editor
     session.run("mypy", "--explicit-package-bases", "-p", "neghub")

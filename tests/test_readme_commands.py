@@ -84,12 +84,12 @@ def test_installs_are_the_pinned_torch_or_the_project_never_editable() -> None:
         assert "-e" not in words and "--editable" not in words, command
         targets = [w for w in words[2:] if not w.startswith("-")]
         # and the worked plugin of "Adding a benchmark", installed as a third party's distribution
-        allowed = {"torch==2.13.0", ".", ".[models]", ".[site]", "nox", "./tests/fixtures/plugin"}
+        allowed = {"torch==2.13.0", ".", ".[models]", ".[site]", "nox", "uv", "./tests/fixtures/plugin"}
         assert all(t in allowed for t in targets), command
 
 
 def test_the_test_command_is_the_one_ci_runs() -> None:
-    test_command = "python3 -m venv .venv && .venv/bin/pip install -q nox && .venv/bin/nox -s tests"
+    test_command = "python3 -m venv .venv && .venv/bin/pip install -q nox uv && .venv/bin/nox -s tests"
     assert any(block.strip() == test_command for block in bash_blocks())
     assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 

@@ -12,9 +12,9 @@ The build must exit 0 and tell its readers that rows are missing; the cache must
 fetch; the tests must pass or skip, never fail, also where an older NegHub left an empty release folder in the
 cache (the tests session must not take it for a mirror).
 
-The clone builds its own environments, as a newcomer's does: pip's cache is kept (no NegHub state), so they are
-built from it. The outer run's environments are not shared: a link to them would make pip write the clone's
-path into the scripts it reinstalls there (`neghub`'s first line), which dies with the clone.
+The clone builds its own environments, as a newcomer's does: pip's and uv's caches are kept (no NegHub state), so
+they are built from them. The outer run's environments are not shared: a link to them would make the installer write
+the clone's path into the scripts it reinstalls there (`neghub`'s first line), which dies with the clone.
 """
 
 from __future__ import annotations
@@ -51,18 +51,19 @@ def newcomers_environment(cache: Path) -> dict[str, str]:
     """The outer environment less everything NegHub, nox, the Hub and this test run set, and less the outer nox
     environment on PATH (`python3` must be the system's, as on a newcomer's machine)."""
     outer_bin = str(Path(sys.prefix) / "bin")
-    dropped = ("NEGHUB_", "NOX_", "HF_", "HUGGING_FACE_", "PYTEST_", "VIRTUAL_ENV")
+    dropped = ("NEGHUB_", "NOX_", "UV_", "HF_", "HUGGING_FACE_", "PYTEST_", "VIRTUAL_ENV")
     env = {k: v for k, v in os.environ.items() if not k.startswith(dropped)}
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p and p != outer_bin)
-    # pip's cache is no NegHub state: kept where it was, so that the installs download nothing again
-    pip_cache = os.environ.get("PIP_CACHE_DIR") or str(
-        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pip"
-    )
+    # pip's and uv's caches are no NegHub state: kept where they were, so that the installs download nothing again
+    user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    pip_cache = os.environ.get("PIP_CACHE_DIR") or str(user_cache / "pip")
+    uv_cache = os.environ.get("UV_CACHE_DIR") or str(user_cache / "uv")
     unreachable = closed_port()
     env.update(
         {
             "XDG_CACHE_HOME": str(cache),  # NegHub's cache (and the Hub's) start empty
             "PIP_CACHE_DIR": pip_cache,
+            "UV_CACHE_DIR": uv_cache,
             "NEGHUB_UPSTREAM_ENDPOINT": unreachable,
             "HF_ENDPOINT": unreachable,
         }
