@@ -274,7 +274,12 @@ def _lowest(session: nox.Session, folder: Path) -> None:
     install_project(session, "site", constraints=constraints["base-site"], also=test_tools)
     install_pip_for_the_tests(session)
     env = _test_data_env(session)
-    session.run("pytest", *PARALLEL, "-m", f"({default}) and not models", *ignored, *session.posargs, env=env)
+    # the browser tests at the phone's width only (their ids name the width): the floors' theme and plotly, where a
+    # narrow screen overflows first; `tests` runs both widths on the newest versions
+    phone_only = ("-k", "not 1366")
+    session.run(
+        "pytest", *PARALLEL, "-m", f"({default}) and not models", *phone_only, *ignored, *session.posargs, env=env
+    )
     session.install(TORCH)  # first, as in `tests`: the CPU wheel, then the extra pulls no CUDA build
     install_project(session, "site,models", constraints=constraints["models"])
     session.run("pytest", *PARALLEL, "-m", f"({default}) and models", *ignored, *session.posargs, env=env)
