@@ -247,7 +247,8 @@ def lowest(session: nox.Session) -> None:
     or does not pass is raised there, never guessed), in two steps in one environment:
 
     1. the base install and the `site` extra at their floors exactly (a constraints file, `_floors`), the test
-       tools at the newest versions those allow; every test not marked `models`;
+       tools at the newest versions those allow; every test not marked `models` (the browser tests at the phone's
+       width only);
     2. the `models` extra at its floors (torch's is the CPU wheel `tests` installs) on top, the base install's
        packages free to rise where the extra needs it (transformers needs a newer huggingface_hub than NegHub
        does); the tests marked `models`, on the CPU.
