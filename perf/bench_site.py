@@ -3,7 +3,8 @@
 Realistic submissions (perf/realistic_submissions.py: NegHub's benchmarks in the shapes `neghub run` writes,
 full-size files, one pinned model each, 97 accounts, three in eight leaving one benchmark out) beside the committed
 ones and the papers' rows, built by the real `mkdocs build` (what `nox -s site` runs), at 0 (the baseline: the
-committed submissions alone, timed three times in the same run) and at each size (default 250 and 1,000):
+committed submissions alone, timed --repeats times in the same run, default 3, the best taken) and at each size
+(default 250 and 1,000):
 - cold: an empty score cache ($NEGHUB_SCORE_CACHE), every submission scored;
 - warm: the same build again, its scores read from the cache the cold build wrote (what a push to main costs when
   one submission changed).
@@ -39,9 +40,10 @@ apart. Bounds (issue 16):
 - no page without a chart references plotly.js;
 - a benchmark page stays under 1 MB of HTML (uncompressed) at 1,000 submissions.
 
-`--sizes A B` builds at A and B submissions instead: with a few, a check of the script itself
-(tests/test_perf_scripts.py), not a measurement against the goals. `--without-github` writes the submissions
-without `submitter.github`, as the script did before: a check of its check (it must stop, exit 2, timing nothing).
+`--sizes A B` builds at A and B submissions instead: with a few (and `--repeats 1`, one empty build), a check of
+the script itself (tests/test_perf_scripts.py), not a measurement against the goals. `--without-github` writes the
+submissions without `submitter.github`, as the script did before: a check of its check (it must stop, exit 2,
+timing nothing).
 JNLI-Neg's release must be readable (NEGHUB_DATA_DIR).
 """
 
@@ -66,7 +68,7 @@ from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (250, 1000)
-REPEATS = 3  # of the empty build; a build of hundreds of submissions is timed once
+REPEATS = 3  # of the empty build (--repeats); a build of hundreds of submissions is timed once
 GOAL_SECONDS, GOAL_MB, GOAL_SITE_MB, PAGES_LIMIT_MB = 30.0, 500.0, 150.0, 1000.0
 GROWTH = 1.3  # warm time per submission at the larger size, at most this times the one at the smaller
 SHAPES = 8  # realistic_submissions varies its submissions with number % 8
@@ -210,7 +212,7 @@ def build(submissions: Path, out: Path, cache: Path) -> Build:
     return Build(seconds, cpu, peak, children.ru_maxrss / 1024, size, before, load())
 
 
-def timing(base: Path, sizes: tuple[int, int], without_github: bool) -> bool:
+def timing(base: Path, sizes: tuple[int, int], without_github: bool, repeats: int = REPEATS) -> bool:
     """Cold and warm builds at 0 and at each size, against the goals; the page weights of each warm build."""
     print(machine())
     print(f"before anything is timed: {SHAPES} synthetic submissions, one of each shape, collected...", flush=True)
@@ -218,11 +220,11 @@ def timing(base: Path, sizes: tuple[int, int], without_github: bool) -> bool:
     print("  every one accepted, each with its rows")
     folder = base / "submissions"
     shutil.copytree(ROOT / "submissions", folder, ignore=shutil.ignore_patterns(".*"))
-    empty = [build(folder, base / "out-0", base / f"cache-0-{n}") for n in range(REPEATS)]
+    empty = [build(folder, base / "out-0", base / f"cache-0-{n}") for n in range(repeats)]
     baseline = min(b.seconds for b in empty)
     baseline_cpu = min(b.cpu_seconds for b in empty)
     print(
-        f"    0 submissions (the committed ones): {baseline:6.1f} s (best of {REPEATS}; CPU {baseline_cpu:.1f} s), "
+        f"    0 submissions (the committed ones): {baseline:6.1f} s (best of {repeats}; CPU {baseline_cpu:.1f} s), "
         "peak "
         f"{max(b.pss_mb for b in empty):5.0f} MB, site {empty[0].site_mb:6.1f} MB ({empty[0].load_before})"
     )
@@ -511,6 +513,13 @@ def main() -> int:
         help=f"accepted submissions to build at, cold and warm (default: {SIZES[0]} {SIZES[1]})",
     )
     parser.add_argument(
+        "--repeats",
+        type=int,
+        default=REPEATS,
+        metavar="N",
+        help=f"timed builds of the empty site, the best taken as the baseline (default: {REPEATS})",
+    )
+    parser.add_argument(
         "--without-github",
         action="store_true",
         help="write the submissions without submitter.github (all refused): the script must stop, exit 2",
@@ -519,9 +528,11 @@ def main() -> int:
     small, large = args.sizes
     if not 0 < small < large:
         parser.error("--sizes: two counts, the first smaller, both above 0")
+    if args.repeats < 1:
+        parser.error("--repeats: at least 1")
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            ok = timing(Path(tmp), (small, large), args.without_github)
+            ok = timing(Path(tmp), (small, large), args.without_github, args.repeats)
         except NotAccepted as refused:
             print(f"bench_site: stopped, nothing it would time measures the site:\n{refused}", file=sys.stderr)
             print("stopped: a synthetic submission was refused or shows no row (see stderr)")

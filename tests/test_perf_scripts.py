@@ -256,8 +256,9 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.perf_scripts
 def test_bench_runner_vs_lmeval_runs_neghub_and_names_lm_eval_s_command(tiny_model: Path, tmp_path: Path) -> None:
     args = ["perf/bench_runner_vs_lmeval.py", "--model", str(tiny_model), "--quick", "--repeats", "1", "--quiet-wait"]
-    args.append("0")  # a check of the script: no wait for a quiet machine
+    args += ["0", "--warm-ups", "0"]  # a check of the script: no wait for a quiet machine, no untimed run
     out = _perf([*args, "--without-lm-eval"], tmp_path)
+    assert "end to end, 1 runs after 0 warm-up(s)" in out and " warm-up " not in out
     (line,) = [line for line in out.splitlines() if "lm_eval command" in line]
     words = _checked_lm_eval_command(line, str(tiny_model.resolve()))
     assert words[words.index("--tasks") + 1] == "neghub_nubench_sample_completion"
@@ -270,8 +271,10 @@ def test_bench_gpu_runner_vs_lmeval_runs_its_cpu_side(shared_datasets: Path, tmp
     pytest.importorskip("torch")
     pytest.importorskip("tokenizers")
     args = ["perf/bench_gpu_runner_vs_lmeval.py", "--shape", "tiny", "--device", "cpu", "--repeats", "1"]
-    args += ["--cache", str(tmp_path / "model"), "--without-lm-eval", "--max-items", "4"]
+    args += ["--cache", str(tmp_path / "model"), "--without-lm-eval", "--max-items", "4", "--warm-ups", "0"]
     out = _perf(args, tmp_path)
+    assert "1 runs each after 0 warm-up(s)" in out and ", warm-up neghub" not in out
+    assert len([line for line in out.splitlines() if ", run 1 neghub: " in line]) == 2  # one timed run a task
     commands = [line for line in out.splitlines() if "lm_eval command" in line]
     assert len(commands) == 2  # JNLI-Neg log-likelihood, NUBench completion
     for line in commands:
@@ -282,13 +285,13 @@ def test_bench_gpu_runner_vs_lmeval_runs_its_cpu_side(shared_datasets: Path, tmp
 
 @pytest.mark.perf_scripts
 def test_bench_site_runs_both_halves_at_a_few_submissions(shared_datasets: Path, tmp_path: Path) -> None:
-    """The real site built at 0 (three times), 1 and 2 submissions, and weighed at 1 and 2: the goals are not
+    """The real site built at 0 (once: --repeats 1), 1 and 2 submissions, and weighed at 1 and 2: the goals are not
     checked at this scale (the script says whether they are met; its exit status then says no). Its submissions
     are JNLI-Neg runs, scored on the real release (skipped where it is not here, as in a clone without
     ../shared)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NEGHUB_DATA_DIR": str(shared_datasets)}
     done = subprocess.run(
-        [sys.executable, "perf/bench_site.py", "--sizes", "1", "2"],
+        [sys.executable, "perf/bench_site.py", "--sizes", "1", "2", "--repeats", "1"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -297,6 +300,7 @@ def test_bench_site_runs_both_halves_at_a_few_submissions(shared_datasets: Path,
         check=False,
     )
     assert done.returncode in (0, 1), done.stderr[-3000:]  # 1: a goal not met, at a scale that says nothing
+    assert re.search(r"^ +0 submissions \(the committed ones\): +[\d.]+ s \(best of 1;", done.stdout, re.M)
     assert "growth no faster than linear: " in done.stdout
     assert "page weights within the bounds: " in done.stdout
     # the 10,000 extrapolation states its two parts, and what each kind of file adds per submission
