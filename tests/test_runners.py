@@ -56,10 +56,10 @@ def _tokenizer(masked: bool, words: Sequence[str] = ()) -> transformers.PreTrain
     return bert_special_tokens(tok, eos_token="</s>")
 
 
-def _causal(folder: Path, *, constant: bool = False, words: Sequence[str] = ()) -> Path:
+def _causal(folder: Path, *, constant: bool = False, words: Sequence[str] = (), layers: int = 2) -> Path:
     tok = _tokenizer(masked=False, words=words)
     torch.manual_seed(0)
-    model = tiny_llama(tok, hidden_size=16, max_position_embeddings=512)
+    model = tiny_llama(tok, hidden_size=16, layers=layers, max_position_embeddings=512)
     if constant:  # final norm 0: every logit is 0, so the top-1 is always id 0 ("run")
         torch.nn.init.zeros_(model.model.norm.weight)
     model.save_pretrained(folder)
