@@ -33,6 +33,19 @@ def nubench_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return model, out
 
 
+@pytest.fixture(scope="module")
+def whole_rerun(nubench_run: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The submission re-run once, never interrupted (what every stopped re-run must end as), and its stderr."""
+    import contextlib
+    import io
+
+    model, sub = nubench_run
+    whole = tmp_path_factory.mktemp("resume-whole") / "whole"
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        assert main(["reproduce", str(sub), "--model", str(model), "-o", str(whole)]) == 0
+    return whole, err.getvalue()
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -61,12 +74,14 @@ def _answers_counted(monkeypatch: pytest.MonkeyPatch, stop_at_run: int | None) -
 
 
 def test_a_rerun_killed_half_way_resumes_and_ends_with_the_same_bytes(
-    nubench_run: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    nubench_run: tuple[Path, Path],
+    whole_rerun: tuple[Path, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     model, sub = nubench_run
-    whole, resumed = tmp_path / "whole", tmp_path / "resumed"
-    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(whole)]) == 0
-    err = capsys.readouterr().err
+    (whole, err), resumed = whole_rerun, tmp_path / "resumed"
     # progress per run, with an estimate from its own rate (46 items a run, 92 in all)
     assert "[1/2] predictions/nubench/" in err and "46/92 items of the re-run done in" in err and " left at " in err
     assert "92/92 items of the re-run done in" in err
@@ -104,7 +119,7 @@ def test_a_rerun_of_another_setting_or_tolerance_starts_over(
 
 
 def test_a_rerun_killed_by_sigkill_after_its_first_run_resumes_to_the_same_bytes(
-    nubench_run: tuple[Path, Path], tmp_path: Path
+    nubench_run: tuple[Path, Path], whole_rerun: tuple[Path, str], tmp_path: Path
 ) -> None:
     # a real kill: `neghub reproduce` in its own process, SIGKILLed as soon as its partial record appears (the first
     # run compared, the second under way), then started again
@@ -115,8 +130,7 @@ def test_a_rerun_killed_by_sigkill_after_its_first_run_resumes_to_the_same_bytes
     import time
 
     model, sub = nubench_run
-    whole, killed = tmp_path / "whole", tmp_path / "killed"
-    assert main(["reproduce", str(sub), "--model", str(model), "-o", str(whole)]) == 0
+    (whole, _), killed = whole_rerun, tmp_path / "killed"
     command = [sys.executable, "-m", "neghub.evaluator.cli", "reproduce", str(sub), "--model", str(model)]
     process = subprocess.Popen([*command, "-o", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300

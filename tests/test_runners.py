@@ -56,10 +56,10 @@ def _tokenizer(masked: bool, words: Sequence[str] = ()) -> transformers.PreTrain
     return bert_special_tokens(tok, eos_token="</s>")
 
 
-def _causal(folder: Path, *, constant: bool = False, words: Sequence[str] = ()) -> Path:
+def _causal(folder: Path, *, constant: bool = False, words: Sequence[str] = (), layers: int = 2) -> Path:
     tok = _tokenizer(masked=False, words=words)
     torch.manual_seed(0)
-    model = tiny_llama(tok, hidden_size=16, max_position_embeddings=512)
+    model = tiny_llama(tok, hidden_size=16, layers=layers, max_position_embeddings=512)
     if constant:  # final norm 0: every logit is 0, so the top-1 is always id 0 ("run")
         torch.nn.init.zeros_(model.model.norm.weight)
     model.save_pretrained(folder)
@@ -248,6 +248,38 @@ def test_pack_linears_flag_reaches_the_backend_and_the_provenance(causal_dir: Pa
         assert [k for k, v in packed[item].items() if v is None] == [k for k, v in options.items() if v is None]
         offered = [k for k, v in options.items() if v is not None]
         assert [packed[item][k] for k in offered] == pytest.approx([options[k] for k in offered], rel=1e-4, abs=1e-4)
+
+
+class _NetworkTouched(BaseException):
+    """A connection attempt, raised past every library's retry loop (they catch Exception, not this)."""
+
+
+def test_neghub_offline_fails_a_hub_model_not_cached_without_trying_the_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+
+    import huggingface_hub.constants
+
+    from neghub.evaluator.core.errors import InputError
+
+    # NEGHUB_OFFLINE alone, and huggingface_hub imported while nothing said offline (as in a process that ran
+    # something online first): NegHub's own switch must keep the model's load off the network
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("NEGHUB_OFFLINE", "1")
+    attempts: list[object] = []
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        attempts.append(args[:2])
+        raise _NetworkTouched(args[:2])
+
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    with pytest.raises(InputError, match="transformers cannot read the model's configuration"):
+        load_backend(ModelSource("hub", "example/not-downloaded", "0123456789abcdef0123456789abcdef01234567"))
+    assert attempts == []
 
 
 def test_greedy_flag_is_true_when_every_token_is_the_arg_max(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import InputError
+from ..releases.upstream import offline
 from ..submissions.format import REVISION_PATTERN
 from ..submissions.reproduction import NumericSetting
 from .hashing import local_sha256
@@ -354,6 +355,25 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+@contextmanager
+def hub_offline() -> Iterator[None]:
+    """Within the block, huggingface_hub is offline when NEGHUB_OFFLINE or HF_HUB_OFFLINE says so now (the library
+    reads HF_HUB_OFFLINE once, when it is imported): no request at all, not even its own side requests, and a
+    model that is not in the local cache fails at once instead of after the library's retries against a network
+    that is not there (about 20 s where the host's name does not resolve)."""
+    if not offline():
+        yield
+        return
+    from huggingface_hub import constants
+
+    was = constants.HF_HUB_OFFLINE
+    constants.HF_HUB_OFFLINE = True
+    try:
+        yield
+    finally:
+        constants.HF_HUB_OFFLINE = was
+
+
 @collector_paused()
 def load_backend(
     source: ModelSource,
@@ -380,13 +400,15 @@ def load_backend(
     location = source.location
     if source.source == "hub":
         kwargs.update(revision=source.revision, use_safetensors=True)
+        if offline():  # from the local Hub cache only (see hub_offline)
+            kwargs["local_files_only"] = True
     if source.source == "gguf":
         kwargs["gguf_file"] = Path(location).name
         location = str(Path(location).parent)
     # a folder or a Hub model's run never reads a GGUF file: gguf's reader and transformers' GGUF loader stay
     # unimported (SmolLM2-135M's load: 4.02 CPU seconds against 4.10, medians of 7 alternating pairs at load 12-15)
     parsing = gguf_parsed_once() if source.source == "gguf" else contextlib.nullcontext()
-    with lean_transformers(), parsing:
+    with lean_transformers(), parsing, hub_offline():
         from transformers import AutoConfig
 
         try:
