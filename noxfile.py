@@ -324,7 +324,7 @@ def wheel(session: nox.Session) -> None:
        `browser` tests (the site's layout in Chromium, which packaging does not change).
     Arguments after -- go to the tests/deployed pytest run.
     """
-    session.install("build", "pytest", "PyYAML")
+    session.install("build", "pytest", "pytest-xdist", "PyYAML")
     work = Path(tempfile.mkdtemp(prefix="neghub-wheel-"))  # outside the repository: nothing in it is importable
     try:
         dist = work / "dist"
@@ -342,7 +342,8 @@ def wheel(session: nox.Session) -> None:
             "NEGHUB_DEPLOYED_BIN": str(base / "bin" / "neghub"),
         }
         # --confcutdir: tests/conftest.py imports neghub, which this session's environment does not have
-        pytest_args = ("-m", "deployed", "--confcutdir", str(deployed), str(deployed), *session.posargs)
+        # in the suite's workers: each test runs the installed commands in processes of its own (one core was idle)
+        pytest_args = ("-m", "deployed", *PARALLEL, "--confcutdir", str(deployed), str(deployed), *session.posargs)
         session.run("pytest", *pytest_args, env={**artifacts, **_data_env()})
 
         unpacked = work / "sdist"
