@@ -35,9 +35,7 @@ def board_file(*rows: RowEntry) -> LeaderboardFile:
 def test_a_row_shows_every_hold_it_has_with_what_lifts_each() -> None:
     from neghub.leaderboard.maintainers import held_submissions
 
-    (held,) = held_submissions(
-        board_file(row("r1", BOARD, "above-published-best", "near-copy"), row("r2", OTHER))
-    )
+    (held,) = held_submissions(board_file(row("r1", BOARD, "above-published-best", "near-copy"), row("r2", OTHER)))
     assert [r["board"] for r in held.rows] == [BOARD]  # the row without a hold is not listed
     holds = held.rows[0]["holds"]
     assert [h["kind"] for h in holds] == ["above-published-best", "near-copy"]  # one hold does not hide the next
