@@ -686,11 +686,13 @@ IMPORT_LINTER = "import-linter==2.17"
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Lint the code with ruff, then check the import contracts of pyproject.toml (NegHub's layers, drawn in
-    README.md's Layout) with import-linter on the installed package."""
+    """Lint the code with ruff (its rules, then its formatting), then check the import contracts of pyproject.toml
+    (NegHub's layers, drawn in README.md's Layout) with import-linter on the installed package."""
     install_project(session)
     session.install("ruff", IMPORT_LINTER)
-    session.run("ruff", "check", "evaluator", "leaderboard", "tests", "perf", "scripts", "noxfile.py", "setup.py")
+    code = ("evaluator", "leaderboard", "tests", "perf", "scripts", "noxfile.py", "setup.py")
+    session.run("ruff", "check", *code)
+    session.run("ruff", "format", "--check", *code)
     # run from outside the checkout: lint-imports puts its working folder first on sys.path, and there neghub/
     # would be the source tree's links instead of the package users install
     with session.chdir(session.create_tmp()):
