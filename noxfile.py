@@ -60,8 +60,8 @@ def _pip_find_links() -> str:
     return ",".join(found)
 
 
-if "UV_FIND_LINKS" not in os.environ and _pip_find_links():
-    os.environ["UV_FIND_LINKS"] = _pip_find_links()
+if "UV_FIND_LINKS" not in os.environ and (pip_find_links := _pip_find_links()):
+    os.environ["UV_FIND_LINKS"] = pip_find_links
 
 ROOT = Path(__file__).parent
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
