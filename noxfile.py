@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
@@ -189,15 +190,11 @@ def tests(session: nox.Session) -> None:
     # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
     install_project(session, "test,site,models")
     install_pip_for_the_tests(session)
-    session.run("pytest", *PARALLEL, *session.posargs, env=_test_data_env(session))
-    if not session.posargs:  # the perf/ scripts too slow for the suite, with their quickest options (minutes)
-        # in the suite's workers too: the four run independent scripts (the GPU script's CPU side, the site's
-        # builds twice, neghub beside lm-eval's command line) in temporary folders, and none checks a time or a
-        # goal at these sizes. One process: 424 s of wall for 75 CPU s; two workers: 196 s for 79 CPU s
-        # (2026-12-02, 2 cores, loads 12-14 and 9-12 from other work)
-        session.run(
-            "pytest", *PARALLEL, "-m", "perf_scripts", "tests/test_perf_scripts.py", env=_test_data_env(session)
-        )
+    # with no arguments, also the tests that run the perf/ scripts too slow for a plain `pytest` at their quickest
+    # options (four, about 80 CPU seconds): in the same run, so that the suite's workers share them out. As a step
+    # of its own after the suite it took 92 s of wall for those 80 CPU seconds on two cores (2026-12-02, quiet).
+    selection = ("-m", f"({_default_tests(session)}) or perf_scripts") if not session.posargs else ()
+    session.run("pytest", *PARALLEL, *selection, *session.posargs, env=_test_data_env(session))
 
 
 @nox.session
@@ -206,7 +203,7 @@ def github_flows(session: nox.Session) -> None:
     served from its pinned upstream layout by a local HTTP server, and in the clone `nox -s validate` and
     `nox -s rescore` on a pull request's changed folders, then `nox -s site`; and a newcomer's first try, the
     README's two commands in its order in a fresh clone with no ../shared and the network out of reach
-    (tests/flows/)."""
+    (tests/flows/; pytest runs a few of the suite's modules there, and `lowest` the whole suite so)."""
     install_project(session, "test")
     session.install("nox")
     # one process: in two workers the three flows took as long (575 s against 577 s, 2026-11-28, 2 cores), the
@@ -244,7 +241,10 @@ def _floors(groups: tuple[str, ...]) -> list[str]:
 @nox.session(reuse_venv=False)  # a new environment each time: nothing of step 2 may stay above step 1's floors
 def lowest(session: nox.Session) -> None:
     """The test suite on the lowest versions pyproject.toml allows (.ci/run runs it; a floor that does not install
-    or does not pass is raised there, never guessed), in two steps in one environment:
+    or does not pass is raised there, never guessed), and where a newcomer's clone runs it: from a copy of this
+    checkout with no ../shared beside it, no NEGHUB_DATA_DIR mirror, NegHub's and the Hub's caches empty and their
+    hosts out of reach (`_newcomers_copy`). So every test must pass or skip without the real release; the tests that
+    read it run in `nox -s tests`, on the newest versions. In two steps in one environment:
 
     1. the base install and the `site` extra at their floors exactly (a constraints file, `_floors`), the test
        tools at the newest versions those allow; every test not marked `models` (the browser tests at the phone's
@@ -274,16 +274,58 @@ def _lowest(session: nox.Session, folder: Path) -> None:
     ignored = [f"--ignore={path}" for paths in NOT_AT_THE_FLOORS.values() for path in paths]
     install_project(session, "site", constraints=constraints["base-site"], also=test_tools)
     install_pip_for_the_tests(session)
-    env = _test_data_env(session)
+    copy, env = _newcomers_copy(session, folder)
     # the browser tests at the phone's width only (their ids name the width): the floors' theme and plotly, where a
     # narrow screen overflows first; `tests` runs both widths on the newest versions
     phone_only = ("-k", "not 1366")
-    session.run(
-        "pytest", *PARALLEL, "-m", f"({default}) and not models", *phone_only, *ignored, *session.posargs, env=env
-    )
+    with session.chdir(copy):
+        session.run(
+            "pytest", *PARALLEL, "-m", f"({default}) and not models", *phone_only, *ignored, *session.posargs, env=env
+        )
     session.install(TORCH)  # first, as in `tests`: the CPU wheel, then the extra pulls no CUDA build
     install_project(session, "site,models", constraints=constraints["models"])
-    session.run("pytest", *PARALLEL, "-m", f"({default}) and models", *ignored, *session.posargs, env=env)
+    with session.chdir(copy):
+        session.run("pytest", *PARALLEL, "-m", f"({default}) and models", *ignored, *session.posargs, env=env)
+
+
+def _newcomers_copy(session: nox.Session, folder: Path) -> tuple[Path, dict[str, str | None]]:
+    """This checkout as it stands (its history, its tracked files as edited, the new files git does not ignore)
+    copied to folder/neghub, and the environment its tests run in there: a newcomer's clone, as
+    tests/flows/test_newcomer.py models it. Nothing is beside the copy (no ../shared), no mirror is named
+    (NEGHUB_DATA_DIR unset), NegHub's and the Hub's caches are new folders, and the hosts they download from are a
+    closed port on 127.0.0.1, so every download is tried and refused. The session's environment still holds the
+    checkout's own install: the copy's files are the same."""
+    copy = folder / "neghub"
+    git = ("git", "-C", str(ROOT))
+    subprocess.run(["git", "clone", "--quiet", "--shared", str(ROOT), str(copy)], check=True)
+    listed = (
+        subprocess.run(
+            [*git, "ls-files", "-z", "--cached", "--others", "--exclude-standard"], check=True, capture_output=True
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    for name in filter(None, listed):
+        source, target = ROOT / name, copy / name
+        if target.is_symlink() or target.is_file():
+            target.unlink()
+        if source.is_symlink() or source.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target, follow_symlinks=False)
+    if (folder / "shared").exists():
+        session.error(f"{folder / 'shared'} exists: the copy would find the release beside it")
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        unreachable = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    session.log(f"the tests run from {copy}: no ../shared, no mirror, downloads refused at {unreachable}")
+    env: dict[str, str | None] = {
+        "NEGHUB_DATA_DIR": None,  # nox removes a variable given as None
+        "NEGHUB_CACHE": str(folder / "cache" / "neghub"),
+        "HF_HOME": str(folder / "cache" / "huggingface"),
+        "NEGHUB_UPSTREAM_ENDPOINT": unreachable,
+        "HF_ENDPOINT": unreachable,
+    }
+    return copy, env
 
 
 # a test module that skips at import without torch (tests/test_runner_setting.py: `torch = pytest.importorskip(...)`)

@@ -45,7 +45,8 @@ def test_each_skip_cause_is_one_line_with_its_count_and_fix(tmp_path: Path) -> N
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-q", "-p", "no:cacheprovider", str(module)],
         cwd=ROOT,
-        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        # and not the outer run's PYTEST_ADDOPTS (the newcomer's flow names this module there: it would run itself)
+        env={**{k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
         capture_output=True,
         text=True,
         timeout=300,

@@ -12,6 +12,12 @@ The build must exit 0 and tell its readers that rows are missing; the cache must
 fetch; the tests must pass or skip, never fail, also where an older NegHub left an empty release folder in the
 cache (the tests session must not take it for a mirror).
 
+The README's test command runs as written, but pytest (through its own PYTEST_ADDOPTS, which a newcomer does not
+set) runs only NEWCOMERS_TESTS there: the tests of the real release, which must skip and say why, the README's
+commands and the skip summary's lines. The whole suite under the same conditions (a copy of the checkout with
+nothing beside it, no mirror, empty caches, downloads refused) is `nox -s lowest`'s, at the floors; a second whole
+run here cost CI about eight minutes of its seventeen.
+
 The clone builds its own environments, as a newcomer's does: pip's and uv's caches are kept (no NegHub state), so
 they are built from them. The outer run's environments are not shared: a link to them would make the installer write
 the clone's path into the scripts it reinstalls there (`neghub`'s first line), which dies with the clone.
@@ -33,6 +39,8 @@ from ..test_readme_commands import bash_blocks
 
 pytestmark = pytest.mark.flows
 ROOT = Path(__file__).resolve().parents[2]
+# what pytest runs of the suite in the newcomer's `nox -s tests`
+NEWCOMERS_TESTS = ("tests/test_jnli_neg_release.py", "tests/test_readme_commands.py", "tests/test_skip_reasons.py")
 
 
 def readme_block(session: str) -> str:
@@ -101,15 +109,16 @@ def test_the_readme_commands_pass_in_order_offline_without_shared(tmp_path: Path
 
     # what an older NegHub left after the same failed build: an empty release folder
     (cache / "neghub" / "releases" / "jnli-neg").mkdir(parents=True)
-    tested, test_seconds = bash(readme_block("tests"), clone, env)
+    tested, test_seconds = bash(readme_block("tests"), clone, {**env, "PYTEST_ADDOPTS": " ".join(NEWCOMERS_TESTS)})
     log = tested.stdout + tested.stderr
     assert tested.returncode == 0, log[-6000:]
     assert "not a mirror for the tests" in log  # the session saw the folder and did not use it
-    # the suite's summary, then that of nox -s tests' step for the slower perf/ scripts
-    summaries = [line for line in log.splitlines() if re.search(r"\d+ passed.* in [\d.]+s", line)]
-    assert len(summaries) == 2, summaries
-    for summary in summaries:
-        assert " failed" not in summary and " error" not in summary, summary
-    summary = summaries[0]
+    # one run of pytest, its summary
+    (summary,) = [line for line in log.splitlines() if re.search(r"\d+ passed.* in [\d.]+s", line)]
+    assert " failed" not in summary and " error" not in summary, summary
     assert re.search(r"\d+ skipped", summary), summary  # what needs the release, and only that, skips
+    # and the run says why, with the fix, in one line
+    assert re.search(
+        r"^\s+\d+ skipped: \.\./shared is not beside this checkout .*: put the shared folder", log, re.M
+    ), log[-3000:]
     print(f"newcomer: nox -s site {build_seconds:.0f} s, nox -s tests {test_seconds:.0f} s; {summary.strip('= ')}")
