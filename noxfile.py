@@ -307,22 +307,20 @@ def _newcomers_copy(session: nox.Session, folder: Path) -> tuple[Path, dict[str,
     closed port on 127.0.0.1, so every download is tried and refused. The session's environment still holds the
     checkout's own install: the copy's files are the same."""
     copy = folder / "neghub"
-    git = ("git", "-C", str(ROOT))
-    subprocess.run(["git", "clone", "--quiet", "--shared", str(ROOT), str(copy)], check=True)
-    listed = (
-        subprocess.run(
-            [*git, "ls-files", "-z", "--cached", "--others", "--exclude-standard"], check=True, capture_output=True
-        )
-        .stdout.decode()
-        .split("\0")
-    )
-    for name in filter(None, listed):
-        source, target = ROOT / name, copy / name
-        if target.is_symlink() or target.is_file():
-            target.unlink()
-        if source.is_symlink() or source.is_file():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target, follow_symlinks=False)
+    # the history and an index at HEAD, no files: the working tree's files are copied in once, so git in the copy
+    # sees the same edits as in the checkout
+    subprocess.run(["git", "clone", "--quiet", "--shared", "--no-checkout", str(ROOT), str(copy)], check=True)
+    subprocess.run(["git", "-C", str(copy), "read-tree", "HEAD"], check=True)
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        check=True,
+        capture_output=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_symlink() or source.is_file():  # not a tracked file the working tree deleted
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, copy / name, follow_symlinks=False)
     if (folder / "shared").exists():
         session.error(f"{folder / 'shared'} exists: the copy would find the release beside it")
     with socket.socket() as closed:

@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).parents[1]
-NOXFILE = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+from .test_runner_sessions import _function
 
 
 class Refused(Exception):
@@ -39,7 +38,7 @@ class Session:
 
 
 def newcomers_copy(root: Path) -> Any:
-    (node,) = [n for n in NOXFILE.body if isinstance(n, ast.FunctionDef) and n.name == "_newcomers_copy"]
+    node = _function("_newcomers_copy")
     namespace: dict[str, Any] = {
         "ROOT": root, "Path": Path, "shutil": shutil, "socket": socket, "subprocess": subprocess,
     }  # fmt: skip
@@ -86,6 +85,8 @@ def test_the_copy_is_the_checkout_as_it_stands_with_its_history_and_nothing_besi
     assert not (copy / "ignored.txt").exists()
     assert (copy / "link").is_symlink() and os.readlink(copy / "link") == "tests"
     assert git(copy, "log", "--format=%s") == "first\n"
+    # and git there sees the checkout's edits, no more
+    assert git(copy, "status", "--porcelain") == git(checkout, "status", "--porcelain") != ""
     assert sorted(p.name for p in folder.iterdir()) == ["neghub"]  # no ../shared
     # no mirror (None: nox removes the variable), caches of its own, and every download refused
     assert "NEGHUB_DATA_DIR" in env and env["NEGHUB_DATA_DIR"] is None
