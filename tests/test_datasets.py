@@ -19,6 +19,8 @@ from neghub.evaluator.families.minimal_pairs import load_split
 from neghub.evaluator.releases import commands as hub
 from neghub.evaluator.releases.loading import DATA_DIR_ENV, find_release
 
+from .hub_server import HubServer
+
 REVISION = "0123456789abcdef0123456789abcdef01234567"
 
 
@@ -70,6 +72,42 @@ def test_a_revision_missing_from_the_cache_is_one_clear_line(hub_cache: Path) ->
     assert problem.message.endswith(
         "to read a local copy instead, set NEGHUB_DATA_DIR to a mirror holding a jnli-neg/ folder"
     )
+
+
+def test_neghub_offline_alone_keeps_the_hub_loader_off_the_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # NEGHUB_OFFLINE=1 promises no request at all (releases/upstream.py); huggingface_hub itself reads only
+    # HF_HUB_OFFLINE, once, at import. A Hub that answers stands ready: any request it gets breaks the promise.
+    from huggingface_hub import constants
+
+    server = HubServer({})
+    try:
+        monkeypatch.setattr(constants, "ENDPOINT", server.url)
+        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+        monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+        monkeypatch.delenv(DATA_DIR_ENV, raising=False)
+        monkeypatch.setenv("NEGHUB_OFFLINE", "1")
+        hub_only = tuple(f.model_copy(update={"upstream_url": None}) for f in jnli_neg.METADATA.files)
+        with pytest.raises(InputError) as caught:
+            find_release(jnli_neg.METADATA.model_copy(update={"revision": REVISION, "files": hub_only}))
+        assert server.requests == []
+        (problem,) = caught.value.problems
+        assert problem.file == f"hf://datasets/neghub/jnli-neg@{REVISION}"
+        assert problem.message.startswith("cannot get the pinned release from the Hub")
+    finally:
+        server.stop()
+
+
+def test_neghub_offline_alone_reads_the_hub_cache(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from huggingface_hub import constants
+
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(constants, "ENDPOINT", "http://127.0.0.1:9")  # discard: nothing answers there
+    monkeypatch.setenv("NEGHUB_OFFLINE", "1")
+    release = find_release(jnli_neg.METADATA.model_copy(update={"revision": REVISION}))
+    assert (release.source, release.root) == ("hub", hub_cache)
 
 
 def test_a_changed_file_in_the_cache_is_refused(hub_cache: Path) -> None:

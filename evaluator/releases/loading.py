@@ -221,12 +221,17 @@ def _hub_snapshot(metadata: DatasetMetadata, revision: str) -> Path:
     # Imported here: huggingface_hub pulls in an HTTP stack that a mirror-only run never needs.
     from huggingface_hub import snapshot_download
 
+    from .upstream import offline
+
     try:
         folder = snapshot_download(
             repo_id=metadata.hub_repo_id,
             repo_type="dataset",
             revision=revision,
             allow_patterns=[f.path for f in metadata.files],
+            # NEGHUB_OFFLINE as the upstream files read it: the Hub's cache only, no request (the library reads
+            # HF_HUB_OFFLINE alone, and only once, when it is imported)
+            local_files_only=offline(),
         )
     except Exception as exc:  # the library raises many kinds; each becomes one line for the user
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
