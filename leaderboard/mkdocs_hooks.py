@@ -42,6 +42,7 @@ _STASHED: dict[str, list[str]] = {}  # page -> its HTML blocks, between its Mark
 REPOSITORY_LINK = "https://github.com/OWNER/NAME/"
 _REPOSITORY: dict[str, str] = {}  # "name": OWNER/NAME of this build's deployment, where one is named
 _DOWNLOADS: list[Path] = []  # the folder this build's downloads are written to, until MkDocs copied them
+_MODEL_PAGES: list[str] = []  # this build's model pages (models/<id>.html), which MkDocs' sitemap does not list
 
 
 def plotly_js_path() -> Path:
@@ -107,6 +108,7 @@ def on_files(files: Files, config: Any, **_: Any) -> Files:
     pages = build_pages(board, repository / "datasets_cards", assets, downloads=_DOWNLOADS[-1])
     _GENERATED.clear()
     _GENERATED.update(uri for uri in pages if uri.endswith(".md"))
+    _MODEL_PAGES[:] = sorted(uri for uri in pages if uri.startswith("models/") and uri.endswith(".html"))
     for src_uri, content in pages.items():
         if files.get_file_from_path(src_uri) is not None:
             files.remove(files.get_file_from_path(src_uri))  # type: ignore[arg-type]
@@ -128,9 +130,32 @@ def _remove_downloads() -> None:
         shutil.rmtree(_DOWNLOADS.pop(), ignore_errors=True)
 
 
-def on_post_build(**_: Any) -> None:
-    """The downloads' folder goes once MkDocs copied its files into the site."""
+def on_post_build(config: Any, **_: Any) -> None:
+    """The downloads' folder goes once MkDocs copied its files into the site; the model pages join the sitemap."""
     _remove_downloads()
+    with_model_pages(Path(config["site_dir"]), config["site_url"], _MODEL_PAGES)
+
+
+def with_model_pages(site_dir: Path, site_url: str | None, pages: list[str]) -> None:
+    """`pages` (site paths) added to the sitemap MkDocs wrote, `sitemap.xml` and its gzip copy (which keeps the
+    time MkDocs gave it). MkDocs lists only the pages it rendered, and a model page is written outside its Markdown
+    pipeline (site.model_page): a search engine would find one only through the Models page. A site without an
+    address has no sitemap entries (MkDocs writes none either)."""
+    import gzip
+    from xml.sax.saxutils import escape
+
+    sitemap = site_dir / "sitemap.xml"
+    if not site_url or not pages or not sitemap.is_file():
+        return
+    text = sitemap.read_text(encoding="utf-8")
+    entries = "".join(f"\n    <url>\n         <loc>{escape(site_url + uri)}</loc>\n    </url>" for uri in pages)
+    end = text.rindex("</urlset>")
+    text = text[:end].rstrip() + entries + "\n" + text[end:]
+    sitemap.write_text(text, encoding="utf-8")
+    zipped = sitemap.with_name("sitemap.xml.gz")
+    mtime = int.from_bytes(zipped.read_bytes()[4:8], "little") if zipped.is_file() else 0
+    with zipped.open("wb") as raw, gzip.GzipFile(fileobj=raw, filename=str(zipped), mode="wb", mtime=mtime) as gz:
+        gz.write(text.encode("utf-8"))
 
 
 def on_build_error(**_: Any) -> None:

@@ -1146,6 +1146,8 @@ def test_404_page_and_sitemap_use_the_site_url(built_site: Path) -> None:
     assert 'href="assets/stylesheets/' in page  # relative to the <base>
     sitemap = (built_site / "sitemap.xml").read_text(encoding="utf-8")
     assert f"<loc>https://neghub.github.io/neghub/benchmarks/{BENCHMARKS[0]}.html</loc>" in sitemap
+    # a model page is no MkDocs page; the hook lists it (mkdocs_hooks.with_model_pages)
+    assert "<loc>https://neghub.github.io/neghub/models/smollm2-135m-instruct.html</loc>" in sitemap
 
 
 def test_every_top_level_name_of_the_built_site_is_reserved_for_submission_ids(built_site: Path) -> None:
