@@ -788,7 +788,7 @@ PERF_QUICK = {
     "bench_minimal_pairs.py": ["--repeats", "3"],
     "bench_runner_overheads.py": ["--repeats", "1", "--gigabytes", "0.5"],
     "bench_runner_vs_lmeval.py": ["--quick", "--threads", "2"],
-    "bench_scn.py": ["--rows", "500000", "--repeats", "3"],
+    "bench_scn.py": ["--rows", "50000", "--repeats", "3"],
     "bench_validate.py": ["--repeats", "3"],
 }
 

@@ -1,20 +1,25 @@
-"""Scoring two million SCN predictions: the vectorised checks and scorer against a plain Python loop.
+"""Scoring SCN predictions: the vectorised checks and scorer against a plain Python loop doing the same.
 
 Both sides start from the same columns (the file already read): the timed "scoring" is
-`check_predictions` + `score` (duplicates, CpTp == verb, at most 20 verbs per pair, completeness,
-then repetition/drop and Wilson intervals per variant and pattern) against a loop that does the
-same checks and counts one prediction at a time. Reading the file (JSON parsing and interning the
-strings, necessarily per line) is timed separately and reported on its own line. Target: ratio >= 20.
+`check_predictions` + `score` (duplicates, CpTp == verb, at most 20 verbs per pair, completeness, then
+repetition/drop per variant and pattern with its design effect clustered by name/profession pair and by verb and
+Wilson's interval at the effective sample size, the negation contrast and its two percentile bootstraps, of the
+triplets and of whole pairs) against a loop that does the same one prediction, one triplet and one resample at a
+time. The two must agree on every drop and design effect before a time is printed. Reading the file (JSON parsing
+and interning the strings, necessarily per line) is timed separately and reported on its own line. Target: ratio
+>= 20. The loop's bootstraps draw every triplet of every resample: 200,000 rows take it about half a minute.
 
-    python perf/bench_scn.py [--rows 2000000] [--repeats 3]
+    python perf/bench_scn.py [--rows 200000] [--repeats 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
+import random
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -76,13 +81,19 @@ def vectorised(predictions: scn.Predictions, bootstrap: BootstrapConfig) -> dict
 
 
 def python_loop(
-    columns: dict[str, list[int]], n_pairs: int, bootstrap: BootstrapConfig
-) -> dict[tuple[int, int], float]:
-    """The same checks and counts, one prediction at a time; returns the drop of every (variant, pattern)."""
+    columns: dict[str, list[int]], keys: list[tuple[str, str, str, str]], n_pairs: int, bootstrap: BootstrapConfig
+) -> dict[tuple[int, int], tuple[float, float]]:
+    """The same checks and figures as `vectorised`, one prediction, one triplet and one resample at a time: the
+    checks, the counts, each pattern's design effect clustered by name/profession pair and by verb (CR1, two ways,
+    as stats.two_way_design_effect) and Wilson's interval at the effective sample size, the negation contrast and
+    its two percentile bootstraps (the triplets, then whole pairs). Returns each (variant, pattern)'s drop and
+    design effect, which both sides must agree on (the bootstraps draw other random numbers)."""
     first_line: dict[tuple[int, int], int] = {}
     problems = 0
     n = [[0] * len(scn.PATTERNS) for _ in scn.VARIANTS]
     hits = [[0] * len(scn.PATTERNS) for _ in scn.VARIANTS]
+    bits: dict[int, int] = {}  # each triplet's outcome: bit p set where pattern p repeated the verb
+    variant_of: dict[int, int] = {}
     for line, variant, pattern, repeated, triplet in zip(
         columns["line"], columns["variant"], columns["pattern"], columns["repeated"], columns["triplet"], strict=True
     ):
@@ -94,6 +105,8 @@ def python_loop(
         if pattern == 0 and not repeated:
             problems += 1
         n[variant][pattern] += 1
+        bits[triplet] = bits.get(triplet, 0) | (int(repeated) << pattern)
+        variant_of[triplet] = variant
         if repeated:
             hits[variant][pattern] += 1
     patterns_per_triplet = Counter(triplet for triplet, _ in first_line)
@@ -101,12 +114,83 @@ def python_loop(
     verbs_per_pair = Counter(columns["triplet_pair"])
     problems += sum(1 for pair in range(n_pairs) if verbs_per_pair[pair] > scn.MAX_VERBS_PER_PAIR)
     assert problems == 0
-    drops: dict[tuple[int, int], float] = {}
+    figures: dict[tuple[int, int], tuple[float, float]] = {}
+    rng = random.Random(bootstrap.seed)
     for v in range(len(scn.VARIANTS)):
+        triplets = [t for t, of in variant_of.items() if of == v]
+        pairs = [(keys[t][0], keys[t][1]) for t in triplets]
+        verbs = [keys[t][2] for t in triplets]
+        drops = []
         for p in range(len(scn.PATTERNS)):
-            wilson_interval(hits[v][p], n[v][p])  # the drop's interval, as scn/scoring.py computes it
-            drops[(v, p)] = (n[v][p] - hits[v][p]) / n[v][p]
-    return drops
+            values = [float(bits[t] >> p & 1) for t in triplets]
+            effect = _two_way_design_effect(values, pairs, verbs)
+            wilson_interval(hits[v][p], n[v][p], design_effect=effect)
+            drops.append((n[v][p] - hits[v][p]) / n[v][p])
+            figures[(v, p)] = (drops[-1], effect)
+        _contrast(drops)
+        outcomes = [bits[t] for t in triplets]
+        by_pair: dict[tuple[str, str], list[int]] = {}
+        for pair, outcome in zip(pairs, outcomes, strict=True):
+            by_pair.setdefault(pair, []).append(outcome)
+        groups = list(by_pair.values())
+        triplet_draws = [_contrast_of(rng.choices(outcomes, k=len(outcomes))) for _ in range(bootstrap.resamples)]
+        pair_draws = [
+            _contrast_of([o for group in rng.choices(groups, k=len(groups)) for o in group])
+            for _ in range(bootstrap.resamples)
+        ]
+        tail = (1.0 - bootstrap.level) / 2
+        for draws in (triplet_draws, pair_draws):
+            interval = (_percentile(draws, tail), _percentile(draws, 1.0 - tail))
+            assert interval[0] <= interval[1]
+    return figures
+
+
+def _contrast(drops: list[float]) -> float:
+    _, cptn, cntp, cntn, cptv = drops  # CpTp: the verb is always repeated there
+    return min(cptn, cntp) - max(cntn, cptv)
+
+
+def _contrast_of(outcomes: list[int]) -> float:
+    repeated = [0] * len(scn.PATTERNS)
+    for outcome in outcomes:
+        for p in range(len(scn.PATTERNS)):
+            repeated[p] += outcome >> p & 1
+    return _contrast([1.0 - r / len(outcomes) for r in repeated])
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    at = q * (len(ordered) - 1)
+    below = int(at)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (at - below)
+
+
+def _clustered_sum_of_squares(residuals: list[float], clusters: list[Any]) -> float | None:
+    sums: dict[Any, float] = {}
+    for residual, cluster in zip(residuals, clusters, strict=True):
+        sums[cluster] = sums.get(cluster, 0.0) + residual
+    if len(sums) < 2:
+        return None
+    return len(sums) / (len(sums) - 1) * sum(s * s for s in sums.values())
+
+
+def _two_way_design_effect(values: list[float], first: list[Any], second: list[Any]) -> float:
+    mean = sum(values) / len(values)
+    residuals = [x - mean for x in values]
+    independent = sum(r * r for r in residuals)
+    if independent <= 1e-12 * len(values):
+        return 1.0
+    v_first = _clustered_sum_of_squares(residuals, first)
+    v_second = _clustered_sum_of_squares(residuals, second)
+    if v_first is None or v_second is None:
+        one_way = v_second if v_first is None else v_first
+        return 1.0 if one_way is None else max(1.0, one_way / independent)
+    v_both = _clustered_sum_of_squares(residuals, list(zip(first, second, strict=True))) or 0.0
+    combined = v_first + v_second - v_both
+    if not combined > 0:
+        combined = max(v_first, v_second)
+    return max(1.0, combined / independent)
 
 
 def best_of(repeats: int, run: Callable[[], Any]) -> tuple[float, Any]:
@@ -121,8 +205,8 @@ def best_of(repeats: int, run: Callable[[], Any]) -> tuple[float, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=2_000_000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rows", type=int, default=200_000, help="prediction lines (a multiple of 20)")
+    parser.add_argument("--repeats", type=int, default=3, help="best of this many timings of each side")
     args = parser.parse_args()
     bootstrap = BootstrapConfig()
 
@@ -142,18 +226,26 @@ def main() -> None:
     }
 
     vector_seconds, result = best_of(args.repeats, lambda: vectorised(predictions, bootstrap))
-    loop_seconds, loop_drops = best_of(
-        args.repeats, lambda: python_loop(columns, len(predictions.pair_keys), bootstrap)
+    keys = list(predictions.triplet_keys)
+    loop_seconds, loop_figures = best_of(
+        args.repeats, lambda: python_loop(columns, keys, len(predictions.pair_keys), bootstrap)
     )
-    for (v, p), drop in loop_drops.items():  # both sides must agree before their times mean anything
-        assert result["variants"][scn.VARIANTS[v]]["patterns"][scn.PATTERNS[p]]["drop"] == drop
+    for (v, p), (drop, effect) in loop_figures.items():  # both sides must agree before their times mean anything
+        scored = result["variants"][scn.VARIANTS[v]]["patterns"][scn.PATTERNS[p]]
+        assert scored["drop"] == drop, (scored["drop"], drop)
+        # the same sums in another order: equal to rounding
+        assert math.isclose(scored["design_effect"], effect, rel_tol=1e-9), (scored["design_effect"], effect)
 
     print(f"{machine_line()}; {machine()}")
     n_triplets = len(predictions.triplet_keys)
     print(f"SCN predictions: {predictions.size:,} lines, {len(data) / 1e6:.0f} MB, {n_triplets:,} triplets")
     print(f"reading (JSON parsing + interning, per line, not in the ratio): {read_seconds:.2f} s")
-    print(f"scoring, vectorised numpy (checks + score, best of {args.repeats}): {vector_seconds * 1000:.1f} ms")
-    print(f"scoring, plain Python loop (same checks + counts, best of {args.repeats}): {loop_seconds * 1000:.1f} ms")
+    done = (
+        f"checks, counts, design effects, Wilson intervals, the contrast's two bootstraps of "
+        f"{bootstrap.resamples:,} resamples, best of {args.repeats}"
+    )
+    print(f"scoring, vectorised numpy (check_predictions + score: {done}): {vector_seconds * 1000:.1f} ms")
+    print(f"scoring, plain Python loop (the same, one item and one resample at a time): {loop_seconds * 1000:.1f} ms")
     ratio = loop_seconds / vector_seconds
     print(f"ratio loop / vectorised: {ratio:.1f}x (target >= 20): {'met' if ratio >= 20 else 'NOT met'}")
 
