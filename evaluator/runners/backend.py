@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from . import fusion, generation, loglikelihood
+from .kv_cache import returned_cache
 
 ModelKind = Literal["causal", "masked", "classifier"]
 BROKEN_CHARACTER = "\ufffd"  # what a tokenizer decodes a partial UTF-8 sequence to
@@ -122,7 +123,7 @@ class Backend:
 
         if self.prefix_cache is None or self.prefix_cache[0] != prefix:
             out = self.body(input_ids=torch.tensor([prefix], device=self.device), use_cache=True)
-            self.prefix_cache = (prefix, out.past_key_values)
+            self.prefix_cache = (prefix, returned_cache(out))
         cache = copy.deepcopy(self.prefix_cache[1])
         cache.batch_repeat_interleave(n)
         return cache

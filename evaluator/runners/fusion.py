@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import generation, loglikelihood
+from .kv_cache import cache_argument
 from .loglikelihood import OptionTree
 
 if TYPE_CHECKING:
@@ -149,6 +150,6 @@ def _tree_pass(
         input_ids=torch.tensor(ids, device=device),
         attention_mask=mask,
         position_ids=torch.tensor(positions, device=device),
-        past_key_values=prompt_pass.cache,
+        **cache_argument(backend.model.base_model, prompt_pass.cache),
         use_cache=True,
     ).last_hidden_state

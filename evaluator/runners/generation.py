@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .kv_cache import cache_argument, returned_cache
+
 if TYPE_CHECKING:
     from .backend import Backend
 
@@ -91,11 +93,11 @@ def greedy(backend: Backend, rows: list[list[int]], max_new_tokens: int, *, kept
                 input_ids=ids,
                 attention_mask=mask,
                 position_ids=positions,
-                past_key_values=cache,
+                **cache_argument(backend.model, cache),
                 use_cache=True,
                 logits_to_keep=1,
             )
-            cache = out.past_key_values
+            cache = returned_cache(out)
             token = out.logits[:, -1].argmax(-1)
             steps.append(torch.where(finished, -1, token))  # -1: the row had finished before this step
             if eos is not None:
@@ -119,6 +121,10 @@ def causal_top1(backend: Backend, texts: list[str]) -> Any:
     test's texts of one name and profession share "NAME is a PROF who likes to": it runs once)."""
     ids, mask, positions, cache = after_common_prefix(backend, backend.encode_many(texts))
     hidden = backend.body(
-        input_ids=ids, attention_mask=mask, position_ids=positions, past_key_values=cache, use_cache=True
+        input_ids=ids,
+        attention_mask=mask,
+        position_ids=positions,
+        **cache_argument(backend.model.base_model, cache),
+        use_cache=True,
     ).last_hidden_state
     return hidden[:, -1]  # left padding: the last position is every row's last real token

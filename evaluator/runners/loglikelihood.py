@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .kv_cache import cache_argument
+
 if TYPE_CHECKING:
     from .backend import Backend
 
@@ -197,7 +199,7 @@ def packed_states(backend: Backend, groups: list[Group]) -> tuple[Any, list[int]
         input_ids=torch.tensor(ids, device=device),
         attention_mask=mask,
         position_ids=torch.tensor(positions, device=device),
-        past_key_values=cache,
+        **cache_argument(backend.model.base_model, cache),
         use_cache=cache is not None,
     ).last_hidden_state
     return hidden[torch.tensor(pick_row, device=device), torch.tensor(pick_col, device=device)], rows
@@ -285,7 +287,7 @@ def packing_agrees(backend: Backend) -> bool:
                 input_ids=torch.tensor([[context[-1], twin[0], twin[0]]], device=device),
                 attention_mask=mask,
                 position_ids=torch.tensor([[p, p + 1, p + 1]], device=device),
-                past_key_values=cache,
+                **cache_argument(backend.model.base_model, cache),
                 use_cache=cache is not None,
             ).last_hidden_state[0]
             logprobs = backend.head()(hidden[1:]).float().log_softmax(-1)
