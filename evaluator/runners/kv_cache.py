@@ -17,8 +17,8 @@ OLD_NAME = "past_key_values"
 
 
 @functools.cache
-def cache_keyword(module_type: type) -> str:
-    """The keyword `module_type.forward` takes its key-value cache by."""
+def cache_keyword(module_type: Any) -> str:
+    """The keyword `module_type.forward` takes its key-value cache by (`module_type`: a class)."""
     try:
         parameters = inspect.signature(module_type.forward).parameters
     except (TypeError, ValueError):  # a forward without a readable signature: the name every version took
@@ -28,7 +28,7 @@ def cache_keyword(module_type: type) -> str:
 
 def cache_argument(module: Any, cache: Any) -> dict[str, Any]:
     """`cache` as the keyword argument `module`'s forward takes (nothing for no cache: the forward's default)."""
-    return {} if cache is None else {cache_keyword(type(module)): cache}
+    return {} if cache is None else {cache_keyword(module.__class__): cache}
 
 
 def returned_cache(output: Any) -> Any:
