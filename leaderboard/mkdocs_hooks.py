@@ -137,10 +137,10 @@ def on_post_build(config: Any, **_: Any) -> None:
 
 
 def with_model_pages(site_dir: Path, site_url: str | None, pages: list[str]) -> None:
-    """`pages` (site paths) added to the sitemap MkDocs wrote, `sitemap.xml` and its gzip copy (which keeps the
-    time MkDocs gave it). MkDocs lists only the pages it rendered, and a model page is written outside its Markdown
-    pipeline (site.model_page): a search engine would find one only through the Models page. A site without an
-    address has no sitemap entries (MkDocs writes none either)."""
+    """`pages` (site paths) added to the sitemap MkDocs wrote, `sitemap.xml` and its gzip copy where there is one.
+    MkDocs lists only the pages it rendered, and a model page is written outside its Markdown pipeline
+    (site.model_page): a search engine would find one only through the Models page. A site without an address has
+    no sitemap entries (MkDocs writes none either)."""
     import gzip
     from xml.sax.saxutils import escape
 
@@ -148,14 +148,18 @@ def with_model_pages(site_dir: Path, site_url: str | None, pages: list[str]) -> 
     if not site_url or not pages or not sitemap.is_file():
         return
     text = sitemap.read_text(encoding="utf-8")
+    end = text.rfind("</urlset>")
+    if end < 0:  # a theme's own sitemap, in a form this does not know: left as it is, and said
+        log.info("sitemap.xml has no </urlset>: the %d model pages are not added to it", len(pages))
+        return
     entries = "".join(f"\n    <url>\n         <loc>{escape(site_url + uri)}</loc>\n    </url>" for uri in pages)
-    end = text.rindex("</urlset>")
     text = text[:end].rstrip() + entries + "\n" + text[end:]
     sitemap.write_text(text, encoding="utf-8")
     zipped = sitemap.with_name("sitemap.xml.gz")
-    mtime = int.from_bytes(zipped.read_bytes()[4:8], "little") if zipped.is_file() else 0
-    with zipped.open("wb") as raw, gzip.GzipFile(fileobj=raw, filename=str(zipped), mode="wb", mtime=mtime) as gz:
-        gz.write(text.encode("utf-8"))
+    if zipped.is_file():  # MkDocs writes both; the copy keeps the time MkDocs gave it
+        mtime = int.from_bytes(zipped.read_bytes()[4:8], "little")
+        with zipped.open("wb") as raw, gzip.GzipFile(fileobj=raw, filename=str(zipped), mode="wb", mtime=mtime) as gz:
+            gz.write(text.encode("utf-8"))
 
 
 def on_build_error(**_: Any) -> None:

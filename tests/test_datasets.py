@@ -59,12 +59,22 @@ def test_pinned_revision_loads_from_the_hub_cache(hub_cache: Path) -> None:
     assert int(dataset.is_original.sum()) == 186
 
 
-def test_a_revision_missing_from_the_cache_is_one_clear_line(hub_cache: Path) -> None:
-    # a release served by the Hub alone (no upstream URLs to fall back on: see test_upstream.py for that)
+def test_a_revision_the_hub_does_not_serve_is_one_clear_line(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a release served by the Hub alone (no upstream URLs to fall back on: see test_upstream.py for that), online,
+    # from a Hub that has no such repository (offline: test_neghub_offline_alone_keeps_the_hub_loader_off_the_network)
+    from huggingface_hub import constants
+
     hub_only = tuple(f.model_copy(update={"upstream_url": None}) for f in jnli_neg.METADATA.files)
     metadata = jnli_neg.METADATA.model_copy(update={"revision": "f" * 40, "files": hub_only})
-    with pytest.raises(InputError) as caught:
-        find_release(metadata)
+    server = HubServer({})
+    try:
+        monkeypatch.delenv("HF_HUB_OFFLINE")
+        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+        monkeypatch.setattr(constants, "ENDPOINT", server.url)
+        with pytest.raises(InputError) as caught:
+            find_release(metadata)
+    finally:
+        server.stop()
     (problem,) = caught.value.problems
     assert problem.file == f"hf://datasets/neghub/jnli-neg@{'f' * 40}"
     assert problem.message.startswith("cannot get the pinned release from the Hub")
@@ -94,7 +104,10 @@ def test_neghub_offline_alone_keeps_the_hub_loader_off_the_network(
         assert server.requests == []
         (problem,) = caught.value.problems
         assert problem.file == f"hf://datasets/neghub/jnli-neg@{REVISION}"
-        assert problem.message.startswith("cannot get the pinned release from the Hub")
+        assert problem.message == (
+            "not in the Hugging Face cache and offline mode is on (NEGHUB_OFFLINE or HF_HUB_OFFLINE): run once "
+            "online, or, to read a local copy, set NEGHUB_DATA_DIR to a mirror holding a jnli-neg/ folder"
+        )
     finally:
         server.stop()
 
@@ -102,12 +115,17 @@ def test_neghub_offline_alone_keeps_the_hub_loader_off_the_network(
 def test_neghub_offline_alone_reads_the_hub_cache(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from huggingface_hub import constants
 
-    monkeypatch.delenv("HF_HUB_OFFLINE")
-    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
-    monkeypatch.setattr(constants, "ENDPOINT", "http://127.0.0.1:9")  # discard: nothing answers there
-    monkeypatch.setenv("NEGHUB_OFFLINE", "1")
-    release = find_release(jnli_neg.METADATA.model_copy(update={"revision": REVISION}))
-    assert (release.source, release.root) == ("hub", hub_cache)
+    server = HubServer({})  # answers every request with the Hub's 404: a request would be seen, and fail the read
+    try:
+        monkeypatch.delenv("HF_HUB_OFFLINE")
+        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+        monkeypatch.setattr(constants, "ENDPOINT", server.url)
+        monkeypatch.setenv("NEGHUB_OFFLINE", "1")
+        release = find_release(jnli_neg.METADATA.model_copy(update={"revision": REVISION}))
+        assert (release.source, release.root) == ("hub", hub_cache)
+        assert server.requests == []
+    finally:
+        server.stop()
 
 
 def test_a_changed_file_in_the_cache_is_refused(hub_cache: Path) -> None:

@@ -61,3 +61,14 @@ def test_a_site_without_an_address_keeps_its_sitemap(tmp_path: Path) -> None:
     with_model_pages(site, None, ["models/m.html"])
     assert (site / "sitemap.xml").read_text(encoding="utf-8") == MKDOCS_SITEMAP
     assert (site / "sitemap.xml.gz").read_bytes() == zipped
+
+
+def test_a_sitemap_in_another_form_is_left_as_it_is(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs")
+    from neghub.leaderboard.mkdocs_hooks import with_model_pages
+
+    other = '<?xml version="1.0"?>\n<sitemapindex></sitemapindex>\n'
+    (tmp_path / "sitemap.xml").write_text(other, encoding="utf-8")
+    with_model_pages(tmp_path, "https://a.github.io/x/", ["models/m.html"])
+    assert (tmp_path / "sitemap.xml").read_text(encoding="utf-8") == other
+    assert not (tmp_path / "sitemap.xml.gz").exists()  # none was written, none is made

@@ -234,6 +234,14 @@ def _hub_snapshot(metadata: DatasetMetadata, revision: str) -> Path:
             local_files_only=offline(),
         )
     except Exception as exc:  # the library raises many kinds; each becomes one line for the user
+        if offline():  # the library's own line would tell a NegHub user to pass an argument of its function
+            from .upstream import OFFLINE_ENVS
+
+            raise DatasetUnavailable.single(
+                f"hf://datasets/{metadata.hub_repo_id}@{revision}",
+                f"not in the Hugging Face cache and offline mode is on ({' or '.join(OFFLINE_ENVS)}): run once "
+                f"online, or, to read a local copy, {local_copy_advice(metadata.name)}",
+            ) from None
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DatasetUnavailable.single(
             f"hf://datasets/{metadata.hub_repo_id}@{revision}",

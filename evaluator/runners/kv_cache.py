@@ -32,7 +32,9 @@ def cache_argument(module: Any, cache: Any) -> dict[str, Any]:
 
 
 def returned_cache(output: Any) -> Any:
-    """The key-value cache a forward call returned: `output.cache` where the version names it so, else
-    `output.past_key_values` (read only then: in transformers 5 reading it warns too)."""
+    """The key-value cache a forward call returned: `output.cache` where the output has that field (None too), else
+    `output.past_key_values` (read only then: in transformers 5 reading it logs the deprecation as well)."""
+    if NEW_NAME in getattr(type(output), "__dataclass_fields__", {}):
+        return getattr(output, NEW_NAME)
     cache = output.get(NEW_NAME) if hasattr(output, "get") else None
     return cache if cache is not None else output.past_key_values
