@@ -61,8 +61,9 @@ def synthetic(seed: int = 0, n_pairs: int = N_PAIRS) -> tuple[MinimalPairDataset
         pairs=pairs,
         row_of_id={},
     )
-    # a model right about 70% of the time
+    # a model right about 70% of the time, 3% of its answers unparseable (the flip rates count parsed pairs only)
     predicted = np.where(rng.random(N_INSTANCES) < 0.7, gold, (gold + 1) % 3).astype(np.int16)
+    predicted[rng.random(N_INSTANCES) < 0.03] = UNPARSEABLE
     return dataset, predicted
 
 
@@ -158,13 +159,28 @@ def main() -> None:
     # the two must agree before their times mean anything
     for name in ("M", "M_i", "M_u"):
         figures = vector["pair_metrics"][name]
-        assert abs(figures["acc_chg"] - loop[("set", name)][3]) < 1e-12
+        n, acc, acc_prime, acc_chg, _ = loop[("set", name)]
+        assert figures["n"] == n
+        assert abs(figures["acc"] - acc) + abs(figures["acc_prime"] - acc_prime) < 1e-12
+        assert abs(figures["acc_chg"] - acc_chg) < 1e-12
         # a running sum of up to 10^5 log terms, in another order: equal to its rounding
         assert math.isclose(figures["mcnemar_p"], loop[("mcnemar_p", name)], rel_tol=1e-6, abs_tol=1e-300)
         parsed, changed = loop[("flip", name)]
         assert figures["pairs_with_unparsed"] == figures["n"] - parsed
+        assert figures["pairs_with_unparsed"] > 0  # the synthetic answers include unparseable ones
         if name == "M_u":
             assert abs(figures["distracted_rate"] - changed / parsed) < 1e-12
+        if name == "M_i":
+            assert abs(figures["ignored_rate"] - (parsed - changed) / parsed) < 1e-12
+    for breakdown, key in (("pair_kind", "kind"), ("cue_position", "position"), ("target_pos", "pos")):
+        names = {"kind": PAIR_KINDS, "position": CUE_POSITIONS, "pos": tuple(TARGET_POS.values())}[key]
+        for code, value in enumerate(names):
+            for name in ("M_i", "M_u"):
+                cell = loop.get((key, code, name))
+                scored = vector["breakdowns"][breakdown][value][name]
+                assert scored["n"] == (cell[0] if cell else 0)
+                if cell:
+                    assert abs(scored["acc_chg"] - cell[3]) < 1e-12
     for name, figures in vector["instance_metrics"].items():
         assert figures["acc"] == loop[("instance", name)]
 

@@ -220,7 +220,7 @@ def test_bench_minimal_pairs_runs(tmp_path: Path) -> None:
     assert re.search(r"^machine: .*, load [0-9.]+ [0-9.]+ [0-9.]+ ", out, re.M)
 
 
-def test_bench_scn_runs_and_its_loop_computes_what_the_scorer_does(tmp_path: Path) -> None:
+def test_bench_scn_runs_and_its_loop_agrees_with_the_scorer(tmp_path: Path) -> None:
     # the script stops (an assertion) unless the loop's drops and design effects are the scorer's: a scorer that
     # gains a statistic its loop lacks fails here rather than printing a ratio of unequal work
     out = _perf(["perf/bench_scn.py", "--rows", "1000", "--repeats", "1"], tmp_path)
