@@ -221,30 +221,30 @@ def _hub_snapshot(metadata: DatasetMetadata, revision: str) -> Path:
     # Imported here: huggingface_hub pulls in an HTTP stack that a mirror-only run never needs.
     from huggingface_hub import snapshot_download
 
-    from .upstream import offline
+    from .upstream import OFFLINE_ENVS, offline
 
+    source = f"hf://datasets/{metadata.hub_repo_id}@{revision}"
+    # NEGHUB_OFFLINE as the upstream files read it: the Hub's cache only, no request (the library reads
+    # HF_HUB_OFFLINE alone, and only once, when it is imported)
+    cache_only = offline()
     try:
         folder = snapshot_download(
             repo_id=metadata.hub_repo_id,
             repo_type="dataset",
             revision=revision,
             allow_patterns=[f.path for f in metadata.files],
-            # NEGHUB_OFFLINE as the upstream files read it: the Hub's cache only, no request (the library reads
-            # HF_HUB_OFFLINE alone, and only once, when it is imported)
-            local_files_only=offline(),
+            local_files_only=cache_only,
         )
     except Exception as exc:  # the library raises many kinds; each becomes one line for the user
-        if offline():  # the library's own line would tell a NegHub user to pass an argument of its function
-            from .upstream import OFFLINE_ENVS
-
+        if cache_only:  # the library's own line would tell a NegHub user to pass an argument of its function
             raise DatasetUnavailable.single(
-                f"hf://datasets/{metadata.hub_repo_id}@{revision}",
+                source,
                 f"not in the Hugging Face cache and offline mode is on ({' or '.join(OFFLINE_ENVS)}): run once "
                 f"online, or, to read a local copy, {local_copy_advice(metadata.name)}",
             ) from None
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DatasetUnavailable.single(
-            f"hf://datasets/{metadata.hub_repo_id}@{revision}",
+            source,
             f"cannot get the pinned release from the Hub ({type(exc).__name__}: {first_line}); to read a local "
             f"copy instead, {local_copy_advice(metadata.name)}",
         ) from None
