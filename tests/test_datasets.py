@@ -8,6 +8,7 @@ of our loader is replaced.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,27 @@ def hub_cache(shared_datasets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyP
     return snapshot
 
 
+@pytest.fixture
+def answering_hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[HubServer]:
+    """A stand-in Hub on 127.0.0.1 that holds no repository (every request gets the Hub's 404) and records each
+    request, with huggingface_hub online and pointed at it."""
+    from huggingface_hub import constants
+
+    server = HubServer({})
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(constants, "ENDPOINT", server.url)
+    yield server
+    server.stop()
+
+
+def _hub_only(revision: str) -> Any:
+    """JNLI-Neg's metadata pinned at `revision` and served by the Hub alone (no upstream URLs to fall back on: see
+    test_upstream.py for that)."""
+    files = tuple(f.model_copy(update={"upstream_url": None}) for f in jnli_neg.METADATA.files)
+    return jnli_neg.METADATA.model_copy(update={"revision": revision, "files": files})
+
+
 def test_pinned_revision_loads_from_the_hub_cache(hub_cache: Path) -> None:
     metadata = jnli_neg.METADATA.model_copy(update={"revision": REVISION})
     release = find_release(metadata)
@@ -59,22 +81,10 @@ def test_pinned_revision_loads_from_the_hub_cache(hub_cache: Path) -> None:
     assert int(dataset.is_original.sum()) == 186
 
 
-def test_a_revision_the_hub_does_not_serve_is_one_clear_line(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a release served by the Hub alone (no upstream URLs to fall back on: see test_upstream.py for that), online,
-    # from a Hub that has no such repository (offline: test_neghub_offline_alone_keeps_the_hub_loader_off_the_network)
-    from huggingface_hub import constants
-
-    hub_only = tuple(f.model_copy(update={"upstream_url": None}) for f in jnli_neg.METADATA.files)
-    metadata = jnli_neg.METADATA.model_copy(update={"revision": "f" * 40, "files": hub_only})
-    server = HubServer({})
-    try:
-        monkeypatch.delenv("HF_HUB_OFFLINE")
-        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
-        monkeypatch.setattr(constants, "ENDPOINT", server.url)
-        with pytest.raises(InputError) as caught:
-            find_release(metadata)
-    finally:
-        server.stop()
+def test_a_revision_the_hub_does_not_serve_is_one_clear_line(hub_cache: Path, answering_hub: HubServer) -> None:
+    # online, from a Hub that has no such repository (offline: test_neghub_offline_alone_keeps_the_hub_loader_off_...)
+    with pytest.raises(InputError) as caught:
+        find_release(_hub_only("f" * 40))
     (problem,) = caught.value.problems
     assert problem.file == f"hf://datasets/neghub/jnli-neg@{'f' * 40}"
     assert problem.message.startswith("cannot get the pinned release from the Hub")
@@ -85,47 +95,34 @@ def test_a_revision_the_hub_does_not_serve_is_one_clear_line(hub_cache: Path, mo
 
 
 def test_neghub_offline_alone_keeps_the_hub_loader_off_the_network(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answering_hub: HubServer
 ) -> None:
     # NEGHUB_OFFLINE=1 promises no request at all (releases/upstream.py); huggingface_hub itself reads only
     # HF_HUB_OFFLINE, once, at import. A Hub that answers stands ready: any request it gets breaks the promise.
     from huggingface_hub import constants
 
-    server = HubServer({})
-    try:
-        monkeypatch.setattr(constants, "ENDPOINT", server.url)
-        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
-        monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
-        monkeypatch.delenv(DATA_DIR_ENV, raising=False)
-        monkeypatch.setenv("NEGHUB_OFFLINE", "1")
-        hub_only = tuple(f.model_copy(update={"upstream_url": None}) for f in jnli_neg.METADATA.files)
-        with pytest.raises(InputError) as caught:
-            find_release(jnli_neg.METADATA.model_copy(update={"revision": REVISION, "files": hub_only}))
-        assert server.requests == []
-        (problem,) = caught.value.problems
-        assert problem.file == f"hf://datasets/neghub/jnli-neg@{REVISION}"
-        assert problem.message == (
-            "not in the Hugging Face cache and offline mode is on (NEGHUB_OFFLINE or HF_HUB_OFFLINE): run once "
-            "online, or, to read a local copy, set NEGHUB_DATA_DIR to a mirror holding a jnli-neg/ folder"
-        )
-    finally:
-        server.stop()
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.delenv(DATA_DIR_ENV, raising=False)
+    monkeypatch.setenv("NEGHUB_OFFLINE", "1")
+    with pytest.raises(InputError) as caught:
+        find_release(_hub_only(REVISION))
+    assert answering_hub.requests == []
+    (problem,) = caught.value.problems
+    assert problem.file == f"hf://datasets/neghub/jnli-neg@{REVISION}"
+    assert problem.message == (
+        "not in the Hugging Face cache and offline mode is on (NEGHUB_OFFLINE or HF_HUB_OFFLINE): run once "
+        "online, or, to read a local copy, set NEGHUB_DATA_DIR to a mirror holding a jnli-neg/ folder"
+    )
 
 
-def test_neghub_offline_alone_reads_the_hub_cache(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from huggingface_hub import constants
-
-    server = HubServer({})  # answers every request with the Hub's 404: a request would be seen, and fail the read
-    try:
-        monkeypatch.delenv("HF_HUB_OFFLINE")
-        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
-        monkeypatch.setattr(constants, "ENDPOINT", server.url)
-        monkeypatch.setenv("NEGHUB_OFFLINE", "1")
-        release = find_release(jnli_neg.METADATA.model_copy(update={"revision": REVISION}))
-        assert (release.source, release.root) == ("hub", hub_cache)
-        assert server.requests == []
-    finally:
-        server.stop()
+def test_neghub_offline_alone_reads_the_hub_cache(
+    hub_cache: Path, monkeypatch: pytest.MonkeyPatch, answering_hub: HubServer
+) -> None:
+    # the stand-in Hub answers every request with a 404: a request would be seen, and fail the read
+    monkeypatch.setenv("NEGHUB_OFFLINE", "1")
+    release = find_release(jnli_neg.METADATA.model_copy(update={"revision": REVISION}))
+    assert (release.source, release.root) == ("hub", hub_cache)
+    assert answering_hub.requests == []
 
 
 def test_a_changed_file_in_the_cache_is_refused(hub_cache: Path) -> None:

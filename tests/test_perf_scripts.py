@@ -221,8 +221,8 @@ def test_bench_minimal_pairs_runs(tmp_path: Path) -> None:
 
 
 def test_bench_scn_runs_and_its_loop_agrees_with_the_scorer(tmp_path: Path) -> None:
-    # the script stops (an assertion) unless the loop's drops and design effects are the scorer's: a scorer that
-    # gains a statistic its loop lacks fails here rather than printing a ratio of unequal work
+    # the script stops (an assertion) unless the loop's drops, design effects and contrasts are the scorer's: a
+    # scorer that computes them otherwise fails here rather than printing a ratio of unequal work
     out = _perf(["perf/bench_scn.py", "--rows", "1000", "--repeats", "1"], tmp_path)
     assert "SCN predictions: 1,000 lines" in out
     assert re.search(r"^ratio loop / vectorised: [0-9.]+x \(target >= 20\): (met|NOT met)$", out, re.M)
